@@ -1,0 +1,54 @@
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from simple_history.models import HistoricalRecords
+
+
+class User(AbstractUser):
+    """A portal login. What it may do comes from its role assignments."""
+
+    def __str__(self):
+        return self.get_full_name() or self.username
+
+
+class Role(models.TextChoices):
+    IHTC_EXECUTIVE = "ihtc_executive", "IHTC executive"
+    FEDERATION_STAFF = "federation_staff", "Federation staff"
+    TEAM_MANAGER = "team_manager", "Team manager"
+    GAME_OFFICIAL = "game_official", "Referee / game official"
+    DISCIPLINE_COMMITTEE = "discipline_committee", "Discipline committee member"
+
+
+class RoleAssignment(models.Model):
+    """One role held by one user, scoped where the role needs a scope.
+
+    Federation staff are scoped to a federation: staff of an international
+    federation (FIRS, or a continental body's parent) see every federation
+    below it; staff of a national federation see only their own. A person
+    can hold several roles at once.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="role_assignments")
+    role = models.CharField(max_length=32, choices=Role.choices)
+    federation = models.ForeignKey(
+        "federation.Federation",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="role_assignments",
+        help_text="Required for federation staff; the federation they work for.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "role", "federation"], name="unique_role_assignment"),
+            models.CheckConstraint(
+                condition=~models.Q(role="federation_staff") | models.Q(federation__isnull=False),
+                name="federation_staff_needs_federation",
+            ),
+        ]
+
+    def __str__(self):
+        scope = f" ({self.federation})" if self.federation_id else ""
+        return f"{self.user}: {self.get_role_display()}{scope}"

@@ -1,0 +1,23 @@
+"""The Celery application. Configuration comes from Django settings (CELERY_*)."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+
+app = Celery("portal")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+
+@app.on_after_configure.connect
+def _make_broker_folders(sender, **kwargs):
+    """Create the filesystem transport's folders; kombu expects them to exist."""
+    options = sender.conf.broker_transport_options or {}
+    for key in ("data_folder_in", "data_folder_out", "processed_folder"):
+        if options.get(key):
+            os.makedirs(options[key], exist_ok=True)
+    backend = sender.conf.result_backend or ""
+    if backend.startswith("file://"):
+        os.makedirs(backend[len("file://") :], exist_ok=True)

@@ -1,0 +1,33 @@
+from django.conf import settings
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from . import views
+
+admin.site.site_header = "IHTC Portal administration"
+admin.site.site_title = "IHTC Portal"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    path("federation/", include("federation.urls")),
+    path("tournaments/", include("tournaments.urls")),
+    path("games/", include("games.urls")),
+    path("discipline/", include("discipline.urls")),
+    path("api/", include("federation.api_urls")),
+    path("api/", include("tournaments.api_urls")),
+    path("api/", include("games.api_urls")),
+    path("api/", include("discipline.api_urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+]
+
+if settings.DEBUG:
+    from django.conf.urls.static import static
+
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

@@ -1,0 +1,18 @@
+import pytest
+from django.urls import reverse
+
+
+@pytest.mark.django_db
+def test_home_page_renders(client):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    assert b"IHTC Portal" in response.content
+
+
+@pytest.mark.django_db
+def test_api_docs_page_serves_local_assets(client):
+    response = client.get(reverse("api-docs"))
+    assert response.status_code == 200
+    # drf-spectacular-sidecar: Swagger UI comes from our own static files, no CDN.
+    assert b"cdn.jsdelivr" not in response.content
+    assert b"/static/drf_spectacular_sidecar/" in response.content
