@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "axes",
     "rules.apps.AutodiscoverRulesConfig",
     "channels",
+    "portal",
     "accounts",
     "federation",
     "tournaments",
