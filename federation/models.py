@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.db import models
 from django_countries.fields import CountryField
 from simple_history.models import HistoricalRecords
@@ -100,3 +101,199 @@ class Passport(models.Model):
 
     def __str__(self):
         return f"{self.issuing_country.code} {self.number}"
+
+
+# The eligibility reasons an IHTC waiver can lift: the 1.1 B conditions that
+# "normally" apply (R-03). Ages (1.1 C-G) and gender (R-02) are never waived.
+# Same codes as federation.eligibility.WAIVABLE_CODES; a test keeps them in step.
+class WaivableCode(models.TextChoices):
+    WRONG_NATIONALITY = "wrong_nationality", "Nationality differs from the team's (1.1 B)"
+    NO_PASSPORT = "no_passport", "No passport of the team's country (1.1 B, R-03)"
+    PASSPORT_EXPIRED = "passport_expired", "Passport expired by the championship's last day (1.1 B, R-03)"
+
+
+# Same values as federation.eligibility.Category.
+class CategoryChoice(models.TextChoices):
+    JUNIOR_MEN = "junior_men", "Junior Men"
+    JUNIOR_WOMEN = "junior_women", "Junior Women"
+    SENIOR_MEN = "senior_men", "Senior Men"
+    SENIOR_WOMEN = "senior_women", "Senior Women"
+    MASTERS_MEN = "masters_men", "Masters Men"
+    MASTERS_WOMEN = "masters_women", "Masters Women"
+
+
+class EligibilityWaiver(models.Model):
+    """An IHTC exception to one eligibility requirement (1.1 B "normally", R-03).
+
+    It applies to one category or all (empty), in one championship year or
+    every year (empty).
+    """
+
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="eligibility_waivers")
+    code = models.CharField("requirement waived", max_length=32, choices=WaivableCode.choices)
+    category = models.CharField(
+        max_length=32, choices=CategoryChoice.choices, blank=True, help_text="Empty: every category."
+    )
+    year = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Championship year; empty: every year.")
+    reason = models.TextField(help_text="R-03: why the IHTC grants the exception.")
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="eligibility_waivers_approved"
+    )
+    approved_at = models.DateTimeField()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-approved_at"]
+        indexes = [models.Index(fields=["person", "code"])]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(reason=""), name="waiver_reason_required"),
+        ]
+
+    def __str__(self):
+        scope = " ".join(filter(None, [self.get_category_display(), str(self.year or "")])) or "all championships"
+        return f"{self.person}: {self.get_code_display()} waived ({scope})"
+
+    def applies_to(self, *, category: str, year: int) -> bool:
+        """Return True if this waiver covers a championship of ``category`` in ``year``."""
+        return (not self.category or self.category == category) and (self.year is None or self.year == year)
+
+
+class EquipmentKind(models.TextChoices):
+    HELMET = "helmet", "Helmet"
+    FACE_PROTECTION = "face_protection", "Face protection"
+    GOALKEEPER_MASK = "goalkeeper_mask", "Goalkeeper mask"
+
+
+class EquipmentModel(models.Model):
+    """A helmet, face protection or goalkeeper mask model and its approval (3.2.6 A)."""
+
+    kind = models.CharField(max_length=32, choices=EquipmentKind.choices)
+    manufacturer = models.CharField(max_length=100)
+    model_name = models.CharField(max_length=100)
+    certifications = models.JSONField(
+        default=list, blank=True, help_text="3.2.6 A: certification bodies, any of HECC, CSA, CE."
+    )
+    approved = models.BooleanField(default=False)
+    approved_on = models.DateField(null=True, blank=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="equipment_models_approved",
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["kind", "manufacturer", "model_name"]
+        indexes = [models.Index(fields=["approved", "kind"])]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "manufacturer", "model_name"], name="unique_equipment_model"),
+            models.CheckConstraint(
+                condition=models.Q(approved=False) | models.Q(approved_on__isnull=False),
+                name="approved_equipment_has_date",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.manufacturer} {self.model_name} ({self.get_kind_display()})"
+
+
+class InspectionKind(models.TextChoices):
+    PLAYER_STICK = "player_stick", "Player stick (3.2.2 C)"
+    GOALKEEPER_STICK = "goalkeeper_stick", "Goalkeeper stick (3.2.2 D)"
+    GOALKEEPER_EQUIPMENT = "goalkeeper_equipment", "Goalkeeper equipment (3.2.5 C, E)"
+
+
+class EquipmentInspection(models.Model):
+    """Measurements of a stick or goalkeeper equipment and the limits they break.
+
+    ``violations`` is computed by federation.equipment from ``measurements``
+    (see services.equipment_inspection_record); it is never typed in.
+    """
+
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="equipment_inspections")
+    kind = models.CharField(max_length=32, choices=InspectionKind.choices)
+    measurements = models.JSONField(default=dict, help_text="Measured values in millimetres.")
+    violations = models.JSONField(default=list, editable=False)
+    compliant = models.BooleanField(default=True, editable=False)
+    notes = models.TextField(blank=True)
+    inspected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="equipment_inspections"
+    )
+    inspected_at = models.DateTimeField()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-inspected_at"]
+        indexes = [models.Index(fields=["person", "-inspected_at"])]
+
+    def __str__(self):
+        verdict = "compliant" if self.compliant else f"{len(self.violations)} violation(s)"
+        return f"{self.person}: {self.get_kind_display()} on {self.inspected_at:%Y-%m-%d}, {verdict}"
+
+
+def prescription_path(instance, filename):
+    # As for passport scans: the stored name never reuses the uploaded one.
+    import uuid
+
+    return f"prescriptions/{instance.person_id or 'new'}/{uuid.uuid4().hex}"
+
+
+class DeviceRequestStatus(models.TextChoices):
+    SUBMITTED = "submitted", "Submitted"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+
+
+# The allowed moves of a protective device request (3.2.8 C): the IHTC decides
+# a submitted request; a rejected one may be resubmitted; approval is final.
+DEVICE_REQUEST_TRANSITIONS: dict[str, frozenset[str]] = {
+    DeviceRequestStatus.SUBMITTED: frozenset({DeviceRequestStatus.APPROVED, DeviceRequestStatus.REJECTED}),
+    DeviceRequestStatus.REJECTED: frozenset({DeviceRequestStatus.SUBMITTED}),
+    DeviceRequestStatus.APPROVED: frozenset(),
+}
+
+
+class ProtectiveDeviceRequest(models.Model):
+    """A request to wear a physician-prescribed protective device (3.2.8 C)."""
+
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="device_requests")
+    description = models.TextField(help_text="The device and why it is worn.")
+    physician = models.CharField(max_length=200, help_text="The prescribing physician.")
+    prescription = models.FileField(upload_to=prescription_path, storage=private_storage)
+    prescription_content_type = models.CharField(max_length=100, blank=True, editable=False)
+    status = models.CharField(
+        max_length=16, choices=DeviceRequestStatus.choices, default=DeviceRequestStatus.SUBMITTED, editable=False
+    )
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="device_requests_submitted"
+    )
+    submitted_at = models.DateTimeField()
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="device_requests_decided",
+        editable=False,
+    )
+    decided_at = models.DateTimeField(null=True, blank=True, editable=False)
+    decision_reason = models.TextField(blank=True, editable=False)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-submitted_at"]
+        indexes = [models.Index(fields=["status", "-submitted_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(status="rejected") | ~models.Q(decision_reason=""),
+                name="device_request_rejection_has_reason",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.person}: {self.description[:40]} ({self.get_status_display()})"
+
+    def can_move_to(self, status: str) -> bool:
+        return status in DEVICE_REQUEST_TRANSITIONS[self.status]
