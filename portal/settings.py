@@ -157,7 +157,14 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(CELERY_BROKER_DIR / "beat-schedule")
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    # The admin's "Worker heartbeats" list shows when each worker last ran it.
+    "heartbeat": {
+        "task": "portal.tasks.heartbeat",
+        "schedule": env.float("PORTAL_HEARTBEAT_SECONDS", default=60.0),
+    },
+    "clear-expired-sessions": {"task": "portal.tasks.clear_expired_sessions", "schedule": 24 * 60 * 60.0},
+}
 
 # --- Auth and login hardening ----------------------------------------------
 AUTHENTICATION_BACKENDS = [
