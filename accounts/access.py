@@ -4,10 +4,24 @@ Every view, API endpoint and admin page that touches a protected object goes
 through these functions instead of ``Model.objects.get``. ``access_*``
 functions gate one object (404 when the user may not even know it exists,
 403 when they may see but not change it); ``*_visible_to`` selectors scope a
-queryset.
+queryset; ``can_*`` answer a yes/no question about one object and are the
+predicates behind the object permissions of ``accounts/rules.py``.
+
+Who sees what:
+
+- superusers and IHTC executives: everything, and they alone keep the
+  federation registry (create and change federations);
+- staff of an international or continental federation ("international
+  staff"): every federation's people and passports;
+- staff of a national federation: their federation's people and passports;
+- discipline committee members and game officials: every person's name and
+  data (they need them across federations), never passports or scans;
+- team managers: nothing of the federation register through these gates.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
@@ -17,56 +31,114 @@ from federation.models import Federation, FederationLevel, Passport, Person
 
 from .models import Role, RoleAssignment
 
+# Roles that see every person (but no passport) without being federation staff.
+_PEOPLE_READERS = {Role.DISCIPLINE_COMMITTEE, Role.GAME_OFFICIAL}
+_INTERNATIONAL_LEVELS = {FederationLevel.INTERNATIONAL, FederationLevel.CONTINENTAL}
+
+
+@dataclass(frozen=True)
+class _Assignment:
+    role: str
+    federation_id: int | None
+    federation_level: str | None
+
+
+def _assignments(user) -> tuple[_Assignment, ...]:
+    """Return the user's role assignments, read once per user object (one query per request)."""
+    if not getattr(user, "is_authenticated", False):
+        return ()
+    cached = getattr(user, "_portal_assignments", None)
+    if cached is None:
+        cached = tuple(
+            _Assignment(role, federation_id, level)
+            for role, federation_id, level in RoleAssignment.objects.filter(user=user).values_list(
+                "role", "federation_id", "federation__level"
+            )
+        )
+        user._portal_assignments = cached
+    return cached
+
+
+def forget_roles(user) -> None:
+    """Drop the roles cached on a user object (after its role assignments changed)."""
+    for attr in ("_portal_assignments",):
+        if hasattr(user, attr):
+            delattr(user, attr)
+
 
 def roles_of(user) -> set[str]:
-    """Return the roles a user holds (cached on the user object for the request)."""
-    if not getattr(user, "is_authenticated", False):
-        return set()
-    cached = getattr(user, "_portal_roles", None)
-    if cached is None:
-        cached = set(RoleAssignment.objects.filter(user=user).values_list("role", flat=True))
-        user._portal_roles = cached
-    return cached
+    """Return the roles a user holds."""
+    return {a.role for a in _assignments(user)}
 
 
 def has_role(user, role: str) -> bool:
     return role in roles_of(user)
 
 
+def is_superuser(user) -> bool:
+    return bool(getattr(user, "is_authenticated", False) and user.is_active and user.is_superuser)
+
+
+def can_manage_federations(user) -> bool:
+    """Superusers and IHTC executives keep the federation registry (affiliation, good standing, 1.1 A)."""
+    return is_superuser(user) or has_role(user, Role.IHTC_EXECUTIVE)
+
+
 def is_international_staff(user) -> bool:
     """IHTC executives, superusers and staff of a non-national federation see every federation."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if user.is_superuser or has_role(user, Role.IHTC_EXECUTIVE):
+    if can_manage_federations(user):
         return True
-    return RoleAssignment.objects.filter(
-        user=user,
-        role=Role.FEDERATION_STAFF,
-        federation__level__in=[FederationLevel.INTERNATIONAL, FederationLevel.CONTINENTAL],
-    ).exists()
+    return any(
+        a.role == Role.FEDERATION_STAFF and a.federation_level in _INTERNATIONAL_LEVELS for a in _assignments(user)
+    )
 
 
 def staff_federation_ids(user) -> set[int]:
     """Return the ids of the federations whose staff the user is."""
-    if not getattr(user, "is_authenticated", False):
-        return set()
-    return set(
-        RoleAssignment.objects.filter(user=user, role=Role.FEDERATION_STAFF).values_list("federation_id", flat=True)
-    )
+    return {a.federation_id for a in _assignments(user) if a.role == Role.FEDERATION_STAFF and a.federation_id}
+
+
+def is_federation_staff(user) -> bool:
+    """Staff of at least one federation, or international staff."""
+    return is_international_staff(user) or bool(staff_federation_ids(user))
+
+
+def can_see_people(user) -> bool:
+    """Whether the user may see any person at all (the people list is open to them)."""
+    return is_federation_staff(user) or bool(roles_of(user) & _PEOPLE_READERS)
+
+
+# --- Federations --------------------------------------------------------------
 
 
 def federations_visible_to(user) -> QuerySet[Federation]:
     """Federations a user may read. The registry itself is public information
-    for logged-in users; editing is narrower (see ``can_edit_federation``)."""
+    for logged-in users; editing is narrower (see ``can_manage_federations``)."""
     if not getattr(user, "is_authenticated", False):
         return Federation.objects.none()
     return Federation.objects.all()
 
 
 def can_edit_federation(user, federation: Federation) -> bool:
+    """Whether the user may act for ``federation``: register its people and their passports."""
     if is_international_staff(user):
         return True
     return federation.pk in staff_federation_ids(user)
+
+
+def access_federation(user, federation_id, *, for_edit: bool = False) -> Federation:
+    """Return the federation if the user may see it (404 otherwise) and, with
+    ``for_edit``, change its registry entry (403 otherwise)."""
+    try:
+        federation = federations_visible_to(user).get(pk=federation_id)
+    except (Federation.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such federation.") from None
+    if for_edit and not can_manage_federations(user):
+        raise PermissionDenied("Only IHTC executives may change the federation registry.")
+    return federation
+
+
+# --- People -------------------------------------------------------------------
 
 
 def people_visible_to(user) -> QuerySet[Person]:
@@ -75,15 +147,47 @@ def people_visible_to(user) -> QuerySet[Person]:
     Discipline committee members and game officials see every person (they
     need names across federations) but not passports: see ``passports_visible_to``.
     """
-    if is_international_staff(user):
-        return Person.objects.all()
-    roles = roles_of(user)
-    if Role.DISCIPLINE_COMMITTEE in roles or Role.GAME_OFFICIAL in roles:
+    if is_international_staff(user) or roles_of(user) & _PEOPLE_READERS:
         return Person.objects.all()
     ids = staff_federation_ids(user)
     if ids:
         return Person.objects.filter(federation_id__in=ids)
     return Person.objects.none()
+
+
+def can_view_person(user, person: Person) -> bool:
+    """The object form of ``people_visible_to`` (no query beyond the user's roles)."""
+    if is_international_staff(user) or roles_of(user) & _PEOPLE_READERS:
+        return True
+    return person.federation_id in staff_federation_ids(user)
+
+
+def can_edit_person(user, person: Person) -> bool:
+    if is_international_staff(user):
+        return True
+    return person.federation_id in staff_federation_ids(user)
+
+
+def people_editable_q(user) -> Q:
+    """A Q object selecting the people the user may edit (for admin querysets)."""
+    if is_international_staff(user):
+        return Q()
+    return Q(federation_id__in=staff_federation_ids(user))
+
+
+def access_person(user, person_id, *, for_edit: bool = False) -> Person:
+    """Return the person if the user may see it (404 otherwise) and, with
+    ``for_edit``, change it (403 otherwise)."""
+    try:
+        person = people_visible_to(user).select_related("federation").get(pk=person_id)
+    except (Person.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such person.") from None
+    if for_edit and not can_edit_person(user, person):
+        raise PermissionDenied("Only staff of the person's federation or international staff may change it.")
+    return person
+
+
+# --- Passports ----------------------------------------------------------------
 
 
 def passports_visible_to(user) -> QuerySet[Passport]:
@@ -96,34 +200,25 @@ def passports_visible_to(user) -> QuerySet[Passport]:
     return Passport.objects.none()
 
 
-def can_edit_person(user, person: Person) -> bool:
+def can_view_passport(user, passport: Passport) -> bool:
+    """The object form of ``passports_visible_to``: it also gates the scan."""
     if is_international_staff(user):
         return True
-    return person.federation_id in staff_federation_ids(user)
+    return passport.person.federation_id in staff_federation_ids(user)
 
 
-def access_person(user, person_id, *, for_edit: bool = False) -> Person:
-    """Return the person if the user may see it (404 otherwise) and, with
-    ``for_edit``, change it (403 otherwise)."""
+def can_edit_passport(user, passport: Passport) -> bool:
+    """Whoever may change the holder may change the passport and its scan."""
+    return can_edit_person(user, passport.person)
+
+
+def access_passport(user, passport_id, *, for_edit: bool = False) -> Passport:
+    """Return the passport if the user may see it and its scan (404 otherwise)
+    and, with ``for_edit``, change it (403 otherwise)."""
     try:
-        person = people_visible_to(user).get(pk=person_id)
-    except (Person.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such person.") from None
-    if for_edit and not can_edit_person(user, person):
-        raise PermissionDenied("Only staff of the person's federation or international staff may change it.")
-    return person
-
-
-def access_passport(user, passport_id) -> Passport:
-    """Return the passport if the user may see it and its scan; 404 otherwise."""
-    try:
-        return passports_visible_to(user).select_related("person").get(pk=passport_id)
+        passport = passports_visible_to(user).select_related("person", "person__federation").get(pk=passport_id)
     except (Passport.DoesNotExist, ValueError, TypeError):
         raise Http404("No such passport.") from None
-
-
-def people_editable_q(user) -> Q:
-    """A Q object selecting the people the user may edit (for admin querysets)."""
-    if is_international_staff(user):
-        return Q()
-    return Q(federation_id__in=staff_federation_ids(user))
+    if for_edit and not can_edit_passport(user, passport):
+        raise PermissionDenied("Only staff of the holder's federation or international staff may change a passport.")
+    return passport
