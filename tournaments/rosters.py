@@ -1,0 +1,279 @@
+"""Team rosters and game line-ups: sizes, numbers, captains, the freeze.
+
+Pure Python (no Django): rulebook 3.1.1, 3.1.2, 3.2.9, 5.1, 5.4 F and the
+decisions R-04 to R-07. Each check returns the problems it finds (all of them,
+not only the first), each naming the field and the article, so a form or the
+API can show them beside the input.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Hashable, Sequence
+from dataclasses import dataclass
+
+PLAYER = "player"
+GOALKEEPER = "goalkeeper"
+POSITIONS = (PLAYER, GOALKEEPER)
+
+ADD = "add"
+SUBSTITUTE = "substitute"
+REMOVE = "remove"
+NUMBER_CHANGE = "number_change"
+CHANGE_KINDS = (ADD, SUBSTITUTE, REMOVE, NUMBER_CHANGE)
+
+_NUMBER = re.compile(r"[1-9][0-9]?")
+
+
+@dataclass(frozen=True)
+class RosterLine:
+    person_id: Hashable
+    number: str  # as typed, so that "07" can be refused
+    position: str = PLAYER
+    captain: bool = False
+    alternate: bool = False
+
+
+@dataclass(frozen=True)
+class RosterProblem:
+    field: str
+    article: str
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class RosterLimits:
+    """Roster and line-up sizes; the defaults are R-04, R-06 and R-07."""
+
+    min_skaters: int = 6  # 3.1.1 A
+    max_skaters: int = 14  # 3.1.1 A
+    min_goalkeepers: int = 2  # 3.1.1 A, R-04 (the article, not the Terminology page)
+    max_goalkeepers: int = 2  # 3.1.1 A
+    max_alternates: int = 3  # 3.1.2 B, 3.2.9 E
+    max_lineup_skaters: int = 14  # R-07
+    max_lineup_goalkeepers: int = 2  # R-07
+    max_bench_officials: int = 5  # 5.4 F
+
+
+DEFAULT = RosterLimits()
+
+
+def _problem(field: str, article: str, message: str, line: int | None = None) -> RosterProblem:
+    return RosterProblem(field=field, article=article, message=f"Rule {article}: {message}", line=line)
+
+
+def check_jersey_number(number: str) -> RosterProblem | None:
+    """Return the problem with a jersey number as typed, or None (3.2.9 C, R-06)."""
+    text = "" if number is None else str(number)
+    if _NUMBER.fullmatch(text):
+        return None
+    if re.fullmatch(r"0[0-9]+", text):
+        return _problem(
+            "number", "3.2.9 C", f'numbers are 1-99 without a leading zero ("{text.lstrip("0") or "0"}", not "{text}")'
+        )
+    return _problem("number", "3.2.9 C", f'numbers are 1-99 without a leading zero, not "{text}"')
+
+
+def _line_problems(lines: Sequence[RosterLine]) -> list[RosterProblem]:
+    """Numbers, positions and the captain's marks of each line, and duplicates across lines."""
+    problems: list[RosterProblem] = []
+    numbers: dict[str, int] = {}
+    people: dict[Hashable, int] = {}
+    for i, line in enumerate(lines):
+        if line.position not in POSITIONS:
+            problems.append(
+                _problem("position", "3.1.1 A", f"a position is player or goalkeeper, not {line.position!r}", i)
+            )
+        bad_number = check_jersey_number(line.number)
+        if bad_number is not None:
+            problems.append(RosterProblem(bad_number.field, bad_number.article, bad_number.message, i))
+        elif line.number in numbers:
+            problems.append(
+                _problem(
+                    "number", "3.2.9 D", f"number {line.number} is already worn by line {numbers[line.number] + 1}", i
+                )
+            )
+        else:
+            numbers[line.number] = i
+        if line.person_id in people:
+            problems.append(
+                _problem("person_id", "3.1.1 A", f"this person is already on line {people[line.person_id] + 1}", i)
+            )
+        else:
+            people[line.person_id] = i
+        if line.captain and line.alternate:
+            problems.append(
+                _problem("alternate", "3.2.9 E", "a player is either the captain or an alternate, not both", i)
+            )
+        if line.position == GOALKEEPER and (line.captain or line.alternate):
+            field = "captain" if line.captain else "alternate"
+            problems.append(_problem(field, "3.1.2 C", "a goalkeeper can be neither captain nor alternate captain", i))
+    return problems
+
+
+def _count_problems(
+    lines: Sequence[RosterLine],
+    *,
+    min_skaters: int,
+    max_skaters: int,
+    min_gk: int,
+    max_gk: int,
+    article: str,
+    decision: str,
+) -> list[RosterProblem]:
+    skaters = sum(1 for line in lines if line.position == PLAYER)
+    goalkeepers = sum(1 for line in lines if line.position == GOALKEEPER)
+    problems = []
+    if skaters < min_skaters:
+        problems.append(
+            _problem("lines", article, f"at least {min_skaters} floor players are needed, not {skaters} ({decision})")
+        )
+    if skaters > max_skaters:
+        problems.append(
+            _problem("lines", article, f"at most {max_skaters} floor players are allowed, not {skaters} ({decision})")
+        )
+    if goalkeepers < min_gk or goalkeepers > max_gk:
+        if min_gk == max_gk:
+            wanted = f"exactly {min_gk}"
+        elif min_gk == 0:
+            wanted = f"at most {max_gk}"
+        else:
+            wanted = f"{min_gk}-{max_gk}"
+        problems.append(_problem("lines", article, f"{wanted} goalkeepers are needed, not {goalkeepers} ({decision})"))
+    return problems
+
+
+def _captain_problems(lines: Sequence[RosterLine], *, max_alternates: int, need_captain: bool) -> list[RosterProblem]:
+    captains = sum(1 for line in lines if line.captain)
+    alternates = sum(1 for line in lines if line.alternate)
+    problems = []
+    if captains > 1 or (need_captain and captains == 0):
+        problems.append(_problem("captain", "3.1.2 A", f"a team appoints exactly one captain, not {captains}"))
+    if alternates > max_alternates:
+        problems.append(
+            _problem(
+                "alternate", "3.1.2 B", f"at most {max_alternates} alternate captains are allowed, not {alternates}"
+            )
+        )
+    return problems
+
+
+def check_roster(
+    lines: Sequence[RosterLine], *, limits: RosterLimits = DEFAULT, complete: bool = True
+) -> tuple[RosterProblem, ...]:
+    """Return the problems of a team's registered roster (3.1.1 A, 3.1.2, 3.2.9 C-E; R-04, R-06).
+
+    With ``complete=False`` (a roster still being entered) only the maxima
+    apply; the minimum sizes and the captain are required when it is submitted.
+    """
+    problems = _line_problems(lines)
+    problems += _count_problems(
+        lines,
+        min_skaters=limits.min_skaters if complete else 0,
+        max_skaters=limits.max_skaters,
+        min_gk=limits.min_goalkeepers if complete else 0,
+        max_gk=limits.max_goalkeepers,
+        article="3.1.1 A",
+        decision="R-04",
+    )
+    problems += _captain_problems(lines, max_alternates=limits.max_alternates, need_captain=complete)
+    return tuple(problems)
+
+
+def check_roster_change(
+    *,
+    first_game_started: bool,
+    kind: str,
+    number_change_approved: bool = False,
+    registered: bool = True,
+) -> RosterProblem | None:
+    """Return why a roster change is refused, or None (R-05).
+
+    From the start of the championship's first game no player can be added or
+    substituted (3.1.1 B). A number change after the preliminary registration
+    needs the IHTC's written approval (3.2.9 D), before and during the
+    championship alike.
+    """
+    if kind not in CHANGE_KINDS:
+        raise ValueError(f"kind must be one of {', '.join(CHANGE_KINDS)}, not {kind!r}")
+    if kind in (ADD, SUBSTITUTE) and first_game_started:
+        return _problem(
+            "person_id", "3.1.1 B", "once the championship has begun, no player can be added or substituted (R-05)"
+        )
+    if kind == NUMBER_CHANGE and registered and not number_change_approved:
+        return _problem(
+            "number", "3.2.9 D", "a number cannot change after registration without the IHTC's written approval (R-05)"
+        )
+    return None
+
+
+def check_lineup(
+    lines: Sequence[RosterLine],
+    *,
+    roster_person_ids: Collection[Hashable],
+    suspended_person_ids: Collection[Hashable] = (),
+    bench_officials: int = 0,
+    limits: RosterLimits = DEFAULT,
+) -> tuple[RosterProblem, ...]:
+    """Return the problems of a game line-up (R-07).
+
+    Everyone listed is on the registered roster (5.1 B) and not suspended; at
+    most 14 floor players and 2 goalkeepers; captain and alternates marked
+    (3.1.2, 4.3); at most 5 non-playing officials on the bench (5.4 F).
+    """
+    problems = _line_problems(lines)
+    roster = set(roster_person_ids)
+    suspended = set(suspended_person_ids)
+    for i, line in enumerate(lines):
+        if line.person_id not in roster:
+            problems.append(
+                _problem("person_id", "5.1 B", "only players on the registered team roster can play (R-07)", i)
+            )
+        if line.person_id in suspended:
+            problems.append(
+                _problem("person_id", "8.2 A", "a suspended player cannot be on the line-up (R-07, R-53)", i)
+            )
+    problems += _count_problems(
+        lines,
+        min_skaters=0,
+        max_skaters=limits.max_lineup_skaters,
+        min_gk=0,
+        max_gk=limits.max_lineup_goalkeepers,
+        article="5.1 A",
+        decision="R-07",
+    )
+    problems += _captain_problems(lines, max_alternates=limits.max_alternates, need_captain=False)
+    if lines and not any(line.captain or line.alternate for line in lines):
+        problems.append(
+            _problem("captain", "3.1.2 B", "the line-up marks the captain or an alternate captain (4.3, R-07)")
+        )
+    if bench_officials < 0 or bench_officials > limits.max_bench_officials:
+        problems.append(
+            _problem(
+                "bench_officials",
+                "5.4 F",
+                f"at most {limits.max_bench_officials} non-playing team officials on the bench, not {bench_officials}",
+            )
+        )
+    return tuple(problems)
+
+
+def check_lineup_change(
+    *, game_started: bool, replaces_injured_goalkeeper: bool = False, already_on_lineup: bool = False
+) -> RosterProblem | None:
+    """Return why a line-up change is refused, or None (5.1 C, R-07).
+
+    After the game starts the list is closed; the one exception is a goalkeeper
+    injured or ill, replaced by someone already on the list.
+    """
+    if not game_started:
+        return None
+    if replaces_injured_goalkeeper and already_on_lineup:
+        return None
+    if replaces_injured_goalkeeper:
+        return _problem("person_id", "5.1 C", "an injured goalkeeper is replaced by a player already on the line-up")
+    return _problem("lines", "5.1 C", "the line-up cannot change after the game has started (R-07)")
