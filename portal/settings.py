@@ -99,6 +99,8 @@ DATABASES = {
 }
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A fresh clone has no var/: SQLite creates the file but not its folder.
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
     # Writers wait for each other instead of failing with "database is locked".
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"].setdefault("timeout", 20)

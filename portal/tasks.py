@@ -31,9 +31,7 @@ def record_heartbeat(*, worker, now):
 @shared_task(bind=True, name="portal.tasks.heartbeat", ignore_result=False)
 def heartbeat(self):
     """Run by beat every minute: the admin's "Worker heartbeats" list shows when each worker was last seen."""
-    # An eager call (tests, CELERY_TASK_ALWAYS_EAGER) has no worker node name.
-    worker = self.request.hostname or "eager@localhost"
-    beat = record_heartbeat(worker=worker, now=timezone.now())
+    beat = record_heartbeat(worker=self.request.hostname, now=timezone.now())
     return {"worker": beat.worker, "last_seen": beat.last_seen.isoformat(), "beats": beat.beats}
 
 

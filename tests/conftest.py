@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 
@@ -13,3 +15,28 @@ def _private_media(settings, tmp_path):
             "OPTIONS": {"location": str(tmp_path / "private"), "base_url": None},
         },
     }
+
+
+_BENCH_DIR = Path(__file__).resolve().parent / "bench"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Mark everything under tests/bench as `bench`: the default run (-m "not bench") leaves benchmarks out."""
+    for item in items:
+        if _BENCH_DIR in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.bench)
+
+
+@pytest.fixture(autouse=True)
+def _celery_eager(request):
+    """Run Celery tasks in-process in unit tests; `integration` tests talk to a real worker instead."""
+    if request.node.get_closest_marker("integration"):
+        yield
+        return
+    from portal.celery import app
+
+    previous = app.conf.task_always_eager, app.conf.task_eager_propagates
+    app.conf.task_always_eager = app.conf.task_eager_propagates = True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = previous
