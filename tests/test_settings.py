@@ -1,0 +1,105 @@
+"""Settings come from the environment: each case runs `manage.py` in a subprocess with its own variables."""
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+_SERVICE_VARIABLES = {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "PORTAL_DATA_DIR"}
+_SETTINGS_AS_JSON = (
+    "import json; from django.conf import settings as s; print(json.dumps({"
+    "'engine': s.DATABASES['default']['ENGINE'], 'db_name': s.DATABASES['default']['NAME'], "
+    "'db_host': s.DATABASES['default'].get('HOST'), 'cache': s.CACHES['default']['BACKEND'], "
+    "'broker': s.CELERY_BROKER_URL, 'results': s.CELERY_RESULT_BACKEND, "
+    "'channels': s.CHANNEL_LAYERS['default']['BACKEND'], 'remote_control': s.CELERY_WORKER_ENABLE_REMOTE_CONTROL, "
+    "'debug': s.DEBUG}))"
+)
+
+
+def _manage(*args, tmp_path, **variables):
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if (k not in _SERVICE_VARIABLES and not k.startswith("DJANGO_")) or k == "DJANGO_SETTINGS_MODULE"
+    }
+    env.update(PORTAL_DATA_DIR=str(tmp_path / "data"), **variables)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def _settings(tmp_path, **variables):
+    done = _manage("shell", "-c", _SETTINGS_AS_JSON, tmp_path=tmp_path, **variables)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _production(**extra):
+    return {
+        "DJANGO_PRODUCTION": "1",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
+        "DJANGO_ALLOWED_HOSTS": "portal.ihtc.example",
+        **extra,
+    }
+
+
+def test_production_mode_passes_check_deploy_with_no_warnings(tmp_path):
+    done = _manage("check", "--deploy", "--fail-level", "WARNING", tmp_path=tmp_path, **_production())
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "System check identified no issues (0 silenced)." in done.stdout
+    assert "WARNING" not in done.stdout + done.stderr
+
+
+def test_the_development_default_fails_check_deploy(tmp_path):
+    # The guard works both ways: the dev default (DEBUG, known key) is not deployable.
+    done = _manage("check", "--deploy", "--fail-level", "WARNING", tmp_path=tmp_path)
+    assert done.returncode != 0
+    assert "security.W018" in done.stdout + done.stderr  # DEBUG on
+
+
+def test_production_mode_refuses_to_start_without_a_secret_key(tmp_path):
+    variables = _production()
+    del variables["DJANGO_SECRET_KEY"]
+    done = _manage("check", tmp_path=tmp_path, **variables)
+    assert done.returncode != 0
+    assert "DJANGO_SECRET_KEY" in done.stderr
+
+
+def test_production_mode_refuses_to_start_without_allowed_hosts(tmp_path):
+    variables = _production()
+    del variables["DJANGO_ALLOWED_HOSTS"]
+    done = _manage("check", tmp_path=tmp_path, **variables)
+    assert done.returncode != 0
+    assert "DJANGO_ALLOWED_HOSTS" in done.stderr
+
+
+def test_production_mode_turns_debug_off(tmp_path):
+    assert _settings(tmp_path, **_production())["debug"] is False
+
+
+def test_the_default_is_sqlite_and_the_filesystem_broker(tmp_path):
+    values = _settings(tmp_path)
+    assert values["engine"] == "django.db.backends.sqlite3"
+    assert values["db_name"] == str(tmp_path / "data" / "portal.sqlite3")
+    assert values["broker"] == "filesystem://"
+    assert values["results"] == f"file://{tmp_path / 'data' / 'celery' / 'results'}"
+    assert values["cache"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert values["channels"] == "channels.layers.InMemoryChannelLayer"
+    assert values["remote_control"] is False
+
+
+def test_database_url_selects_postgresql(tmp_path):
+    values = _settings(tmp_path, DATABASE_URL="postgres://portal@db.example:5432/ihtc")
+    assert values["engine"] == "django.db.backends.postgresql"
+    assert (values["db_name"], values["db_host"]) == ("ihtc", "db.example")
+
+
+def test_redis_url_selects_redis_for_cache_broker_results_and_channels(tmp_path):
+    values = _settings(tmp_path, REDIS_URL="redis://cache.example:6379/2")
+    assert values["broker"] == values["results"] == "redis://cache.example:6379/2"
+    assert values["cache"] == "django_redis.cache.RedisCache"
+    assert values["channels"] == "channels_redis.core.RedisChannelLayer"
+    assert values["remote_control"] is True
