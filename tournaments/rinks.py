@@ -1,0 +1,190 @@
+"""Rink measurements against rulebook 2.1: size by event level, boards, corners, surface.
+
+Pure Python (no Django). Measurements are in metres; they are compared as
+decimals so that 1.01 m typed in a form is 1.01 m, not the float just below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+WORLD = "world"
+INTERNATIONAL = "international"
+CONTINENTAL = "continental"
+NATIONAL = "national"
+LEVELS = (WORLD, INTERNATIONAL, CONTINENTAL, NATIONAL)
+
+# 2.1 A: sport tile, wood, asphalt or cement; any other surface needs the IHTC's approval.
+SURFACES = ("sport_tile", "wood", "asphalt", "cement")
+OTHER_SURFACE = "other"
+
+ERROR = "error"
+ADVICE = "advice"
+
+
+class RinkError(ValueError):
+    """Input that cannot be checked; `field` names it."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class SizeLimits:
+    min_length_m: Decimal
+    max_length_m: Decimal
+    min_width_m: Decimal
+    max_width_m: Decimal
+    article: str
+
+
+# 2.1 B: every rink 40-60 m long and 20-30 m wide; 2.1 C raises the minimum for
+# World Championships and international events (50 x 25 m) and continental events (44 x 22 m).
+LEVEL_MINIMUMS: dict[str, SizeLimits] = {
+    WORLD: SizeLimits(Decimal(50), Decimal(60), Decimal(25), Decimal(30), "2.1 C"),
+    INTERNATIONAL: SizeLimits(Decimal(50), Decimal(60), Decimal(25), Decimal(30), "2.1 C"),
+    CONTINENTAL: SizeLimits(Decimal(44), Decimal(60), Decimal(22), Decimal(30), "2.1 C"),
+    NATIONAL: SizeLimits(Decimal(40), Decimal(60), Decimal(20), Decimal(30), "2.1 B"),
+}
+IDEAL_LENGTH_M = Decimal(50)  # 2.1 B
+IDEAL_WIDTH_M = Decimal(25)
+MIN_BOARD_HEIGHT_M = Decimal("1.01")  # 2.1 E: 101-122 cm
+MAX_BOARD_HEIGHT_M = Decimal("1.22")
+CORNER_RADIUS_M = Decimal(5)  # 2.1 E: "approximately 5 metres"
+# Our reading of "approximately": within 1 m of 5 m; beyond that the check advises, it does not refuse.
+CORNER_RADIUS_TOLERANCE_M = Decimal(1)
+# 2.1 B: "as much as possible" width:length 1:2; we advise beyond 1:1.8 to 1:2.2.
+RATIO_TOLERANCE = Decimal("0.2")
+
+
+@dataclass(frozen=True)
+class RinkDimensions:
+    length_m: Decimal | float | int
+    width_m: Decimal | float | int
+    board_height_m: Decimal | float | int | None = None
+    corner_radius_m: Decimal | float | int | None = None
+    surface: str = "sport_tile"
+    surface_approved_by_ihtc: bool = False
+
+
+@dataclass(frozen=True)
+class Violation:
+    field: str
+    article: str
+    message: str
+    severity: str = ERROR
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _metres(field: str, value: Decimal | float | int) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, Decimal | float | int):
+        raise RinkError(field, f"a measurement in metres is a number, not {value!r}")
+    amount = value if isinstance(value, Decimal) else Decimal(str(value))
+    if not amount.is_finite() or amount <= 0:
+        raise RinkError(field, f"a measurement in metres is above 0, not {value!r}")
+    return amount
+
+
+def _m(value: Decimal) -> str:
+    return f"{value.normalize():f} m"
+
+
+def _cm(value: Decimal) -> str:
+    return f"{(value * 100).normalize():f} cm"
+
+
+def check_rink(dimensions: RinkDimensions, *, level: str) -> tuple[Violation, ...]:
+    """Return what makes the rink unfit for an event of `level` (2.1 A-C, E, F).
+
+    Errors refuse the rink; advice (the 1:2 ratio, a corner radius far from
+    5 m, the notice of 2.1 F) is shown but does not refuse it.
+    """
+    if level not in LEVEL_MINIMUMS:
+        raise RinkError("level", f"must be one of {', '.join(LEVELS)}, not {level!r}")
+    limits = LEVEL_MINIMUMS[level]
+    length = _metres("length_m", dimensions.length_m)
+    width = _metres("width_m", dimensions.width_m)
+    found: list[Violation] = []
+
+    def error(field: str, article: str, message: str) -> None:
+        found.append(Violation(field, article, f"Rule {article}: {message}"))
+
+    def advice(field: str, article: str, message: str) -> None:
+        found.append(Violation(field, article, f"Rule {article}: {message}", ADVICE))
+
+    where = {WORLD: "a World Championship", INTERNATIONAL: "an international event", CONTINENTAL: "a continental event"}
+    if length < limits.min_length_m:
+        if limits.article == "2.1 C" and length >= LEVEL_MINIMUMS[NATIONAL].min_length_m:
+            error(
+                "length_m",
+                "2.1 C",
+                f"{where[level]} needs a rink at least {_m(limits.min_length_m)} long, not {_m(length)}",
+            )
+        else:
+            error("length_m", "2.1 B", f"a rink is 40 to 60 m long, not {_m(length)}")
+    elif length > limits.max_length_m:
+        error("length_m", "2.1 B", f"a rink is 40 to 60 m long, not {_m(length)}")
+    if width < limits.min_width_m:
+        if limits.article == "2.1 C" and width >= LEVEL_MINIMUMS[NATIONAL].min_width_m:
+            error(
+                "width_m",
+                "2.1 C",
+                f"{where[level]} needs a rink at least {_m(limits.min_width_m)} wide, not {_m(width)}",
+            )
+        else:
+            error("width_m", "2.1 B", f"a rink is 20 to 30 m wide, not {_m(width)}")
+    elif width > limits.max_width_m:
+        error("width_m", "2.1 B", f"a rink is 20 to 30 m wide, not {_m(width)}")
+
+    if abs(length / width - 2) > RATIO_TOLERANCE:
+        advice("width_m", "2.1 B", f"width to length should be about 1:2 ({_m(width)} x {_m(length)})")
+
+    if dimensions.board_height_m is not None:
+        height = _metres("board_height_m", dimensions.board_height_m)
+        if not MIN_BOARD_HEIGHT_M <= height <= MAX_BOARD_HEIGHT_M:
+            error("board_height_m", "2.1 E", f"boards are 101 to 122 cm high, not {_cm(height)}")
+
+    if dimensions.corner_radius_m is not None:
+        radius = _metres("corner_radius_m", dimensions.corner_radius_m)
+        if abs(radius - CORNER_RADIUS_M) > CORNER_RADIUS_TOLERANCE_M:
+            advice("corner_radius_m", "2.1 E", f"corners are rounded with a radius of about 5 m, not {_m(radius)}")
+
+    if dimensions.surface not in SURFACES:
+        if dimensions.surface != OTHER_SURFACE:
+            raise RinkError(
+                "surface", f"must be one of {', '.join((*SURFACES, OTHER_SURFACE))}, not {dimensions.surface!r}"
+            )
+        if not dimensions.surface_approved_by_ihtc:
+            error(
+                "surface", "2.1 A", "a surface other than sport tile, wood, asphalt or cement needs the IHTC's approval"
+            )
+
+    if level == CONTINENTAL and needs_dimension_notice(dimensions):
+        advice(
+            "length_m",
+            "2.1 F",
+            "a rink smaller than 50 x 25 m used for an international competition: "
+            "its dimensions go with the information sent to the invited federations",
+        )
+    return tuple(found)
+
+
+def needs_dimension_notice(dimensions: RinkDimensions) -> bool:
+    """Return True when the rink is smaller than World Championship size (50 x 25 m).
+
+    2.1 F: such a rink used for an international competition has its dimensions
+    included in the information sent to the invited federations.
+    """
+    length = _metres("length_m", dimensions.length_m)
+    width = _metres("width_m", dimensions.width_m)
+    return length < IDEAL_LENGTH_M or width < IDEAL_WIDTH_M
+
+
+def rink_errors(dimensions: RinkDimensions, *, level: str) -> tuple[Violation, ...]:
+    """Return only the violations that refuse the rink."""
+    return tuple(v for v in check_rink(dimensions, level=level) if v.severity == ERROR)
