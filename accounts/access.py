@@ -17,6 +17,10 @@ Who sees what:
 - discipline committee members and game officials: every person's name and
   data (they need them across federations), never passports or scans;
 - team managers: nothing of the federation register through these gates.
+
+A person's confidential records (passports and scans, eligibility waivers,
+protective device requests and prescriptions) have the audience of passports:
+staff of the person's federation and international staff.
 """
 
 from __future__ import annotations
@@ -27,7 +31,16 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from federation.models import Federation, FederationLevel, Passport, Person
+from federation.models import (
+    EligibilityWaiver,
+    EquipmentInspection,
+    EquipmentModel,
+    Federation,
+    FederationLevel,
+    Passport,
+    Person,
+    ProtectiveDeviceRequest,
+)
 
 from .models import Role, RoleAssignment
 
@@ -222,3 +235,114 @@ def access_passport(user, passport_id, *, for_edit: bool = False) -> Passport:
     if for_edit and not can_edit_passport(user, passport):
         raise PermissionDenied("Only staff of the holder's federation or international staff may change a passport.")
     return passport
+
+
+def can_see_confidential(user, person: Person) -> bool:
+    """Whether the user may see the person's passports, eligibility, waivers and medical requests."""
+    if is_international_staff(user):
+        return True
+    return person.federation_id in staff_federation_ids(user)
+
+
+def _confidential_q(user, prefix: str = "person__") -> Q | None:
+    """Return the filter of records of people whose confidential records the user may see; None = nothing."""
+    if is_international_staff(user):
+        return Q()
+    ids = staff_federation_ids(user)
+    return Q(**{f"{prefix}federation_id__in": ids}) if ids else None
+
+
+# --- Eligibility waivers (R-03) -----------------------------------------------------
+
+
+def waivers_visible_to(user) -> QuerySet[EligibilityWaiver]:
+    q = _confidential_q(user)
+    return EligibilityWaiver.objects.filter(q) if q is not None else EligibilityWaiver.objects.none()
+
+
+def access_waiver(user, waiver_id) -> EligibilityWaiver:
+    try:
+        return waivers_visible_to(user).select_related("person", "approved_by").get(pk=waiver_id)
+    except (EligibilityWaiver.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such waiver.") from None
+
+
+def can_grant_waiver(user) -> bool:
+    """R-03: the exception that "normally" in 1.1 B allows is the IHTC's to make."""
+    return is_international_staff(user)
+
+
+# --- Equipment approval registry (3.2.6 A) ---------------------------------------------
+
+
+def equipment_models_visible_to(user) -> QuerySet[EquipmentModel]:
+    """The registry of helmets and masks is public to logged-in users: teams check their gear against it."""
+    if not getattr(user, "is_authenticated", False):
+        return EquipmentModel.objects.none()
+    return EquipmentModel.objects.all()
+
+
+def access_equipment_model(user, equipment_model_id) -> EquipmentModel:
+    try:
+        return equipment_models_visible_to(user).select_related("approved_by").get(pk=equipment_model_id)
+    except (EquipmentModel.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such equipment model.") from None
+
+
+def can_approve_equipment(user) -> bool:
+    """3.2.6 A approvals are the IHTC's (international staff)."""
+    return is_international_staff(user)
+
+
+# --- Equipment inspections (3.2.2, 3.2.5) -------------------------------------------
+
+
+def inspections_visible_to(user) -> QuerySet[EquipmentInspection]:
+    """Inspections of the people the user may see (officials record them at the rink)."""
+    return EquipmentInspection.objects.filter(person__in=people_visible_to(user).values("pk"))
+
+
+def can_record_inspection(user, person: Person | None = None) -> bool:
+    """Staff who keep the person's record, and game officials (who inspect at the rink), record inspections."""
+    if has_role(user, Role.GAME_OFFICIAL):
+        return True
+    if person is None:
+        return is_federation_staff(user)
+    return can_edit_person(user, person)
+
+
+def access_inspection(user, inspection_id) -> EquipmentInspection:
+    try:
+        return inspections_visible_to(user).select_related("person", "inspected_by").get(pk=inspection_id)
+    except (EquipmentInspection.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such inspection.") from None
+
+
+# --- Protective device requests (3.2.8 C) ---------------------------------------------
+
+
+def device_requests_visible_to(user) -> QuerySet[ProtectiveDeviceRequest]:
+    """Medical requests: the audience of passports (staff of the holder's federation, international staff)."""
+    q = _confidential_q(user)
+    return ProtectiveDeviceRequest.objects.filter(q) if q is not None else ProtectiveDeviceRequest.objects.none()
+
+
+def can_decide_device_request(user) -> bool:
+    """3.2.8 C: the IHTC gives (or refuses) permission to play with a prescribed device."""
+    return is_international_staff(user)
+
+
+def access_device_request(user, request_id, *, for_edit: bool = False) -> ProtectiveDeviceRequest:
+    """Return the request if the user may see it and its prescription (404 otherwise) and, with
+    ``for_edit``, resubmit it (403 otherwise)."""
+    try:
+        device_request = (
+            device_requests_visible_to(user)
+            .select_related("person", "person__federation", "submitted_by", "decided_by")
+            .get(pk=request_id)
+        )
+    except (ProtectiveDeviceRequest.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such request.") from None
+    if for_edit and not can_edit_person(user, device_request.person):
+        raise PermissionDenied("Only staff of the holder's federation or international staff may change a request.")
+    return device_request

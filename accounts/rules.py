@@ -44,6 +44,14 @@ def can_edit_person(user, person=None):
 
 
 @rules.predicate
+def sees_persons_confidential(user, person=None):
+    """Passports, eligibility, waivers and medical requests of a person."""
+    if person is None:
+        return access.is_federation_staff(user)
+    return access.can_see_confidential(user, person)
+
+
+@rules.predicate
 def can_view_passport(user, passport=None):
     if passport is None:
         return access.is_federation_staff(user)
@@ -58,12 +66,47 @@ def can_edit_passport(user, passport=None):
 
 
 @rules.predicate
+def is_international_staff(user):
+    return access.is_international_staff(user)
+
+
+@rules.predicate
+def sees_persons_confidential_records(user, record=None):
+    """Waivers and device requests: the audience of the holder's passports."""
+    if record is None:
+        return access.is_federation_staff(user)
+    return access.can_see_confidential(user, record.person)
+
+
+@rules.predicate
+def can_edit_records_person(user, record=None):
+    if record is None:
+        return access.is_federation_staff(user)
+    return access.can_edit_person(user, record.person)
+
+
+@rules.predicate
+def can_view_records_person(user, record=None):
+    if record is None:
+        return access.can_see_people(user)
+    return access.can_view_person(user, record.person)
+
+
+@rules.predicate
+def can_record_inspection(user, inspection=None):
+    return access.can_record_inspection(user, inspection.person if inspection is not None else None)
+
+
+@rules.predicate
 def is_authenticated(user):
     return bool(getattr(user, "is_authenticated", False))
 
 
 # The app itself (admin index, module pages): anyone who may see part of it.
-rules.add_perm("federation", is_authenticated & (can_view_person | is_federation_staff | manages_federations))
+rules.add_perm(
+    "federation",
+    is_authenticated & (can_view_person | is_federation_staff | manages_federations | can_record_inspection),
+)
 
 # The registry of federations: readable by every logged-in user, kept by IHTC executives.
 rules.add_perm("federation.view_federation", is_authenticated)
@@ -76,6 +119,7 @@ rules.add_perm("federation.view_person", can_view_person)
 rules.add_perm("federation.add_person", is_federation_staff)
 rules.add_perm("federation.change_person", can_edit_person)
 rules.add_perm("federation.delete_person", can_edit_person)
+rules.add_perm("federation.view_person_eligibility", sees_persons_confidential)
 
 # Passports and their scans: staff of the holder's federation and international staff only.
 rules.add_perm("federation.view_passport", can_view_passport)
@@ -83,3 +127,29 @@ rules.add_perm("federation.view_passport_scan", can_view_passport)
 rules.add_perm("federation.add_passport", is_federation_staff)
 rules.add_perm("federation.change_passport", can_edit_passport)
 rules.add_perm("federation.delete_passport", can_edit_passport)
+
+# Eligibility waivers (R-03): seen like passports, granted by the IHTC only.
+rules.add_perm("federation.view_eligibilitywaiver", sees_persons_confidential_records)
+rules.add_perm("federation.add_eligibilitywaiver", is_international_staff)
+rules.add_perm("federation.change_eligibilitywaiver", is_international_staff)
+rules.add_perm("federation.delete_eligibilitywaiver", is_international_staff)
+
+# Equipment approval registry (3.2.6 A): public to logged-in users; staff register
+# models, approval itself is checked by federation.services (international staff).
+rules.add_perm("federation.view_equipmentmodel", is_authenticated)
+rules.add_perm("federation.add_equipmentmodel", is_federation_staff)
+rules.add_perm("federation.change_equipmentmodel", is_federation_staff)
+rules.add_perm("federation.delete_equipmentmodel", is_international_staff)
+
+# Equipment inspections (3.2.2, 3.2.5): seen with the person, recorded by their staff and game officials.
+rules.add_perm("federation.view_equipmentinspection", can_view_records_person)
+rules.add_perm("federation.add_equipmentinspection", can_record_inspection)
+rules.add_perm("federation.change_equipmentinspection", can_edit_records_person)
+rules.add_perm("federation.delete_equipmentinspection", can_edit_records_person)
+
+# Protective device requests (3.2.8 C): medical, seen like passports; the IHTC decides.
+rules.add_perm("federation.view_protectivedevicerequest", sees_persons_confidential_records)
+rules.add_perm("federation.add_protectivedevicerequest", is_federation_staff)
+rules.add_perm("federation.change_protectivedevicerequest", can_edit_records_person)
+rules.add_perm("federation.decide_protectivedevicerequest", is_international_staff)
+rules.add_perm("federation.delete_protectivedevicerequest", is_superuser)

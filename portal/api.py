@@ -1,10 +1,18 @@
 """API plumbing shared by every app."""
 
-from django.core.exceptions import PermissionDenied, ValidationError as DjangoValidationError
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
-from rest_framework import exceptions, status
+from rest_framework import exceptions, permissions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+
+def validation_error_detail(exc: DjangoValidationError) -> dict[str, list[str]]:
+    """Return Django's ValidationError as the field -> messages map the API answers with."""
+    if hasattr(exc, "error_dict"):
+        return {field: [m for e in errors for m in e.messages] for field, errors in exc.error_dict.items()}
+    return {"non_field_errors": exc.messages}
 
 
 def exception_handler(exc, context):
@@ -15,13 +23,31 @@ def exception_handler(exc, context):
     that the forms show, instead of a 500.
     """
     if isinstance(exc, DjangoValidationError):
-        if hasattr(exc, "error_dict"):
-            detail = {field: [m for e in errors for m in e.messages] for field, errors in exc.error_dict.items()}
-        else:
-            detail = {"non_field_errors": exc.messages}
-        return Response(detail, status=status.HTTP_400_BAD_REQUEST)
+        return Response(validation_error_detail(exc), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
-        exc = exceptions.PermissionDenied()
+        exc = exceptions.PermissionDenied(str(exc) or None)
     return drf_exception_handler(exc, context)
+
+
+class RulesPermission(permissions.BasePermission):
+    """Allow an action when the user holds the ``rules`` permission the view names for it.
+
+    A view sets ``permission_required = {"list": "app.view_x", "create": "app.add_x", ...}``
+    (keys are viewset actions); an action it does not name is refused. The
+    permission is asked without an object for the request and with the object
+    for object actions, so the predicates of ``accounts/rules.py`` decide both.
+    """
+
+    def _perm(self, view) -> str | None:
+        action = getattr(view, "action", None)
+        return getattr(view, "permission_required", {}).get(action)
+
+    def has_permission(self, request, view):
+        perm = self._perm(view)
+        return bool(perm and request.user and request.user.is_authenticated and request.user.has_perm(perm))
+
+    def has_object_permission(self, request, view, obj):
+        perm = self._perm(view)
+        return bool(perm and request.user.has_perm(perm, obj))
