@@ -1,0 +1,245 @@
+"""docs/rules-coverage.md stays true: one row per clause, and every name it gives exists.
+
+Database-free: the named functions are imported (Django is configured by pytest-django)
+and the named tests are found by parsing their files.
+"""
+
+import ast
+import importlib
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from tests.rulebook import parse_clauses, parse_contents, read_text, rulebook_clauses
+
+ROOT = Path(__file__).resolve().parent.parent
+COVERAGE = ROOT / "docs" / "rules-coverage.md"
+HEADER = ("Article", "Subject", "Status", "Enforced by", "Test")
+STATUS = re.compile(r"enforced|recorded|not enforced|issue #\d+|later issue")
+
+
+@dataclass(frozen=True)
+class Row:
+    line: int
+    article: str
+    subject: str
+    status: str
+    enforced_by: tuple[str, ...]
+    tests: tuple[str, ...]
+
+
+def _cells(line: str) -> list[str]:
+    inner = line.strip()[1:-1]
+    return [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", inner)]
+
+
+def _names(cell: str) -> tuple[str, ...]:
+    return tuple(name.strip().strip("`") for name in cell.split("<br>") if name.strip().strip("`"))
+
+
+def parse_table(text: str) -> list[Row]:
+    """Return the rows of the one table whose header is Article | Subject | Status | Enforced by | Test."""
+    lines = text.splitlines()
+    start = next(
+        (index for index, line in enumerate(lines) if line.startswith("|") and tuple(_cells(line)) == HEADER), None
+    )
+    if start is None:
+        raise AssertionError(f"no table with the columns {' | '.join(HEADER)}")
+    rows = []
+    for number, line in enumerate(lines[start + 2 :], start=start + 3):
+        if not line.startswith("|"):
+            break
+        cells = _cells(line)
+        assert len(cells) == len(HEADER), f"line {number}: {len(cells)} cells instead of {len(HEADER)}"
+        article, subject, status, enforced_by, tests = cells
+        rows.append(Row(number, article, subject, status, _names(enforced_by), _names(tests)))
+    return rows
+
+
+@cache
+def coverage_rows() -> tuple[Row, ...]:
+    return tuple(parse_table(COVERAGE.read_text(encoding="utf-8")))
+
+
+def resolve(dotted: str) -> object:
+    """Import the longest importable module prefix of a dotted path, then get the rest as attributes."""
+    parts = dotted.split(".")
+    for split in range(len(parts), 0, -1):
+        module_name = ".".join(parts[:split])
+        try:
+            target = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            # Only "this module does not exist" moves on to a shorter prefix; a broken import is an error.
+            if error.name is not None and module_name.startswith(error.name):
+                continue
+            raise
+        for attribute in parts[split:]:
+            if not hasattr(target, attribute):
+                raise LookupError(
+                    f"{dotted}: {'.'.join(parts[:split])} has no attribute path {'.'.join(parts[split:])}"
+                )
+            target = getattr(target, attribute)
+        return target
+    raise LookupError(f"{dotted}: no importable module")
+
+
+def find_test(reference: str) -> None:
+    """Fail with LookupError unless `tests/path/test_x.py::[Class::]test_name` names a defined test."""
+    path, _, qualified = reference.partition("::")
+    file = ROOT / path
+    if not path.startswith("tests/") or not file.is_file():
+        raise LookupError(f"{reference}: no test file {path}")
+    names = [re.sub(r"\[.*\]$", "", name) for name in qualified.split("::")]
+    if not qualified or not 1 <= len(names) <= 2:
+        raise LookupError(f"{reference}: expected file.py::test_name or file.py::Class::test_name")
+    scope: list[ast.stmt] = ast.parse(file.read_text(encoding="utf-8")).body
+    for position, name in enumerate(names):
+        kinds = (ast.FunctionDef, ast.AsyncFunctionDef) if position == len(names) - 1 else (ast.ClassDef,)
+        node = next((node for node in scope if isinstance(node, kinds) and node.name == name), None)
+        if node is None:
+            raise LookupError(f"{reference}: {name} is not defined in {path}")
+        scope = node.body if isinstance(node, ast.ClassDef) else []
+    if not names[-1].startswith("test"):
+        raise LookupError(f"{reference}: {names[-1]} is not a test")
+
+
+# The checks on the table.
+
+
+def test_the_table_has_one_row_per_article_and_clause_of_the_rulebook():
+    expected = [clause.ref for clause in rulebook_clauses()]
+    found = [row.article for row in coverage_rows()]
+    missing = [ref for ref in expected if ref not in found]
+    unknown = [ref for ref in found if ref not in expected]
+    repeated = sorted({ref for ref in found if found.count(ref) > 1})
+    assert not missing, f"rows missing from docs/rules-coverage.md: {missing}"
+    assert not unknown, f"rows that are no article or clause of the rulebook: {unknown}"
+    assert not repeated, f"rows repeated: {repeated}"
+    assert found == expected, "rows are not in rulebook order"
+
+
+def test_every_row_has_a_known_status():
+    bad = [(row.line, row.article, row.status) for row in coverage_rows() if not STATUS.fullmatch(row.status)]
+    assert not bad, f"unknown status (enforced, recorded, not enforced, issue #N, later issue): {bad}"
+
+
+def test_every_enforced_row_names_a_function_and_a_test():
+    bad = [row.article for row in coverage_rows() if row.status == "enforced" and not (row.enforced_by and row.tests)]
+    assert not bad, f"enforced rows without a function or a test: {bad}"
+
+
+def test_every_named_function_exists():
+    errors = []
+    for row in coverage_rows():
+        for dotted in row.enforced_by:
+            try:
+                resolve(dotted)
+            except (LookupError, ImportError) as error:
+                errors.append(f"{row.article}: {error}")
+    assert not errors, "\n".join(errors)
+
+
+def test_every_named_test_exists():
+    errors = []
+    for row in coverage_rows():
+        for reference in row.tests:
+            try:
+                find_test(reference)
+            except LookupError as error:
+                errors.append(f"{row.article}: {error}")
+    assert not errors, "\n".join(errors)
+
+
+# The checker's own parts, so a broken checker cannot pass everything.
+
+
+def test_resolve_finds_functions_classes_and_methods():
+    assert resolve("games.engine.penalty_index.get_infraction").__name__ == "get_infraction"
+    assert resolve("games.engine.penalty_index.Infraction.__post_init__")
+    assert resolve("tests.rulebook.Clause.ref")
+
+
+@pytest.mark.parametrize(
+    "dotted",
+    [
+        "games.engine.penalty_index.no_such_function",
+        "games.engine.no_such_module.function",
+        "no_such_package.function",
+        "games.engine.penalty_index.Infraction.no_such_method",
+    ],
+)
+def test_resolve_rejects_a_name_that_does_not_exist(dotted):
+    with pytest.raises(LookupError):
+        resolve(dotted)
+
+
+def test_find_test_accepts_functions_class_methods_and_parametrized_ids():
+    find_test("tests/engine/test_penalty_index.py::test_it_holds_every_line_of_annex_c")
+    find_test("tests/engine/test_penalty_index.py::test_it_reads_the_lines_the_extraction_scrambled[slashing-6.4.30 A]")
+
+
+def test_find_test_accepts_a_method_of_a_test_class(tmp_path, monkeypatch):
+    folder = tmp_path / "tests"
+    folder.mkdir()
+    (folder / "test_sample.py").write_text("class TestSample:\n    def test_it_works(self):\n        assert True\n")
+    monkeypatch.setattr(f"{__name__}.ROOT", tmp_path)
+    find_test("tests/test_sample.py::TestSample::test_it_works")
+    with pytest.raises(LookupError, match="test_other is not defined"):
+        find_test("tests/test_sample.py::TestSample::test_other")
+    with pytest.raises(LookupError, match="test_it_works is not defined"):
+        find_test("tests/test_sample.py::test_it_works")
+
+
+@pytest.mark.parametrize(
+    "reference",
+    [
+        "tests/engine/test_no_such_file.py::test_x",
+        "tests/engine/test_penalty_index.py::test_no_such_test",
+        "tests/engine/test_penalty_index.py",
+        "tests/engine/test_penalty_index.py::_annex",
+        "tests/engine/test_penalty_index.py::NoClass::test_x",
+        "docs/rules-coverage.md::test_x",
+    ],
+)
+def test_find_test_rejects_a_test_that_does_not_exist(reference):
+    with pytest.raises(LookupError):
+        find_test(reference)
+
+
+def test_parse_table_reads_cells_and_several_names():
+    text = (
+        "Intro\n\n| Article | Subject | Status | Enforced by | Test |\n| --- | --- | --- | --- | --- |\n"
+        "| 1.1 A | Entry \\| fee | enforced | `a.b`<br>c.d | tests/x.py::test_y |\n\nAfter the table.\n"
+    )
+    (row,) = parse_table(text)
+    assert (row.article, row.subject, row.status) == ("1.1 A", "Entry | fee", "enforced")
+    assert row.enforced_by == ("a.b", "c.d")
+    assert row.tests == ("tests/x.py::test_y",)
+
+
+def test_the_rulebook_parser_finds_every_article_and_clause():
+    clauses = parse_clauses(read_text())
+    refs = [clause.ref for clause in clauses]
+    assert refs[:7] == ["1.1 A", "1.1 B", "1.1 C", "1.1 D", "1.1 E", "1.1 F", "1.1 G"]
+    assert refs[-4:] == ["10.1 G", "Annex A", "Annex B", "Annex C"]
+    # Articles without lettered clauses have one row; stacked headings keep their own text.
+    assert {"3.2.7", "6.1.1", "7.1"} <= set(refs)
+    assert "3.2.7 A" not in refs
+    texts = {clause.ref: clause.text for clause in clauses}
+    assert texts["2.6 A"].startswith("Each rink should have seats or a bench")
+    assert texts["2.7 A"].startswith("Each rink will have seats or benches")
+    assert texts["4.2 P"].startswith("Referees are required to report")
+    # The longest runs of clauses: 4.2 A-P, 5.5.11 A-L, 6.4.9 A-L.
+    assert [ref for ref in refs if ref.startswith("4.2 ")][-1] == "4.2 P"
+    assert [ref for ref in refs if ref.startswith("6.4.9 ")][-1] == "6.4.9 L"
+    assert len(refs) == len(set(refs)) == 366
+
+
+def test_the_contents_list_every_article_once():
+    numbers = [number for number, _ in parse_contents(read_text())]
+    assert len(numbers) == len(set(numbers))
+    assert numbers[:4] == ["1", "1.1", "1.2", "1.3"]
+    assert numbers[-2:] == ["10", "10.1"]
