@@ -105,3 +105,141 @@ class PassportFactory(factory.django.DjangoModelFactory):
     issuing_country = factory.LazyAttribute(lambda p: p.person.nationality)
     number = factory.Sequence(lambda n: f"P{n:08d}")
     expiry_date = datetime.date(2035, 12, 31)
+
+
+# --- tournaments -----------------------------------------------------------------------------------------------------
+import zoneinfo  # noqa: E402
+from decimal import Decimal  # noqa: E402
+
+from djmoney.money import Money  # noqa: E402
+
+from tournaments.models import (  # noqa: E402
+    Championship,
+    EntryStatus,
+    Game,
+    Level,
+    Phase,
+    PhaseKind,
+    Pool,
+    PoolTeam,
+    Position,
+    Rink,
+    RosterEntry,
+    Surface,
+    TeamEntry,
+    Venue,
+)
+
+
+class VenueFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Venue
+
+    name = factory.Sequence(lambda n: f"Arena {n}")
+    city = "Roccaraso"
+    country = "IT"
+    time_zone = "Europe/Rome"
+
+
+class RinkFactory(factory.django.DjangoModelFactory):
+    """A world-size rink: 50 x 25 m, 1.07 m boards, 5 m corners (2.1 B-E)."""
+
+    class Meta:
+        model = Rink
+
+    venue = factory.SubFactory(VenueFactory)
+    name = factory.Sequence(lambda n: f"Rink {n}")
+    surface = Surface.SPORT_TILE
+    length_m = Decimal("50.00")
+    width_m = Decimal("25.00")
+    board_height_m = Decimal("1.070")
+    corner_radius_m = Decimal("5.00")
+
+
+class ChampionshipFactory(factory.django.DjangoModelFactory):
+    """A Senior Men world championship, 1-10 July 2027, entries closing 1 May 2027."""
+
+    class Meta:
+        model = Championship
+
+    name = factory.Sequence(lambda n: f"World Championship {n}")
+    category = "senior_men"
+    level = Level.WORLD
+    start_date = datetime.date(2027, 7, 1)
+    end_date = datetime.date(2027, 7, 10)
+    venue = factory.SubFactory(VenueFactory)
+    entry_closing_date = datetime.date(2027, 5, 1)
+    entry_fee = Money(500, "USD")
+    sanctioning_body = factory.SubFactory(InternationalFederationFactory)
+
+
+class TeamEntryFactory(factory.django.DjangoModelFactory):
+    """A confirmed entry (fee paid) of a national federation."""
+
+    class Meta:
+        model = TeamEntry
+
+    championship = factory.SubFactory(ChampionshipFactory)
+    federation = factory.SubFactory(FederationFactory)
+    name = factory.LazyAttribute(lambda e: e.federation.name)
+    status = EntryStatus.CONFIRMED
+    fee_due = Money(500, "USD")
+    fee_paid = True
+    fee_paid_amount = Money(500, "USD")
+    fee_paid_at = factory.LazyFunction(lambda: datetime.datetime(2027, 4, 1, tzinfo=datetime.UTC))
+    entered_at = factory.LazyFunction(lambda: datetime.datetime(2027, 3, 1, tzinfo=datetime.UTC))
+
+
+class RosterEntryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = RosterEntry
+
+    entry = factory.SubFactory(TeamEntryFactory)
+    person = factory.SubFactory(PersonFactory, federation=factory.SelfAttribute("..entry.federation"))
+    number = factory.Sequence(lambda n: str(n % 99 + 1))
+    position = Position.PLAYER
+
+
+class PoolFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Pool
+
+    championship = factory.SubFactory(ChampionshipFactory)
+    name = factory.Sequence(lambda n: chr(ord("A") + n % 26) + (str(n // 26) if n >= 26 else ""))
+
+
+class PoolTeamFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PoolTeam
+
+    pool = factory.SubFactory(PoolFactory)
+    entry = factory.SubFactory(TeamEntryFactory, championship=factory.SelfAttribute("..pool.championship"))
+
+
+class PhaseFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Phase
+        django_get_or_create = ["championship", "name"]
+
+    championship = factory.SubFactory(ChampionshipFactory)
+    kind = PhaseKind.ROUND_ROBIN
+    name = factory.LazyAttribute(lambda p: PhaseKind(p.kind).label)
+    order = 1
+
+
+class GameFactory(factory.django.DjangoModelFactory):
+    """A scheduled round-robin game at 10:00 at the venue on the championship's first day."""
+
+    class Meta:
+        model = Game
+
+    championship = factory.SubFactory(ChampionshipFactory)
+    phase = factory.SubFactory(PhaseFactory, championship=factory.SelfAttribute("..championship"))
+    number = factory.Sequence(lambda n: n + 1)
+    home = factory.SubFactory(TeamEntryFactory, championship=factory.SelfAttribute("..championship"))
+    away = factory.SubFactory(TeamEntryFactory, championship=factory.SelfAttribute("..championship"))
+    start_at = factory.LazyAttribute(
+        lambda g: datetime.datetime.combine(
+            g.championship.start_date, datetime.time(10), tzinfo=zoneinfo.ZoneInfo(g.championship.venue.time_zone)
+        )
+    )

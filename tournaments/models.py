@@ -51,7 +51,7 @@ class Surface(models.TextChoices):
     WOOD = "wood", "Wood"
     ASPHALT = "asphalt", "Asphalt"
     CEMENT = "cement", "Cement"
-    APPROVED_OTHER = "approved_other", "Other surface approved by the IHTC"
+    OTHER = "other", "Other (needs the IHTC's approval)"
 
 
 class Venue(models.Model):
@@ -83,6 +83,7 @@ class Rink(models.Model):
     venue = models.ForeignKey(Venue, on_delete=models.CASCADE, related_name="rinks")
     name = models.CharField(max_length=100)
     surface = models.CharField(max_length=20, choices=Surface.choices)
+    surface_approved_by_ihtc = models.BooleanField(default=False, help_text="Rule 2.1 A: for any other surface.")
     length_m = models.DecimalField(max_digits=5, decimal_places=2)
     width_m = models.DecimalField(max_digits=5, decimal_places=2)
     board_height_m = models.DecimalField(max_digits=4, decimal_places=3, null=True, blank=True)

@@ -1,0 +1,158 @@
+"""Reads of championships shaped for the pure cores and the pages.
+
+Every selector runs a fixed number of queries whatever the size of the
+championship: rows are fetched once with their joins, then the pure cores
+(``standings``, ``statistics``, ``scheduling``) do the work in memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from federation.eligibility import EligibilityResult
+from federation.models import EligibilityWaiver
+
+from .models import (
+    Championship,
+    DecidedIn,
+    EntryStatus,
+    Game,
+    GameStatus,
+    PhaseKind,
+    Pool,
+    PoolTeam,
+    RosterEntry,
+    StandingsShootoutPlace,
+    TeamEntry,
+)
+from .standings import GameResult, Standings, compute_standings
+
+
+def roster_for_entry(entry: TeamEntry) -> list[RosterEntry]:
+    """Return the roster with everything eligibility reads (passports, waivers), in three queries."""
+    return list(
+        RosterEntry.objects.filter(entry=entry)
+        .select_related("person")
+        .prefetch_related(
+            "person__passports",
+            Prefetch("person__eligibility_waivers", queryset=EligibilityWaiver.objects.select_related("approved_by")),
+        )
+        .order_by("position", "number")
+    )
+
+
+def roster_with_eligibility(entry: TeamEntry) -> list[tuple[RosterEntry, EligibilityResult]]:
+    """Return each roster line with its eligibility (1.1 B-G, R-01..R-03), waivers applied."""
+    from .services import roster_eligibility
+
+    roster = roster_for_entry(entry)
+    results = roster_eligibility(entry, roster)
+    return [(line, results[line.pk]) for line in roster]
+
+
+# --- standings ---------------------------------------------------------------------------------------------------
+
+_GAME_FIELDS = (
+    "id",
+    "pool_id",
+    "home__name",
+    "away__name",
+    "home_goals",
+    "away_goals",
+    "decided_in",
+    "forfeited_by__name",
+    "shootout_home_goals",
+    "shootout_away_goals",
+    "phase__kind",
+)
+
+
+def game_result(row: dict) -> GameResult:
+    """Build the standings' view of a final game from a ``values(*_GAME_FIELDS)`` row."""
+    shootout_winner = None
+    if row["decided_in"] == DecidedIn.SHOOTOUT and row["home_goals"] == row["away_goals"]:
+        home_won = (row["shootout_home_goals"] or 0) > (row["shootout_away_goals"] or 0)
+        shootout_winner = row["home__name"] if home_won else row["away__name"]
+    return GameResult(
+        game_id=row["id"],
+        home=row["home__name"],
+        away=row["away__name"],
+        home_goals=row["home_goals"],
+        away_goals=row["away_goals"],
+        decided_in=row["decided_in"] or DecidedIn.REGULATION,
+        forfeited_by=row["forfeited_by__name"],
+        round_robin=row["phase__kind"] == PhaseKind.ROUND_ROBIN,
+        shootout_winner=shootout_winner,
+    )
+
+
+@dataclass(frozen=True)
+class PoolStandings:
+    """A pool's table and the entries its rows name (``StandingRow.team`` is the entry's name)."""
+
+    pool: Pool
+    standings: Standings
+    entries: dict[str, TeamEntry]
+
+    def rows_with_entries(self):
+        return [(row, self.entries[row.team]) for row in self.standings.rows]
+
+
+def _pool_standings(pools: Iterable[Pool], championship: Championship) -> dict[int, PoolStandings]:
+    from .services import championship_standings_rules
+
+    pools = list(pools)
+    rules = championship_standings_rules(championship)
+    pool_ids = [p.pk for p in pools]
+    members: dict[int, list[TeamEntry]] = {pk: [] for pk in pool_ids}
+    for member in PoolTeam.objects.filter(pool_id__in=pool_ids).select_related("entry").order_by("seed", "entry__name"):
+        members[member.pool_id].append(member.entry)
+    results: dict[int, list[GameResult]] = {pk: [] for pk in pool_ids}
+    for row in Game.objects.filter(pool_id__in=pool_ids, status=GameStatus.FINAL).values(*_GAME_FIELDS):
+        results[row["pool_id"]].append(game_result(row))
+    shootouts: dict[int, dict[int, list[tuple[int, str]]]] = {pk: {} for pk in pool_ids}
+    for pool_id, shootout_id, name, place in StandingsShootoutPlace.objects.filter(
+        shootout__pool_id__in=pool_ids
+    ).values_list("shootout__pool_id", "shootout_id", "entry__name", "place"):
+        shootouts[pool_id].setdefault(shootout_id, []).append((place, name))
+    tables = {}
+    for pool in pools:
+        entries = members[pool.pk]
+        shootout_results = {
+            frozenset(name for _, name in places): [name for _, name in sorted(places)]
+            for places in shootouts[pool.pk].values()
+        }
+        standings = compute_standings(
+            [e.name for e in entries],
+            results[pool.pk],
+            rules=rules,
+            shootout_results=shootout_results,
+            disqualified=[e.name for e in entries if e.status == EntryStatus.DISQUALIFIED],
+        )
+        tables[pool.pk] = PoolStandings(pool=pool, standings=standings, entries={e.name: e for e in entries})
+    return tables
+
+
+def pool_standings(pool: Pool) -> PoolStandings:
+    """Return the pool's table with its entries, in a fixed number of queries (9.3, 8.1 D)."""
+    return _pool_standings([pool], pool.championship)[pool.pk]
+
+
+def standings_for_pool(pool: Pool) -> Standings:
+    """Return the pool's table (9.3; R-41..R-43): rows name teams by entry name.
+
+    A disqualified team's games leave everyone's table and its row is kept,
+    marked, at the bottom (8.1 D). Shoot-outs staff entered break the ties
+    that need them (9.3 G).
+    """
+    return pool_standings(pool).standings
+
+
+def championship_standings(championship: Championship) -> list[PoolStandings]:
+    """Return every pool's table of the championship, in a fixed number of queries."""
+    pools = list(Pool.objects.filter(championship=championship).order_by("name"))
+    tables = _pool_standings(pools, championship)
+    return [tables[p.pk] for p in pools]
