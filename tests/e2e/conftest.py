@@ -1,0 +1,117 @@
+"""Browser tests: Playwright's sync API driving Debian's chromium against pytest-django's live server."""
+
+import os
+import shutil
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; Django's ORM would
+# otherwise refuse to run from it (SynchronousOnlyOperation).
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+# As this machine's probe runs chromium: no sandbox as root, and no background
+# connections to Google's hosts (the network is closed; they would only fail).
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]"}
+
+
+def _require(condition, reason):
+    """Skip on a developer's machine without chromium; fail under `make test` (PORTAL_TESTS_STRICT=1)."""
+    if condition:
+        return
+    if os.environ.get("PORTAL_TESTS_STRICT") == "1":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def pytest_collection_modifyitems(items):
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    executable = shutil.which("chromium")
+    _require(executable, "Debian's chromium is not installed: `make test` installs it (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def outside_requests():
+    """URLs the page asked of any host but this machine: a page must not need the internet (no CDN)."""
+    return []
+
+
+@pytest.fixture
+def page(browser, live_server, transactional_db, outside_requests):
+    """A fresh browser tab on the live server; relative URLs resolve against it."""
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15_000)
+
+    def _record(request):
+        parts = urlsplit(request.url)
+        if parts.scheme in ("http", "https", "ws", "wss") and parts.hostname not in LOCAL_HOSTS:
+            outside_requests.append(request.url)
+
+    context.on("request", _record)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def log_in(page, *, username, password):
+    """Log in through the admin's login form, as a person would."""
+    page.goto("/admin/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("input[type=submit]")
+    page.wait_for_load_state()
+
+
+@pytest.fixture
+def superuser():
+    from tests.factories import SuperuserFactory
+
+    return SuperuserFactory(username="root-e2e")
+
+
+@pytest.fixture
+def admin_page(page, superuser):
+    """A tab logged in to the admin as a superuser."""
+    from tests.factories import TEST_PASSWORD
+
+    log_in(page, username=superuser.username, password=TEST_PASSWORD)
+    assert page.url.endswith("/admin/"), f"login failed, still at {page.url}"
+    return page
+
+
+@pytest.fixture
+def screenshot(tmp_path):
+    """Save a full-page PNG to $E2E_SCREENSHOTS (or the test's tmp folder) and return its path."""
+    folder = Path(os.environ.get("E2E_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name):
+        path = folder / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

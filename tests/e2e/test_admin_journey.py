@@ -1,0 +1,35 @@
+"""First journey: a superuser logs in to the admin, opens the federations, then the API docs."""
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.factories import FederationFactory
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_superuser_logs_in_and_sees_the_federation_list(admin_page, screenshot, outside_requests):
+    FederationFactory(name="Federazione Italiana Hockey Test")
+    page = admin_page
+    expect(page.locator("#site-name")).to_contain_text("IHTC Portal administration")
+    page.get_by_role("link", name="Federations", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/admin/federation/federation/$"))
+    expect(page.locator("#result_list")).to_contain_text("Federazione Italiana Hockey Test")
+    shot = screenshot(page, "admin-federations")
+    assert shot.read_bytes().startswith(PNG_MAGIC)
+    assert outside_requests == []
+
+
+def test_the_api_docs_render_from_local_assets(admin_page, screenshot, outside_requests):
+    page = admin_page
+    page.goto("/api/docs/")
+    # Swagger UI builds the page from the schema it fetched: title and operations appear.
+    expect(page.locator(".swagger-ui .info .title")).to_contain_text("IHTC Portal API")
+    operations = page.locator(".opblock")
+    expect(operations.first).to_be_visible()
+    assert operations.count() > 0
+    shot = screenshot(page, "api-docs")
+    assert shot.read_bytes().startswith(PNG_MAGIC)
+    # drf-spectacular-sidecar: no CDN, nothing fetched from outside this machine.
+    assert outside_requests == []
