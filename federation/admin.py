@@ -1,11 +1,457 @@
-from django.contrib import admin
+"""Admin of the federation register.
+
+What a staff member may see and change comes from their roles through the
+access layer (accounts.access), not from Django's model permissions: national
+staff work on their own federation's people, international staff on all.
+Every list keeps its history (django-simple-history).
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 from simple_history.admin import SimpleHistoryAdmin
 
-from .models import Federation
+from accounts.access import (
+    can_edit_person,
+    is_international_staff,
+    people_editable_q,
+    staff_federation_ids,
+)
+
+from . import services
+from .forms import (
+    DeviceRequestForm,
+    EligibilityWaiverForm,
+    EquipmentInspectionForm,
+    EquipmentModelForm,
+    PassportForm,
+    RejectionForm,
+)
+from .models import (
+    EligibilityWaiver,
+    EquipmentInspection,
+    EquipmentModel,
+    Federation,
+    Passport,
+    Person,
+    ProtectiveDeviceRequest,
+)
+from .selectors import person_eligibility_by_category
+
+
+def _is_portal_staff(user) -> bool:
+    """Staff of some federation (or international staff) with access to the admin site."""
+    return bool(user.is_active and user.is_staff and (is_international_staff(user) or staff_federation_ids(user)))
+
+
+class RoleScopedAdmin(SimpleHistoryAdmin):
+    """Read access for every federation staff member; changes per object as the subclass says."""
+
+    def has_module_permission(self, request):
+        return _is_portal_staff(request.user)
+
+    def has_view_permission(self, request, obj=None):
+        return _is_portal_staff(request.user)
+
+    def has_add_permission(self, request):
+        return _is_portal_staff(request.user)
+
+    def has_change_permission(self, request, obj=None):
+        return _is_portal_staff(request.user)
+
+    def has_delete_permission(self, request, obj=None):
+        return is_international_staff(request.user)
+
+
+class PersonScopedAdmin(RoleScopedAdmin):
+    """For records that belong to a person: national staff see and change their federation's only."""
+
+    person_path = "person"
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        if is_international_staff(request.user):
+            return qs
+        return qs.filter(**{f"{self.person_path}__federation_id__in": staff_federation_ids(request.user)})
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "person":
+            kwargs["queryset"] = Person.objects.filter(people_editable_q(request.user)).select_related("federation")
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+# --- Federations -----------------------------------------------------------------
 
 
 @admin.register(Federation)
-class FederationAdmin(SimpleHistoryAdmin):
-    list_display = ["name", "country", "level", "parent", "firs_affiliated", "good_standing"]
+class FederationAdmin(RoleScopedAdmin):
+    list_display = ["name", "short_name", "country", "level", "parent", "firs_affiliated", "good_standing"]
     list_filter = ["level", "firs_affiliated", "good_standing"]
     search_fields = ["name", "short_name"]
+    list_select_related = ["parent"]
+    autocomplete_fields = ["parent"]
+
+    # The registry itself (affiliation, good standing: 1.1 A) is kept by international staff.
+    def has_add_permission(self, request):
+        return is_international_staff(request.user)
+
+    def has_change_permission(self, request, obj=None):
+        return is_international_staff(request.user)
+
+
+# --- People and passports --------------------------------------------------------
+
+
+class PassportInline(admin.TabularInline):
+    model = Passport
+    form = PassportForm
+    extra = 0
+    fields = ["issuing_country", "number", "expiry_date", "scan", "scan_link"]
+    readonly_fields = ["scan_link"]
+
+    @admin.display(description="Stored scan")
+    def scan_link(self, obj):
+        if not obj.pk or not obj.scan:
+            return "—"
+        return format_html('<a href="{}">Download</a>', reverse("federation:passport-scan", args=[obj.pk]))
+
+
+class EligibilityWaiverInline(admin.TabularInline):
+    """Waivers are granted on their own page (only the IHTC, R-03); here they are listed."""
+
+    model = EligibilityWaiver
+    extra = 0
+    fields = ["code", "category", "year", "reason", "approved_by", "approved_at"]
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_view_permission(self, request, obj=None):
+        return _is_portal_staff(request.user)
+
+
+@admin.register(Person)
+class PersonAdmin(PersonScopedAdmin):
+    list_display = ["__str__", "federation", "date_of_birth", "gender", "nationality", "roles"]
+    list_filter = [
+        "federation",
+        "gender",
+        "nationality",
+        "is_player",
+        "is_goalkeeper",
+        "is_team_official",
+        "is_referee",
+        "is_official",
+    ]
+    search_fields = ["first_name", "last_name", "passports__number"]
+    list_select_related = ["federation"]
+    inlines = [PassportInline, EligibilityWaiverInline]
+    readonly_fields = ["eligibility"]
+    fieldsets = [
+        (None, {"fields": ["federation", "first_name", "last_name", "date_of_birth", "gender", "nationality"]}),
+        ("Roles", {"fields": ["is_player", "is_goalkeeper", "is_team_official", "is_referee", "is_official"]}),
+        ("Eligibility", {"fields": ["eligibility"], "description": "1.1 B-G, R-01, R-02, R-03."}),
+    ]
+
+    def get_queryset(self, request):
+        qs = super(PersonScopedAdmin, self).get_queryset(request)
+        return qs.filter(people_editable_q(request.user))
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "federation" and not is_international_staff(request.user):
+            kwargs["queryset"] = Federation.objects.filter(pk__in=staff_federation_ids(request.user))
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def has_change_permission(self, request, obj=None):
+        if obj is not None:
+            return _is_portal_staff(request.user) and can_edit_person(request.user, obj)
+        return super().has_change_permission(request, obj)
+
+    @admin.display(description="Roles")
+    def roles(self, obj):
+        names = [
+            label
+            for flag, label in [
+                (obj.is_player, "player"),
+                (obj.is_goalkeeper, "goalkeeper"),
+                (obj.is_team_official, "team official"),
+                (obj.is_referee, "referee"),
+                (obj.is_official, "game official"),
+            ]
+            if flag
+        ]
+        return ", ".join(names) or "—"
+
+    @admin.display(description="Eligibility this year (championship 1-10 July)")
+    def eligibility(self, obj):
+        if not obj or not obj.pk:
+            return "Saved people show their eligibility per category here."
+        results = person_eligibility_by_category(obj)
+        rows = []
+        for category, result in results.items():
+            reasons = format_html_join(
+                "", "<li><strong>{}</strong> {}</li>", ((r.article, r.message) for r in result.reasons)
+            )
+            waived = format_html_join(
+                "",
+                "<li>Waived by {}: {} ({})</li>",
+                ((w.approved_by, r.message, w.reason) for r, w in result.waived),
+            )
+            verdict = (
+                format_html('<span style="color:#1b7f3a">eligible</span>')
+                if result.eligible
+                else format_html('<span style="color:#b00020">not eligible</span>')
+            )
+            rows.append((category.label, verdict, format_html("<ul>{}{}</ul>", reasons, waived)))
+        body = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>", rows)
+        return format_html(
+            "<table><thead><tr><th>Category</th><th>Verdict</th><th>Reasons (article)</th></tr></thead>"
+            "<tbody>{}</tbody></table>",
+            body,
+        )
+
+
+@admin.register(Passport)
+class PassportAdmin(PersonScopedAdmin):
+    form = PassportForm
+    list_display = ["__str__", "person", "expiry_date", "has_scan"]
+    list_filter = ["issuing_country"]
+    search_fields = ["number", "person__first_name", "person__last_name"]
+    list_select_related = ["person"]
+    date_hierarchy = "expiry_date"
+
+    def get_fields(self, request, obj=None):
+        return ["person", *PassportForm.Meta.fields]
+
+    def has_change_permission(self, request, obj=None):
+        if obj is not None:
+            return _is_portal_staff(request.user) and can_edit_person(request.user, obj.person)
+        return super().has_change_permission(request, obj)
+
+    @admin.display(boolean=True, description="Scan")
+    def has_scan(self, obj):
+        return bool(obj.scan)
+
+
+# --- Waivers -----------------------------------------------------------------------
+
+
+@admin.register(EligibilityWaiver)
+class EligibilityWaiverAdmin(PersonScopedAdmin):
+    form = EligibilityWaiverForm
+    list_display = ["person", "code", "category", "year", "approved_by", "approved_at"]
+    list_filter = ["code", "category", "year"]
+    search_fields = ["person__first_name", "person__last_name", "reason"]
+    list_select_related = ["person", "approved_by"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["person", "code", "category", "year", "reason", "approved_by", "approved_at"] if obj else []
+
+    # R-03: the IHTC grants waivers; a granted waiver is a record, not edited (delete and grant anew).
+    def has_add_permission(self, request):
+        return is_international_staff(request.user)
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        saved = services.waiver_grant(
+            person=data["person"],
+            code=data["code"],
+            reason=data["reason"],
+            category=data.get("category") or "",
+            year=data.get("year"),
+            approved_by=request.user,
+        )
+        obj.pk = saved.pk
+
+
+# --- Equipment -----------------------------------------------------------------------
+
+
+@admin.register(EquipmentModel)
+class EquipmentModelAdmin(RoleScopedAdmin):
+    form = EquipmentModelForm
+    list_display = ["manufacturer", "model_name", "kind", "certification_list", "approved", "approved_on"]
+    list_filter = ["kind", "approved"]
+    search_fields = ["manufacturer", "model_name"]
+    readonly_fields = ["approved_on", "approved_by"]
+
+    # 3.2.6 A: the approval registry is kept by the IHTC.
+    def has_add_permission(self, request):
+        return is_international_staff(request.user)
+
+    def has_change_permission(self, request, obj=None):
+        return is_international_staff(request.user)
+
+    @admin.display(description="Certifications")
+    def certification_list(self, obj):
+        return ", ".join(obj.certifications) or "—"
+
+    def save_model(self, request, obj, form, change):
+        data = {name: form.cleaned_data[name] for name in form.Meta.fields}
+        if change:
+            saved = services.equipment_model_update(equipment_model=obj, by=request.user, **data)
+        else:
+            saved = services.equipment_model_create(by=request.user, **data)
+        obj.pk = saved.pk
+
+
+@admin.register(EquipmentInspection)
+class EquipmentInspectionAdmin(PersonScopedAdmin):
+    form = EquipmentInspectionForm
+    list_display = ["person", "kind", "compliant", "inspected_by", "inspected_at"]
+    list_filter = ["kind", "compliant"]
+    search_fields = ["person__first_name", "person__last_name"]
+    list_select_related = ["person", "inspected_by"]
+    date_hierarchy = "inspected_at"
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj:
+            return ["person", "kind", "measurements", "notes", "violation_list", "inspected_by", "inspected_at"]
+        return ["violation_list"]
+
+    def get_fields(self, request, obj=None):
+        fields = ["person", "kind", "measurements", "notes", "violation_list"]
+        return [*fields, "inspected_by", "inspected_at"] if obj else fields
+
+    # An inspection is a record of what was measured: a new one corrects it.
+    def has_change_permission(self, request, obj=None):
+        return obj is None and super().has_change_permission(request)
+
+    @admin.display(description="Violations (computed from the measurements)")
+    def violation_list(self, obj):
+        if not obj or not obj.pk:
+            return "Computed when saved (3.2.2 C-D, 3.2.5 C-E)."
+        if not obj.violations:
+            return "None"
+        return format_html(
+            "<ul>{}</ul>", format_html_join("", "<li>{}</li>", ((v["message"],) for v in obj.violations))
+        )
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        saved = services.equipment_inspection_record(
+            person=data["person"],
+            kind=data["kind"],
+            measurements=data["measurements"],
+            notes=data.get("notes", ""),
+            inspected_by=request.user,
+        )
+        obj.pk = saved.pk
+
+
+# --- Protective device requests (3.2.8 C) --------------------------------------------
+
+
+@admin.register(ProtectiveDeviceRequest)
+class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
+    form = DeviceRequestForm
+    list_display = ["person", "description", "status", "submitted_at", "decided_by", "decided_at"]
+    list_filter = ["status"]
+    search_fields = ["person__first_name", "person__last_name", "description", "physician"]
+    list_select_related = ["person", "decided_by"]
+    actions = ["approve", "reject", "resubmit"]
+    decision_fields = ["status", "submitted_by", "submitted_at", "decided_by", "decided_at", "decision_reason"]
+
+    def get_fields(self, request, obj=None):
+        fields = ["person", "description", "physician", "prescription"]
+        return [*fields, *self.decision_fields] if obj else fields
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj:
+            return ["person", "description", "physician", "prescription", *self.decision_fields]
+        return []
+
+    # The status moves only through the actions below (DEVICE_REQUEST_TRANSITIONS).
+    def has_change_permission(self, request, obj=None):
+        return obj is None and super().has_change_permission(request)
+
+    def has_approve_permission(self, request):
+        return is_international_staff(request.user)
+
+    def has_reject_permission(self, request):
+        return is_international_staff(request.user)
+
+    def has_resubmit_permission(self, request):
+        return _is_portal_staff(request.user)
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        saved = services.device_request_submit(
+            person=data["person"],
+            description=data["description"],
+            physician=data["physician"],
+            prescription=data["prescription"],
+            submitted_by=request.user,
+        )
+        obj.pk = saved.pk
+
+    def _apply(self, request, queryset, verb, do):
+        done = 0
+        for device_request in queryset:
+            try:
+                do(device_request)
+                done += 1
+            except (ValidationError, PermissionDenied) as error:
+                text = "; ".join(getattr(error, "messages", [str(error)]))
+                self.message_user(request, f"{device_request}: {text}", messages.ERROR)
+        if done:
+            self.message_user(request, f"{done} request(s) {verb}.", messages.SUCCESS)
+
+    @admin.action(description="Approve selected requests (3.2.8 C)", permissions=["approve"])
+    def approve(self, request, queryset):
+        self._apply(
+            request,
+            queryset,
+            "approved",
+            lambda r: services.device_request_decide(request=r, approve=True, decided_by=request.user),
+        )
+
+    @admin.action(description="Reject selected requests, with a reason (3.2.8 C)", permissions=["reject"])
+    def reject(self, request, queryset):
+        form = RejectionForm(request.POST if "apply" in request.POST else None)
+        if form.is_bound and form.is_valid():
+            reason = form.cleaned_data["decision_reason"]
+            self._apply(
+                request,
+                queryset,
+                "rejected",
+                lambda r: services.device_request_decide(
+                    request=r, approve=False, reason=reason, decided_by=request.user
+                ),
+            )
+            return None
+        return TemplateResponse(
+            request,
+            "federation/admin/reject_device_requests.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": "Reject protective device requests",
+                "opts": self.model._meta,
+                "form": form,
+                "requests": queryset,
+                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            },
+        )
+
+    @admin.action(description="Resubmit selected rejected requests", permissions=["resubmit"])
+    def resubmit(self, request, queryset):
+        self._apply(
+            request,
+            queryset,
+            "resubmitted",
+            lambda r: services.device_request_resubmit(request=r, submitted_by=request.user),
+        )

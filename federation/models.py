@@ -1,5 +1,9 @@
 from django.conf import settings
+from django.core.files.storage import storages
+from django.core.signals import setting_changed
 from django.db import models
+from django.dispatch import receiver
+from django.utils.functional import LazyObject, empty
 from django_countries.fields import CountryField
 from simple_history.models import HistoricalRecords
 
@@ -78,10 +82,29 @@ def passport_scan_path(instance, filename):
     return f"passports/{instance.person_id or 'new'}/{uuid.uuid4().hex}"
 
 
-def private_storage():
-    from django.core.files.storage import storages
+class _PrivateStorage(LazyObject):
+    """settings.STORAGES["private"], looked up when first used and again after STORAGES changes.
 
-    return storages["private"]
+    A FileField keeps the storage object it was given when the model class was
+    built; this proxy lets tests (and any settings override) move private files
+    elsewhere without touching the real private folder.
+    """
+
+    def _setup(self):
+        self._wrapped = storages["private"]
+
+
+_private_storage = _PrivateStorage()
+
+
+@receiver(setting_changed)
+def _private_storage_changed(*, setting, **kwargs):
+    if setting == "STORAGES":
+        _private_storage._wrapped = empty
+
+
+def private_storage():
+    return _private_storage
 
 
 class Passport(models.Model):

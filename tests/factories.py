@@ -1,12 +1,30 @@
 """Shared factory_boy factories. Other apps import these: keep the names stable."""
 
 import datetime
+import io
 
 import factory
 from django.contrib.auth.hashers import make_password
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
+from PIL import Image
 
 from accounts.models import Role, RoleAssignment, User
-from federation.models import Federation, FederationLevel, Gender, Passport, Person
+from federation.models import (
+    DeviceRequestStatus,
+    EligibilityWaiver,
+    EquipmentInspection,
+    EquipmentKind,
+    EquipmentModel,
+    Federation,
+    FederationLevel,
+    Gender,
+    InspectionKind,
+    Passport,
+    Person,
+    ProtectiveDeviceRequest,
+    WaivableCode,
+)
 
 TEST_PASSWORD = "correct-horse-battery-staple"
 # Hashing once keeps factories fast; every user logs in with TEST_PASSWORD.
@@ -80,6 +98,11 @@ def federation_staff(federation=None, **user_kwargs) -> User:
     return user
 
 
+def international_staff(**user_kwargs) -> User:
+    """Return a user who is staff of an international federation (the IHTC's side), with admin access."""
+    return federation_staff(InternationalFederationFactory(), **user_kwargs)
+
+
 class PersonFactory(factory.django.DjangoModelFactory):
     """A senior male player of his federation's country."""
 
@@ -105,6 +128,95 @@ class PassportFactory(factory.django.DjangoModelFactory):
     issuing_country = factory.LazyAttribute(lambda p: p.person.nationality)
     number = factory.Sequence(lambda n: f"P{n:08d}")
     expiry_date = datetime.date(2035, 12, 31)
+
+
+# --- Uploads: real files of each kind, for scan and prescription checks --------------
+
+
+def jpeg_upload(name: str = "scan.jpg") -> SimpleUploadedFile:
+    buffer = io.BytesIO()
+    Image.new("RGB", (8, 8), (200, 30, 30)).save(buffer, format="JPEG")
+    return SimpleUploadedFile(name, buffer.getvalue(), content_type="image/jpeg")
+
+
+def png_upload(name: str = "scan.png") -> SimpleUploadedFile:
+    buffer = io.BytesIO()
+    Image.new("RGB", (8, 8), (30, 30, 200)).save(buffer, format="PNG")
+    return SimpleUploadedFile(name, buffer.getvalue(), content_type="image/png")
+
+
+def pdf_upload(name: str = "scan.pdf") -> SimpleUploadedFile:
+    content = (
+        b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n"
+        b"trailer<</Root 1 0 R>>\n%%EOF\n"
+    )
+    return SimpleUploadedFile(name, content, content_type="application/pdf")
+
+
+def html_upload(name: str = "scan.png", content_type: str = "image/png") -> SimpleUploadedFile:
+    """An HTML page dressed up as an image: the name and the claimed content type lie."""
+    return SimpleUploadedFile(name, b"<!doctype html><html><script>alert(1)</script></html>", content_type=content_type)
+
+
+# --- Waivers, equipment, device requests -------------------------------------------------
+
+
+class EligibilityWaiverFactory(factory.django.DjangoModelFactory):
+    """An IHTC waiver of the passport requirement (1.1 B, R-03) for every category and year."""
+
+    class Meta:
+        model = EligibilityWaiver
+
+    person = factory.SubFactory(PersonFactory)
+    code = WaivableCode.NO_PASSPORT
+    reason = "Passport renewal pending; identity confirmed by the national federation."
+    approved_by = factory.SubFactory(SuperuserFactory)
+    approved_at = factory.LazyFunction(timezone.now)
+
+
+class EquipmentModelFactory(factory.django.DjangoModelFactory):
+    """An approved, CE-certified helmet model (3.2.6 A)."""
+
+    class Meta:
+        model = EquipmentModel
+
+    kind = EquipmentKind.HELMET
+    manufacturer = factory.Sequence(lambda n: f"Maker {n}")
+    model_name = factory.Sequence(lambda n: f"Pro {n}")
+    certifications = factory.LazyFunction(lambda: ["CE"])
+    approved = True
+    approved_on = datetime.date(2026, 1, 15)
+
+
+class EquipmentInspectionFactory(factory.django.DjangoModelFactory):
+    """A compliant player stick inspection (3.2.2 C). Use the service to get computed violations."""
+
+    class Meta:
+        model = EquipmentInspection
+
+    person = factory.SubFactory(PersonFactory)
+    kind = InspectionKind.PLAYER_STICK
+    measurements = factory.LazyFunction(lambda: {"length_mm": 1500.0, "blade_length_mm": 300.0})
+    violations = factory.LazyFunction(list)
+    compliant = True
+    inspected_by = factory.SubFactory(UserFactory)
+    inspected_at = factory.LazyFunction(timezone.now)
+
+
+class ProtectiveDeviceRequestFactory(factory.django.DjangoModelFactory):
+    """A submitted request for a physician-prescribed device (3.2.8 C), with a PDF prescription."""
+
+    class Meta:
+        model = ProtectiveDeviceRequest
+
+    person = factory.SubFactory(PersonFactory)
+    description = "Padded knee brace after ligament surgery"
+    physician = "Dr. Anna Keller"
+    prescription = factory.LazyFunction(lambda: pdf_upload("prescription.pdf"))
+    prescription_content_type = "application/pdf"
+    status = DeviceRequestStatus.SUBMITTED
+    submitted_by = factory.SubFactory(UserFactory)
+    submitted_at = factory.LazyFunction(timezone.now)
 
 
 # --- tournaments -----------------------------------------------------------------------------------------------------

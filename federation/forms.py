@@ -1,0 +1,139 @@
+"""Admin forms of the federation register.
+
+Each ``clean`` calls the same ``check_*`` function the service calls, so a
+staff member sees the message the API would give; the admin then saves
+through the service.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.files.uploadedfile import UploadedFile
+
+from . import equipment, services
+from .files import check_scan_upload
+from .models import EligibilityWaiver, EquipmentInspection, EquipmentModel, Passport, ProtectiveDeviceRequest
+
+
+def _add_errors(form: forms.Form, error) -> None:
+    """Attach a service ValidationError to the form's fields (or to the form when no field matches)."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+class PassportForm(forms.ModelForm):
+    """Passport form (the inline of a person): the scan is checked by content like the API's."""
+
+    class Meta:
+        model = Passport
+        fields = ["issuing_country", "number", "expiry_date", "scan"]
+
+    def clean_number(self):
+        return services.normalize_passport_number(self.cleaned_data["number"])
+
+    def clean_scan(self):
+        scan = self.cleaned_data.get("scan")
+        # Only a new upload is checked; an already stored scan was checked when it came in.
+        if isinstance(scan, UploadedFile):
+            try:
+                self.instance.scan_content_type = check_scan_upload(scan)
+            except forms.ValidationError as error:
+                raise forms.ValidationError(error.error_dict["scan"]) from None
+        elif not scan:
+            self.instance.scan_content_type = ""
+        return scan
+
+
+class EligibilityWaiverForm(forms.ModelForm):
+    class Meta:
+        model = EligibilityWaiver
+        fields = ["person", "code", "category", "year", "reason"]
+
+    def clean(self):
+        data = super().clean()
+        try:
+            services.check_waiver(
+                code=data.get("code", ""),
+                reason=data.get("reason", ""),
+                category=data.get("category", ""),
+                year=data.get("year"),
+            )
+        except forms.ValidationError as error:
+            _add_errors(self, error)
+        return data
+
+
+class EquipmentModelForm(forms.ModelForm):
+    certifications = forms.MultipleChoiceField(
+        choices=[(name, name) for name in equipment.CERTIFICATION_BODIES],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text="Rule 3.2.6 A: an approved model carries at least one of HECC, CSA, CE.",
+    )
+
+    class Meta:
+        model = EquipmentModel
+        fields = ["kind", "manufacturer", "model_name", "certifications", "approved"]
+
+    def clean(self):
+        data = super().clean()
+        if "kind" in data:
+            try:
+                data["certifications"] = services.check_equipment_approval(
+                    kind=data["kind"], certifications=data.get("certifications", []), approved=data.get("approved")
+                )
+            except forms.ValidationError as error:
+                _add_errors(self, error)
+        return data
+
+
+class EquipmentInspectionForm(forms.ModelForm):
+    class Meta:
+        model = EquipmentInspection
+        fields = ["person", "kind", "measurements", "notes"]
+        help_texts = {
+            "measurements": 'Millimetres, e.g. {"length_mm": 1550, "blade_length_mm": 318}. Player and goalkeeper '
+            "sticks: length_mm, blade_length_mm, blade_min_width_mm, blade_max_width_mm, heel_width_mm. Goalkeeper "
+            "equipment: glove_padding_width_mm, glove_padding_length_mm, leg_pad_width_mm, and true/false for "
+            "leg_pads_altered, abdominal_apron_down_thighs.",
+        }
+
+    def clean(self):
+        data = super().clean()
+        if "kind" in data and "measurements" in data:
+            try:
+                data["measurements"], _ = services.check_inspection_measurements(
+                    kind=data["kind"], measurements=data["measurements"]
+                )
+            except forms.ValidationError as error:
+                _add_errors(self, error)
+        return data
+
+
+class DeviceRequestForm(forms.ModelForm):
+    class Meta:
+        model = ProtectiveDeviceRequest
+        fields = ["person", "description", "physician", "prescription"]
+
+    def clean(self):
+        data = super().clean()
+        try:
+            services.check_device_request(description=data.get("description", ""), physician=data.get("physician", ""))
+        except forms.ValidationError as error:
+            _add_errors(self, error)
+        prescription = data.get("prescription")
+        if isinstance(prescription, UploadedFile):
+            try:
+                check_scan_upload(prescription, field="prescription")
+            except forms.ValidationError as error:
+                _add_errors(self, error)
+        return data
+
+
+class RejectionForm(forms.Form):
+    """The reason asked for by the admin's reject action (3.2.8 C: a rejection states its reason)."""
+
+    decision_reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), label="Reason for the rejection")

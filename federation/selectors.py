@@ -1,0 +1,120 @@
+"""Reads of the federation register, shaped for the pure cores and the pages."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.utils import timezone
+
+from accounts.access import people_visible_to
+
+from .eligibility import (
+    Category,
+    ChampionshipFacts,
+    EligibilityResult,
+    PassportFacts,
+    PersonFacts,
+    WaiverFacts,
+    check_eligibility,
+)
+from .models import EligibilityWaiver, EquipmentInspection, Person, ProtectiveDeviceRequest
+
+# The person page shows eligibility for a typical championship of the year:
+# 1-10 July, entered by the person's own federation.
+DEFAULT_CHAMPIONSHIP_START = (7, 1)
+DEFAULT_CHAMPIONSHIP_END = (7, 10)
+
+PERSON_ROLE_FIELDS = {
+    "player": "is_player",
+    "goalkeeper": "is_goalkeeper",
+    "team_official": "is_team_official",
+    "referee": "is_referee",
+    "official": "is_official",
+}
+
+
+def person_facts(person: Person) -> PersonFacts:
+    """Return the facts eligibility needs; reads ``person.passports.all()`` (prefetch it for lists)."""
+    return PersonFacts(
+        date_of_birth=person.date_of_birth,
+        gender=person.gender,
+        nationality=str(person.nationality.code),
+        passports=tuple(
+            PassportFacts(issuing_country=str(p.issuing_country.code), expiry_date=p.expiry_date)
+            for p in person.passports.all()
+        ),
+    )
+
+
+def _waivers(person: Person) -> list[EligibilityWaiver]:
+    # Uses a prefetch when there is one (the person page prefetches approvers too).
+    return list(person.eligibility_waivers.all())
+
+
+def waiver_facts(person: Person, *, category: str | None = None, year: int | None = None) -> tuple[WaiverFacts, ...]:
+    """Return the person's waivers; with ``category``/``year``, only those that apply to such a championship."""
+    return tuple(
+        WaiverFacts(code=w.code, reason=w.reason, approved_by=str(w.approved_by))
+        for w in _waivers(person)
+        if (category is None or not w.category or w.category == category) and (year is None or w.year in (None, year))
+    )
+
+
+def default_championship_dates(year: int) -> tuple[datetime.date, datetime.date]:
+    return datetime.date(year, *DEFAULT_CHAMPIONSHIP_START), datetime.date(year, *DEFAULT_CHAMPIONSHIP_END)
+
+
+def person_eligibility_by_category(
+    person: Person,
+    *,
+    year: int | None = None,
+    start_date: datetime.date | None = None,
+    end_date: datetime.date | None = None,
+    team_country: str | None = None,
+) -> dict[Category, EligibilityResult]:
+    """Return the person's eligibility in every category (1.1 B-G, R-01..R-03) with its waivers applied.
+
+    Without dates: a championship from 1 to 10 July of ``year`` (default: the
+    current year). Without ``team_country``: the country of the person's
+    federation (its nationality for a person of an international body).
+    """
+    if start_date is None or end_date is None:
+        default_start, default_end = default_championship_dates(year or timezone.now().year)
+        start_date = start_date or default_start
+        end_date = end_date or default_end
+    country = team_country or person.federation.country.code or person.nationality.code
+    facts = person_facts(person)
+    return {
+        category: check_eligibility(
+            facts,
+            ChampionshipFacts(category=category, start_date=start_date, end_date=end_date, team_country=country),
+            # A waiver scoped to a category or year applies only there.
+            waivers=waiver_facts(person, category=category.value, year=start_date.year),
+        )
+        for category in Category
+    }
+
+
+def person_list(user, *, search: str = "", federation_id: int | str | None = None, role: str = "") -> QuerySet[Person]:
+    """Return the people ``user`` may see, filtered for the people page; one query whatever its length."""
+    people = people_visible_to(user).select_related("federation")
+    for word in search.split():
+        people = people.filter(Q(first_name__icontains=word) | Q(last_name__icontains=word))
+    if federation_id:
+        people = people.filter(federation_id=federation_id)
+    if role in PERSON_ROLE_FIELDS:
+        people = people.filter(**{PERSON_ROLE_FIELDS[role]: True})
+    return people.order_by("last_name", "first_name", "pk")
+
+
+def person_with_records(person: Person) -> Person:
+    """Load everything the person page shows in a fixed number of queries."""
+    prefetch_related_objects(
+        [person],
+        "passports",
+        Prefetch("eligibility_waivers", queryset=EligibilityWaiver.objects.select_related("approved_by")),
+        Prefetch("equipment_inspections", queryset=EquipmentInspection.objects.select_related("inspected_by")),
+        Prefetch("device_requests", queryset=ProtectiveDeviceRequest.objects.select_related("decided_by")),
+    )
+    return person

@@ -1,0 +1,460 @@
+"""Writes of the federation register: passports, waivers, equipment, device requests.
+
+Every function has the same shape: check (raising ValidationError with a
+field -> "Rule ...: message" map, which forms show and the API turns into a
+400), then ``transaction.atomic()``, lock what two people could change at
+once, write. The ``check_*`` functions are the rules themselves: admin forms
+call them in ``clean`` so a page shows the same message as the API.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import numbers
+from collections.abc import Iterable, Mapping
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.access import is_international_staff
+
+from . import eligibility, equipment
+from .files import check_scan_upload
+from .models import (
+    DEVICE_REQUEST_TRANSITIONS,
+    CategoryChoice,
+    DeviceRequestStatus,
+    EligibilityWaiver,
+    EquipmentInspection,
+    EquipmentKind,
+    EquipmentModel,
+    InspectionKind,
+    Passport,
+    Person,
+    ProtectiveDeviceRequest,
+)
+
+# --- Passports ------------------------------------------------------------------
+
+
+def normalize_passport_number(number: str) -> str:
+    # "ya 123 456" and "YA123456" are the same passport.
+    return "".join(str(number).split()).upper()
+
+
+def _write_passport(passport: Passport, *, scan) -> Passport:
+    content_type = check_scan_upload(scan) if scan is not None else None
+    # Model validation: issuing country is ISO 3166, number unique per country.
+    passport.full_clean(exclude=["scan", "person"])
+    old_scan_name = passport.scan.name if passport.pk and content_type else None
+    with transaction.atomic():
+        if content_type:
+            passport.scan = scan
+            passport.scan_content_type = content_type
+        passport.save()
+    if old_scan_name and old_scan_name != passport.scan.name:
+        storage = passport.scan.storage
+        # The replaced scan is deleted once the new one is safely recorded.
+        transaction.on_commit(lambda: storage.delete(old_scan_name))
+    return passport
+
+
+def passport_add(
+    *,
+    person: Person,
+    issuing_country: str,
+    number: str,
+    expiry_date: datetime.date,
+    scan=None,
+) -> Passport:
+    """Record a passport of ``person`` (1.1 B); ``scan`` is checked by its content before anything is stored."""
+    passport = Passport(
+        person=person,
+        issuing_country=str(issuing_country).upper(),
+        number=normalize_passport_number(number),
+        expiry_date=expiry_date,
+    )
+    return _write_passport(passport, scan=scan)
+
+
+def passport_update(
+    *,
+    passport: Passport,
+    issuing_country: str | None = None,
+    number: str | None = None,
+    expiry_date: datetime.date | None = None,
+    scan=None,
+) -> Passport:
+    """Change a passport; arguments left as None keep their value. A new ``scan`` replaces the old one."""
+    with transaction.atomic():
+        # Two staff members editing the same passport: the second works on the first's result.
+        locked = Passport.objects.select_for_update().get(pk=passport.pk)
+        if issuing_country is not None:
+            locked.issuing_country = str(issuing_country).upper()
+        if number is not None:
+            locked.number = normalize_passport_number(number)
+        if expiry_date is not None:
+            locked.expiry_date = expiry_date
+        _write_passport(locked, scan=scan)
+    return locked
+
+
+# --- Eligibility waivers -------------------------------------------------------------
+
+
+def check_waiver(*, code: str, reason: str, category: str = "", year: int | None = None) -> None:
+    """Raise ValidationError unless this waiver may be granted (1.1 B, R-03)."""
+    errors = {}
+    if code not in eligibility.WAIVABLE_CODES:
+        errors["code"] = (
+            f"R-03: only the conditions of Rule 1.1 B (nationality, passport) can be waived; "
+            f"{code!r} cannot (ages 1.1 C-G and gender R-02 have no exception)."
+        )
+    if not (reason or "").strip():
+        errors["reason"] = "R-03: a waiver is recorded with its reason."
+    if category and category not in CategoryChoice.values:
+        errors["category"] = f"Unknown category {category!r}."
+    if year is not None and not 1900 <= int(year) <= 2200:
+        errors["year"] = f"{year} is not a championship year."
+    if errors:
+        raise ValidationError(errors)
+
+
+def check_can_grant_waiver(user) -> None:
+    """R-03: the exception that "normally" in 1.1 B allows is the IHTC's to make."""
+    if not is_international_staff(user):
+        raise PermissionDenied("R-03: only the IHTC (international staff) grants eligibility waivers.")
+
+
+def waiver_grant(
+    *,
+    person: Person,
+    code: str,
+    reason: str,
+    approved_by,
+    category: str = "",
+    year: int | None = None,
+    at: datetime.datetime | None = None,
+) -> EligibilityWaiver:
+    """Record an IHTC waiver lifting one 1.1 B condition for ``person`` (R-03)."""
+    check_can_grant_waiver(approved_by)
+    check_waiver(code=code, reason=reason, category=category, year=year)
+    with transaction.atomic():
+        return EligibilityWaiver.objects.create(
+            person=person,
+            code=code,
+            category=category or "",
+            year=year,
+            reason=reason.strip(),
+            approved_by=approved_by,
+            approved_at=at or timezone.now(),
+        )
+
+
+# --- Equipment approval registry (3.2.6 A) ---------------------------------------------
+
+
+def normalize_certifications(certifications: Iterable[str] | str | None) -> list[str]:
+    """Return the certification bodies as an ordered list of upper-case names, or raise ValidationError."""
+    if certifications is None:
+        return []
+    if isinstance(certifications, str):
+        certifications = certifications.replace(",", " ").split()
+    names = []
+    for raw in certifications:
+        if not isinstance(raw, str):
+            raise ValidationError({"certifications": f"{raw!r} is not a certification body name."})
+        name = raw.strip().upper()
+        if name not in equipment.CERTIFICATION_BODIES:
+            raise ValidationError(
+                {
+                    "certifications": f"Rule 3.2.6 A: {raw.strip()!r} is not one of "
+                    f"{', '.join(equipment.CERTIFICATION_BODIES)}."
+                }
+            )
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def check_equipment_approval(*, kind: str, certifications: Iterable[str], approved: bool) -> list[str]:
+    """Return the normalised certifications; raise ValidationError if they cannot carry this approval (3.2.6 A)."""
+    if kind not in EquipmentKind.values:
+        raise ValidationError({"kind": f"Unknown equipment kind {kind!r}."})
+    names = normalize_certifications(certifications)
+    if approved:
+        violations = equipment.check_certification(kind=kind, certifications=names)
+        if violations:
+            raise ValidationError({"certifications": [v.message for v in violations]})
+    return names
+
+
+def check_can_approve_equipment(user) -> None:
+    if not is_international_staff(user):
+        raise PermissionDenied("Rule 3.2.6 A: only the IHTC (international staff) approves equipment models.")
+
+
+def _write_equipment_model(item: EquipmentModel, *, by, on: datetime.date | None) -> EquipmentModel:
+    item.certifications = check_equipment_approval(
+        kind=item.kind, certifications=item.certifications, approved=item.approved
+    )
+    was_approved = bool(item.pk) and EquipmentModel.objects.filter(pk=item.pk, approved=True).exists()
+    if item.approved != was_approved:
+        check_can_approve_equipment(by)
+    if item.approved and not was_approved:
+        item.approved_on = on or timezone.localdate()
+        item.approved_by = by
+    elif not item.approved:
+        item.approved_on = None
+        item.approved_by = None
+    item.full_clean()
+    item.save()
+    return item
+
+
+def equipment_model_create(
+    *,
+    kind: str,
+    manufacturer: str,
+    model_name: str,
+    certifications: Iterable[str] = (),
+    approved: bool = False,
+    by,
+    on: datetime.date | None = None,
+) -> EquipmentModel:
+    """Register a helmet, face protection or goalkeeper mask model; approving it needs HECC/CSA/CE (3.2.6 A)."""
+    item = EquipmentModel(
+        kind=kind,
+        manufacturer=manufacturer.strip(),
+        model_name=model_name.strip(),
+        certifications=list(certifications),
+        approved=approved,
+    )
+    with transaction.atomic():
+        return _write_equipment_model(item, by=by, on=on)
+
+
+_EQUIPMENT_MODEL_FIELDS = {"kind", "manufacturer", "model_name", "certifications", "approved"}
+
+
+def equipment_model_update(
+    *, equipment_model: EquipmentModel, by, on: datetime.date | None = None, **changes
+) -> EquipmentModel:
+    """Change a registered model; ``changes`` are any of kind, manufacturer, model_name, certifications, approved."""
+    unknown = set(changes) - _EQUIPMENT_MODEL_FIELDS
+    if unknown:
+        raise ValidationError(dict.fromkeys(sorted(unknown), "This field cannot be changed here."))
+    with transaction.atomic():
+        locked = EquipmentModel.objects.select_for_update().get(pk=equipment_model.pk)
+        for name, value in changes.items():
+            setattr(locked, name, value)
+        return _write_equipment_model(locked, by=by, on=on)
+
+
+# --- Equipment inspections (3.2.2 C-D, 3.2.5 C-E) -----------------------------------
+
+
+def _measurement_class(kind: str):
+    if kind in (InspectionKind.PLAYER_STICK, InspectionKind.GOALKEEPER_STICK):
+        return equipment.StickMeasurements
+    return equipment.GoalkeeperEquipmentMeasurements
+
+
+def measurement_fields(kind: str) -> dict[str, type]:
+    """Return the measurements an inspection of ``kind`` takes: name -> float (millimetres) or bool."""
+    result = {}
+    for f in dataclasses.fields(_measurement_class(kind)):
+        if f.name == "goalkeeper":
+            continue  # set from the kind, not measured
+        result[f.name] = float if f.name.endswith("_mm") else bool
+    return result
+
+
+def check_inspection_measurements(*, kind: str, measurements: Mapping) -> tuple[dict, tuple[equipment.Violation, ...]]:
+    """Return (clean measurements, violations) for an inspection, or raise ValidationError on malformed input.
+
+    Malformed input (unknown names, non-numbers, non-positive lengths) is an
+    error; a measurement outside its limit is not: it is a violation the
+    inspection records, citing 3.2.2 C-D or 3.2.5 C-E.
+    """
+    if kind not in InspectionKind.values:
+        raise ValidationError({"kind": f"Unknown inspection kind {kind!r}; one of {', '.join(InspectionKind.values)}."})
+    if not isinstance(measurements, Mapping):
+        raise ValidationError({"measurements": "Give the measurements as an object of name: millimetres."})
+    allowed = measurement_fields(kind)
+    problems = []
+    clean: dict = {}
+    for name, value in measurements.items():
+        expected = allowed.get(name)
+        if expected is None:
+            problems.append(f"{name!r} is not measured for this kind; expected some of {', '.join(allowed)}.")
+        elif value is None:
+            continue
+        elif expected is bool:
+            if not isinstance(value, bool):
+                problems.append(f"{name} must be true or false.")
+            else:
+                clean[name] = value
+        elif isinstance(value, bool) or not isinstance(value, numbers.Real):
+            problems.append(f"{name} must be a number of millimetres.")
+        elif not 0 < value < 10000:
+            problems.append(f"{name} must be a positive number of millimetres, not {value}.")
+        else:
+            clean[name] = float(value)
+    if not problems and not any(allowed[name] is float for name in clean):
+        problems.append("Record at least one measurement in millimetres.")
+    if problems:
+        raise ValidationError({"measurements": problems})
+    if kind == InspectionKind.GOALKEEPER_EQUIPMENT:
+        violations = equipment.check_goalkeeper_equipment(equipment.GoalkeeperEquipmentMeasurements(**clean))
+    else:
+        goalkeeper = kind == InspectionKind.GOALKEEPER_STICK
+        violations = equipment.check_stick(equipment.StickMeasurements(**clean, goalkeeper=goalkeeper))
+    return clean, violations
+
+
+def equipment_inspection_record(
+    *,
+    person: Person,
+    kind: str,
+    measurements: Mapping,
+    inspected_by,
+    inspected_at: datetime.datetime | None = None,
+    notes: str = "",
+) -> EquipmentInspection:
+    """Record an inspection; its violations are computed here from the measurements, never typed in."""
+    clean, violations = check_inspection_measurements(kind=kind, measurements=measurements)
+    with transaction.atomic():
+        return EquipmentInspection.objects.create(
+            person=person,
+            kind=kind,
+            measurements=clean,
+            violations=[dataclasses.asdict(v) for v in violations],
+            compliant=not violations,
+            notes=notes,
+            inspected_by=inspected_by,
+            inspected_at=inspected_at or timezone.now(),
+        )
+
+
+# --- Protective device requests (3.2.8 C) -------------------------------------------
+
+
+def check_device_request(*, description: str, physician: str) -> None:
+    errors = {}
+    if not (description or "").strip():
+        errors["description"] = "Rule 3.2.8 C: describe the protective device."
+    if not (physician or "").strip():
+        errors["physician"] = "Rule 3.2.8 C: name the physician who prescribed the device."
+    if errors:
+        raise ValidationError(errors)
+
+
+def check_device_transition(*, current: str, target: str) -> None:
+    """Raise ValidationError unless a request may move from ``current`` to ``target`` (DEVICE_REQUEST_TRANSITIONS)."""
+    if target not in DEVICE_REQUEST_TRANSITIONS.get(current, ()):
+        allowed = ", ".join(sorted(DEVICE_REQUEST_TRANSITIONS.get(current, ()))) or "nothing (final)"
+        raise ValidationError(
+            {
+                "status": f"Rule 3.2.8 C: a {DeviceRequestStatus(current).label.lower()} request cannot become "
+                f"{DeviceRequestStatus(target).label.lower()}; it can become: {allowed}."
+            }
+        )
+
+
+def check_can_decide_device_request(user) -> None:
+    """3.2.8 C: the IHTC gives (or refuses) permission to play with a prescribed device."""
+    if not is_international_staff(user):
+        raise PermissionDenied("Rule 3.2.8 C: only the IHTC (international staff) decides protective device requests.")
+
+
+def device_request_submit(
+    *,
+    person: Person,
+    description: str,
+    physician: str,
+    prescription,
+    submitted_by,
+    at: datetime.datetime | None = None,
+) -> ProtectiveDeviceRequest:
+    """Ask the IHTC's permission for ``person`` to wear a physician-prescribed device (3.2.8 C)."""
+    check_device_request(description=description, physician=physician)
+    if prescription is None:
+        raise ValidationError({"prescription": "Rule 3.2.8 C: attach the physician's prescription."})
+    content_type = check_scan_upload(prescription, field="prescription")
+    with transaction.atomic():
+        return ProtectiveDeviceRequest.objects.create(
+            person=person,
+            description=description.strip(),
+            physician=physician.strip(),
+            prescription=prescription,
+            prescription_content_type=content_type,
+            status=DeviceRequestStatus.SUBMITTED,
+            submitted_by=submitted_by,
+            submitted_at=at or timezone.now(),
+        )
+
+
+def device_request_decide(
+    *,
+    request: ProtectiveDeviceRequest,
+    approve: bool,
+    reason: str = "",
+    decided_by,
+    at: datetime.datetime | None = None,
+) -> ProtectiveDeviceRequest:
+    """Approve or reject a submitted request (3.2.8 C); a rejection states its reason."""
+    check_can_decide_device_request(decided_by)
+    target = DeviceRequestStatus.APPROVED if approve else DeviceRequestStatus.REJECTED
+    if not approve and not (reason or "").strip():
+        raise ValidationError({"decision_reason": "Rule 3.2.8 C: a rejection states its reason."})
+    with transaction.atomic():
+        # Two IHTC members deciding at once: the second sees the first's decision and is refused.
+        locked = ProtectiveDeviceRequest.objects.select_for_update().get(pk=request.pk)
+        check_device_transition(current=locked.status, target=target)
+        locked.status = target
+        locked.decided_by = decided_by
+        locked.decided_at = at or timezone.now()
+        locked.decision_reason = (reason or "").strip()
+        locked.save(update_fields=["status", "decided_by", "decided_at", "decision_reason"])
+    return locked
+
+
+def device_request_resubmit(
+    *,
+    request: ProtectiveDeviceRequest,
+    submitted_by,
+    description: str | None = None,
+    physician: str | None = None,
+    prescription=None,
+    at: datetime.datetime | None = None,
+) -> ProtectiveDeviceRequest:
+    """Submit a rejected request again, optionally with a new description, physician or prescription."""
+    content_type = check_scan_upload(prescription, field="prescription") if prescription is not None else None
+    with transaction.atomic():
+        locked = ProtectiveDeviceRequest.objects.select_for_update().get(pk=request.pk)
+        check_device_transition(current=locked.status, target=DeviceRequestStatus.SUBMITTED)
+        if description is not None:
+            locked.description = description.strip()
+        if physician is not None:
+            locked.physician = physician.strip()
+        check_device_request(description=locked.description, physician=locked.physician)
+        old_name = None
+        if content_type:
+            old_name = locked.prescription.name
+            locked.prescription = prescription
+            locked.prescription_content_type = content_type
+        locked.status = DeviceRequestStatus.SUBMITTED
+        locked.submitted_by = submitted_by
+        locked.submitted_at = at or timezone.now()
+        # The previous decision stays in the history; the request starts afresh.
+        locked.decided_by = None
+        locked.decided_at = None
+        locked.decision_reason = ""
+        locked.save()
+        if old_name:
+            storage = locked.prescription.storage
+            transaction.on_commit(lambda: storage.delete(old_name))
+    return locked
