@@ -4,13 +4,17 @@ import pytest
 
 from tests.factories import (
     ChampionshipFactory,
+    GameFactory,
     PassportFactory,
     PersonFactory,
+    PhaseFactory,
+    PoolFactory,
+    PoolTeamFactory,
     RosterEntryFactory,
     SuperuserFactory,
     TeamEntryFactory,
 )
-from tournaments.models import Position
+from tournaments.models import PhaseKind, Position
 
 # Before the championship (1-10 July 2027) and before its entries close (1 May 2027).
 BEFORE_CLOSING = datetime.datetime(2027, 3, 1, 9, 0, tzinfo=datetime.UTC)
@@ -65,3 +69,31 @@ def championship(db):
 @pytest.fixture
 def entry(championship):
     return TeamEntryFactory(championship=championship)
+
+
+def make_pool(championship, teams: int, *, name: str | None = None):
+    """A pool of ``teams`` confirmed entries."""
+    pool = PoolFactory(championship=championship, **({"name": name} if name else {}))
+    for seed in range(teams):
+        PoolTeamFactory(pool=pool, seed=seed + 1)
+    return pool
+
+
+def round_robin_games(pool):
+    """Every pair of the pool meets once, first named at home (5.4 D), on consecutive hours."""
+    entries = [m.entry for m in pool.members.select_related("entry").order_by("seed")]
+    phase = PhaseFactory(championship=pool.championship, kind=PhaseKind.ROUND_ROBIN)
+    games = {}
+    start = datetime.datetime.combine(pool.championship.start_date, datetime.time(8), tzinfo=datetime.UTC)
+    for i, home in enumerate(entries):
+        for away in entries[i + 1 :]:
+            game = GameFactory(
+                championship=pool.championship,
+                phase=phase,
+                pool=pool,
+                home=home,
+                away=away,
+                start_at=start + datetime.timedelta(hours=len(games)),
+            )
+            games[(home.name, away.name)] = game
+    return entries, games
