@@ -1,0 +1,246 @@
+"""Events of the game log, and their parsing from plain mappings (JSON).
+
+A game is an ordered log of events. Each event carries its period and its
+game time in tenths of a second elapsed in the period (R-10); the log is
+replayed in the order (period, time, entry sequence), so events entered late
+replay to the same state. Shoot-out attempts, the game end and corrections
+carry no game time: they sort after all periods, in entry order.
+"""
+
+from dataclasses import dataclass
+
+from .errors import EventFormatError
+from .ruleset import PENALTY_KINDS
+
+PERIOD_START = "period_start"
+PERIOD_END = "period_end"
+CLOCK_START = "clock_start"
+CLOCK_STOP = "clock_stop"
+GOAL = "goal"
+PENALTY = "penalty"
+PENALTY_SHOT_ATTEMPT = "penalty_shot"
+TIMEOUT = "timeout"
+GOALKEEPER_PULLED = "goalkeeper_pulled"
+GOALKEEPER_RETURNED = "goalkeeper_returned"
+SHOT = "shot"
+SERVE = "serve"
+RETURN_FIRST = "return_first"
+SHOOTOUT_ATTEMPT = "shootout_attempt"
+FORFEIT = "forfeit"
+GAME_END = "game_end"
+CORRECTION = "correction"
+
+TEAMS = ("home", "away")
+
+# Events without game time sort after every period, in entry order.
+UNTIMED = frozenset({SHOOTOUT_ATTEMPT, GAME_END, CORRECTION})
+AFTER_PERIODS = 1_000
+
+# Allowed fields per event type, beyond type/id/seq/period/time.
+_FIELDS: dict[str, frozenset[str]] = {
+    PERIOD_START: frozenset(),
+    PERIOD_END: frozenset(),
+    CLOCK_START: frozenset(),
+    CLOCK_STOP: frozenset(),
+    GOAL: frozenset({"team", "player", "assist", "assists", "own_goal", "awarded", "empty_net"}),
+    PENALTY: frozenset({"team", "player", "infraction", "penalty", "delayed", "served_by", "article"}),
+    PENALTY_SHOT_ATTEMPT: frozenset({"team", "player", "scored"}),
+    TIMEOUT: frozenset({"team"}),
+    GOALKEEPER_PULLED: frozenset({"team"}),
+    GOALKEEPER_RETURNED: frozenset({"team", "player"}),
+    SHOT: frozenset({"team", "player"}),
+    SERVE: frozenset({"team", "penalty", "player"}),
+    RETURN_FIRST: frozenset({"team", "player"}),
+    SHOOTOUT_ATTEMPT: frozenset({"team", "player", "scored"}),
+    FORFEIT: frozenset({"team"}),
+    GAME_END: frozenset(),
+    CORRECTION: frozenset({"voids"}),
+}
+EVENT_TYPES = tuple(_FIELDS)
+_NEEDS_TEAM = frozenset(
+    {
+        GOAL,
+        PENALTY,
+        PENALTY_SHOT_ATTEMPT,
+        TIMEOUT,
+        GOALKEEPER_PULLED,
+        GOALKEEPER_RETURNED,
+        SHOT,
+        SERVE,
+        RETURN_FIRST,
+        SHOOTOUT_ATTEMPT,
+        FORFEIT,
+    }
+)
+_NEEDS_PLAYER = frozenset({PENALTY_SHOT_ATTEMPT, SERVE, RETURN_FIRST, SHOOTOUT_ATTEMPT})
+
+
+@dataclass(slots=True)
+class Event:
+    """One entry of the game log. Fields that do not apply to the type stay None/False."""
+
+    type: str
+    period: int
+    time: int  # tenths elapsed in the period (R-10)
+    seq: int  # entry sequence, breaks ties of equal game time
+    id: str
+    team: str | None = None
+    player: int | None = None  # scorer, penalized player, shooter, designated server
+    assist: int | None = None
+    own_goal: bool = False
+    awarded: bool = False
+    empty_net: bool | None = None  # None: derived from the goalkeeper being pulled
+    infraction: str | None = None
+    penalty: str | None = None  # penalty kind, or the penalty id for ``serve``
+    delayed: bool = False
+    served_by: int | None = None
+    scored: bool = False
+    voids: str | None = None
+    article: str | None = None
+
+    @property
+    def sort_key(self) -> tuple[int, int, int]:
+        """Return the replay order key: period, game time, entry sequence."""
+        return (self.period, self.time, self.seq)
+
+
+def parse_time(value, *, field: str = "time") -> int:
+    """Return tenths of a second from ``"mm:ss"``, ``"mm:ss.t"`` or an integer of tenths (R-10)."""
+    if isinstance(value, bool):
+        raise EventFormatError(f"R-10: {field} must be 'mm:ss' or tenths of a second", field=field)
+    if isinstance(value, int):
+        if value < 0:
+            raise EventFormatError(f"R-10: {field} cannot be negative", field=field)
+        return value
+    if isinstance(value, str):
+        minutes, sep, rest = value.strip().partition(":")
+        seconds, _, tenths = rest.partition(".")
+        good_tenths = tenths == "" or (len(tenths) == 1 and tenths.isdigit())
+        if sep and minutes.isdigit() and seconds.isdigit() and len(seconds) == 2 and good_tenths and int(seconds) < 60:
+            return int(minutes) * 600 + int(seconds) * 10 + (int(tenths) if tenths else 0)
+    raise EventFormatError(f"R-10: {field} {value!r} is not 'mm:ss', 'mm:ss.t' or tenths of a second", field=field)
+
+
+def format_time(tenths: int) -> str:
+    """Return ``m:ss`` (``m:ss.t`` when tenths are not zero) for a duration or elapsed time."""
+    minutes, rest = divmod(tenths, 600)
+    seconds, tenth = divmod(rest, 10)
+    if tenth:
+        return f"{minutes}:{seconds:02d}.{tenth}"
+    return f"{minutes}:{seconds:02d}"
+
+
+def format_countdown(remaining: int) -> str:
+    """Return the countdown a rink clock shows: whole seconds rounded up, so 0:00 only when no time remains."""
+    seconds = -(-remaining // 10)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _player(value, field: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise EventFormatError(f"R-06: {field} is a jersey number 1-99", field=field)
+    if not 1 <= value <= 99:
+        raise EventFormatError(f"R-06: {field} {value} is not a jersey number 1-99", field=field)
+    return value
+
+
+def _bool(data: dict, key: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise EventFormatError(f"R-10: {key} must be true or false", field=key)
+    return value
+
+
+def parse_event(data: dict, seq: int) -> Event:
+    """Return the Event of one mapping of a log; ``seq`` is its entry position unless it gives its own."""
+    if not isinstance(data, dict):
+        raise EventFormatError("R-10: an event is a mapping with a 'type'", field="events")
+    kind = data.get("type")
+    if kind not in _FIELDS:
+        raise EventFormatError(f"R-10: unknown event type {kind!r}; one of {', '.join(EVENT_TYPES)}", field="type")
+    unknown = set(data) - _FIELDS[kind] - {"type", "id", "seq", "period", "time", "note"}
+    if unknown:
+        raise EventFormatError(f"R-10: {kind} has no field(s) {', '.join(sorted(unknown))}", field=sorted(unknown)[0])
+    seq = data.get("seq", seq)
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        raise EventFormatError("R-10: seq is an integer entry sequence", field="seq")
+    event_id = str(data["id"]) if data.get("id") is not None else f"e{seq}"
+    if kind in UNTIMED or (kind == FORFEIT and data.get("period") is None):
+        period, time = AFTER_PERIODS, 0
+    else:
+        period = data.get("period")
+        if isinstance(period, bool) or not isinstance(period, int) or period < 1:
+            raise EventFormatError(f"R-11: {kind} needs its period (1, 2, 3 for overtime)", field="period")
+        if "time" not in data:
+            if kind != PERIOD_START:
+                raise EventFormatError(f"R-10: {kind} needs its game time", field="time")
+            time = 0
+        else:
+            time = parse_time(data["time"])
+    event = Event(type=kind, period=period, time=time, seq=seq, id=event_id)
+    team = data.get("team")
+    if kind in _NEEDS_TEAM and team not in TEAMS:
+        raise EventFormatError(f"R-10: {kind} needs team 'home' or 'away', not {team!r}", field="team")
+    event.team = team
+    event.player = _player(data.get("player"), "player")
+    if kind in _NEEDS_PLAYER and event.player is None:
+        raise EventFormatError(f"R-10: {kind} needs a player", field="player")
+    if kind == GOAL:
+        if "assists" in data:
+            assists = data["assists"]
+            if not isinstance(assists, list):
+                raise EventFormatError("5.5.11 C: assists is a list of numbers", field="assists")
+            if len(assists) > 1:
+                raise EventFormatError("Rule 5.5.11 C / R-32: a goal has at most one assist", field="assists")
+            event.assist = _player(assists[0], "assists") if assists else None
+        if "assist" in data:
+            if "assists" in data:
+                raise EventFormatError("Rule 5.5.11 C / R-32: a goal has at most one assist", field="assist")
+            event.assist = _player(data["assist"], "assist")
+        event.own_goal = _bool(data, "own_goal")
+        event.awarded = _bool(data, "awarded")
+        if data.get("empty_net") is not None:
+            event.empty_net = _bool(data, "empty_net")
+        if event.player is None and not event.awarded:
+            raise EventFormatError("5.5.11 B: a goal is credited to its scorer", field="player")
+    elif kind == PENALTY:
+        event.penalty = data.get("penalty")
+        if event.penalty not in PENALTY_KINDS:
+            raise EventFormatError(
+                f"6.1.1: penalty is one of {', '.join(PENALTY_KINDS)}, not {event.penalty!r}", field="penalty"
+            )
+        infraction = data.get("infraction")
+        if infraction is not None and not isinstance(infraction, str):
+            raise EventFormatError("R-20: infraction is a code of the Annex C index", field="infraction")
+        event.infraction = infraction
+        event.article = data.get("article")
+        event.delayed = _bool(data, "delayed")
+        event.served_by = _player(data.get("served_by"), "served_by")
+    elif kind in (PENALTY_SHOT_ATTEMPT, SHOOTOUT_ATTEMPT):
+        event.scored = _bool(data, "scored")
+    elif kind == SERVE:
+        if data.get("penalty") is None:
+            raise EventFormatError(
+                "R-20: serve names the id of the penalty it designates a server for", field="penalty"
+            )
+        event.penalty = str(data["penalty"])
+    elif kind == CORRECTION:
+        if data.get("voids") is None:
+            raise EventFormatError("R-10: a correction names the id of the event it voids", field="voids")
+        event.voids = str(data["voids"])
+    return event
+
+
+def parse_log(entries: list) -> list[Event]:
+    """Return the events of a list of mappings; positions are the entry sequence."""
+    if not isinstance(entries, list):
+        raise EventFormatError("R-10: the events are a list", field="events")
+    events = [parse_event(entry, seq) for seq, entry in enumerate(entries)]
+    seen: set[str] = set()
+    for event in events:
+        if event.id in seen:
+            raise EventFormatError(f"R-10: event id {event.id!r} is used twice", field="id", event_id=event.id)
+        seen.add(event.id)
+    return events

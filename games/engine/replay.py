@@ -1,0 +1,849 @@
+"""Replay a game log into a state: one pass over the events in (period, time, entry) order."""
+
+from collections.abc import Iterable
+
+from . import penalties as box
+from .errors import InvalidEvent
+from .events import (
+    AFTER_PERIODS,
+    CLOCK_START,
+    CLOCK_STOP,
+    CORRECTION,
+    FORFEIT,
+    GAME_END,
+    GOAL,
+    GOALKEEPER_PULLED,
+    GOALKEEPER_RETURNED,
+    PENALTY,
+    PENALTY_SHOT_ATTEMPT,
+    PERIOD_END,
+    PERIOD_START,
+    RETURN_FIRST,
+    SERVE,
+    SHOOTOUT_ATTEMPT,
+    SHOT,
+    TIMEOUT,
+    Event,
+    format_time,
+)
+from .ruleset import (
+    BENCH_MINOR,
+    DEFAULT_RULESET,
+    DOUBLE_MINOR,
+    GAME_EJECTION,
+    GAME_MISCONDUCT,
+    GROSS_MISCONDUCT,
+    MAJOR,
+    MATCH,
+    MINOR,
+    MISCONDUCT,
+    PENALTY_SHOT,
+    ROUND_ROBIN,
+    Ruleset,
+)
+from .state import (
+    DONE,
+    ENDED,
+    EXPIRED,
+    IN_PROGRESS,
+    INTERMISSION,
+    NOT_STARTED,
+    SHOOTOUT,
+    Game,
+    GameState,
+    GoalRecord,
+    Notice,
+    PenaltyRecord,
+    Result,
+    Serve,
+    ShootoutState,
+    TeamState,
+)
+
+try:  # the Annex C index; without it, infraction codes are taken as given
+    from .penalty_index import get_infraction
+except ImportError:  # pragma: no cover - only while the index is being written
+    get_infraction = None
+
+OUT_OF_GAME = frozenset({GAME_MISCONDUCT, MATCH, GAME_EJECTION, GROSS_MISCONDUCT})
+# Events that may share a stoppage with penalties without closing the assessment (6.2.3, R-25).
+_SAME_STOPPAGE = frozenset({PENALTY, CLOCK_STOP, TIMEOUT, RETURN_FIRST, SHOT, GOALKEEPER_PULLED, GOALKEEPER_RETURNED})
+_CHAIN_RANK = {MAJOR: 0, MATCH: 0, MINOR: 1, BENCH_MINOR: 1, DOUBLE_MINOR: 1, MISCONDUCT: 2}
+_NEVER = 1 << 62
+
+
+def other(side: str) -> str:
+    return "away" if side == "home" else "home"
+
+
+def sort_events(events: Iterable[Event]) -> list[Event]:
+    """Return the events to replay: corrections applied, in (period, time, entry sequence) order."""
+    events = list(events)
+    voided = {e.voids for e in events if e.type == CORRECTION}
+    kept = [e for e in events if e.type != CORRECTION and e.id not in voided]
+    kept.sort(key=lambda e: (e.period, e.time, e.seq))
+    return kept
+
+
+class Replayer:
+    """Apply events one by one to a GameState. Use ``replay`` or ``state_at``."""
+
+    __slots__ = (
+        "state",
+        "rules",
+        "batch",
+        "batch_key",
+        "pending_records",
+        "next_end",
+        "mark_at",
+        "serve_order",
+        "handlers",
+        "teams",
+    )
+
+    def __init__(self, game: Game, ruleset: Ruleset = DEFAULT_RULESET):
+        self.state = GameState(game=game, ruleset=ruleset)
+        self.rules = ruleset
+        self.teams = self.state.teams
+        self.batch: list[
+            tuple[Event, bool]
+        ] = []  # (penalty event, was signalled)  # penalties assessed at this stoppage
+        self.batch_key: tuple[int, int] | None = None  # set while a stoppage's penalties wait for assessment
+        self.pending_records: list[PenaltyRecord] = []  # automatic penalties waiting for assessment
+        self.next_end = _NEVER
+        self.mark_at = _NEVER
+        self.serve_order = 0
+        self.handlers = {
+            PERIOD_START: self.period_start,
+            PERIOD_END: self.period_end,
+            CLOCK_START: self.clock_start,
+            CLOCK_STOP: self.clock_stop,
+            GOAL: self.goal,
+            PENALTY: self.penalty,
+            PENALTY_SHOT_ATTEMPT: self.penalty_shot,
+            TIMEOUT: self.timeout,
+            GOALKEEPER_PULLED: self.goalkeeper_pulled,
+            GOALKEEPER_RETURNED: self.goalkeeper_returned,
+            SHOT: self.shot,
+            SERVE: self.serve,
+            RETURN_FIRST: self.return_first,
+            SHOOTOUT_ATTEMPT: self.shootout_attempt,
+            FORFEIT: self.forfeit,
+            GAME_END: self.game_end,
+        }
+
+    # -- the loop -----------------------------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        """Apply one event (events must come in replay order)."""
+        state = self.state
+        if state.status == ENDED and not (event.type == GAME_END and not state.result.confirmed):
+            raise InvalidEvent(
+                f"Rule 1.3 / R-11: the game has ended; no {event.type} can follow it", field="type", event_id=event.id
+            )
+        if self.batch_key is not None and (
+            event.type not in _SAME_STOPPAGE or (event.period, event.time) != self.batch_key
+        ):
+            self.assess()
+        timed = event.period < AFTER_PERIODS and event.type != PERIOD_START
+        if timed and (event.type != FORFEIT or state.status == IN_PROGRESS):
+            self.to_time(event)
+        self.handlers[event.type](event)
+
+    def to_time(self, event: Event) -> None:
+        state = self.state
+        if state.status != IN_PROGRESS or event.period != state.period:
+            where = (
+                f"period {state.period} is in progress"
+                if state.status == IN_PROGRESS
+                else f"the game is {state.status}"
+            )
+            raise InvalidEvent(
+                f"R-11: {event.type} in period {event.period}, but {where} (enter the period_start)",
+                field="period",
+                event_id=event.id,
+            )
+        if event.time > state.period_length:
+            raise InvalidEvent(
+                f"R-10: time {format_time(event.time)} is beyond the period's {format_time(state.period_length)}",
+                field="time",
+                event_id=event.id,
+            )
+        if event.time != state.elapsed:
+            if not state.running:
+                raise InvalidEvent(
+                    f"R-10: game time moved from {format_time(state.elapsed)} to {format_time(event.time)} "
+                    "while the clock was stopped (enter the clock_start)",
+                    field="time",
+                    event_id=event.id,
+                )
+            self.advance(state.now - state.elapsed + event.time)
+
+    def advance(self, target: int) -> None:
+        """Run the clock to an absolute game time: expire penalties in order, mark the last two minutes."""
+        state = self.state
+        if target >= self.mark_at:
+            # 4.4, R-13: the game timekeeper announces the last two minutes.
+            at = self.mark_at - state.now + state.elapsed
+            self.mark_at = _NEVER
+            state.notices.append(Notice(state.period, at, "4.4", f"two minutes remain in period {state.period}"))
+        while self.next_end <= target:
+            team, serve = self._next_expiry()
+            state.elapsed += serve.end - state.now
+            state.now = serve.end
+            if team.return_first is not None and team.return_first == serve.served_by:
+                team.return_first = None
+            box.end_serve(team, serve, serve.end, self.rules)
+            self._refresh_next_end()
+        state.elapsed += target - state.now
+        state.now = target
+
+    def _next_expiry(self) -> tuple[TeamState, Serve]:
+        home = box.next_expiry(self.teams["home"])
+        away = box.next_expiry(self.teams["away"])
+        if away is None or (home is not None and home[0] <= away[0]):
+            return self.teams["home"], home[1]
+        return self.teams["away"], away[1]
+
+    def _refresh_next_end(self) -> None:
+        ends = [s.end for t in self.teams.values() for s in t.running]
+        self.next_end = min(ends) if ends else _NEVER
+
+    def finish(self) -> GameState:
+        """Close the stoppage being assessed and return the state."""
+        if self.batch_key is not None:
+            self.assess()
+        return self.state
+
+    def notice(self, article: str, text: str) -> None:
+        state = self.state
+        state.notices.append(Notice(state.period, state.elapsed, article, text))
+
+    def refuse(self, message: str, event: Event, field: str | None = None) -> None:
+        raise InvalidEvent(message, field=field, event_id=event.id)
+
+    # -- periods and clock --------------------------------------------------------------------
+
+    def period_start(self, event: Event) -> None:
+        state, rules = self.state, self.rules
+        if state.status not in (NOT_STARTED, INTERMISSION):
+            self.refuse(f"R-11: period {event.period} cannot start while the game is {state.status}", event, "type")
+        if event.period != state.period + 1:
+            self.refuse(f"R-11: the next period is {state.period + 1}, not {event.period}", event, "period")
+        if event.time != 0:
+            self.refuse("R-10: a period starts at 0:00 elapsed", event, "time")
+        if event.period > rules.periods:
+            if self.state.game.game_type == ROUND_ROBIN:
+                self.refuse("Rule 1.3 D: round-robin games have no overtime; a tie stands (1.3 A)", event, "period")
+            if event.period > rules.periods + 1:
+                self.refuse("Rule 1.3 B / R-11: one 10-minute overtime, then a shoot-out", event, "period")
+        state.period = event.period
+        state.elapsed = 0
+        state.now = (event.period - 1) * rules.period_length
+        state.status = IN_PROGRESS
+        state.running = True  # 5.4 B: each period starts with a face-off
+        self.mark_at = state.now + state.period_length - rules.two_minute_mark
+
+    def period_end(self, event: Event) -> None:
+        state, rules = self.state, self.rules
+        if event.time != state.period_length:
+            self.refuse(
+                f"Rule 1.2 A / R-11: period {state.period} ends at {format_time(state.period_length)} elapsed, "
+                f"not {format_time(event.time)}",
+                event,
+                "time",
+            )
+        self.stoppage()
+        self.assess()
+        state.running = False
+        home, away = self.teams["home"].score, self.teams["away"].score
+        if state.period < rules.periods:
+            state.status = INTERMISSION
+        elif state.period == rules.periods:
+            if home != away or state.game.game_type == ROUND_ROBIN:
+                self.end_game("regulation")  # 1.3 A: a round-robin tie stands
+            else:
+                state.status = INTERMISSION  # 1.3 B: overtime follows
+        else:
+            self.start_shootout()
+
+    def clock_start(self, event: Event) -> None:
+        if self.state.running:
+            self.refuse("R-10: the clock is already running", event, "type")
+        self.state.running = True
+
+    def clock_stop(self, event: Event) -> None:
+        if not self.state.running:
+            self.refuse("R-10: the clock is already stopped", event, "type")
+        self.stoppage()
+
+    def stoppage(self) -> None:
+        """Stop play: the clock stops, signalled penalties are assessed (6.3 B), expired players leave (6.2.2 B)."""
+        state = self.state
+        state.running = False
+        key = (state.period, state.elapsed)
+        for team in self.teams.values():
+            box.release_at_stoppage(team)
+            if team.signalled:
+                for event in team.signalled:
+                    self.batch.append((event, True))
+                team.signalled = []
+                self.batch_key = key
+
+    # -- goals --------------------------------------------------------------------------------
+
+    def check_on_floor(self, team: TeamState, number: int | None, event: Event, role: str) -> None:
+        """Refuse a scorer or an assist who is not on the line-up, out of the game, or in the box."""
+        if number is None:
+            return
+        player = team.players.get(number)
+        if player is None:
+            self.refuse(f"Rule 5.1 B / R-07: {role} {number} is not on the {team.side} line-up", event, "player")
+        if player.out_of_game is not None:
+            self.refuse(f"Rule {player.out_of_game} / R-30: {role} {number} is out of the game", event, "player")
+        if any(s.served_by == number for s in team.box):
+            self.refuse(f"Rule 6.4.1 B / 6.4.27 D: {role} {number} is in the penalty box", event, "player")
+
+    def goal(self, event: Event) -> None:
+        state = self.state
+        if not state.running:
+            self.refuse("Rule 5.5.11 A: a goal is scored in play, and the clock is stopped", event, "time")
+        scoring, conceding = self.teams[event.team], self.teams[other(event.team)]
+        if event.own_goal and event.assist is not None:
+            self.refuse("Rule 5.5.11 D / R-32: an own goal is credited with no assist", event, "assist")
+        if event.assist is not None and event.assist == event.player:
+            self.refuse("Rule 5.5.11 C: the scorer cannot assist the own goal", event, "assist")
+        self.check_on_floor(scoring, event.player, event, "scorer")
+        self.check_on_floor(scoring, event.assist, event, "assist")
+        self.score(event, scoring, conceding, penalty_shot=False)
+        self.stoppage()
+        if state.status == IN_PROGRESS and state.period > self.rules.periods:
+            self.assess()
+            self.end_game("overtime")  # 1.3 B: sudden death
+
+    def score(self, event: Event, scoring: TeamState, conceding: TeamState, *, penalty_shot: bool) -> None:
+        """Count a goal; end the shorthanded team's minor (6.2.1 B); settle signalled penalties (6.3 C, E, R-26)."""
+        state = self.state
+        strength = (
+            "power_play"
+            if scoring.entitled(self.rules) > conceding.entitled(self.rules)
+            else "shorthanded"
+            if scoring.entitled(self.rules) < conceding.entitled(self.rules)
+            else "even"
+        )
+        empty_net = conceding.goalkeeper_pulled if event.empty_net is None else event.empty_net
+        record = GoalRecord(
+            id=event.id,
+            team=scoring.side,
+            period=state.period,
+            time=state.elapsed,
+            scorer=event.player,
+            assist=event.assist,
+            own_goal=event.own_goal,
+            awarded=event.awarded,
+            penalty_shot=penalty_shot,
+            empty_net=empty_net,
+            strength=strength,
+        )
+        scoring.score += 1
+        if not event.awarded and not event.own_goal:
+            scoring.shots += 1
+        if event.player is not None:
+            scoring.players[event.player].goals += 1
+        if event.assist is not None:
+            scoring.players[event.assist].assists += 1
+        ended = box.goal_ends_penalty(conceding, scoring, state.now, self.rules)
+        if ended is not None:
+            record.ended_penalty = ended.penalty.id
+            self._refresh_next_end()
+        state.goals.append(record)
+        if conceding.signalled:
+            # 6.3 C, F, R-26: a signalled minor is washed out by the goal, unless the team was already
+            # shorthanded by a running minor that the goal ended (6.3 E, 6.2.2 D).
+            kept = []
+            for pending in conceding.signalled:
+                if ended is None and pending.penalty in (MINOR, BENCH_MINOR):
+                    self.record_penalty(pending, status="not_served", signalled=True)
+                else:
+                    kept.append(pending)
+            conceding.signalled = kept
+
+    # -- penalties ----------------------------------------------------------------------------
+
+    def penalty(self, event: Event) -> None:
+        state = self.state
+        team = self.teams[event.team]
+        self.check_penalty(event, team)
+        if event.delayed:
+            if not state.running:
+                self.refuse("Rule 6.3 B: a penalty is signalled delayed only while play goes on", event, "delayed")
+            team.signalled.append(event)
+            return
+        if state.running:
+            self.stoppage()  # 6.3 A: the whistle goes at once
+        self.batch.append((event, False))
+        self.batch_key = (state.period, state.elapsed)
+
+    def check_penalty(self, event: Event, team: TeamState) -> None:
+        if event.player is None:
+            if event.penalty != BENCH_MINOR:
+                self.refuse(
+                    f"Rule 6.1.2 D: only a bench minor may name no player; a {event.penalty} names the offender",
+                    event,
+                    "player",
+                )
+        elif event.player not in team.players:
+            self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {team.side} line-up", event, "player")
+        if event.infraction is not None and get_infraction is not None:
+            try:
+                get_infraction(event.infraction)
+            except KeyError:
+                self.refuse(
+                    f"R-20: {event.infraction!r} is not a line of the Annex C penalty index", event, "infraction"
+                )
+        if event.served_by is not None:
+            server = team.players.get(event.served_by)
+            if server is None:
+                self.refuse(
+                    f"Rule 5.1 B / R-07: {event.served_by} is not on the {team.side} line-up", event, "served_by"
+                )
+            if server.goalkeeper:
+                self.refuse(
+                    "Rule 6.1.2 B / 6.1.4 B: a floor player serves the penalty, not a goalkeeper", event, "served_by"
+                )
+            if event.penalty in (MAJOR, MATCH) and event.served_by == event.player:
+                self.refuse(
+                    "Rule 6.1.3 A / 6.1.6 A: the penalized player is out; a substitute serves", event, "served_by"
+                )
+
+    def record_penalty(
+        self, event: Event, *, status: str = "assessed", signalled: bool = False, kind: str | None = None
+    ) -> PenaltyRecord:
+        """Write one penalty on the sheet, charge its minutes and count the call (R-20, R-21, R-29)."""
+        state = self.state
+        team = self.teams[event.team]
+        kind = kind or event.penalty
+        line = None
+        if event.infraction is not None and get_infraction is not None:
+            line = get_infraction(event.infraction)
+        record = PenaltyRecord(
+            id=event.id,
+            team=event.team,
+            player=event.player,
+            kind=kind,
+            infraction=event.infraction,
+            article=event.article or (line.article if line else None),
+            period=state.period,
+            time=state.elapsed,
+            signalled_period=event.period if signalled else None,
+            signalled_time=event.time if signalled else None,
+            served_by=event.served_by,
+            status=status,
+            stick=bool(line and line.stick_infraction),
+            seq=event.seq,
+        )
+        if status == "assessed":
+            record.minutes = self.rules.minutes_for(kind)
+        state.penalties.append(record)
+        self.charge(team, record)
+        return record
+
+    def charge(self, team: TeamState, record: PenaltyRecord) -> list[PenaltyRecord]:
+        """Charge minutes and count calls; add the automatic penalties of 6.1.3 B and 6.1.7 (R-29)."""
+        if record.player is None:
+            team.bench_minutes += record.minutes
+            return []
+        player = team.players[record.player]
+        player.minutes += record.minutes
+        record.goalkeeper = player.goalkeeper
+        added = []
+        if record.call:
+            for kind, article in box.automatic_penalties(player, record.kind, record.stick, self.rules):
+                auto = PenaltyRecord(
+                    id=f"{record.id}/{article.replace(' ', '')}",
+                    team=team.side,
+                    player=record.player,
+                    kind=kind,
+                    infraction=None,
+                    article=article,
+                    period=record.period,
+                    time=record.time,
+                    minutes=self.rules.minutes_for(kind),
+                    automatic=article,
+                    caused_by=record.id,
+                    call=False,
+                    goalkeeper=player.goalkeeper,
+                    seq=record.seq,
+                )
+                self.state.penalties.append(auto)
+                player.minutes += auto.minutes
+                self.notice(article, f"{kind.replace('_', ' ')} to {team.side} {record.player} ({record.id})")
+                added.append(auto)
+        out = [r for r in (record, *added) if r.kind in OUT_OF_GAME]
+        if out and player.out_of_game is None:
+            player.out_of_game = out[0].automatic or out[0].article or "6.1.5 A"
+            for serve in team.box:
+                if serve.served_by == record.player and serve.status != DONE:
+                    serve.served_by = None  # 6.1.7 C note: a substitute serves the ejected player's time
+        if added:
+            self.pending_records.extend(added)
+            self.batch_key = (self.state.period, self.state.elapsed)
+        return added
+
+    def assess(self) -> None:
+        """Assess the penalties of one stoppage together: coincidences, chains, stacking (6.1-6.2)."""
+        batch, self.batch, self.batch_key = self.batch, [], None
+        state, rules = self.state, self.rules
+        records: list[PenaltyRecord] = []
+        for event, signalled in batch:
+            kind = event.penalty
+            if (
+                kind in (MINOR, BENCH_MINOR)
+                and event.infraction in rules.penalty_shot_in_last_two_minutes
+                and state.period >= rules.periods
+                and state.elapsed >= state.period_length - rules.two_minute_mark
+            ):
+                # 6.4.6 C, 6.4.8 B: in the last two minutes a penalty shot replaces the minor.
+                record = self.record_penalty(event, status="penalty_shot", signalled=signalled)
+                self.notice(
+                    record.article or "6.4.6 C",
+                    f"penalty shot to {other(event.team)} instead of the {kind.replace('_', ' ')} ({event.id})",
+                )
+                continue
+            record = self.record_penalty(event, signalled=signalled)
+            if kind == PENALTY_SHOT:
+                record.status = "penalty_shot"
+                self.notice("6.1.8", f"penalty shot to {other(event.team)} ({event.id})")
+            records.append(record)
+        records.extend(self.pending_records)
+        self.pending_records = []
+        if not records:
+            return
+        self.mark_coincidental(records)
+        for side in ("home", "away"):
+            mine = [r for r in records if r.team == side]
+            if mine:
+                self.seat(self.teams[side], mine)
+        self._refresh_next_end()
+
+    def mark_coincidental(self, records: list[PenaltyRecord]) -> None:
+        """Pair penalties of equal length given to both teams at this stoppage (6.1.3 C-D, 6.2.3, R-25)."""
+        by_length: dict[int, dict[str, list[PenaltyRecord]]] = {}
+        for record in records:
+            length = box.COINCIDENT_LENGTH.get(record.kind)
+            if length is not None and record.status == "assessed":
+                by_length.setdefault(length, {"home": [], "away": []})[record.team].append(record)
+        for pair in by_length.values():
+            for home, away in zip(pair["home"], pair["away"], strict=False):
+                home.coincidental = away.coincidental = True
+
+    def seat(self, team: TeamState, records: list[PenaltyRecord]) -> None:
+        """Create the serves of a team's penalties of this stoppage and start or stack them."""
+        rules = self.rules
+        now = self.state.now
+        by_player: dict[int | None, list[PenaltyRecord]] = {}
+        for record in records:
+            if record.status == "assessed" and box.segments(record.kind, rules):
+                by_player.setdefault(record.player, []).append(record)
+        heads: list[Serve] = []
+        for number, mine in by_player.items():
+            player = team.players.get(number) if number is not None else None
+            out = player is not None and player.out_of_game is not None
+            misconduct_too = any(r.kind == MISCONDUCT for r in mine)
+            # 6.2.1 C: major first, then the minor; 6.1.4 C: the misconduct after the minor.
+            # Under 6.2.2 (the team's time would be stacked) the minor goes first.
+            rank = dict(_CHAIN_RANK)
+            if team.running_strength >= rules.max_running:
+                rank[MAJOR] = rank[MATCH] = 1.5
+            mine.sort(key=lambda r: (rank.get(r.kind, 3), r.seq))
+            chain: list[Serve] = []
+            for record in mine:
+                if record.kind == MISCONDUCT and out:
+                    continue  # the player left for the dressing room; the time is in the records only
+                server = self.default_server(team, record, out, misconduct_too)
+                record.served_by = server
+                for length in box.segments(record.kind, rules):
+                    self.serve_order += 1
+                    serve = Serve(
+                        penalty=record,
+                        served_by=server,
+                        kind=record.kind,
+                        length=length,
+                        strength=record.kind in box.STRENGTH,
+                        goal_ends=record.kind in box.GOAL_ENDS,
+                        order=self.serve_order,
+                    )
+                    record_serves = record.serves
+                    record_serves.append(serve)
+                    team.box.append(serve)
+                    if chain:
+                        box.link_after(serve, chain[-1])
+                    chain.append(serve)
+            if not chain:
+                continue
+            head = chain[0]
+            earlier = [s for s in box.unfinished(team, head.served_by) if s not in chain] if head.served_by else []
+            tail = next((s for s in reversed(earlier) if s.next is None), None)
+            if tail is not None and head.strength and not tail.strength:
+                # 6.1.4 C: a player serving a misconduct does not delay a new minor: a substitute serves it.
+                for serve in chain:
+                    if serve.strength:
+                        serve.served_by = serve.penalty.served_by = None
+                tail = None
+            if tail is not None:
+                box.link_after(head, tail)  # 6.3 F: the same player serves consecutively
+            else:
+                heads.append(head)
+        # 6.2.2 C: minors are recorded first when penalties of different players come together.
+        heads.sort(key=lambda s: (0 if s.goal_ends else 1 if s.strength else 2, s.order))
+        for head in heads:
+            box.activate(team, head, now, rules)
+
+    def default_server(self, team: TeamState, record: PenaltyRecord, out: bool, misconduct_too: bool) -> int | None:
+        """Return who serves a penalty's time when the event names nobody; None is a substitute to designate."""
+        if record.served_by is not None and not (out and record.served_by == record.player):
+            return record.served_by
+        if record.player is None or record.automatic == "6.1.3 B":
+            return None
+        player = team.players[record.player]
+        if player.goalkeeper or out:
+            return None  # 6.1.2 B, 6.1.4 B: a floor player designated by the coach; 6.1.7 C note
+        if record.kind in (MAJOR, MATCH):
+            return None  # 6.1.3 A, 6.1.6 A: a substitute serves
+        if record.kind == MISCONDUCT:
+            return record.player
+        if misconduct_too:
+            return None  # 6.1.4 C, 6.1.7 A note: a substitute serves the minor
+        return record.player
+
+    def serve(self, event: Event) -> None:
+        """Designate who serves a penalty (6.1.2 B-D, 6.1.5 A, 6.1.7 C)."""
+        team = self.teams[event.team]
+        record = next((p for p in self.state.penalties if p.id == event.penalty and p.team == team.side), None)
+        if record is None:
+            self.refuse(f"R-20: {team.side} has no penalty {event.penalty!r}", event, "penalty")
+        player = team.players.get(event.player)
+        if player is None:
+            self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {team.side} line-up", event, "player")
+        if player.goalkeeper:
+            self.refuse("Rule 6.1.2 B / 6.1.4 B: a floor player serves the penalty, not a goalkeeper", event, "player")
+        if player.out_of_game is not None:
+            self.refuse(f"Rule {player.out_of_game} / R-30: {event.player} is out of the game", event, "player")
+        open_serves = [s for s in record.serves if s.status != DONE]
+        if not open_serves:
+            self.refuse(f"R-20: penalty {record.id} has no time left to serve", event, "penalty")
+        record.served_by = event.player
+        for serve in open_serves:
+            serve.served_by = event.player
+
+    def return_first(self, event: Event) -> None:
+        """Record the captain's choice of who returns first when two penalties end together (6.2.2 C)."""
+        team = self.teams[event.team]
+        if not any(s.served_by == event.player and s.status != DONE for s in team.box):
+            self.refuse(f"Rule 6.2.2 C: {event.player} is not in the {team.side} penalty box", event, "player")
+        team.return_first = event.player
+
+    def penalty_shot(self, event: Event) -> None:
+        """A penalty shot and its result; its time is not game time (6.1.8 B, R-31)."""
+        state = self.state
+        if state.running:
+            self.stoppage()
+        shooting = self.teams[event.team]
+        player = shooting.players.get(event.player)
+        if player is None:
+            self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {event.team} line-up", event, "player")
+        if player.out_of_game is not None:
+            self.refuse(f"Rule {player.out_of_game} / R-30: {event.player} is out of the game", event, "player")
+        if event.scored:
+            self.score(event, shooting, self.teams[other(event.team)], penalty_shot=True)
+            self.assess()
+            if state.period > self.rules.periods:
+                self.end_game("overtime")
+
+    # -- other events -------------------------------------------------------------------------
+
+    def timeout(self, event: Event) -> None:
+        state, rules = self.state, self.rules
+        team = self.teams[event.team]
+        if state.period > rules.periods:
+            self.refuse("Rule 5.5.2 D / R-12: no time-out in overtime", event, "type")
+        if state.running:
+            self.refuse("Rule 5.5.2 A: a time-out is called at a stoppage of play", event, "time")
+        used = team.timeouts.get(state.period, 0)
+        if used >= rules.timeouts_per_period:
+            self.refuse(
+                f"Rule 1.2 B / 5.5.2 B / R-12: {team.side} already used its time-out of period {state.period}",
+                event,
+                "team",
+            )
+        team.timeouts[state.period] = used + 1
+
+    def goalkeeper_pulled(self, event: Event) -> None:
+        team = self.teams[event.team]
+        if team.goalkeeper_pulled:
+            self.refuse("R-22: the goalkeeper is already off the floor", event, "type")
+        team.goalkeeper_pulled = True
+
+    def goalkeeper_returned(self, event: Event) -> None:
+        team = self.teams[event.team]
+        if event.player is not None:
+            player = team.players.get(event.player)
+            if player is None or not player.goalkeeper:
+                self.refuse(f"Rule 5.1 B / R-07: {event.player} is not a {team.side} goalkeeper", event, "player")
+            team.goalkeeper = event.player
+        elif not team.goalkeeper_pulled:
+            self.refuse("R-22: the goalkeeper is already on the floor", event, "type")
+        team.goalkeeper_pulled = False
+
+    def shot(self, event: Event) -> None:
+        team = self.teams[event.team]
+        if event.player is not None:
+            self.check_on_floor(team, event.player, event, "shooter")
+        team.shots += 1
+
+    def forfeit(self, event: Event) -> None:
+        """8.1 B, R-41: the game is recorded 1-0 to the other team, the goal to its captain."""
+        state = self.state
+        winner = self.teams[other(event.team)]
+        state.running = False
+        state.goals = [
+            GoalRecord(
+                id=event.id,
+                team=winner.side,
+                period=state.period,
+                time=state.elapsed,
+                scorer=winner.roster.captain,
+                assist=None,
+                awarded=True,
+            )
+        ]
+        self.teams[event.team].score = 0
+        winner.score = 1
+        self.end_game("forfeit", forfeited_by=event.team)
+
+    def game_end(self, event: Event) -> None:
+        state = self.state
+        if state.status != ENDED:
+            self.refuse(
+                "Rule 1.2 A / 1.3: the game ends after the last period, a sudden-death goal or the shoot-out; "
+                f"it is {state.status} in period {state.period}",
+                event,
+                "type",
+            )
+        state.result.confirmed = True
+
+    def end_game(self, decided_by: str, *, forfeited_by: str | None = None, shootout=None) -> None:
+        state = self.state
+        home, away = self.teams["home"].score, self.teams["away"].score
+        winner = None if home == away else "home" if home > away else "away"
+        if shootout is not None:
+            winner = shootout.winner
+        state.result = Result(
+            winner=winner,
+            decided_by=decided_by,
+            home=home,
+            away=away,
+            shootout=None if shootout is None else dict(shootout.goals),
+            forfeited_by=forfeited_by,
+        )
+        state.status = ENDED
+        state.running = False
+
+    # -- shoot-out ----------------------------------------------------------------------------
+
+    def start_shootout(self) -> None:
+        """1.3 E, R-40: players out of the game or with unexpired penalty time do not shoot."""
+        state = self.state
+        state.status = SHOOTOUT
+        shootout = ShootoutState()
+        for side, team in self.teams.items():
+            penalized = set()
+            for serve in team.box:
+                if serve.status != DONE and serve.status != EXPIRED:
+                    penalized.add(serve.penalty.player)
+                    penalized.add(serve.served_by)
+            shootout.eligible[side] = frozenset(
+                n for n, p in team.players.items() if not p.goalkeeper and p.out_of_game is None and n not in penalized
+            )
+        state.shootout = shootout
+
+    def shootout_attempt(self, event: Event) -> None:
+        state, rules = self.state, self.rules
+        if state.status != SHOOTOUT:
+            self.refuse(
+                "Rule 1.3 B, E / R-40: a shoot-out follows a tied overtime of an elimination game", event, "type"
+            )
+        shootout = state.shootout
+        side = event.team
+        count = len(shootout.attempts)
+        if count == 0:
+            shootout.first = side  # the coin-toss winner's choice
+        first, second = shootout.first, other(shootout.first)
+        in_rounds = count < 2 * rules.shootout_shooters
+        # R-40: after the first rounds the team that shot second starts each extra round.
+        expected = (first if count % 2 == 0 else second) if in_rounds else (second if count % 2 == 0 else first)
+        if side != expected:
+            self.refuse(f"Rule 1.3 E / R-40: teams shoot alternately; it is {expected}'s turn", event, "team")
+        team = self.teams[side]
+        player = team.players.get(event.player)
+        if player is None:
+            self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {side} line-up", event, "player")
+        eligible = shootout.eligible[side]
+        if event.player not in eligible:
+            self.refuse(
+                f"R-40: {event.player} cannot shoot: goalkeeper, out of the game or penalty time left at the "
+                "end of overtime",
+                event,
+                "player",
+            )
+        shot = shootout.shooters[side]
+        if event.player in shot and not eligible <= set(shot):
+            self.refuse(
+                f"Rule 1.3 E / R-40: {event.player} already shot; every eligible team-mate shoots first",
+                event,
+                "player",
+            )
+        shot.append(event.player)
+        shootout.attempts.append((side, event.player, event.scored))
+        player.shootout_attempts += 1
+        if event.scored:
+            shootout.goals[side] += 1
+        count += 1
+        goals_first, goals_second = shootout.goals[first], shootout.goals[second]
+        if count <= 2 * rules.shootout_shooters:
+            left_first = rules.shootout_shooters - (count + 1) // 2
+            left_second = rules.shootout_shooters - count // 2
+            # R-40: it ends as soon as the result cannot change.
+            if goals_first > goals_second + left_second:
+                shootout.winner = first
+            elif goals_second > goals_first + left_first:
+                shootout.winner = second
+        elif count % 2 == 0 and goals_first != goals_second:
+            shootout.winner = first if goals_first > goals_second else second  # the first deciding round
+        if shootout.winner is not None:
+            self.end_game("shootout", shootout=shootout)
+
+
+def replay(events: Iterable[Event], game: Game, ruleset: Ruleset = DEFAULT_RULESET) -> GameState:
+    """Return the state of a game after its whole log. Same log, same state."""
+    replayer = Replayer(game, ruleset)
+    apply = replayer.apply
+    for event in sort_events(events):
+        apply(event)
+    return replayer.finish()
+
+
+def state_at(
+    events: Iterable[Event], game: Game, period: int, time: int, ruleset: Ruleset = DEFAULT_RULESET
+) -> GameState:
+    """Return the state at a game time (tenths elapsed in ``period``), after every event entered for it."""
+    replayer = Replayer(game, ruleset)
+    state = replayer.state
+    for event in sort_events(events):
+        if (event.period, event.time) > (period, time):
+            break
+        replayer.apply(event)
+    replayer.finish()
+    if state.status == IN_PROGRESS and state.period == period and state.running and time > state.elapsed:
+        replayer.advance(state.now - state.elapsed + min(time, state.period_length))
+    return state

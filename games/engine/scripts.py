@@ -1,0 +1,248 @@
+"""Game scripts: a whole game as JSON (teams, events, expectations), and their checking.
+
+The format is documented in docs/game-scripts.md.
+"""
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import EngineError, ScriptError
+from .events import Event, parse_log, parse_time
+from .replay import replay, state_at
+from .ruleset import ROUND_ROBIN, Ruleset
+from .state import Game, TeamRoster
+
+# Keys of the state an expectation may check (GameState.to_dict()).
+CHECKABLE = frozenset(
+    {
+        "status",
+        "period",
+        "elapsed",
+        "countdown",
+        "running",
+        "two_minute_mark",
+        "score",
+        "strength",
+        "power_play",
+        "box",
+        "timeouts_used",
+        "teams",
+        "players",
+        "penalties",
+        "goals",
+        "notices",
+        "shootout",
+        "result",
+    }
+)
+TIME_KEYS = frozenset({"time", "elapsed", "remaining", "start", "countdown"})
+# Lists checked by inclusion (each expected item is there); every other list must match item for item.
+INCLUSIVE_LISTS = frozenset({"notices"})
+_SCRIPT_KEYS = frozenset({"title", "rule", "description", "game_type", "ruleset", "teams", "events", "expect"})
+_SCRIPT_KEYS |= {"expect_error"}
+
+
+@dataclass(slots=True)
+class Expectation:
+    at: tuple[int, int] | None  # (period, tenths); None: the end of the log
+    checks: dict
+    label: str
+
+
+@dataclass(slots=True)
+class Script:
+    title: str
+    rule: str
+    description: str
+    game: Game
+    ruleset: Ruleset
+    events: list[Event]
+    expectations: list[Expectation] = field(default_factory=list)
+    expect_error: dict | None = None
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What running a script gave: the final state (JSON-ready) or the error, and every mismatch."""
+
+    state: dict | None
+    error: EngineError | None
+    mismatches: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+
+def _roster(side: str, data) -> TeamRoster:
+    if not isinstance(data, dict):
+        raise ScriptError(f"R-07: teams.{side} is a mapping with players and goalkeepers", field="teams")
+    unknown = set(data) - {"name", "players", "goalkeepers", "captain"}
+    if unknown:
+        raise ScriptError(f"R-07: teams.{side} has no field(s) {', '.join(sorted(unknown))}", field="teams")
+    numbers = {}
+    for key in ("players", "goalkeepers"):
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
+            raise ScriptError(f"R-06: teams.{side}.{key} is a list of jersey numbers", field="teams")
+        if len(set(value)) != len(value):
+            raise ScriptError(f"Rule 3.2.9 D / R-06: teams.{side}.{key} repeats a number", field="teams")
+        numbers[key] = frozenset(value)
+    if not numbers["players"]:
+        raise ScriptError(f"Rule 5.3 B: teams.{side} needs floor players", field="teams")
+    return TeamRoster(
+        name=str(data.get("name", side)),
+        skaters=numbers["players"],
+        goalkeepers=numbers["goalkeepers"],
+        captain=data.get("captain"),
+    )
+
+
+def _moment(value, label: str) -> tuple[int, int] | None:
+    if value == "end":
+        return None
+    if not isinstance(value, dict) or set(value) != {"period", "time"}:
+        raise ScriptError(f'{label}: \'at\' is "end" or {{"period": n, "time": "mm:ss"}}', field="expect")
+    return (value["period"], parse_time(value["time"], field="at.time"))
+
+
+def parse_script(data: dict) -> Script:
+    """Return the Script of a parsed JSON document, refusing unknown keys."""
+    if not isinstance(data, dict):
+        raise ScriptError("a game script is a JSON object", field="script")
+    unknown = set(data) - _SCRIPT_KEYS
+    if unknown:
+        raise ScriptError(f"unknown script key(s) {', '.join(sorted(unknown))}", field="script")
+    teams = data.get("teams")
+    if not isinstance(teams, dict) or set(teams) != {"home", "away"}:
+        raise ScriptError("R-07: teams has exactly 'home' and 'away'", field="teams")
+    game = Game(
+        home=_roster("home", teams["home"]),
+        away=_roster("away", teams["away"]),
+        game_type=data.get("game_type", ROUND_ROBIN),
+    )
+    expectations = []
+    for index, entry in enumerate(data.get("expect", [])):
+        label = f"expect[{index}]"
+        if not isinstance(entry, dict) or "at" not in entry:
+            raise ScriptError(f"{label}: an expectation has 'at' and the values to check", field="expect")
+        checks = {k: v for k, v in entry.items() if k not in ("at", "note")}
+        unknown = set(checks) - CHECKABLE
+        if unknown:
+            raise ScriptError(f"{label}: cannot check {', '.join(sorted(unknown))}", field="expect")
+        at = _moment(entry["at"], label)
+        if at is not None:
+            label += f" at P{at[0]} {entry['at']['time']}"
+        else:
+            label += " at end"
+        expectations.append(Expectation(at=at, checks=checks, label=label))
+    expect_error = data.get("expect_error")
+    if expect_error is not None and (not isinstance(expect_error, dict) or "rule" not in expect_error):
+        raise ScriptError('expect_error is {"rule": "...", "event": "id"}', field="expect_error")
+    return Script(
+        title=str(data.get("title", "")),
+        rule=str(data.get("rule", "")),
+        description=str(data.get("description", "")),
+        game=game,
+        ruleset=Ruleset.from_dict(data.get("ruleset")),
+        events=parse_log(data.get("events", [])),
+        expectations=expectations,
+        expect_error=expect_error,
+    )
+
+
+def load_script(path: str | Path) -> Script:
+    """Read and parse a game script file."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ScriptError(f"{path}: not valid JSON: {exc}", field="script") from exc
+    return parse_script(data)
+
+
+def compare(expected, actual, path: str) -> list[str]:
+    """Return the mismatches of an expected value against the actual one; mappings are checked key by key."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [f"{path}: expected {json.dumps(expected)}, got {json.dumps(actual)}"]
+        out = []
+        for key, value in expected.items():
+            key = str(key)
+            if key not in actual:
+                out.append(f"{path}.{key}: no such value in the state")
+            else:
+                out.extend(compare(value, actual[key], f"{path}.{key}"))
+        return out
+    if isinstance(expected, list):
+        if not isinstance(actual, list):
+            return [f"{path}: expected a list, got {json.dumps(actual)}"]
+        inclusive = path.rsplit(".", 1)[-1] in INCLUSIVE_LISTS
+        return _compare_items(expected, actual, path, inclusive)
+    key = path.rsplit(".", 1)[-1]
+    if key in TIME_KEYS and isinstance(expected, (str, int)) and isinstance(actual, str) and expected is not True:
+        try:
+            if parse_time(expected) == parse_time(actual):
+                return []
+        except EngineError:
+            pass
+    elif expected == actual and type(expected) is type(actual):
+        return []
+    return [f"{path}: expected {json.dumps(expected)}, got {json.dumps(actual)}"]
+
+
+def _compare_items(expected: list, actual: list, path: str, inclusive: bool) -> list[str]:
+    out = []
+    if not inclusive and len(expected) != len(actual):
+        out.append(f"{path}: expected {len(expected)} item(s), got {len(actual)}: {json.dumps(actual)}")
+        return out
+    free = list(range(len(actual)))
+    for index, item in enumerate(expected):
+        match = next((i for i in free if not compare(item, actual[i], path)), None)
+        if match is None:
+            out.append(f"{path}[{index}]: no item matches {json.dumps(item)} in {json.dumps(actual)}")
+        else:
+            free.remove(match)
+    return out
+
+
+def run_script(script: Script) -> Outcome:
+    """Replay a script, check its expectations and return the outcome."""
+    mismatches: list[str] = []
+    final, error = None, None
+    try:
+        final = replay(script.events, script.game, script.ruleset).to_dict()
+    except EngineError as exc:
+        error = exc
+    wanted = script.expect_error
+    if wanted is not None:
+        if error is None:
+            mismatches.append(f"expect_error: the log replayed without the error {wanted['rule']!r}")
+        else:
+            if wanted["rule"] not in error.message:
+                mismatches.append(f"expect_error: expected an error citing {wanted['rule']!r}, got {error}")
+            if wanted.get("event") is not None and str(wanted["event"]) != error.event_id:
+                mismatches.append(f"expect_error: expected the error on event {wanted['event']}, got {error}")
+    elif error is not None:
+        mismatches.append(f"replay refused the log: {error}")
+    for expectation in script.expectations:
+        try:
+            if expectation.at is None:
+                if final is None:
+                    mismatches.append(f"{expectation.label}: no final state (the log was refused)")
+                    continue
+                state = final
+            else:
+                period, time = expectation.at
+                state = state_at(script.events, script.game, period, time, script.ruleset).to_dict()
+        except EngineError as exc:
+            mismatches.append(f"{expectation.label}: replay refused the log: {exc}")
+            continue
+        for key, value in expectation.checks.items():
+            mismatches.extend(f"{expectation.label}: {m}" for m in compare(value, state[key], key))
+    return Outcome(state=final, error=error, mismatches=mismatches)
+
+
+def run_file(path: str | Path) -> Outcome:
+    """Load and run one script file."""
+    return run_script(load_script(path))

@@ -1,0 +1,401 @@
+"""State of a game after a replay: plain dataclasses, and their JSON-ready form."""
+
+from dataclasses import dataclass, field
+
+from .errors import ScriptError
+from .events import TEAMS, format_countdown, format_time
+from .ruleset import DEFAULT_RULESET, GAME_TYPES, ROUND_ROBIN, Ruleset
+
+# Serve statuses: how one time penalty stands in the penalty box.
+QUEUED = "queued"  # waits for an earlier penalty of the same chain (6.1.4 C, 6.3 F, double minor)
+STACKED = "stacked"  # waits for one of two running penalties to end (6.2.2 A)
+RUNNING = "running"
+EXPIRED = "expired"  # time is over but the player stays in the box until a stoppage (6.1.4 A, 6.2.2 B, 6.4.1 D)
+DONE = "done"
+
+# Game statuses.
+NOT_STARTED = "not_started"
+IN_PROGRESS = "in_progress"
+INTERMISSION = "intermission"
+SHOOTOUT = "shootout"
+ENDED = "ended"
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRoster:
+    """A team's line-up for the game (5.1 B, R-07): floor players, goalkeepers, captain."""
+
+    name: str
+    skaters: frozenset[int]
+    goalkeepers: frozenset[int]
+    captain: int | None = None
+
+    def __post_init__(self):
+        if self.skaters & self.goalkeepers:
+            raise ScriptError(f"R-06: {self.name}: a number is both a floor player and a goalkeeper", field="teams")
+        for number in self.skaters | self.goalkeepers:
+            if not 1 <= number <= 99:
+                raise ScriptError(f"Rule 3.2.9 C: {self.name}: numbers are 1-99", field="teams")
+        if self.captain is not None and self.captain not in self.skaters:
+            raise ScriptError(f"Rule 3.1.2 C / R-06: {self.name}: the captain is a floor player", field="teams")
+
+    @property
+    def numbers(self) -> frozenset[int]:
+        return self.skaters | self.goalkeepers
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """What the engine must know of a game before its first event."""
+
+    home: TeamRoster
+    away: TeamRoster
+    game_type: str = ROUND_ROBIN
+
+    def __post_init__(self):
+        if self.game_type not in GAME_TYPES:
+            raise ScriptError(f"1.3: game_type is one of {', '.join(GAME_TYPES)}", field="game_type")
+
+
+@dataclass(slots=True, eq=False)
+class PenaltyRecord:
+    """One penalty on the game sheet (R-20)."""
+
+    id: str
+    team: str
+    player: int | None  # who incurred it; None for an unidentified bench penalty
+    kind: str
+    infraction: str | None
+    article: str | None
+    period: int
+    time: int  # when assessed; for a signalled penalty, the stoppage (6.3 B)
+    signalled_period: int | None = None
+    signalled_time: int | None = None
+    served_by: int | None = None
+    minutes: int = 0
+    status: str = "assessed"  # signalled, assessed, not_served (6.3 C), penalty_shot (6.4.6 C), ended_by_goal
+    automatic: str | None = None  # the article that added it (6.1.3 B, 6.1.7 A-D)
+    caused_by: str | None = None  # id of the penalty that triggered an automatic one
+    coincidental: bool = False
+    stick: bool = False
+    call: bool = True  # counts as a penalty call for 6.1.7 (R-29)
+    goalkeeper: bool = False
+    seq: int = 0
+    serves: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "team": self.team,
+            "player": self.player,
+            "penalty": self.kind,
+            "infraction": self.infraction,
+            "article": self.article,
+            "period": self.period,
+            "time": format_time(self.time),
+            "signalled": None
+            if self.signalled_time is None
+            else {"period": self.signalled_period, "time": format_time(self.signalled_time)},
+            "served_by": self.served_by,
+            "minutes": self.minutes,
+            "status": self.status,
+            "automatic": self.automatic,
+            "coincidental": self.coincidental,
+            "stick_infraction": self.stick,
+        }
+
+
+@dataclass(slots=True, eq=False)
+class Serve:
+    """One stretch of penalty time in the box: a minor, a half of a double minor, a major, a misconduct."""
+
+    penalty: PenaltyRecord
+    served_by: int | None  # None: a substitute still to be designated (6.1.2 B, 6.1.3 A, 6.1.5 A)
+    kind: str
+    length: int
+    strength: bool  # removes a floor player (R-22)
+    goal_ends: bool  # a goal against the shorthanded team can end it (6.2.1 B)
+    order: int  # creation order, breaks ties
+    status: str = QUEUED
+    start: int | None = None  # absolute game time (tenths since the game's start)
+    end: int | None = None
+    expired_at: int | None = None
+    held_by_stacking: bool = False  # kept in the box by 6.2.2 B rather than by 6.1.4 A / 6.4.1 D
+    next: "Serve | None" = None
+    prev: "Serve | None" = None
+
+    @property
+    def coincidental(self) -> bool:
+        return self.penalty.coincidental
+
+
+@dataclass(slots=True)
+class PlayerRecord:
+    """Per-player records of the game."""
+
+    number: int
+    goalkeeper: bool = False
+    goals: int = 0
+    assists: int = 0
+    minutes: int = 0  # R-21, charged to who incurred the penalty
+    calls: int = 0  # R-29 penalty calls
+    stick_infractions: int = 0  # 6.1.7 C
+    misconducts: int = 0  # 6.1.7 D
+    out_of_game: str | None = None  # the article that removed the player
+    shootout_attempts: int = 0
+
+    def to_dict(self) -> dict:
+        return {
+            "goals": self.goals,
+            "assists": self.assists,
+            "points": self.goals + self.assists,
+            "minutes": self.minutes,
+            "calls": self.calls,
+            "stick_infractions": self.stick_infractions,
+            "misconducts": self.misconducts,
+            "out_of_game": self.out_of_game is not None,
+            "out_of_game_by": self.out_of_game,
+        }
+
+
+@dataclass(slots=True)
+class TeamState:
+    side: str
+    roster: TeamRoster
+    score: int = 0
+    shots: int = 0
+    goalkeeper_pulled: bool = False
+    goalkeeper: int | None = None
+    bench_minutes: int = 0  # bench penalties with no identified player
+    players: dict[int, PlayerRecord] = field(default_factory=dict)
+    box: list[Serve] = field(default_factory=list)  # every serve not done, in order of entry
+    running: list[Serve] = field(default_factory=list)
+    stack: list[Serve] = field(default_factory=list)
+    signalled: list = field(default_factory=list)  # penalty events waiting for the stoppage (6.3 B)
+    timeouts: dict[int, int] = field(default_factory=dict)
+    return_first: int | None = None  # captain's choice for the next simultaneous expiry (6.2.2 C)
+    running_strength: int = 0
+
+    def entitled(self, ruleset: Ruleset) -> int:
+        """Return the floor players this team is entitled to (R-22)."""
+        return max(ruleset.min_floor_players, ruleset.floor_players - self.running_strength)
+
+    def in_box(self) -> set[int]:
+        """Return the numbers of the players sitting in the penalty box."""
+        return {s.served_by for s in self.box if s.served_by is not None}
+
+
+@dataclass(slots=True)
+class Notice:
+    """Something the engine did on its own, with its article: an automatic penalty, the two-minute mark."""
+
+    period: int
+    time: int
+    article: str
+    text: str
+
+    def to_dict(self) -> dict:
+        return {"period": self.period, "time": format_time(self.time), "article": self.article, "text": self.text}
+
+
+@dataclass(slots=True)
+class GoalRecord:
+    id: str
+    team: str
+    period: int
+    time: int
+    scorer: int | None
+    assist: int | None
+    own_goal: bool = False
+    awarded: bool = False
+    penalty_shot: bool = False
+    empty_net: bool = False
+    strength: str = "even"  # power_play / shorthanded / even, from the scoring team's view
+    ended_penalty: str | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "team": self.team,
+            "period": self.period,
+            "time": format_time(self.time),
+            "scorer": self.scorer,
+            "assist": self.assist,
+            "own_goal": self.own_goal,
+            "awarded": self.awarded,
+            "penalty_shot": self.penalty_shot,
+            "empty_net": self.empty_net,
+            "strength": self.strength,
+            "ended_penalty": self.ended_penalty,
+        }
+
+
+@dataclass(slots=True)
+class ShootoutState:
+    """Shoot-out (1.3 E, R-40)."""
+
+    first: str | None = None
+    attempts: list[tuple[str, int, bool]] = field(default_factory=list)
+    goals: dict[str, int] = field(default_factory=lambda: {"home": 0, "away": 0})
+    shooters: dict[str, list[int]] = field(default_factory=lambda: {"home": [], "away": []})
+    eligible: dict[str, frozenset[int]] = field(default_factory=dict)
+    winner: str | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "first": self.first,
+            "score": dict(self.goals),
+            "rounds": (len(self.attempts) + 1) // 2,
+            "attempts": [{"team": t, "player": p, "scored": s} for t, p, s in self.attempts],
+            "winner": self.winner,
+        }
+
+
+@dataclass(slots=True)
+class Result:
+    winner: str | None  # None: a tie (1.3 A)
+    decided_by: str  # regulation, overtime, shootout, forfeit
+    home: int
+    away: int
+    shootout: dict[str, int] | None = None
+    forfeited_by: str | None = None
+    confirmed: bool = False  # a game_end event confirmed it
+
+    def to_dict(self) -> dict:
+        return {
+            "winner": self.winner,
+            "decided_by": self.decided_by,
+            "score": {"home": self.home, "away": self.away},
+            "shootout": self.shootout,
+            "forfeited_by": self.forfeited_by,
+        }
+
+
+@dataclass(slots=True)
+class GameState:
+    """The state of a game at a moment of its replay."""
+
+    game: Game
+    ruleset: Ruleset = DEFAULT_RULESET
+    status: str = NOT_STARTED
+    period: int = 0
+    elapsed: int = 0  # tenths elapsed in the period (R-10)
+    running: bool = False
+    teams: dict[str, TeamState] = field(default_factory=dict)
+    penalties: list[PenaltyRecord] = field(default_factory=list)
+    goals: list[GoalRecord] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    shootout: ShootoutState | None = None
+    result: Result | None = None
+    now: int = 0  # absolute game time, tenths since the start of period 1
+
+    def __post_init__(self):
+        if not self.teams:
+            self.teams = {"home": _team("home", self.game.home), "away": _team("away", self.game.away)}
+
+    @property
+    def period_length(self) -> int:
+        if self.period > self.ruleset.periods:
+            return self.ruleset.overtime_length
+        return self.ruleset.period_length
+
+    def strength(self, side: str) -> int:
+        """Return the entitled floor strength of a team (R-22)."""
+        return self.teams[side].entitled(self.ruleset)
+
+    def power_play(self) -> str | None:
+        """Return the team with more entitled floor players, None when even."""
+        home, away = self.strength("home"), self.strength("away")
+        if home == away:
+            return None
+        return "home" if home > away else "away"
+
+    def box_entries(self, side: str) -> list[dict]:
+        """Return who sits in a team's box, one entry per person, with remaining time (R-24)."""
+        team = self.teams[side]
+        entries = []
+        for serve in team.box:
+            prev = serve.prev
+            if (
+                prev is not None
+                and prev in team.box
+                and prev.served_by == serve.served_by
+                and prev.penalty is serve.penalty
+            ):
+                continue  # second half of a double minor: shown with the first
+            remaining = self._remaining(serve)
+            link = serve.next
+            while link is not None and link.served_by == serve.served_by and link.penalty is serve.penalty:
+                remaining += self._remaining(link)
+                link = link.next
+            entries.append(
+                {
+                    "player": serve.served_by,
+                    "penalized": serve.penalty.player,
+                    "penalty": serve.penalty.kind,
+                    "penalty_id": serve.penalty.id,
+                    "status": serve.status,
+                    "remaining": format_time(remaining),
+                    "countdown": format_countdown(remaining),
+                    "start": None if serve.start is None else format_time(serve.start),
+                    "waits_for_stoppage": serve.status == EXPIRED,
+                    "coincidental": serve.coincidental,
+                    "affects_strength": serve.strength and not serve.coincidental,
+                }
+            )
+        return entries
+
+    def _remaining(self, serve: Serve) -> int:
+        if serve.status == RUNNING:
+            return max(0, serve.end - self.now)
+        if serve.status in (QUEUED, STACKED):
+            return serve.length
+        return 0
+
+    def to_dict(self) -> dict:
+        """Return the state as JSON-ready data (the shape game-script expectations are checked against)."""
+        length = self.period_length
+        teams = {}
+        for side in TEAMS:
+            team = self.teams[side]
+            teams[side] = {
+                "name": team.roster.name,
+                "score": team.score,
+                "shots": team.shots,
+                "strength": self.strength(side),
+                "box": self.box_entries(side),
+                "timeouts_used": team.timeouts.get(self.period, 0),
+                "goalkeeper_pulled": team.goalkeeper_pulled,
+                "bench_minutes": team.bench_minutes,
+                "signalled_penalties": [e.id for e in team.signalled],
+            }
+        return {
+            "game_type": self.game.game_type,
+            "status": self.status,
+            "period": self.period,
+            "elapsed": format_time(self.elapsed),
+            "countdown": format_countdown(max(0, length - self.elapsed)) if self.period else None,
+            "running": self.running,
+            "two_minute_mark": self.period > 0 and self.elapsed >= length - self.ruleset.two_minute_mark,
+            "score": {side: self.teams[side].score for side in TEAMS},
+            "strength": {side: self.strength(side) for side in TEAMS},
+            "power_play": self.power_play(),
+            "box": {side: teams[side]["box"] for side in TEAMS},
+            "timeouts_used": {side: teams[side]["timeouts_used"] for side in TEAMS},
+            "teams": teams,
+            "players": {
+                side: {str(n): p.to_dict() for n, p in sorted(self.teams[side].players.items())} for side in TEAMS
+            },
+            "penalties": [p.to_dict() for p in self.penalties],
+            "goals": [g.to_dict() for g in self.goals],
+            "notices": [n.to_dict() for n in self.notices],
+            "shootout": None if self.shootout is None else self.shootout.to_dict(),
+            "result": None if self.result is None else self.result.to_dict(),
+        }
+
+
+def _team(side: str, roster: TeamRoster) -> TeamState:
+    players = {n: PlayerRecord(n) for n in roster.skaters}
+    players.update({n: PlayerRecord(n, goalkeeper=True) for n in roster.goalkeepers})
+    goalkeeper = min(roster.goalkeepers) if roster.goalkeepers else None
+    return TeamState(side=side, roster=roster, players=players, goalkeeper=goalkeeper)
