@@ -15,6 +15,7 @@ from django.db.models import Prefetch
 from federation.eligibility import EligibilityResult
 from federation.models import EligibilityWaiver
 
+from . import scheduling
 from .models import (
     Championship,
     DecidedIn,
@@ -156,3 +157,52 @@ def championship_standings(championship: Championship) -> list[PoolStandings]:
     pools = list(Pool.objects.filter(championship=championship).order_by("name"))
     tables = _pool_standings(pools, championship)
     return [tables[p.pk] for p in pools]
+
+
+# --- elimination -------------------------------------------------------------------------------------------------
+
+
+def _placement_kind(first_round_games: int, games: int) -> str:
+    """Which placement games the bracket was made with (see ``scheduling.elimination_bracket``)."""
+    teams = 2 * first_round_games
+    if games <= teams - 1:
+        return scheduling.NONE
+    if games == teams:
+        return scheduling.BRONZE
+    return scheduling.ALL
+
+
+def bracket_for(championship: Championship) -> scheduling.Bracket | None:
+    """Return the elimination bracket with the teams the standings and results decide so far (1.3 B).
+
+    Seeds come from the pool tables, never guessed while a shoot-out is
+    pending (9.3 G) and never a disqualified team (8.1 C); winners of final
+    games move on, losers play for the places. None before the bracket exists.
+    """
+    rows = list(
+        Game.objects.filter(championship=championship)
+        .exclude(bracket_slot="")
+        .order_by("number")
+        .values(*_GAME_FIELDS, "bracket_slot", "home_source", "away_source", "status")
+    )
+    if not rows:
+        return None
+    first_round = [
+        (row["home_source"], row["away_source"])
+        for row in rows
+        if not row["home_source"].startswith(("W ", "L ")) and not row["away_source"].startswith(("W ", "L "))
+    ]
+    seeds = scheduling.seeds_from_standings(
+        {table.pool.name: table.standings for table in championship_standings(championship)}
+    )
+    winners = {
+        row["bracket_slot"]: game_result(row).winner
+        for row in rows
+        if row["status"] == GameStatus.FINAL and row["home__name"] and row["away__name"]
+    }
+    return scheduling.elimination_bracket(
+        first_round,
+        seeds=seeds,
+        winners={code: team for code, team in winners.items() if team is not None},
+        placement=_placement_kind(len(first_round), len(rows)),
+    )

@@ -28,6 +28,7 @@ from federation.selectors import person_facts, waiver_facts
 
 from . import rinks as rink_rules
 from . import rosters as roster_rules
+from . import scheduling
 from .models import (
     ENTRY_TRANSITIONS,
     GAME_TRANSITIONS,
@@ -53,6 +54,7 @@ from .models import (
     TeamEntry,
 )
 from .ruleset import ChampionshipRuleset, RulesetError
+from .scheduling import SchedulingError, schedule_round_robin
 from .standings import PRESETS, StandingsRules, forfeit_disqualifies
 
 # A game blocks its teams and its rink for this long: two 20-minute periods
@@ -710,6 +712,11 @@ def check_rink_for(rink: Rink, championship: Championship, *, field: str = "rink
         raise _error(field, [f"{rink}: {v.message}" for v in violations])
 
 
+def _last_game_number(championship: Championship) -> int:
+    numbers = Game.objects.filter(championship=championship).order_by("-number").values_list("number", flat=True)
+    return numbers.first() or 0
+
+
 def _aware(day: datetime.date, at: datetime.time, championship: Championship) -> datetime.datetime:
     local = datetime.datetime.combine(day, at, tzinfo=championship.venue.zone)
     return local.astimezone(datetime.UTC)
@@ -729,8 +736,6 @@ def schedule_generate(
     No team plays twice at the same time; the home team is the first named
     (5.4 D, 3.2.10). Rinks that do not meet the level are refused (2.1 C).
     """
-    from .scheduling import SchedulingError, schedule_round_robin
-
     check_can_direct(by, championship)
     if not rinks:
         raise _error("rinks", "choose at least one rink")
@@ -757,7 +762,7 @@ def schedule_generate(
             pools, days=list(days), rinks=list(rink_by_name), slot_times=list(slot_times), rest_slots=rest_slots
         )
     except SchedulingError as exc:
-        raise _error(getattr(exc, "field", None) or "slot_times", str(exc)) from None
+        raise _error(exc.field, exc.message) from None
     with transaction.atomic():
         championship = Championship.objects.select_for_update().select_related("venue").get(pk=championship.pk)
         if Game.objects.filter(championship=championship, phase__kind=PhaseKind.ROUND_ROBIN).exists():
@@ -772,7 +777,7 @@ def schedule_generate(
             or 0
         )
         games = []
-        for item in sorted(planned, key=lambda g: (g.day, g.slot_time, g.rink)):
+        for item in sorted(planned, key=lambda g: (g.slot, g.rink)):
             number += 1
             games.append(
                 Game(
@@ -783,11 +788,95 @@ def schedule_generate(
                     home=entry_by_name[item.home],
                     away=entry_by_name[item.away],
                     rink=rink_by_name[item.rink],
-                    start_at=_aware(item.day, item.slot_time, championship),
+                    start_at=_aware(item.day, item.time, championship),
                 )
             )
         Game.objects.bulk_create(games)
     return games
+
+
+def bracket_generate(
+    *,
+    championship: Championship,
+    qualifiers: int = 2,
+    placement: str = scheduling.ALL,
+    by: User,
+) -> list[Game]:
+    """Create the elimination games (pre-quarter-finals to final, 1.3 B) and the placement games.
+
+    The first round crosses the pools two by two (1A v 2B, 1B v 2A...); the
+    teams fill in from the standings and results (``bracket_fill``). Times and
+    rinks are set by moving the games.
+    """
+    check_can_direct(by, championship)
+    pool_names = list(Pool.objects.filter(championship=championship).order_by("name").values_list("name", flat=True))
+    if not pool_names:
+        raise _error("pools", "the championship has no pools yet")
+    try:
+        first_round = scheduling.crossover_pairings(pool_names, qualifiers=qualifiers)
+        bracket = scheduling.elimination_bracket(first_round, placement=placement)
+    except scheduling.SchedulingError as exc:
+        raise _error(exc.field, exc.message) from None
+    with transaction.atomic():
+        championship = Championship.objects.select_for_update().get(pk=championship.pk)
+        if Game.objects.filter(championship=championship).exclude(bracket_slot="").exists():
+            raise _error("championship", "the elimination games exist already")
+        elimination, _ = Phase.objects.get_or_create(
+            championship=championship, kind=PhaseKind.ELIMINATION, defaults={"name": "Elimination", "order": 2}
+        )
+        placement_phase = None
+        number = _last_game_number(championship)
+        games = []
+        for item in bracket.games:
+            if item.stage == "placement" and placement_phase is None:
+                placement_phase, _ = Phase.objects.get_or_create(
+                    championship=championship,
+                    kind=PhaseKind.PLACEMENT,
+                    defaults={"name": "Placement games", "order": 3},
+                )
+            number += 1
+            games.append(
+                Game(
+                    championship=championship,
+                    phase=placement_phase if item.stage == "placement" else elimination,
+                    number=number,
+                    bracket_slot=item.code,
+                    home_source=item.home_source,
+                    away_source=item.away_source,
+                )
+            )
+        Game.objects.bulk_create(games)
+    return games
+
+
+def bracket_fill(*, championship: Championship, by: User) -> list[Game]:
+    """Put the teams the standings and results decide into the elimination games still to play."""
+    from .selectors import bracket_for
+
+    check_can_direct(by, championship)
+    bracket = bracket_for(championship)
+    if bracket is None:
+        return []
+    entries = {e.name: e for e in TeamEntry.objects.filter(championship=championship)}
+    changed = []
+    with transaction.atomic():
+        games = {
+            g.bracket_slot: g
+            for g in Game.objects.select_for_update()
+            .filter(championship=championship, status=GameStatus.SCHEDULED)
+            .exclude(bracket_slot="")
+        }
+        for item in bracket.games:
+            game = games.get(item.code)
+            if game is None:
+                continue
+            home = entries.get(item.home) if item.home else None
+            away = entries.get(item.away) if item.away else None
+            if (game.home_id, game.away_id) != (home and home.pk, away and away.pk):
+                game.home, game.away = home, away
+                game.save(update_fields=["home", "away"])
+                changed.append(game)
+    return changed
 
 
 def _conflicts(game: Game, *, start_at: datetime.datetime, rink: Rink | None) -> list[str]:
