@@ -178,7 +178,8 @@ def goal_ends_penalty(conceding: TeamState, scoring: TeamState, now: int, rulese
     if not candidates:
         return None
     if ruleset.goal_ends_penalty == "first":
-        serve = min(candidates, key=lambda s: (s.start, s.order))
+        # The penalty that first made the team shorthanded: a double minor counts from its first half.
+        serve = min(candidates, key=lambda s: (s.penalty.serves[0].start, s.order))
     else:
         serve = min(candidates, key=lambda s: (s.end, s.order))
     end_serve(conceding, serve, now, ruleset, by_goal=True)
@@ -197,3 +198,22 @@ def link_after(serve: Serve, previous: Serve) -> None:
 def unfinished(team: TeamState, number: int) -> list[Serve]:
     """Return a person's serves that are still to run or running."""
     return [s for s in team.box if s.served_by == number and s.status in (QUEUED, STACKED, RUNNING)]
+
+
+def remove_from_game(team: TeamState, number: int) -> None:
+    """A player leaves for the dressing room (6.1.5 A, 6.1.6 A, 6.1.7 C note).
+
+    A substitute serves the player's time penalties; a misconduct is personal and is not served
+    in the box any more (its minutes stay in the records).
+    """
+    for serve in [s for s in team.box if s.served_by == number]:
+        if serve.kind != MISCONDUCT:
+            serve.served_by = None
+            continue
+        if serve in team.running:
+            team.running.remove(serve)
+        if serve.prev is not None:
+            serve.prev.next = serve.next
+        if serve.next is not None:
+            serve.next.prev = serve.prev
+        _leave(team, serve)

@@ -70,6 +70,7 @@ OUT_OF_GAME = frozenset({GAME_MISCONDUCT, MATCH, GAME_EJECTION, GROSS_MISCONDUCT
 _SAME_STOPPAGE = frozenset({PENALTY, CLOCK_STOP, TIMEOUT, RETURN_FIRST, SHOT, GOALKEEPER_PULLED, GOALKEEPER_RETURNED})
 _CHAIN_RANK = {MAJOR: 0, MATCH: 0, MINOR: 1, BENCH_MINOR: 1, DOUBLE_MINOR: 1, MISCONDUCT: 2}
 _NEVER = 1 << 62
+_PENALTY_SHOT_ARTICLE = {"illegal_substitution": "6.4.6 C", "displacing_goal_post": "6.4.8 B"}
 
 
 def other(side: str) -> str:
@@ -482,9 +483,8 @@ class Replayer:
         out = [r for r in (record, *added) if r.kind in OUT_OF_GAME]
         if out and player.out_of_game is None:
             player.out_of_game = out[0].automatic or out[0].article or "6.1.5 A"
-            for serve in team.box:
-                if serve.served_by == record.player and serve.status != DONE:
-                    serve.served_by = None  # 6.1.7 C note: a substitute serves the ejected player's time
+            box.remove_from_game(team, record.player)
+            self._refresh_next_end()
         if added:
             self.pending_records.extend(added)
             self.batch_key = (self.state.period, self.state.elapsed)
@@ -506,7 +506,7 @@ class Replayer:
                 # 6.4.6 C, 6.4.8 B: in the last two minutes a penalty shot replaces the minor.
                 record = self.record_penalty(event, status="penalty_shot", signalled=signalled)
                 self.notice(
-                    record.article or "6.4.6 C",
+                    _PENALTY_SHOT_ARTICLE.get(event.infraction, "6.4.6 C / 6.4.8 B"),
                     f"penalty shot to {other(event.team)} instead of the {kind.replace('_', ' ')} ({event.id})",
                 )
                 continue

@@ -337,13 +337,19 @@ class GameState:
                     "status": serve.status,
                     "remaining": format_time(remaining),
                     "countdown": format_countdown(remaining),
-                    "start": None if serve.start is None else format_time(serve.start),
+                    "start": None if serve.start is None else self.period_time(serve.start),
                     "waits_for_stoppage": serve.status == EXPIRED,
                     "coincidental": serve.coincidental,
                     "affects_strength": serve.strength and not serve.coincidental,
                 }
             )
         return entries
+
+    def period_time(self, absolute: int) -> dict:
+        """Return {period, time} of an absolute game time (tenths since the start of period 1)."""
+        length, periods = self.ruleset.period_length, self.ruleset.periods
+        period = min(absolute // length, periods) + 1
+        return {"period": period, "time": format_time(absolute - (period - 1) * length)}
 
     def _remaining(self, serve: Serve) -> int:
         if serve.status == RUNNING:
