@@ -1,0 +1,84 @@
+# IHTC Portal. The README's two commands: `make run` and `make test`.
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+VENV ?= .venv
+PY := $(VENV)/bin/python
+# Evaluated only when the virtualenv has to be created.
+PYTHON = $(shell scripts/find-python)
+
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DEMO_COMMAND ?= $(PY) manage.py demo
+
+# The integration tests' PostgreSQL and Redis (this machine's; `scripts/services` starts them).
+# pytest-django creates and drops the test database test_<name> beside it.
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/portal
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/9
+# Under `make test` a missing service or browser fails the run instead of skipping tests.
+PYTEST := PORTAL_TESTS_STRICT=1 $(PY) -m pytest
+
+.PHONY: help run test lint format migrate demo worker beat bench services chromium
+
+help:
+	@echo "make run      set up (.venv, requirements), migrate, load the demo, start web + Celery worker + beat"
+	@echo "make test     lint, then unit tests (SQLite), integration tests (PostgreSQL, Redis, real worker), browser tests"
+	@echo "make lint     ruff check and ruff format --check"
+	@echo "make format   ruff format and ruff check --fix"
+	@echo "make migrate  apply database migrations"
+	@echo "make demo     load the demo world (python manage.py demo)"
+	@echo "make worker   a Celery worker in the foreground"
+	@echo "make beat     Celery beat in the foreground"
+	@echo "make bench    the benchmarks under tests/bench (not part of make test)"
+
+# Stamps: reinstall when a requirements file changes.
+$(VENV)/.installed-run: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@ $(VENV)/.installed-run
+
+run: $(VENV)/.installed-run
+	PY=$(PY) HOST=$(HOST) PORT=$(PORT) DEMO_COMMAND="$(DEMO_COMMAND)" scripts/run
+
+test: $(VENV)/.installed-dev chromium services lint
+	@echo "== Unit tests (SQLite, 2 processes)"
+	env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 -m "not integration and not browser and not bench"
+	@echo "== Integration tests (PostgreSQL, Redis, real Celery worker and beat)"
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PYTEST) -m integration tests/integration
+	@echo "== Browser tests (Playwright, Debian's chromium)"
+	env -u DATABASE_URL -u REDIS_URL $(PYTEST) -m browser tests/e2e
+
+lint: $(VENV)/.installed-dev
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+format: $(VENV)/.installed-dev
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+migrate: $(VENV)/.installed-run
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(DEMO_COMMAND)
+
+worker: $(VENV)/.installed-run
+	$(PY) -m celery -A portal worker --pool=solo --concurrency=1 -Q celery --without-mingle --without-gossip -l info
+
+beat: $(VENV)/.installed-run
+	$(PY) -m celery -A portal beat -l info
+
+bench: $(VENV)/.installed-dev
+	$(PY) -m pytest tests/bench -m bench
+
+services:
+	scripts/services
+
+chromium:
+	scripts/chromium
