@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from simple_history.admin import SimpleHistoryAdmin
 
 from accounts.access import (
@@ -42,6 +43,13 @@ from .models import (
     ProtectiveDeviceRequest,
 )
 from .selectors import person_eligibility_by_category
+
+
+def _adopt(obj, saved) -> None:
+    """Give the admin's unsaved object the values the service stored (for its log entry and redirect)."""
+    for field in saved._meta.concrete_fields:
+        setattr(obj, field.attname, getattr(saved, field.attname))
+    obj._state.adding = False
 
 
 def _is_portal_staff(user) -> bool:
@@ -209,9 +217,9 @@ class PersonAdmin(PersonScopedAdmin):
                 ((w.approved_by, r.message, w.reason) for r, w in result.waived),
             )
             verdict = (
-                format_html('<span style="color:#1b7f3a">eligible</span>')
+                mark_safe('<span style="color:#1b7f3a">eligible</span>')
                 if result.eligible
-                else format_html('<span style="color:#b00020">not eligible</span>')
+                else mark_safe('<span style="color:#b00020">not eligible</span>')
             )
             rows.append((category.label, verdict, format_html("<ul>{}{}</ul>", reasons, waived)))
         body = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>", rows)
@@ -275,7 +283,7 @@ class EligibilityWaiverAdmin(PersonScopedAdmin):
             year=data.get("year"),
             approved_by=request.user,
         )
-        obj.pk = saved.pk
+        _adopt(obj, saved)
 
 
 # --- Equipment -----------------------------------------------------------------------
@@ -301,12 +309,12 @@ class EquipmentModelAdmin(RoleScopedAdmin):
         return ", ".join(obj.certifications) or "—"
 
     def save_model(self, request, obj, form, change):
-        data = {name: form.cleaned_data[name] for name in form.Meta.fields}
+        data = {name: form.cleaned_data[name] for name in EquipmentModelForm.Meta.fields}
         if change:
             saved = services.equipment_model_update(equipment_model=obj, by=request.user, **data)
         else:
             saved = services.equipment_model_create(by=request.user, **data)
-        obj.pk = saved.pk
+        _adopt(obj, saved)
 
 
 @admin.register(EquipmentInspection)
@@ -350,7 +358,7 @@ class EquipmentInspectionAdmin(PersonScopedAdmin):
             notes=data.get("notes", ""),
             inspected_by=request.user,
         )
-        obj.pk = saved.pk
+        _adopt(obj, saved)
 
 
 # --- Protective device requests (3.2.8 C) --------------------------------------------
@@ -397,7 +405,7 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
             prescription=data["prescription"],
             submitted_by=request.user,
         )
-        obj.pk = saved.pk
+        _adopt(obj, saved)
 
     def _apply(self, request, queryset, verb, do):
         done = 0

@@ -358,7 +358,7 @@ def check_device_transition(*, current: str, target: str) -> None:
         allowed = ", ".join(sorted(DEVICE_REQUEST_TRANSITIONS.get(current, ()))) or "nothing (final)"
         raise ValidationError(
             {
-                "status": f"Rule 3.2.8 C: a {DeviceRequestStatus(current).label.lower()} request cannot become "
+                "status": f"Rule 3.2.8 C: a request that is {DeviceRequestStatus(current).label.lower()} cannot become "
                 f"{DeviceRequestStatus(target).label.lower()}; it can become: {allowed}."
             }
         )
