@@ -440,7 +440,10 @@ class PenaltyRecord(models.Model):
         help_text="Empty for a bench penalty.",
     )  # fmt: skip
     infraction_code = models.CharField(max_length=60, help_text="Annex C index code.")
-    minutes = models.PositiveSmallIntegerField()
+    minutes = models.PositiveSmallIntegerField(help_text="R-21: minutes charged in the records.")
+    gives_power_play = models.BooleanField(
+        default=False, help_text="R-22: it left the team shorthanded (a timed, non-coincidental penalty)."
+    )
     period = models.PositiveSmallIntegerField()
     time_tenths = models.PositiveIntegerField()
     history = HistoricalRecords()

@@ -13,15 +13,18 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 
 from federation.eligibility import EligibilityResult
-from federation.models import EligibilityWaiver
+from federation.models import EligibilityWaiver, Person
 
-from . import scheduling
+from . import scheduling, statistics
 from .models import (
     Championship,
     DecidedIn,
     EntryStatus,
     Game,
     GameStatus,
+    GoalkeeperRecord,
+    GoalRecord,
+    PenaltyRecord,
     PhaseKind,
     Pool,
     PoolTeam,
@@ -206,3 +209,101 @@ def bracket_for(championship: Championship) -> scheduling.Bracket | None:
         winners={code: team for code, team in winners.items() if team is not None},
         placement=_placement_kind(len(first_round), len(rows)),
     )
+
+
+# --- statistics --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChampionshipStatistics:
+    """The official tables (4.3, 4.6 note, 8.1 B-D): people by id, teams by entry name."""
+
+    players: tuple[statistics.PlayerStatistics, ...]
+    goalkeepers: tuple[statistics.GoalkeeperStatistics, ...]
+    teams: tuple[statistics.TeamSpecialTeams, ...]
+    people: dict[int, Person]
+    entries: dict[str, TeamEntry]
+
+
+def championship_statistics(championship: Championship) -> ChampionshipStatistics:
+    """Return player, goalkeeper and special-teams statistics of the championship in seven queries.
+
+    Forfeits count 1-0 with the goal to the winner's captain and no goalkeeper
+    line (8.1 B); a disqualified team's games leave every table (8.1 D). Until
+    game line-ups are recorded, a player's games are the final games of his
+    team while he is on its roster (the line-up is drawn from it, 5.1 B).
+    """
+    entries = {e.name: e for e in TeamEntry.objects.filter(championship=championship)}
+    disqualified = [name for name, e in entries.items() if e.status == EntryStatus.DISQUALIFIED]
+    game_rows = list(Game.objects.filter(championship=championship, status=GameStatus.FINAL).values(*_GAME_FIELDS))
+    games = [game_result(row) for row in game_rows]
+    roster = list(
+        RosterEntry.objects.filter(entry__championship=championship).values_list("entry__name", "person_id", "captain")
+    )
+    captains = {team: person for team, person, captain in roster if captain}
+    players_by_team: dict[str, list[int]] = {}
+    for team, person, _ in roster:
+        players_by_team.setdefault(team, []).append(person)
+    appearances = [
+        statistics.Appearance(game_id=game.game_id, team=team, person=person)
+        for game in games
+        for team in (game.home, game.away)
+        for person in players_by_team.get(team, ())
+    ]
+    goals = [
+        statistics.GoalSummary(
+            game_id=g["game_id"],
+            team=g["entry__name"],
+            scorer=g["scorer_id"],
+            assist=g["assist_id"],
+            own_goal=g["own_goal"],
+            empty_net=g["empty_net"],
+            power_play=g["power_play"],
+            shorthanded=g["shorthanded"],
+            penalty_shot=g["penalty_shot"],
+        )
+        for g in GoalRecord.objects.filter(
+            game__championship=championship, game__status=GameStatus.FINAL, forfeit_award=False
+        ).values(
+            "game_id", "entry__name", "scorer_id", "assist_id", "own_goal", "empty_net", "power_play", "shorthanded",
+            "penalty_shot",
+        )
+    ]  # fmt: skip
+    penalties = [
+        statistics.PenaltySummary(
+            game_id=p["game_id"],
+            team=p["entry__name"],
+            person=p["person_id"],
+            minutes=p["minutes"],
+            infraction=p["infraction_code"],
+            gives_power_play=p["gives_power_play"],
+        )
+        for p in PenaltyRecord.objects.filter(game__championship=championship, game__status=GameStatus.FINAL).values(
+            "game_id", "entry__name", "person_id", "minutes", "infraction_code", "gives_power_play"
+        )
+    ]
+    keepers = [
+        statistics.GoalkeeperGame(
+            game_id=k["game_id"],
+            team=k["entry__name"],
+            goalkeeper=k["goalkeeper_id"],
+            shots_against=k["shots_against"],
+            saves=k["saves"],
+            goals_against=k["goals_against"],
+        )
+        for k in GoalkeeperRecord.objects.filter(game__championship=championship, game__status=GameStatus.FINAL).values(
+            "game_id", "entry__name", "goalkeeper_id", "shots_against", "saves", "goals_against"
+        )
+    ]
+    players = statistics.player_statistics(
+        games=games,
+        appearances=appearances,
+        goals=goals,
+        penalties=penalties,
+        captains=captains,
+        disqualified=disqualified,
+    )
+    goalkeepers = statistics.goalkeeper_statistics(games=games, goalkeepers=keepers, disqualified=disqualified)
+    teams = statistics.team_special_teams(games=games, goals=goals, penalties=penalties, disqualified=disqualified)
+    people = Person.objects.in_bulk({p.person for p in players} | {k.goalkeeper for k in goalkeepers})
+    return ChampionshipStatistics(players=players, goalkeepers=goalkeepers, teams=teams, people=people, entries=entries)

@@ -1154,6 +1154,7 @@ def penalty_add(
     minutes: int,
     period: int,
     time_tenths: int,
+    gives_power_play: bool = False,
     by: User,
 ) -> PenaltyRecord:
     """Enter a penalty of the game summary (R-20): a person of the team, or the bench (no person)."""
@@ -1175,6 +1176,7 @@ def penalty_add(
             person=person,
             infraction_code=infraction_code,
             minutes=minutes,
+            gives_power_play=gives_power_play,
             period=period,
             time_tenths=time_tenths,
         )
