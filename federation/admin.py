@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import models
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -18,10 +19,19 @@ from django.utils.safestring import mark_safe
 from simple_history.admin import SimpleHistoryAdmin
 
 from accounts.access import (
+    can_approve_equipment,
+    can_decide_device_request,
     can_edit_person,
+    can_grant_waiver,
+    can_manage_federations,
+    device_requests_visible_to,
+    inspections_visible_to,
+    is_federation_staff,
     is_international_staff,
+    passports_visible_to,
     people_editable_q,
     staff_federation_ids,
+    waivers_visible_to,
 )
 
 from . import services
@@ -54,7 +64,7 @@ def _adopt(obj, saved) -> None:
 
 def _is_portal_staff(user) -> bool:
     """Staff of some federation (or international staff) with access to the admin site."""
-    return bool(user.is_active and user.is_staff and (is_international_staff(user) or staff_federation_ids(user)))
+    return bool(user.is_active and user.is_staff and is_federation_staff(user))
 
 
 class RoleScopedAdmin(SimpleHistoryAdmin):
@@ -79,13 +89,12 @@ class RoleScopedAdmin(SimpleHistoryAdmin):
 class PersonScopedAdmin(RoleScopedAdmin):
     """For records that belong to a person: national staff see and change their federation's only."""
 
-    person_path = "person"
+    def visible_to(self, user):
+        """Return the records the access layer lets ``user`` see."""
+        raise NotImplementedError
 
     def get_queryset(self, request):
-        qs = super().get_queryset(request)
-        if is_international_staff(request.user):
-            return qs
-        return qs.filter(**{f"{self.person_path}__federation_id__in": staff_federation_ids(request.user)})
+        return super().get_queryset(request) & self.visible_to(request.user)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "person":
@@ -103,13 +112,17 @@ class FederationAdmin(RoleScopedAdmin):
     search_fields = ["name", "short_name"]
     list_select_related = ["parent"]
     autocomplete_fields = ["parent"]
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
-    # The registry itself (affiliation, good standing: 1.1 A) is kept by international staff.
+    # The registry itself (affiliation, good standing: 1.1 A) is kept by IHTC executives.
     def has_add_permission(self, request):
-        return is_international_staff(request.user)
+        return _is_portal_staff(request.user) and can_manage_federations(request.user)
 
     def has_change_permission(self, request, obj=None):
-        return is_international_staff(request.user)
+        return _is_portal_staff(request.user) and can_manage_federations(request.user)
+
+    def has_delete_permission(self, request, obj=None):
+        return _is_portal_staff(request.user) and can_manage_federations(request.user)
 
 
 # --- People and passports --------------------------------------------------------
@@ -172,9 +185,9 @@ class PersonAdmin(PersonScopedAdmin):
         ("Eligibility", {"fields": ["eligibility"], "description": "1.1 B-G, R-01, R-02, R-03."}),
     ]
 
-    def get_queryset(self, request):
-        qs = super(PersonScopedAdmin, self).get_queryset(request)
-        return qs.filter(people_editable_q(request.user))
+    def visible_to(self, user):
+        # The admin is for keeping records: national staff get their federation's people only.
+        return Person.objects.filter(people_editable_q(user))
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "federation" and not is_international_staff(request.user):
@@ -239,6 +252,9 @@ class PassportAdmin(PersonScopedAdmin):
     list_select_related = ["person"]
     date_hierarchy = "expiry_date"
 
+    def visible_to(self, user):
+        return passports_visible_to(user)
+
     def get_fields(self, request, obj=None):
         return ["person", *PassportForm.Meta.fields]
 
@@ -263,12 +279,15 @@ class EligibilityWaiverAdmin(PersonScopedAdmin):
     search_fields = ["person__first_name", "person__last_name", "reason"]
     list_select_related = ["person", "approved_by"]
 
+    def visible_to(self, user):
+        return waivers_visible_to(user)
+
     def get_readonly_fields(self, request, obj=None):
         return ["person", "code", "category", "year", "reason", "approved_by", "approved_at"] if obj else []
 
     # R-03: the IHTC grants waivers; a granted waiver is a record, not edited (delete and grant anew).
     def has_add_permission(self, request):
-        return is_international_staff(request.user)
+        return _is_portal_staff(request.user) and can_grant_waiver(request.user)
 
     def has_change_permission(self, request, obj=None):
         return False
@@ -299,10 +318,10 @@ class EquipmentModelAdmin(RoleScopedAdmin):
 
     # 3.2.6 A: the approval registry is kept by the IHTC.
     def has_add_permission(self, request):
-        return is_international_staff(request.user)
+        return _is_portal_staff(request.user) and can_approve_equipment(request.user)
 
     def has_change_permission(self, request, obj=None):
-        return is_international_staff(request.user)
+        return _is_portal_staff(request.user) and can_approve_equipment(request.user)
 
     @admin.display(description="Certifications")
     def certification_list(self, obj):
@@ -325,6 +344,9 @@ class EquipmentInspectionAdmin(PersonScopedAdmin):
     search_fields = ["person__first_name", "person__last_name"]
     list_select_related = ["person", "inspected_by"]
     date_hierarchy = "inspected_at"
+
+    def visible_to(self, user):
+        return inspections_visible_to(user).filter(person__in=Person.objects.filter(people_editable_q(user)))
 
     def get_readonly_fields(self, request, obj=None):
         if obj:
@@ -374,6 +396,9 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
     actions = ["approve", "reject", "resubmit"]
     decision_fields = ["status", "submitted_by", "submitted_at", "decided_by", "decided_at", "decision_reason"]
 
+    def visible_to(self, user):
+        return device_requests_visible_to(user)
+
     def get_fields(self, request, obj=None):
         fields = ["person", "description", "physician", "prescription"]
         return [*fields, *self.decision_fields] if obj else fields
@@ -388,10 +413,10 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
         return obj is None and super().has_change_permission(request)
 
     def has_approve_permission(self, request):
-        return is_international_staff(request.user)
+        return can_decide_device_request(request.user)
 
     def has_reject_permission(self, request):
-        return is_international_staff(request.user)
+        return can_decide_device_request(request.user)
 
     def has_resubmit_permission(self, request):
         return _is_portal_staff(request.user)

@@ -18,7 +18,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.access import is_international_staff
+from accounts.access import can_approve_equipment, can_decide_device_request, can_grant_waiver
 
 from . import eligibility, equipment
 from .files import check_scan_upload
@@ -124,7 +124,7 @@ def check_waiver(*, code: str, reason: str, category: str = "", year: int | None
 
 def check_can_grant_waiver(user) -> None:
     """R-03: the exception that "normally" in 1.1 B allows is the IHTC's to make."""
-    if not is_international_staff(user):
+    if not can_grant_waiver(user):
         raise PermissionDenied("R-03: only the IHTC (international staff) grants eligibility waivers.")
 
 
@@ -192,7 +192,7 @@ def check_equipment_approval(*, kind: str, certifications: Iterable[str], approv
 
 
 def check_can_approve_equipment(user) -> None:
-    if not is_international_staff(user):
+    if not can_approve_equipment(user):
         raise PermissionDenied("Rule 3.2.6 A: only the IHTC (international staff) approves equipment models.")
 
 
@@ -366,7 +366,7 @@ def check_device_transition(*, current: str, target: str) -> None:
 
 def check_can_decide_device_request(user) -> None:
     """3.2.8 C: the IHTC gives (or refuses) permission to play with a prescribed device."""
-    if not is_international_staff(user):
+    if not can_decide_device_request(user):
         raise PermissionDenied("Rule 3.2.8 C: only the IHTC (international staff) decides protective device requests.")
 
 

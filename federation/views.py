@@ -7,10 +7,15 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import render
 
-from accounts.access import access_passport, access_person, can_edit_person, federations_visible_to
+from accounts.access import (
+    access_device_request,
+    access_passport,
+    access_person,
+    can_see_confidential,
+    federations_visible_to,
+)
 
 from .files import private_file_response
-from .models import ProtectiveDeviceRequest
 from .selectors import PERSON_ROLE_FIELDS, person_eligibility_by_category, person_list, person_with_records
 
 PEOPLE_PER_PAGE = 25
@@ -54,7 +59,7 @@ def person_detail_view(request, pk: int):
     # Passports, eligibility, waivers and medical requests are for the staff who
     # keep the person's record (the audience of passports_visible_to); officials
     # and the committee see the person's plain data only.
-    confidential = can_edit_person(request.user, person)
+    confidential = can_see_confidential(request.user, person)
     person_with_records(person)
     year = _int_or_none(request.GET.get("year"))
     if year is not None and not 1900 <= year <= 2200:
@@ -86,13 +91,8 @@ def passport_scan_view(request, pk: int):
 @login_required
 def device_prescription_view(request, pk: int):
     """Serve a device request's prescription to whoever may see the holder's passports (3.2.8 C)."""
-    try:
-        device_request = ProtectiveDeviceRequest.objects.select_related("person").get(pk=pk)
-    except ProtectiveDeviceRequest.DoesNotExist:
-        raise Http404("No such request.") from None
-    # Medical documents: the same audience as passport scans; others may not know it exists.
-    if not can_edit_person(request.user, device_request.person):
-        raise Http404("No such request.")
+    # Medical documents: the audience of passport scans; others may not know the request exists.
+    device_request = access_device_request(request.user, pk)
     return private_file_response(
         device_request.prescription,
         content_type=device_request.prescription_content_type,

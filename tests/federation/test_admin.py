@@ -293,3 +293,14 @@ def test_national_staff_are_not_offered_the_decision_actions(client):
     choices = [value for value, _ in response.context["action_form"].fields["action"].choices]
     assert "approve" not in choices and "reject" not in choices
     assert "resubmit" in choices
+
+
+def test_national_staff_view_but_cannot_change_the_federation_registry(client):
+    person = PersonFactory()
+    client.force_login(federation_staff(person.federation))
+    url = reverse("admin:federation_federation_change", args=[person.federation.pk])
+    assert client.get(url).status_code == 200
+    response = client.post(url, {"name": "Renamed", "level": "national", "country": "IT"})
+    assert response.status_code == 403
+    person.federation.refresh_from_db()
+    assert person.federation.name != "Renamed"
