@@ -180,7 +180,10 @@ def player_statistics(
     rows: dict[tuple[Person, str], dict[str, int]] = {}
 
     def row(person: Person, team: str) -> dict[str, int]:
-        return rows.setdefault((person, team), dict.fromkeys(("games", "goals", "assists", "pim", "ppg", "shg"), 0))
+        found = rows.get((person, team))
+        if found is None:
+            found = rows[person, team] = dict.fromkeys(("games", "goals", "assists", "pim", "ppg", "shg"), 0)
+        return found
 
     seen: set[tuple[str | int, Person]] = set()
     for i, appearance in enumerate(appearances):
