@@ -139,6 +139,8 @@ class Replayer:
         """Apply one event (events must come in replay order)."""
         state = self.state
         if state.status == ENDED and not (event.type == GAME_END and not state.result.confirmed):
+            if event.type == PERIOD_START and state.game.game_type == ROUND_ROBIN:
+                self.refuse("Rule 1.3 D: round-robin games have no overtime; a tie stands (1.3 A)", event, "period")
             raise InvalidEvent(
                 f"Rule 1.3 / R-11: the game has ended; no {event.type} can follow it", field="type", event_id=event.id
             )
