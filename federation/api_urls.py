@@ -1,1 +1,14 @@
-urlpatterns: list = []
+from rest_framework.routers import SimpleRouter
+
+from . import api
+
+router = SimpleRouter()
+router.register("federations", api.FederationViewSet, basename="federation")
+router.register("people", api.PersonViewSet, basename="person")
+router.register("passports", api.PassportViewSet, basename="passport")
+router.register("eligibility-waivers", api.EligibilityWaiverViewSet, basename="eligibility-waiver")
+router.register("equipment-models", api.EquipmentModelViewSet, basename="equipment-model")
+router.register("equipment-inspections", api.EquipmentInspectionViewSet, basename="equipment-inspection")
+router.register("device-requests", api.ProtectiveDeviceRequestViewSet, basename="device-request")
+
+urlpatterns = router.urls

@@ -1,0 +1,542 @@
+"""REST API of the federation register: thin views over the access layer and the services.
+
+Each endpoint: the access layer scopes the list or gates the object
+(``accounts.access``; 404 for what the user may not know of, 403 for what
+they may see but not change), an input serializer checks the shape of the
+request, a service of ``federation.services`` checks the rule and writes, an
+output serializer answers. Stored files (passport scans, prescriptions) are
+never served here: the answers give the URL of their guarded page view.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
+from django.http import Http404
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.response import Response
+
+from accounts import access
+from portal.api import RulesPermission
+
+from . import selectors, services
+from .filters import (
+    EligibilityWaiverFilter,
+    EquipmentInspectionFilter,
+    EquipmentModelFilter,
+    FederationFilter,
+    PassportFilter,
+    PersonFilter,
+    ProtectiveDeviceRequestFilter,
+)
+from .models import EligibilityWaiver, Federation, Person
+from .serializers import (
+    DeviceRequestDecisionSerializer,
+    DeviceRequestInputSerializer,
+    DeviceRequestResubmitSerializer,
+    EligibilityQuerySerializer,
+    EligibilityWaiverInputSerializer,
+    EligibilityWaiverSerializer,
+    EquipmentInspectionInputSerializer,
+    EquipmentInspectionSerializer,
+    EquipmentModelInputSerializer,
+    EquipmentModelSerializer,
+    EquipmentModelUpdateSerializer,
+    FederationSerializer,
+    PassportInputSerializer,
+    PassportSerializer,
+    PassportUpdateSerializer,
+    PersonEligibilitySerializer,
+    PersonSerializer,
+    ProtectiveDeviceRequestSerializer,
+)
+
+_WRITE_ACTIONS = {"create", "update", "partial_update", "destroy"}
+
+
+def _person_for(user, person_id, *, field: str = "person", for_edit: bool = True) -> Person:
+    """Return the person a request body names; an unknown (or invisible) one is a 400 naming ``field``."""
+    try:
+        return access.access_person(user, person_id, for_edit=for_edit)
+    except Http404:
+        raise ValidationError({field: f"No person with id {person_id} in the records you may see."}) from None
+
+
+def _save_checked(instance, changes: dict, *, lock: bool):
+    """Apply ``changes``, validate the model (its field and constraint checks), save in one transaction."""
+    with transaction.atomic():
+        if lock and instance.pk:
+            # Two staff members editing the same record: the second works on the first's result.
+            instance = type(instance).objects.select_for_update().get(pk=instance.pk)
+        for name, value in changes.items():
+            setattr(instance, name, value)
+        instance.full_clean()
+        instance.save()
+    return instance
+
+
+class AccessViewSet(viewsets.GenericViewSet):
+    """Objects come from an ``access_*`` gate, lists from a ``*_visible_to`` selector."""
+
+    permission_classes = [RulesPermission]
+    permission_required: dict[str, str] = {}
+
+    def access_object(self, pk, *, for_edit: bool):
+        raise NotImplementedError
+
+    def get_object(self):
+        obj = self.access_object(self.kwargs[self.lookup_url_kwarg or self.lookup_field], for_edit=self.is_write())
+        self.check_object_permissions(self.request, obj)
+        return obj
+
+    def is_write(self) -> bool:
+        return self.action in _WRITE_ACTIONS
+
+    def respond(self, instance, *, created: bool = False) -> Response:
+        data = self.get_serializer(instance).data
+        return Response(data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+# --- Federations -------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Federations (any logged-in user)"),
+    create=extend_schema(summary="Register a federation (IHTC executives)"),
+    update=extend_schema(summary="Change a federation's registry entry (IHTC executives)"),
+    partial_update=extend_schema(summary="Change some fields of a federation (IHTC executives)"),
+)
+class FederationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessViewSet):
+    serializer_class = FederationSerializer
+    filterset_class = FederationFilter
+    search_fields = ["name", "short_name"]
+    ordering_fields = ["name", "short_name", "country", "level"]
+    ordering = ["name"]
+    permission_required = {
+        "list": "federation.view_federation",
+        "retrieve": "federation.view_federation",
+        "create": "federation.add_federation",
+        "update": "federation.change_federation",
+        "partial_update": "federation.change_federation",
+    }
+
+    def get_queryset(self):
+        return access.federations_visible_to(self.request.user)
+
+    def access_object(self, pk, *, for_edit):
+        return access.access_federation(self.request.user, pk, for_edit=for_edit)
+
+    def create(self, request, *args, **kwargs):
+        serializer = FederationSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        federation = _save_checked(Federation(), serializer.validated_data, lock=False)
+        return self.respond(federation, created=True)
+
+    def update(self, request, *args, partial=False, **kwargs):
+        federation = self.get_object()
+        serializer = FederationSerializer(federation, data=request.data, partial=partial)
+        serializer.is_valid(raise_exception=True)
+        return self.respond(_save_checked(federation, serializer.validated_data, lock=True))
+
+    def partial_update(self, request, *args, **kwargs):
+        return self.update(request, *args, partial=True, **kwargs)
+
+
+# --- People ------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(summary="People you may see (national staff: your federation's; international: all)"),
+    create=extend_schema(summary="Register a person in a federation you work for"),
+)
+class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessViewSet):
+    serializer_class = PersonSerializer
+    filterset_class = PersonFilter
+    search_fields = ["first_name", "last_name"]
+    ordering_fields = ["last_name", "first_name", "date_of_birth", "federation__name", "nationality"]
+    ordering = ["last_name", "first_name", "pk"]
+    permission_required = {
+        "list": "federation.view_person",
+        "retrieve": "federation.view_person",
+        "create": "federation.add_person",
+        "update": "federation.change_person",
+        "partial_update": "federation.change_person",
+        "eligibility": "federation.view_person_eligibility",
+    }
+
+    def get_queryset(self):
+        return access.people_visible_to(self.request.user).select_related("federation")
+
+    def access_object(self, pk, *, for_edit):
+        return access.access_person(self.request.user, pk, for_edit=for_edit)
+
+    def _check_federation(self, federation: Federation) -> None:
+        if not access.can_edit_federation(self.request.user, federation):
+            raise PermissionDenied("Only staff of a federation or international staff may register its people.")
+
+    def create(self, request, *args, **kwargs):
+        serializer = PersonSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        self._check_federation(serializer.validated_data["federation"])
+        person = _save_checked(Person(), serializer.validated_data, lock=False)
+        return self.respond(person, created=True)
+
+    def update(self, request, *args, partial=False, **kwargs):
+        person = self.get_object()
+        serializer = PersonSerializer(person, data=request.data, partial=partial)
+        serializer.is_valid(raise_exception=True)
+        if "federation" in serializer.validated_data:
+            # Moving a person: the user must work for the federation it goes to as well.
+            self._check_federation(serializer.validated_data["federation"])
+        return self.respond(_save_checked(person, serializer.validated_data, lock=True))
+
+    def partial_update(self, request, *args, **kwargs):
+        return self.update(request, *args, partial=True, **kwargs)
+
+    @extend_schema(
+        summary="The person's eligibility in every category (Rule 1.1 B-G, R-01..R-03)",
+        description="For a championship of ``year`` (default dates 1-10 July) or between ``start_date`` and "
+        "``end_date``, entered by the federation of ``team_country`` (default: the person's federation). "
+        "Each category lists the reasons with their articles, and the reasons an IHTC waiver lifts (R-03).",
+        parameters=[EligibilityQuerySerializer],
+        responses=PersonEligibilitySerializer,
+    )
+    @action(detail=True, methods=["get"])
+    def eligibility(self, request, pk=None):
+        person = self.get_object()
+        query = EligibilityQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        params = query.validated_data
+        start, end = params.get("start_date"), params.get("end_date")
+        if start is None:
+            start, end = selectors.default_championship_dates(params.get("year") or timezone.now().year)
+        team_country = params.get("team_country") or str(person.federation.country) or str(person.nationality)
+        prefetch_related_objects(
+            [person],
+            "passports",
+            Prefetch("eligibility_waivers", queryset=EligibilityWaiver.objects.select_related("approved_by")),
+        )
+        results = selectors.person_eligibility_by_category(
+            person, start_date=start, end_date=end, team_country=team_country
+        )
+        data = {
+            "person": person.pk,
+            "start_date": start,
+            "end_date": end,
+            "team_country": team_country,
+            "categories": [
+                {
+                    "category": category.value,
+                    "label": category.label,
+                    "article": category.article,
+                    "eligible": result.eligible,
+                    "reasons": [_reason(r) for r in result.reasons],
+                    "waived": [
+                        {**_reason(r), "waiver_reason": w.reason, "approved_by": w.approved_by}
+                        for r, w in result.waived
+                    ],
+                }
+                for category, result in results.items()
+            ],
+        }
+        return Response(PersonEligibilitySerializer(data).data)
+
+
+def _reason(reason) -> dict:
+    return {"code": reason.code, "article": reason.article, "message": reason.message, "field": reason.field}
+
+
+# --- Passports -----------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Passports you may see (metadata; the scan through scan_url only)"),
+    create=extend_schema(
+        summary="Record a passport (1.1 B); the scan as multipart, checked by its content",
+        request={"multipart/form-data": PassportInputSerializer, "application/json": PassportInputSerializer},
+        responses={201: PassportSerializer},
+    ),
+    partial_update=extend_schema(
+        summary="Change a passport; a new scan replaces the old one",
+        request={"multipart/form-data": PassportUpdateSerializer, "application/json": PassportUpdateSerializer},
+        responses=PassportSerializer,
+    ),
+)
+class PassportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessViewSet):
+    serializer_class = PassportSerializer
+    filterset_class = PassportFilter
+    parser_classes = [JSONParser, MultiPartParser, FormParser]
+    http_method_names = ["get", "post", "patch", "head", "options"]
+    search_fields = ["number", "person__last_name", "person__first_name"]
+    ordering_fields = ["expiry_date", "number", "issuing_country"]
+    ordering = ["-expiry_date", "pk"]
+    permission_required = {
+        "list": "federation.view_passport",
+        "retrieve": "federation.view_passport",
+        "create": "federation.add_passport",
+        "partial_update": "federation.change_passport",
+    }
+
+    def get_queryset(self):
+        return access.passports_visible_to(self.request.user).select_related("person")
+
+    def access_object(self, pk, *, for_edit):
+        return access.access_passport(self.request.user, pk, for_edit=for_edit)
+
+    def create(self, request, *args, **kwargs):
+        serializer = PassportInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        person = _person_for(request.user, data["person"])
+        passport = services.passport_add(
+            person=person,
+            issuing_country=data["issuing_country"],
+            number=data["number"],
+            expiry_date=data["expiry_date"],
+            scan=data.get("scan"),
+        )
+        return self.respond(passport, created=True)
+
+    def partial_update(self, request, *args, **kwargs):
+        passport = self.get_object()
+        serializer = PassportUpdateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        passport = services.passport_update(passport=passport, **serializer.validated_data)
+        return self.respond(passport)
+
+
+# --- Eligibility waivers (R-03) -------------------------------------------------------------
+
+
+@extend_schema_view(
+    create=extend_schema(
+        summary="Grant an IHTC waiver of a 1.1 B condition (R-03; international staff)",
+        request=EligibilityWaiverInputSerializer,
+        responses={201: EligibilityWaiverSerializer},
+    ),
+)
+class EligibilityWaiverViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessViewSet):
+    serializer_class = EligibilityWaiverSerializer
+    filterset_class = EligibilityWaiverFilter
+    search_fields = ["person__last_name", "person__first_name", "reason"]
+    ordering_fields = ["approved_at", "year"]
+    ordering = ["-approved_at", "pk"]
+    permission_required = {
+        "list": "federation.view_eligibilitywaiver",
+        "retrieve": "federation.view_eligibilitywaiver",
+        "create": "federation.add_eligibilitywaiver",
+    }
+
+    def get_queryset(self):
+        return access.waivers_visible_to(self.request.user).select_related("person", "approved_by")
+
+    def access_object(self, pk, *, for_edit):
+        return access.access_waiver(self.request.user, pk)
+
+    def create(self, request, *args, **kwargs):
+        serializer = EligibilityWaiverInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        person = _person_for(request.user, data["person"], for_edit=False)
+        waiver = services.waiver_grant(
+            person=person,
+            code=data["code"],
+            reason=data["reason"],
+            category=data["category"],
+            year=data["year"],
+            approved_by=request.user,
+        )
+        return self.respond(waiver, created=True)
+
+
+# --- Equipment approval registry (3.2.6 A) ----------------------------------------------------
+
+
+@extend_schema_view(
+    create=extend_schema(
+        summary="Register a helmet, face protection or mask model; approving needs HECC/CSA/CE (3.2.6 A)",
+        request=EquipmentModelInputSerializer,
+        responses={201: EquipmentModelSerializer},
+    ),
+    partial_update=extend_schema(
+        summary="Change a registered model; approval is the IHTC's (3.2.6 A)",
+        request=EquipmentModelUpdateSerializer,
+        responses=EquipmentModelSerializer,
+    ),
+)
+class EquipmentModelViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessViewSet):
+    serializer_class = EquipmentModelSerializer
+    filterset_class = EquipmentModelFilter
+    http_method_names = ["get", "post", "patch", "head", "options"]
+    search_fields = ["manufacturer", "model_name"]
+    ordering_fields = ["kind", "manufacturer", "model_name", "approved_on"]
+    ordering = ["kind", "manufacturer", "model_name", "pk"]
+    permission_required = {
+        "list": "federation.view_equipmentmodel",
+        "retrieve": "federation.view_equipmentmodel",
+        "create": "federation.add_equipmentmodel",
+        "partial_update": "federation.change_equipmentmodel",
+    }
+
+    def get_queryset(self):
+        return access.equipment_models_visible_to(self.request.user).select_related("approved_by")
+
+    def access_object(self, pk, *, for_edit):
+        return access.access_equipment_model(self.request.user, pk)
+
+    def create(self, request, *args, **kwargs):
+        serializer = EquipmentModelInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        item = services.equipment_model_create(**serializer.validated_data, by=request.user)
+        return self.respond(item, created=True)
+
+    def partial_update(self, request, *args, **kwargs):
+        item = self.get_object()
+        serializer = EquipmentModelUpdateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        item = services.equipment_model_update(equipment_model=item, by=request.user, **serializer.validated_data)
+        return self.respond(item)
+
+
+# --- Equipment inspections (3.2.2 C-D, 3.2.5 C-E) -----------------------------------------------
+
+
+@extend_schema_view(
+    create=extend_schema(
+        summary="Record measurements; violations are computed by the equipment checks (3.2.2, 3.2.5)",
+        request=EquipmentInspectionInputSerializer,
+        responses={201: EquipmentInspectionSerializer},
+    ),
+)
+class EquipmentInspectionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessViewSet):
+    serializer_class = EquipmentInspectionSerializer
+    filterset_class = EquipmentInspectionFilter
+    search_fields = ["person__last_name", "person__first_name"]
+    ordering_fields = ["inspected_at", "kind"]
+    ordering = ["-inspected_at", "pk"]
+    permission_required = {
+        "list": "federation.view_equipmentinspection",
+        "retrieve": "federation.view_equipmentinspection",
+        "create": "federation.add_equipmentinspection",
+    }
+
+    def get_queryset(self):
+        return access.inspections_visible_to(self.request.user).select_related("inspected_by")
+
+    def access_object(self, pk, *, for_edit):
+        return access.access_inspection(self.request.user, pk)
+
+    def create(self, request, *args, **kwargs):
+        serializer = EquipmentInspectionInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        person = _person_for(request.user, data["person"], for_edit=False)
+        if not access.can_record_inspection(request.user, person):
+            raise PermissionDenied("Only the person's federation staff and game officials record inspections.")
+        inspection = services.equipment_inspection_record(
+            person=person,
+            kind=data["kind"],
+            measurements=data["measurements"],
+            notes=data["notes"],
+            inspected_at=data.get("inspected_at"),
+            inspected_by=request.user,
+        )
+        return self.respond(inspection, created=True)
+
+
+# --- Protective device requests (3.2.8 C) ------------------------------------------------------
+
+
+@extend_schema_view(
+    create=extend_schema(
+        summary="Ask the IHTC's permission for a physician-prescribed device (3.2.8 C); prescription as multipart",
+        request={"multipart/form-data": DeviceRequestInputSerializer},
+        responses={201: ProtectiveDeviceRequestSerializer},
+    ),
+)
+class ProtectiveDeviceRequestViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessViewSet):
+    serializer_class = ProtectiveDeviceRequestSerializer
+    filterset_class = ProtectiveDeviceRequestFilter
+    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    search_fields = ["person__last_name", "person__first_name", "description", "physician"]
+    ordering_fields = ["submitted_at", "decided_at", "status"]
+    ordering = ["-submitted_at", "pk"]
+    permission_required = {
+        "list": "federation.view_protectivedevicerequest",
+        "retrieve": "federation.view_protectivedevicerequest",
+        "create": "federation.add_protectivedevicerequest",
+        "approve": "federation.decide_protectivedevicerequest",
+        "reject": "federation.decide_protectivedevicerequest",
+        "resubmit": "federation.change_protectivedevicerequest",
+    }
+
+    def get_queryset(self):
+        return access.device_requests_visible_to(self.request.user).select_related("submitted_by", "decided_by")
+
+    def access_object(self, pk, *, for_edit):
+        return access.access_device_request(self.request.user, pk, for_edit=for_edit)
+
+    def is_write(self) -> bool:
+        return self.action == "resubmit"
+
+    def create(self, request, *args, **kwargs):
+        serializer = DeviceRequestInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        person = _person_for(request.user, data["person"])
+        device_request = services.device_request_submit(
+            person=person,
+            description=data["description"],
+            physician=data["physician"],
+            prescription=data.get("prescription"),
+            submitted_by=request.user,
+        )
+        return self.respond(device_request, created=True)
+
+    def _decide(self, request, *, approve: bool) -> Response:
+        device_request = self.get_object()
+        serializer = DeviceRequestDecisionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        device_request = services.device_request_decide(
+            request=device_request, approve=approve, reason=serializer.validated_data["reason"], decided_by=request.user
+        )
+        return self.respond(device_request)
+
+    @extend_schema(
+        summary="Approve a submitted request (3.2.8 C; the IHTC)",
+        request=DeviceRequestDecisionSerializer,
+        responses=ProtectiveDeviceRequestSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def approve(self, request, pk=None):
+        return self._decide(request, approve=True)
+
+    @extend_schema(
+        summary="Reject a submitted request, with its reason (3.2.8 C; the IHTC)",
+        request=DeviceRequestDecisionSerializer,
+        responses=ProtectiveDeviceRequestSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def reject(self, request, pk=None):
+        return self._decide(request, approve=False)
+
+    @extend_schema(
+        summary="Submit a rejected request again, optionally with a new prescription",
+        request={"multipart/form-data": DeviceRequestResubmitSerializer},
+        responses=ProtectiveDeviceRequestSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def resubmit(self, request, pk=None):
+        device_request = self.get_object()
+        serializer = DeviceRequestResubmitSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        device_request = services.device_request_resubmit(
+            request=device_request, submitted_by=request.user, **serializer.validated_data
+        )
+        return self.respond(device_request)

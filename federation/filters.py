@@ -1,0 +1,132 @@
+"""django-filter FilterSets of the federation API lists.
+
+A value that does not parse (a date, a country code, an id) is a 400 naming
+the parameter, never an empty list by accident and never a 500.
+"""
+
+from __future__ import annotations
+
+import django_filters
+from django_countries import countries
+
+from .models import (
+    CategoryChoice,
+    DeviceRequestStatus,
+    EligibilityWaiver,
+    EquipmentInspection,
+    EquipmentKind,
+    EquipmentModel,
+    Federation,
+    FederationLevel,
+    Gender,
+    InspectionKind,
+    Passport,
+    Person,
+    ProtectiveDeviceRequest,
+)
+from .selectors import PERSON_ROLE_FIELDS
+
+COUNTRY_CHOICES = list(countries)
+
+
+class FederationFilter(django_filters.FilterSet):
+    level = django_filters.ChoiceFilter(choices=FederationLevel.choices)
+    country = django_filters.ChoiceFilter(choices=COUNTRY_CHOICES)
+    parent = django_filters.ModelChoiceFilter(queryset=Federation.objects.all())
+
+    class Meta:
+        model = Federation
+        fields = ["level", "country", "parent", "firs_affiliated", "good_standing"]
+
+
+class PersonFilter(django_filters.FilterSet):
+    federation = django_filters.ModelChoiceFilter(queryset=Federation.objects.all())
+    level = django_filters.ChoiceFilter(field_name="federation__level", choices=FederationLevel.choices)
+    country = django_filters.ChoiceFilter(
+        field_name="federation__country", choices=COUNTRY_CHOICES, label="Country of the federation"
+    )
+    gender = django_filters.ChoiceFilter(choices=Gender.choices)
+    nationality = django_filters.ChoiceFilter(choices=COUNTRY_CHOICES)
+    role = django_filters.ChoiceFilter(
+        choices=[(name, name.replace("_", " ")) for name in PERSON_ROLE_FIELDS], method="filter_role"
+    )
+    born_after = django_filters.DateFilter(field_name="date_of_birth", lookup_expr="gte")
+    born_before = django_filters.DateFilter(field_name="date_of_birth", lookup_expr="lte")
+    passport_expiry_before = django_filters.DateFilter(
+        field_name="passports__expiry_date", lookup_expr="lt", distinct=True, label="Holds a passport expiring before"
+    )
+    passport_expiry_after = django_filters.DateFilter(
+        field_name="passports__expiry_date", lookup_expr="gte", distinct=True, label="Holds a passport valid on"
+    )
+
+    class Meta:
+        model = Person
+        fields = ["federation", "gender", "nationality"]
+
+    def filter_role(self, queryset, name, value):
+        return queryset.filter(**{PERSON_ROLE_FIELDS[value]: True})
+
+
+class PassportFilter(django_filters.FilterSet):
+    person = django_filters.NumberFilter(field_name="person_id")
+    federation = django_filters.ModelChoiceFilter(field_name="person__federation", queryset=Federation.objects.all())
+    issuing_country = django_filters.ChoiceFilter(choices=COUNTRY_CHOICES)
+    expiry_before = django_filters.DateFilter(field_name="expiry_date", lookup_expr="lt")
+    expiry_after = django_filters.DateFilter(field_name="expiry_date", lookup_expr="gte")
+    has_scan = django_filters.BooleanFilter(method="filter_has_scan")
+
+    class Meta:
+        model = Passport
+        fields = ["person", "issuing_country"]
+
+    def filter_has_scan(self, queryset, name, value):
+        return queryset.exclude(scan="") if value else queryset.filter(scan="")
+
+
+class EligibilityWaiverFilter(django_filters.FilterSet):
+    person = django_filters.NumberFilter(field_name="person_id")
+    federation = django_filters.ModelChoiceFilter(field_name="person__federation", queryset=Federation.objects.all())
+    code = django_filters.ChoiceFilter(choices=EligibilityWaiver._meta.get_field("code").choices)
+    category = django_filters.ChoiceFilter(choices=CategoryChoice.choices)
+    year = django_filters.NumberFilter()
+
+    class Meta:
+        model = EligibilityWaiver
+        fields = ["person", "code", "category", "year"]
+
+
+class EquipmentModelFilter(django_filters.FilterSet):
+    kind = django_filters.ChoiceFilter(choices=EquipmentKind.choices)
+    certification = django_filters.CharFilter(method="filter_certification")
+
+    class Meta:
+        model = EquipmentModel
+        fields = ["kind", "approved", "manufacturer"]
+
+    def filter_certification(self, queryset, name, value):
+        # 3.2.6 A: HECC, CSA or CE; certifications are stored upper-case.
+        return queryset.filter(certifications__icontains=f'"{value.strip().upper()}"')
+
+
+class EquipmentInspectionFilter(django_filters.FilterSet):
+    person = django_filters.NumberFilter(field_name="person_id")
+    federation = django_filters.ModelChoiceFilter(field_name="person__federation", queryset=Federation.objects.all())
+    kind = django_filters.ChoiceFilter(choices=InspectionKind.choices)
+    inspected_after = django_filters.IsoDateTimeFilter(field_name="inspected_at", lookup_expr="gte")
+    inspected_before = django_filters.IsoDateTimeFilter(field_name="inspected_at", lookup_expr="lt")
+
+    class Meta:
+        model = EquipmentInspection
+        fields = ["person", "kind", "compliant"]
+
+
+class ProtectiveDeviceRequestFilter(django_filters.FilterSet):
+    person = django_filters.NumberFilter(field_name="person_id")
+    federation = django_filters.ModelChoiceFilter(field_name="person__federation", queryset=Federation.objects.all())
+    status = django_filters.ChoiceFilter(choices=DeviceRequestStatus.choices)
+    submitted_after = django_filters.IsoDateTimeFilter(field_name="submitted_at", lookup_expr="gte")
+    submitted_before = django_filters.IsoDateTimeFilter(field_name="submitted_at", lookup_expr="lt")
+
+    class Meta:
+        model = ProtectiveDeviceRequest
+        fields = ["person", "status"]

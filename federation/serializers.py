@@ -1,0 +1,389 @@
+"""API serializers of the federation register.
+
+Input serializers check the shape and types of a request (a 400 naming the
+field); the rules themselves are checked by the services they feed. Output
+serializers never expose a stored file: a passport scan or a prescription is
+only reachable through its guarded page view, whose URL they give.
+"""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django_countries.serializer_fields import CountryField
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from .models import (
+    EligibilityWaiver,
+    EquipmentInspection,
+    EquipmentModel,
+    Federation,
+    FederationLevel,
+    Passport,
+    Person,
+    ProtectiveDeviceRequest,
+)
+
+
+@extend_schema_field({"type": "string", "pattern": "^([A-Za-z]{2})?$", "description": "ISO 3166-1 alpha-2 code"})
+class SafeCountryField(CountryField):
+    """An ISO 3166-1 alpha-2 code, nothing else: not a name, an alpha-3 code, a number or a list (a 400)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid_choice", input=data)
+        code = data.strip().upper()
+        if code == "" and self.allow_blank:
+            return ""
+        if len(code) != 2 or self.countries.alpha2(code) != code:
+            self.fail("invalid_choice", input=data)
+        return code
+
+
+# --- Federations -----------------------------------------------------------------
+
+
+class FederationSerializer(serializers.ModelSerializer):
+    country = SafeCountryField(required=False, allow_blank=True)
+
+    class Meta:
+        model = Federation
+        fields = [
+            "id",
+            "name",
+            "short_name",
+            "country",
+            "level",
+            "parent",
+            "firs_affiliated",
+            "good_standing",
+            "contact_name",
+            "contact_email",
+            "contact_phone",
+            "website",
+            "address",
+        ]
+        # The one-national-federation-per-country constraint is checked in validate(), citing 1.1 A.
+        validators: list = []
+
+    def validate(self, attrs):
+        level = attrs.get("level", getattr(self.instance, "level", None))
+        country = attrs.get("country", getattr(self.instance, "country", ""))
+        parent = attrs.get("parent", getattr(self.instance, "parent", None))
+        errors = {}
+        # A national federation is the federation of one country (1.1 A: "National Federations").
+        if level == FederationLevel.NATIONAL and not country:
+            errors["country"] = "Rule 1.1 A: a national federation is the federation of a country; give its country."
+        elif level == FederationLevel.NATIONAL:
+            others = Federation.objects.filter(level=FederationLevel.NATIONAL, country=country)
+            if self.instance is not None:
+                others = others.exclude(pk=self.instance.pk)
+            if others.exists():
+                errors["country"] = f"Rule 1.1 A: {country} already has a national federation."
+        if parent is not None and self.instance is not None:
+            ancestor, seen = parent, set()
+            while ancestor is not None and ancestor.pk not in seen:
+                if ancestor.pk == self.instance.pk:
+                    errors["parent"] = "A federation cannot be placed below itself."
+                    break
+                seen.add(ancestor.pk)
+                ancestor = ancestor.parent
+        if errors:
+            raise serializers.ValidationError(errors)
+        return attrs
+
+
+# --- People ----------------------------------------------------------------------
+
+
+class PersonSerializer(serializers.ModelSerializer):
+    federation_name = serializers.CharField(source="federation.name", read_only=True)
+    nationality = SafeCountryField()
+
+    class Meta:
+        model = Person
+        fields = [
+            "id",
+            "federation",
+            "federation_name",
+            "first_name",
+            "last_name",
+            "date_of_birth",
+            "gender",
+            "nationality",
+            "is_player",
+            "is_goalkeeper",
+            "is_team_official",
+            "is_referee",
+            "is_official",
+        ]
+
+    def validate_first_name(self, value):
+        if not value.strip():
+            raise serializers.ValidationError("This field may not be blank.")
+        return value.strip()
+
+    def validate_last_name(self, value):
+        return self.validate_first_name(value)
+
+
+class EligibilityQuerySerializer(serializers.Serializer):
+    """GET parameters of a person's eligibility (1.1 B-G): the championship it is checked for."""
+
+    year = serializers.IntegerField(min_value=1900, max_value=2200, required=False)
+    start_date = serializers.DateField(required=False)
+    end_date = serializers.DateField(required=False)
+    team_country = SafeCountryField(required=False)
+
+    def validate(self, attrs):
+        start, end = attrs.get("start_date"), attrs.get("end_date")
+        if (start is None) != (end is None):
+            missing = "end_date" if end is None else "start_date"
+            raise serializers.ValidationError({missing: "Give both start_date and end_date, or neither."})
+        if start and end and end < start:
+            raise serializers.ValidationError({"end_date": "A championship cannot end before it starts."})
+        if start and attrs.get("year") and start.year != attrs["year"]:
+            raise serializers.ValidationError({"start_date": "The championship must start in the given year."})
+        return attrs
+
+
+class EligibilityReasonSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    article = serializers.CharField()
+    message = serializers.CharField()
+    field = serializers.CharField()
+
+
+class WaivedReasonSerializer(EligibilityReasonSerializer):
+    waiver_reason = serializers.CharField()
+    approved_by = serializers.CharField()
+
+
+class CategoryEligibilitySerializer(serializers.Serializer):
+    category = serializers.CharField()
+    label = serializers.CharField()
+    article = serializers.CharField()
+    eligible = serializers.BooleanField()
+    reasons = EligibilityReasonSerializer(many=True)
+    waived = WaivedReasonSerializer(many=True)
+
+
+class PersonEligibilitySerializer(serializers.Serializer):
+    person = serializers.IntegerField()
+    start_date = serializers.DateField()
+    end_date = serializers.DateField()
+    team_country = serializers.CharField()
+    categories = CategoryEligibilitySerializer(many=True)
+
+
+# --- Passports -------------------------------------------------------------------
+
+
+class PassportSerializer(serializers.ModelSerializer):
+    """A passport's metadata; the scan itself only through ``federation:passport-scan``."""
+
+    person_name = serializers.CharField(source="person.__str__", read_only=True)
+    federation = serializers.IntegerField(source="person.federation_id", read_only=True)
+    issuing_country = SafeCountryField()
+    has_scan = serializers.SerializerMethodField()
+    scan_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Passport
+        fields = [
+            "id",
+            "person",
+            "person_name",
+            "federation",
+            "issuing_country",
+            "number",
+            "expiry_date",
+            "has_scan",
+            "scan_content_type",
+            "scan_url",
+        ]
+        read_only_fields = ["scan_content_type"]
+
+    def get_has_scan(self, passport) -> bool:
+        return bool(passport.scan)
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_scan_url(self, passport) -> str | None:
+        if not passport.scan:
+            return None
+        url = reverse("federation:passport-scan", kwargs={"pk": passport.pk})
+        request = self.context.get("request")
+        return request.build_absolute_uri(url) if request else url
+
+
+class PassportInputSerializer(serializers.Serializer):
+    """A passport to record (1.1 B); ``scan`` goes as multipart and is checked by its content."""
+
+    person = serializers.IntegerField()
+    issuing_country = SafeCountryField()
+    number = serializers.CharField(max_length=40)
+    expiry_date = serializers.DateField()
+    scan = serializers.FileField(required=False, allow_empty_file=True)
+
+    def validate_number(self, value):
+        if not value.strip():
+            raise serializers.ValidationError("This field may not be blank.")
+        return value
+
+
+class PassportUpdateSerializer(PassportInputSerializer):
+    person = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.required = False
+
+
+# --- Eligibility waivers ----------------------------------------------------------
+
+
+class EligibilityWaiverSerializer(serializers.ModelSerializer):
+    approved_by = serializers.CharField(source="approved_by.__str__", read_only=True)
+
+    class Meta:
+        model = EligibilityWaiver
+        fields = ["id", "person", "code", "category", "year", "reason", "approved_by", "approved_at"]
+        read_only_fields = ["approved_at"]
+
+
+class EligibilityWaiverInputSerializer(serializers.Serializer):
+    person = serializers.IntegerField()
+    code = serializers.CharField(max_length=32)
+    category = serializers.CharField(max_length=32, required=False, allow_blank=True, default="")
+    year = serializers.IntegerField(required=False, allow_null=True, default=None)
+    reason = serializers.CharField(allow_blank=True, trim_whitespace=True)
+
+
+# --- Equipment -------------------------------------------------------------------
+
+
+class EquipmentModelSerializer(serializers.ModelSerializer):
+    approved_by = serializers.CharField(source="approved_by.__str__", read_only=True, allow_null=True)
+
+    class Meta:
+        model = EquipmentModel
+        fields = [
+            "id",
+            "kind",
+            "manufacturer",
+            "model_name",
+            "certifications",
+            "approved",
+            "approved_on",
+            "approved_by",
+        ]
+        read_only_fields = ["approved_on"]
+
+
+class EquipmentModelInputSerializer(serializers.Serializer):
+    kind = serializers.CharField(max_length=32)
+    manufacturer = serializers.CharField(max_length=100)
+    model_name = serializers.CharField(max_length=100)
+    certifications = serializers.ListField(child=serializers.CharField(max_length=20), required=False, default=list)
+    approved = serializers.BooleanField(required=False, default=False)
+
+
+class EquipmentModelUpdateSerializer(EquipmentModelInputSerializer):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.required = False
+            field.default = serializers.empty
+
+
+class ViolationSerializer(serializers.Serializer):
+    field = serializers.CharField()
+    article = serializers.CharField()
+    message = serializers.CharField()
+    limit_mm = serializers.FloatField(allow_null=True)
+    measured_mm = serializers.FloatField(allow_null=True)
+
+
+class EquipmentInspectionSerializer(serializers.ModelSerializer):
+    inspected_by = serializers.CharField(source="inspected_by.__str__", read_only=True)
+    violations = ViolationSerializer(many=True, read_only=True)
+    measurements = serializers.DictField(child=serializers.JSONField())
+
+    class Meta:
+        model = EquipmentInspection
+        fields = [
+            "id",
+            "person",
+            "kind",
+            "measurements",
+            "violations",
+            "compliant",
+            "notes",
+            "inspected_by",
+            "inspected_at",
+        ]
+
+
+class EquipmentInspectionInputSerializer(serializers.Serializer):
+    """Measurements in millimetres (and yes/no findings); violations are computed, never sent."""
+
+    person = serializers.IntegerField()
+    kind = serializers.CharField(max_length=32)
+    measurements = serializers.DictField(child=serializers.JSONField())
+    notes = serializers.CharField(required=False, allow_blank=True, default="")
+    inspected_at = serializers.DateTimeField(required=False)
+
+
+# --- Protective device requests (3.2.8 C) --------------------------------------------
+
+
+class ProtectiveDeviceRequestSerializer(serializers.ModelSerializer):
+    """A request's metadata; the prescription only through ``federation:device-prescription``."""
+
+    submitted_by = serializers.CharField(source="submitted_by.__str__", read_only=True)
+    decided_by = serializers.CharField(source="decided_by.__str__", read_only=True, allow_null=True)
+    prescription_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ProtectiveDeviceRequest
+        fields = [
+            "id",
+            "person",
+            "description",
+            "physician",
+            "status",
+            "submitted_by",
+            "submitted_at",
+            "decided_by",
+            "decided_at",
+            "decision_reason",
+            "prescription_content_type",
+            "prescription_url",
+        ]
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_prescription_url(self, device_request) -> str | None:
+        if not device_request.prescription:
+            return None
+        url = reverse("federation:device-prescription", kwargs={"pk": device_request.pk})
+        request = self.context.get("request")
+        return request.build_absolute_uri(url) if request else url
+
+
+class DeviceRequestInputSerializer(serializers.Serializer):
+    person = serializers.IntegerField()
+    description = serializers.CharField(allow_blank=True)
+    physician = serializers.CharField(max_length=200, allow_blank=True)
+    prescription = serializers.FileField(required=False, allow_empty_file=True)
+
+
+class DeviceRequestResubmitSerializer(serializers.Serializer):
+    description = serializers.CharField(required=False, allow_blank=True)
+    physician = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    prescription = serializers.FileField(required=False, allow_empty_file=True)
+
+
+class DeviceRequestDecisionSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, default="")

@@ -1,0 +1,100 @@
+"""Login hardening: django-axes locks a username+IP out after 5 failures; passwords need 12+ characters."""
+
+import pytest
+from django.contrib.auth import SESSION_KEY
+from django.contrib.auth.forms import SetPasswordForm
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from tests.factories import TEST_PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def attempt(client, username, password, ip="203.0.113.7"):
+    return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip)
+
+
+def logged_in(client) -> bool:
+    return SESSION_KEY in client.session
+
+
+def test_the_right_password_logs_in(client):
+    user = UserFactory()
+    response = attempt(client, user.username, TEST_PASSWORD)
+    assert response.status_code == 302
+    assert logged_in(client)
+
+
+def test_the_sixth_attempt_after_five_failures_is_refused_even_with_the_right_password(client):
+    user = UserFactory()
+    for _ in range(5):
+        response = attempt(client, user.username, "wrong-password-guess")
+        assert not logged_in(client)
+    response = attempt(client, user.username, TEST_PASSWORD)
+    assert response.status_code == 429
+    assert not logged_in(client)
+
+
+def test_four_failures_do_not_lock_the_account_out(client):
+    user = UserFactory()
+    for _ in range(4):
+        attempt(client, user.username, "wrong-password-guess")
+    assert attempt(client, user.username, TEST_PASSWORD).status_code == 302
+    assert logged_in(client)
+
+
+def test_the_lockout_is_per_username_and_ip_address(client):
+    user = UserFactory()
+    for _ in range(5):
+        attempt(client, user.username, "wrong-password-guess", ip="198.51.100.1")
+    assert attempt(client, user.username, TEST_PASSWORD, ip="198.51.100.1").status_code == 429
+    # Another address is not locked out: a guesser elsewhere cannot lock the real user out.
+    assert attempt(client, user.username, TEST_PASSWORD, ip="198.51.100.2").status_code == 302
+    assert logged_in(client)
+
+
+def test_a_locked_out_user_cannot_use_the_api_with_basic_auth_either(client):
+    import base64
+
+    user = UserFactory()
+    for _ in range(5):
+        attempt(client, user.username, "wrong-password-guess")
+    token = base64.b64encode(f"{user.username}:{TEST_PASSWORD}".encode()).decode()
+    response = client.get("/api/federations/", HTTP_AUTHORIZATION=f"Basic {token}", REMOTE_ADDR="203.0.113.7")
+    assert response.status_code == 403
+    # The same credentials work from the API before any failure: the refusal is the lockout.
+    fresh = UserFactory()
+    token = base64.b64encode(f"{fresh.username}:{TEST_PASSWORD}".encode()).decode()
+    assert client.get("/api/federations/", HTTP_AUTHORIZATION=f"Basic {token}").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "password",
+    [
+        "Sh0rt&sweet",  # 11 characters: below the 12 minimum
+        "password1234",  # a common password
+        "314159265358979",  # entirely numeric
+    ],
+)
+def test_a_weak_password_is_refused_by_the_validators(password):
+    user = UserFactory()
+    with pytest.raises(ValidationError):
+        validate_password(password, user)
+    form = SetPasswordForm(user, {"new_password1": password, "new_password2": password})
+    assert not form.is_valid()
+    assert "new_password2" in form.errors
+
+
+def test_a_password_similar_to_the_username_is_refused():
+    user = UserFactory(username="marcorossi1990")
+    with pytest.raises(ValidationError):
+        validate_password("marcorossi1990", user)
+
+
+def test_a_long_uncommon_password_is_accepted():
+    user = UserFactory()
+    validate_password("rink-puck-visor-2026", user)
+    form = SetPasswordForm(user, {"new_password1": "rink-puck-visor-2026", "new_password2": "rink-puck-visor-2026"})
+    assert form.is_valid()
