@@ -1,0 +1,112 @@
+"""``python manage.py demo``: build the demo world and print its logins.
+
+Idempotence, as documented in the README's tour: the command builds into an
+EMPTY database only. On a database that already holds users or federations it
+refuses and changes nothing; ``--reset`` first empties every table (like
+``manage.py flush``, including non-demo data) and the demo's private files,
+then builds the same world again. Everything happens in one transaction: a
+failure leaves the database as it was.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from accounts.models import User
+from federation.models import Federation, Passport, ProtectiveDeviceRequest
+from portal import demo_data as data
+from portal.management.demo_world import WorldSummary, build_world
+
+
+def logins_table(summary: WorldSummary) -> str:
+    """Return the logins as a plain-text table: URL, password, then login, role, scope and what it sees."""
+    rows = [("Login", "Role", "Scope", "What it sees")]
+    rows += [(login.username, login.role, login.scope, login.sees) for login in summary.logins]
+    rows.append(
+        (
+            "(no login)",
+            "The public",
+            "",
+            "The home page and the public championship pages (schedule, results, standings) as they are built.",
+        )
+    )
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    lines = [
+        f"Demo portal: {data.DEMO_URL}",
+        f"Password of every demo login: {data.DEMO_PASSWORD}",
+        "",
+    ]
+    for i, row in enumerate(rows):
+        lines.append("  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)) + "  " + row[3])
+        if i == 0:
+            lines.append("  ".join("-" * width for width in widths) + "  " + "-" * 12)
+    return "\n".join(lines) + "\n"
+
+
+class Command(BaseCommand):
+    help = (
+        "Build the demo world (FIRS, continental bodies, 15 national federations, a Senior Men world championship "
+        "with 8 teams) into an empty database. --reset empties the database first."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--reset",
+            action="store_true",
+            help="Empty EVERY table (like manage.py flush) and the demo's private files, then build the world again.",
+        )
+        parser.add_argument(
+            "--logins-file",
+            default=None,
+            help="Where to write the logins table (default: PORTAL_DATA_DIR/demo-logins.txt, i.e. var/demo-logins.txt).",
+        )
+
+    def handle(self, *args, reset: bool = False, logins_file: str | None = None, **options):
+        with transaction.atomic():
+            if reset:
+                self._reset()
+            elif User.objects.exists() or Federation.objects.exists():
+                raise CommandError(
+                    f"The database already holds data ({User.objects.count()} users, "
+                    f"{Federation.objects.count()} federations); nothing was changed. The demo builds into an empty "
+                    "database only: run `python manage.py demo --reset` to empty the database (every table) "
+                    "and build the demo world again."
+                )
+            summary = build_world()
+
+        table = logins_table(summary)
+        path = Path(logins_file) if logins_file else Path(settings.DATA_DIR) / "demo-logins.txt"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(table, encoding="utf-8")
+
+        out = self.stdout
+        out.write(self.style.SUCCESS("Demo world built."))
+        out.write("  " + ", ".join(f"{count} {name}" for name, count in summary.counts.items()))
+        if summary.refusals:
+            out.write("\nWhat the rules refused while building it (on purpose):")
+            for refusal in summary.refusals:
+                out.write(f"  - {refusal}")
+        out.write("")
+        out.write(table)
+        out.write(f"(This table is also in {path}.)")
+        out.write(f"World digest: {summary.digest}")
+
+    def _reset(self) -> None:
+        """Empty the database; the stored scans and prescriptions go once the new world is committed."""
+        files = [(p.scan.storage, p.scan.name) for p in Passport.objects.exclude(scan="").only("scan")]
+        files += [
+            (r.prescription.storage, r.prescription.name)
+            for r in ProtectiveDeviceRequest.objects.exclude(prescription="").only("prescription")
+        ]
+        call_command("flush", interactive=False, verbosity=0)
+
+        def delete_files():
+            for storage, name in files:
+                storage.delete(name)
+
+        transaction.on_commit(delete_files)
