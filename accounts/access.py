@@ -97,6 +97,11 @@ def can_manage_federations(user) -> bool:
     return is_superuser(user) or has_role(user, Role.IHTC_EXECUTIVE)
 
 
+def can_manage_accounts(user) -> bool:
+    """Superusers and IHTC executives create logins and assign roles."""
+    return is_superuser(user) or has_role(user, Role.IHTC_EXECUTIVE)
+
+
 def is_international_staff(user) -> bool:
     """IHTC executives, superusers and staff of a non-national federation see every federation."""
     if can_manage_federations(user):

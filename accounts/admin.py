@@ -1,25 +1,76 @@
+"""Admin of logins and their roles: kept by IHTC executives (and superusers).
+
+Django's model permissions are not used; who may do what comes from the
+access layer (``accounts.access.can_manage_accounts``). An executive cannot
+raise anyone (themselves included) to superuser or touch a superuser's
+account: those stay with superusers.
+"""
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from simple_history.admin import SimpleHistoryAdmin
 
+from .access import can_manage_accounts
 from .models import RoleAssignment, User
 
 
-class RoleAssignmentInline(admin.TabularInline):
+class AccountsAdminMixin:
+    def has_module_permission(self, request):
+        return can_manage_accounts(request.user)
+
+    def has_view_permission(self, request, obj=None):
+        return can_manage_accounts(request.user)
+
+    def has_add_permission(self, request, *args):
+        return can_manage_accounts(request.user)
+
+    def has_change_permission(self, request, obj=None):
+        return can_manage_accounts(request.user)
+
+    def has_delete_permission(self, request, obj=None):
+        return can_manage_accounts(request.user)
+
+
+class RoleAssignmentInline(AccountsAdminMixin, admin.TabularInline):
     model = RoleAssignment
     extra = 0
     autocomplete_fields = ["federation"]
 
 
+# Only a superuser grants or edits what makes a superuser.
+_SUPERUSER_ONLY_FIELDS = ["is_superuser", "groups", "user_permissions"]
+
+
 @admin.register(User)
-class UserAdmin(BaseUserAdmin):
+class UserAdmin(AccountsAdminMixin, BaseUserAdmin):
     inlines = [RoleAssignmentInline]
     list_filter = [*BaseUserAdmin.list_filter, "role_assignments__role"]
 
+    def get_readonly_fields(self, request, obj=None):
+        readonly = list(super().get_readonly_fields(request, obj))
+        if not request.user.is_superuser:
+            readonly += _SUPERUSER_ONLY_FIELDS
+        return readonly
+
+    def get_queryset(self, request):
+        users = super().get_queryset(request)
+        return users if request.user.is_superuser else users.filter(is_superuser=False)
+
+    def has_change_permission(self, request, obj=None):
+        if obj is not None and obj.is_superuser and not request.user.is_superuser:
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        if obj is not None and obj.is_superuser and not request.user.is_superuser:
+            return False
+        return super().has_delete_permission(request, obj)
+
 
 @admin.register(RoleAssignment)
-class RoleAssignmentAdmin(SimpleHistoryAdmin):
+class RoleAssignmentAdmin(AccountsAdminMixin, SimpleHistoryAdmin):
     list_display = ["user", "role", "federation", "created_at"]
     list_filter = ["role", "federation"]
     search_fields = ["user__username", "user__first_name", "user__last_name", "federation__name"]
     autocomplete_fields = ["user", "federation"]
+    list_select_related = ["user", "federation"]
