@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.uploadedfile import UploadedFile
 from django.db import models
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -60,6 +61,20 @@ def _adopt(obj, saved) -> None:
     for field in saved._meta.concrete_fields:
         setattr(obj, field.attname, getattr(saved, field.attname))
     obj._state.adding = False
+
+
+def _save_passport_form(passport_form, *, person) -> Passport:
+    """Save a passport form (the inline or the passport page) through the services."""
+    data = passport_form.cleaned_data
+    fields = {"issuing_country": data["issuing_country"], "number": data["number"], "expiry_date": data["expiry_date"]}
+    scan = data.get("scan")
+    new_scan = scan if isinstance(scan, UploadedFile) else None
+    if passport_form.instance.pk:
+        # The clear checkbox of a file field cleans to False.
+        return services.passport_update(
+            passport=passport_form.instance, **fields, scan=new_scan, clear_scan=scan is False
+        )
+    return services.passport_add(person=person, **fields, scan=new_scan)
 
 
 def _is_portal_staff(user) -> bool:
@@ -199,6 +214,25 @@ class PersonAdmin(PersonScopedAdmin):
             return _is_portal_staff(request.user) and can_edit_person(request.user, obj)
         return super().has_change_permission(request, obj)
 
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not Passport:
+            return super().save_formset(request, form, formset, change)
+        # Passports go through the services, as from the API; the lists below feed the admin's change log.
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+        for passport_form in formset.forms:
+            if passport_form in formset.deleted_forms:
+                if passport_form.instance.pk:
+                    services.passport_remove(passport=passport_form.instance)
+                    formset.deleted_objects.append(passport_form.instance)
+            elif passport_form.has_changed():
+                existed = bool(passport_form.instance.pk)
+                saved = _save_passport_form(passport_form, person=form.instance)
+                if existed:
+                    formset.changed_objects.append((saved, passport_form.changed_data))
+                else:
+                    formset.new_objects.append(saved)
+        return None
+
     @admin.display(description="Roles")
     def roles(self, obj):
         names = [
@@ -266,6 +300,19 @@ class PassportAdmin(PersonScopedAdmin):
     @admin.display(boolean=True, description="Scan")
     def has_scan(self, obj):
         return bool(obj.scan)
+
+    def save_model(self, request, obj, form, change):
+        _adopt(obj, _save_passport_form(form, person=obj.person if change else form.cleaned_data["person"]))
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["person"] if obj else []
+
+    def delete_model(self, request, obj):
+        services.passport_remove(passport=obj)
+
+    def delete_queryset(self, request, queryset):
+        for passport in queryset:
+            services.passport_remove(passport=passport)
 
 
 # --- Waivers -----------------------------------------------------------------------

@@ -44,20 +44,27 @@ def normalize_passport_number(number: str) -> str:
     return "".join(str(number).split()).upper()
 
 
-def _write_passport(passport: Passport, *, scan) -> Passport:
+def _delete_file_on_commit(storage, name: str) -> None:
+    # A file is deleted only once the change that drops it is safely recorded.
+    if name:
+        transaction.on_commit(lambda: storage.delete(name))
+
+
+def _write_passport(passport: Passport, *, scan, clear_scan: bool = False) -> Passport:
     content_type = check_scan_upload(scan) if scan is not None else None
     # Model validation: issuing country is ISO 3166, number unique per country.
     passport.full_clean(exclude=["scan", "person"])
-    old_scan_name = passport.scan.name if passport.pk and content_type else None
+    replaced = passport.scan.name if passport.pk and (content_type or clear_scan) else ""
     with transaction.atomic():
         if content_type:
             passport.scan = scan
             passport.scan_content_type = content_type
+        elif clear_scan:
+            passport.scan = ""
+            passport.scan_content_type = ""
         passport.save()
-    if old_scan_name and old_scan_name != passport.scan.name:
-        storage = passport.scan.storage
-        # The replaced scan is deleted once the new one is safely recorded.
-        transaction.on_commit(lambda: storage.delete(old_scan_name))
+        if replaced != passport.scan.name:
+            _delete_file_on_commit(passport.scan.storage, replaced)
     return passport
 
 
@@ -86,8 +93,13 @@ def passport_update(
     number: str | None = None,
     expiry_date: datetime.date | None = None,
     scan=None,
+    clear_scan: bool = False,
 ) -> Passport:
-    """Change a passport; arguments left as None keep their value. A new ``scan`` replaces the old one."""
+    """Change a passport; arguments left as None keep their value.
+
+    A new ``scan`` replaces the stored one; ``clear_scan`` removes it. The
+    replaced file is deleted from the private storage after the commit.
+    """
     with transaction.atomic():
         # Two staff members editing the same passport: the second works on the first's result.
         locked = Passport.objects.select_for_update().get(pk=passport.pk)
@@ -97,8 +109,16 @@ def passport_update(
             locked.number = normalize_passport_number(number)
         if expiry_date is not None:
             locked.expiry_date = expiry_date
-        _write_passport(locked, scan=scan)
+        _write_passport(locked, scan=scan, clear_scan=clear_scan)
     return locked
+
+
+def passport_remove(*, passport: Passport) -> None:
+    """Delete a passport and, after the commit, its scan (the history keeps the passport's data)."""
+    with transaction.atomic():
+        locked = Passport.objects.select_for_update().get(pk=passport.pk)
+        _delete_file_on_commit(locked.scan.storage, locked.scan.name)
+        locked.delete()
 
 
 # --- Eligibility waivers -------------------------------------------------------------

@@ -304,3 +304,61 @@ def test_national_staff_view_but_cannot_change_the_federation_registry(client):
     assert response.status_code == 403
     person.federation.refresh_from_db()
     assert person.federation.name != "Renamed"
+
+
+def _existing_passport_post(person, passport, **changes):
+    data = _person_post(person)
+    data.update({"passports-INITIAL_FORMS": "1", "passports-0-id": passport.pk, "passports-0-person": person.pk})
+    current = {"issuing_country": passport.issuing_country.code, "number": passport.number}
+    current["expiry_date"] = passport.expiry_date.isoformat()
+    data.update({f"passports-0-{k}": v for k, v in {**current, **changes}.items()})
+    return data
+
+
+def _passport_with_scan(person):
+    from federation import services
+    from tests.factories import pdf_upload
+
+    return services.passport_add(
+        person=person, issuing_country="IT", number="YA7", expiry_date=datetime.date(2031, 1, 1), scan=pdf_upload()
+    )
+
+
+def test_clearing_a_scan_in_the_inline_deletes_the_file(client, django_capture_on_commit_callbacks):
+    person = PersonFactory()
+    passport = _passport_with_scan(person)
+    name, storage = passport.scan.name, passport.scan.storage
+    client.force_login(federation_staff(person.federation))
+    data = _existing_passport_post(person, passport, **{"scan-clear": "on"})
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("admin:federation_person_change", args=[person.pk]), data)
+    assert response.status_code == 302
+    passport.refresh_from_db()
+    assert not passport.scan and passport.scan_content_type == ""
+    assert not storage.exists(name)
+
+
+def test_deleting_a_passport_in_the_inline_deletes_its_scan(client, django_capture_on_commit_callbacks):
+    person = PersonFactory()
+    passport = _passport_with_scan(person)
+    name, storage = passport.scan.name, passport.scan.storage
+    client.force_login(federation_staff(person.federation))
+    data = _existing_passport_post(person, passport, DELETE="on")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("admin:federation_person_change", args=[person.pk]), data)
+    assert response.status_code == 302
+    assert not Passport.objects.exists()
+    assert not storage.exists(name)
+
+
+def test_the_passport_page_saves_through_the_service(client):
+    person = PersonFactory()
+    passport = PassportFactory(person=person, number="OLD1")
+    client.force_login(federation_staff(person.federation))
+    data = {"issuing_country": "IT", "number": "new 2", "expiry_date": "2033-03-03", "scan": jpeg_upload()}
+    response = client.post(reverse("admin:federation_passport_change", args=[passport.pk]), data)
+    assert response.status_code == 302
+    passport.refresh_from_db()
+    assert passport.number == "NEW2"
+    assert passport.scan_content_type == "image/jpeg"
+    assert passport.person == person
