@@ -271,14 +271,12 @@ class Replayer:
             self.start_shootout()
 
     def clock_start(self, event: Event) -> None:
-        if self.state.running:
-            self.refuse("R-10: the clock is already running", event, "type")
+        # Starting a running clock changes nothing: a correction may have voided the stoppage before it.
         self.state.running = True
 
     def clock_stop(self, event: Event) -> None:
-        if not self.state.running:
-            self.refuse("R-10: the clock is already stopped", event, "type")
-        self.stoppage()
+        if self.state.running:
+            self.stoppage()
 
     def stoppage(self) -> None:
         """Stop play: the clock stops, signalled penalties are assessed (6.3 B), expired players leave (6.2.2 B)."""

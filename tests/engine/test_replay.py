@@ -1,0 +1,195 @@
+"""Replay: same log, same state; corrections; the clock; the pure penalty rules. Database-free."""
+
+import random
+
+import pytest
+
+from games.engine import Ruleset, ScriptError, format_countdown, format_time, parse_log, parse_time, replay
+from games.engine.penalties import automatic_penalties
+from games.engine.ruleset import DOUBLE_MINOR, GAME_EJECTION, GAME_MISCONDUCT, MAJOR, MINOR, MISCONDUCT
+from games.engine.state import PlayerRecord
+
+from .helpers import ev, game, run, run_to
+
+BUSY_GAME = [
+    ev("period_start", 1),
+    ev("penalty", 1, "1:00", team="home", player=3, penalty="minor", infraction="holding"),
+    ev("clock_start", 1, "1:00"),
+    ev("penalty", 1, "1:30", team="home", player=4, penalty="minor", infraction="slashing"),
+    ev("clock_start", 1, "1:30"),
+    ev("penalty", 1, "2:00", team="home", player=5, penalty="double_minor"),
+    ev("penalty", 1, "2:00", team="away", player=14, penalty="minor"),
+    ev("clock_start", 1, "2:00"),
+    ev("penalty", 1, "2:40", team="away", player=15, penalty="minor", delayed=True),
+    ev("goal", 1, "2:50", team="home", player=6, assist=7),
+    ev("clock_start", 1, "2:50"),
+    ev("goal", 1, "4:00", team="away", player=16),
+    ev("clock_start", 1, "4:00"),
+    ev("penalty", 1, "9:00", team="away", player=17, penalty="major", infraction="tripping_major", served_by=18),
+    ev("clock_start", 1, "9:00"),
+    ev("shot", 1, "10:00", team="home", player=8),
+    ev("period_end", 1, "20:00"),
+    ev("period_start", 2),
+    ev("clock_stop", 2, "3:00"),
+    ev("timeout", 2, "3:00", team="away"),
+    ev("clock_start", 2, "3:00"),
+    ev("goal", 2, "12:00", team="home", player=9),
+    ev("clock_start", 2, "12:00"),
+    ev("period_end", 2, "20:00"),
+]
+
+
+def test_same_log_gives_the_same_state():
+    assert run(BUSY_GAME).to_dict() == run(BUSY_GAME).to_dict()
+
+
+def test_any_order_of_entry_gives_the_same_state():
+    entries = [dict(e, seq=i, id=f"x{i}") for i, e in enumerate(BUSY_GAME)]
+    expected = replay(parse_log(entries), game()).to_dict()
+    shuffled = list(entries)
+    random.Random(7).shuffle(shuffled)
+    assert replay(parse_log(shuffled), game()).to_dict() == expected
+
+
+def test_a_correction_voids_an_event_by_id():
+    entries = [
+        ev("period_start", 1),
+        ev("goal", 1, "3:00", id="g1", team="home", player=5),
+        ev("clock_start", 1, "3:00"),
+        ev("correction", voids="g1"),
+    ]
+    state = run(entries)
+    assert state.teams["home"].score == 0
+    assert state.goals == []
+
+
+def test_a_corrected_penalty_leaves_no_trace_in_the_box_or_records():
+    entries = [
+        ev("period_start", 1),
+        ev("penalty", 1, "3:00", id="p1", team="home", player=5, penalty="minor"),
+        ev("clock_start", 1, "3:00"),
+        ev("correction", voids="p1"),
+    ]
+    state = run_to(entries, 1, 3600)
+    assert state.strength("home") == 4
+    assert state.teams["home"].players[5].minutes == 0
+
+
+def test_state_at_runs_the_clock_to_the_asked_time():
+    state = run_to(
+        [
+            ev("period_start", 1),
+            ev("penalty", 1, "3:00", team="home", player=5, penalty="minor"),
+            ev("clock_start", 1, "3:00"),
+        ],
+        1,
+        2400,
+    )
+    assert state.elapsed == 2400
+    assert state.box_entries("home")[0]["remaining"] == "1:00"
+
+
+def test_state_at_does_not_move_a_stopped_clock():
+    state = run_to([ev("period_start", 1), ev("clock_stop", 1, "3:00")], 1, 6000)
+    assert (state.elapsed, state.running) == (1800, False)
+
+
+def test_a_penalty_time_starts_when_assessed_not_when_signalled():
+    entries = [
+        ev("period_start", 1),
+        ev("penalty", 1, "5:00", id="p", team="away", player=14, penalty="minor", delayed=True),
+        ev("clock_stop", 1, "5:40"),
+        ev("clock_start", 1, "5:40"),
+    ]
+    state = run_to(entries, 1, 3500)
+    record = state.penalties[0]
+    assert (record.time, record.signalled_time) == (3400, 3000)
+    assert state.box_entries("away")[0]["remaining"] == "1:50"
+
+
+def test_the_two_minute_mark_is_announced_at_18_00():
+    state = run_to([ev("period_start", 1)], 1, 11000)
+    assert [(n.article, format_time(n.time)) for n in state.notices] == [("4.4", "18:00")]
+
+
+def test_the_countdown_never_shows_zero_while_time_remains():
+    assert format_countdown(1) == "0:01"
+    assert format_countdown(0) == "0:00"
+    assert format_countdown(11999) == "20:00"
+    assert format_countdown(12000) == "20:00"
+    assert format_countdown(595) == "1:00"
+
+
+def test_it_parses_and_formats_game_times():
+    assert parse_time("3:00") == 1800
+    assert parse_time("19:59.9") == 11999
+    assert parse_time(42) == 42
+    assert format_time(11999) == "19:59.9"
+    assert format_time(1800) == "3:00"
+
+
+def test_a_ruleset_parameter_can_change_which_minor_a_goal_ends():
+    entries = [
+        ev("period_start", 1),
+        ev("penalty", 1, "1:00", id="dm", team="home", player=3, penalty="double_minor"),
+        ev("clock_start", 1, "1:00"),
+        ev("penalty", 1, "2:30", id="m", team="home", player=4, penalty="minor"),
+        ev("clock_start", 1, "2:30"),
+        ev("goal", 1, "3:30", team="away", player=14),
+    ]
+    first = replay(parse_log(entries), game())
+    least = replay(parse_log(entries), game(), Ruleset(goal_ends_penalty="least_time_left"))
+    assert first.goals[0].ended_penalty == "dm"  # 6.2.1 B: the penalty that first made home shorthanded
+    assert least.goals[0].ended_penalty == "m"
+
+
+def test_a_ruleset_refuses_unknown_parameters_and_values():
+    with pytest.raises(ScriptError, match="R-10"):
+        Ruleset.from_dict({"period_lenght": 1})
+    with pytest.raises(ScriptError, match="R-23"):
+        Ruleset(goal_ends_penalty="last")
+
+
+def test_minutes_charged_equal_the_sum_over_penalties():
+    state = run(BUSY_GAME)
+    for side, team in state.teams.items():
+        for number, player in team.players.items():
+            charged = sum(p.minutes for p in state.penalties if p.team == side and p.player == number)
+            assert player.minutes == charged
+
+
+class TestAutomaticPenalties:
+    """6.1.3 B and 6.1.7 A-D as a pure function over the player's record (R-29)."""
+
+    rules = Ruleset()
+
+    def test_a_major_adds_a_game_misconduct_and_is_one_call(self):
+        player = PlayerRecord(5)
+        assert automatic_penalties(player, MAJOR, False, self.rules) == [(GAME_MISCONDUCT, "6.1.3 B")]
+        assert player.calls == 1
+
+    def test_a_double_minor_is_one_call(self):
+        player = PlayerRecord(5)
+        automatic_penalties(player, DOUBLE_MINOR, False, self.rules)
+        assert player.calls == 1
+
+    def test_the_third_call_adds_a_misconduct_and_the_fourth_an_ejection(self):
+        player = PlayerRecord(5)
+        added = [automatic_penalties(player, MINOR, False, self.rules) for _ in range(4)]
+        assert added == [[], [], [(MISCONDUCT, "6.1.7 A")], [(GAME_EJECTION, "6.1.7 B")]]
+
+    def test_the_third_stick_infraction_adds_an_ejection(self):
+        player = PlayerRecord(5, calls=5, stick_infractions=2)
+        assert automatic_penalties(player, MINOR, True, self.rules) == [(GAME_EJECTION, "6.1.7 B, C")]
+        player = PlayerRecord(5, stick_infractions=2)
+        assert automatic_penalties(player, MINOR, True, self.rules) == [(GAME_EJECTION, "6.1.7 C")]
+
+    def test_a_second_misconduct_adds_a_game_misconduct(self):
+        player = PlayerRecord(5)
+        assert automatic_penalties(player, MISCONDUCT, False, self.rules) == []
+        assert automatic_penalties(player, MISCONDUCT, False, self.rules) == [(GAME_MISCONDUCT, "6.1.7 D")]
+
+    def test_a_misconduct_as_third_call_is_a_second_misconduct(self):
+        player = PlayerRecord(5, calls=2)
+        added = automatic_penalties(player, MISCONDUCT, False, self.rules)
+        assert added == [(MISCONDUCT, "6.1.7 A"), (GAME_MISCONDUCT, "6.1.7 D")]
