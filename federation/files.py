@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import filetype
 from django.core.exceptions import ValidationError
-from django.http import FileResponse
+from django.http import FileResponse, Http404
 
 MAX_SCAN_BYTES = 5 * 1024 * 1024
 
@@ -50,8 +50,12 @@ def private_file_response(file_field, *, content_type: str, filename_stem: str) 
     no shared cache keeps a copy.
     """
     extension = ALLOWED_SCAN_TYPES.get(content_type, "bin")
+    try:
+        handle = file_field.open("rb")
+    except FileNotFoundError:
+        raise Http404("The stored file is missing.") from None
     response = FileResponse(
-        file_field.open("rb"),
+        handle,
         as_attachment=True,
         filename=f"{filename_stem}.{extension}",
         content_type=content_type or "application/octet-stream",

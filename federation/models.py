@@ -176,9 +176,10 @@ class EligibilityWaiver(models.Model):
         scope = " ".join(filter(None, [self.get_category_display(), str(self.year or "")])) or "all championships"
         return f"{self.person}: {self.get_code_display()} waived ({scope})"
 
-    def applies_to(self, *, category: str, year: int) -> bool:
-        """Return True if this waiver covers a championship of ``category`` in ``year``."""
-        return (not self.category or self.category == category) and (self.year is None or self.year == year)
+    def applies_to(self, *, category: str | None = None, year: int | None = None) -> bool:
+        """Return True if this waiver covers a championship of ``category`` in ``year`` (None: any)."""
+        category_ok = category is None or not self.category or self.category == category
+        return category_ok and (year is None or self.year is None or self.year == year)
 
 
 class EquipmentKind(models.TextChoices):
@@ -253,7 +254,8 @@ class EquipmentInspection(models.Model):
 
     def __str__(self):
         verdict = "compliant" if self.compliant else f"{len(self.violations)} violation(s)"
-        return f"{self.person}: {self.get_kind_display()} on {self.inspected_at:%Y-%m-%d}, {verdict}"
+        when = f" on {self.inspected_at:%Y-%m-%d}" if self.inspected_at else ""
+        return f"{self.person}: {self.get_kind_display()}{when}, {verdict}"
 
 
 def prescription_path(instance, filename):

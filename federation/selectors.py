@@ -57,7 +57,7 @@ def waiver_facts(person: Person, *, category: str | None = None, year: int | Non
     return tuple(
         WaiverFacts(code=w.code, reason=w.reason, approved_by=str(w.approved_by))
         for w in _waivers(person)
-        if (category is None or not w.category or w.category == category) and (year is None or w.year in (None, year))
+        if w.applies_to(category=category, year=year)
     )
 
 

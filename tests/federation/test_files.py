@@ -140,3 +140,10 @@ def test_scans_are_stored_outside_media_root(settings, passport_with_scan):
     assert path.is_relative_to(Path(settings.PRIVATE_MEDIA_ROOT))
     assert not path.is_relative_to(Path(settings.MEDIA_ROOT))
     assert passport_with_scan.person.last_name not in path.name
+
+
+@pytest.mark.django_db
+def test_a_scan_missing_from_storage_is_not_found_rather_than_an_error(client):
+    passport = PassportFactory(scan="passports/gone/missing", scan_content_type="image/png")
+    client.force_login(federation_staff(passport.person.federation))
+    assert client.get(reverse("federation:passport-scan", args=[passport.pk])).status_code == 404
