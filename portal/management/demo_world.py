@@ -76,9 +76,40 @@ class Login:
     sees: str
 
 
+def demo_logins() -> list[Login]:
+    """Return the demo's logins with their role, scope and what they see (from the data alone, no query)."""
+    bodies = {body.key: body for body in (data.FIRS, *data.CONTINENTAL)}
+    nationals = {n.code: n for n in data.NATIONAL}
+    logins = []
+    for login in data.LOGINS:
+        if login.role == Role.FEDERATION_STAFF:
+            scope = bodies[login.scope].short_name
+        elif login.role == Role.TEAM_MANAGER:
+            scope = nationals[login.scope].team_name
+        else:
+            scope = ""
+        logins.append(Login(login.username, ROLE_LABELS[login.role], scope, login.sees))
+    for national in data.NATIONAL:
+        sees = f"Only {national.short_name}'s people, passports and scans"
+        sees += "; enters its team and keeps its roster." if national.code in data.ENTERED else "."
+        logins.append(
+            Login(
+                data.national_staff_login(national.code), ROLE_LABELS[Role.FEDERATION_STAFF], national.short_name, sees
+            )
+        )
+    return logins
+
+
+def is_demo_world() -> bool:
+    """Return True if the database holds the demo world (its international body and its championship)."""
+    return (
+        Federation.objects.filter(name=data.FIRS.name, level=FederationLevel.INTERNATIONAL).exists()
+        and Championship.objects.filter(name=data.CHAMPIONSHIP.name).exists()
+    )
+
+
 @dataclass
 class WorldSummary:
-    logins: list[Login] = field(default_factory=list)
     # Refusals the services gave on purpose, each naming its rule.
     refusals: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
@@ -217,9 +248,6 @@ class WorldBuilder:
         self.users[username] = user
         return user
 
-    def _login(self, user: User, *, role: str, scope: str, sees: str) -> None:
-        self.summary.logins.append(Login(user.username, role, scope, sees))
-
     def build_logins(self) -> None:
         for login in data.LOGINS:
             # Federation staff and IHTC executives work in the admin; the others use the portal's pages.
@@ -227,29 +255,16 @@ class WorldBuilder:
             user = self._user(
                 login.username, login.first_name, login.last_name, is_staff=staff, superuser=login.role == "superuser"
             )
-            scope = ""
             if login.role == Role.FEDERATION_STAFF:
-                federation = self.federations[login.scope]
-                RoleAssignment.objects.create(user=user, role=login.role, federation=federation)
-                scope = federation.short_name
-            elif login.role == Role.TEAM_MANAGER:
-                # The role comes with the entry: entry_set_managers assigns it (build_entries).
-                scope = self.nationals[login.scope].team_name
-            elif login.role != "superuser":
+                RoleAssignment.objects.create(user=user, role=login.role, federation=self.federations[login.scope])
+            elif login.role not in ("superuser", Role.TEAM_MANAGER):
+                # A team manager's role comes with the entry: entry_set_managers assigns it (build_entries).
                 RoleAssignment.objects.create(user=user, role=login.role)
-            self._login(user, role=ROLE_LABELS[login.role], scope=scope, sees=login.sees)
         for national in data.NATIONAL:
             first, last = self._pick_name(national)
             user = self._user(data.national_staff_login(national.code), first, last, is_staff=True)
-            federation = self.federations[national.code]
-            RoleAssignment.objects.create(user=user, role=Role.FEDERATION_STAFF, federation=federation)
-            self._login(
-                user,
-                role=ROLE_LABELS[Role.FEDERATION_STAFF],
-                scope=national.short_name,
-                sees=f"Only {national.short_name}'s people, passports and scans; enters and manages its team."
-                if national.code in data.ENTERED
-                else f"Only {national.short_name}'s people, passports and scans.",
+            RoleAssignment.objects.create(
+                user=user, role=Role.FEDERATION_STAFF, federation=self.federations[national.code]
             )
 
     # --- people ------------------------------------------------------------------------------------------------------

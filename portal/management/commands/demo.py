@@ -1,11 +1,18 @@
 """``python manage.py demo``: build the demo world and print its logins.
 
-Idempotence, as documented in the README's tour: the command builds into an
-EMPTY database only. On a database that already holds users or federations it
-refuses and changes nothing; ``--reset`` first empties every table (like
-``manage.py flush``, including non-demo data) and the demo's private files,
-then builds the same world again. Everything happens in one transaction: a
-failure leaves the database as it was.
+Idempotent, as documented in the README's tour:
+
+- on an empty database it builds the world;
+- on a database that already holds the demo world it builds nothing, changes
+  nothing, prints the logins again and succeeds (so ``make run`` can call it
+  every time);
+- on a database that holds other data (users or federations) it refuses with
+  an error and changes nothing;
+- ``--reset`` first empties EVERY table (like ``manage.py flush``, non-demo
+  data included) and the demo's private files, then builds the same world
+  again.
+
+Everything happens in one transaction: a failure leaves the database as it was.
 """
 
 from __future__ import annotations
@@ -20,13 +27,13 @@ from django.db import transaction
 from accounts.models import User
 from federation.models import Federation, Passport, ProtectiveDeviceRequest
 from portal import demo_data as data
-from portal.management.demo_world import WorldSummary, build_world
+from portal.management.demo_world import WorldSummary, build_world, demo_logins, is_demo_world
 
 
-def logins_table(summary: WorldSummary) -> str:
+def logins_table() -> str:
     """Return the logins as a plain-text table: URL, password, then login, role, scope and what it sees."""
     rows = [("Login", "Role", "Scope", "What it sees")]
-    rows += [(login.username, login.role, login.scope, login.sees) for login in summary.logins]
+    rows += [(login.username, login.role, login.scope, login.sees) for login in demo_logins()]
     rows.append(
         (
             "(no login)",
@@ -67,34 +74,42 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, reset: bool = False, logins_file: str | None = None, **options):
+        summary: WorldSummary | None = None
         with transaction.atomic():
             if reset:
                 self._reset()
-            elif User.objects.exists() or Federation.objects.exists():
-                raise CommandError(
-                    f"The database already holds data ({User.objects.count()} users, "
-                    f"{Federation.objects.count()} federations); nothing was changed. The demo builds into an empty "
-                    "database only: run `python manage.py demo --reset` to empty the database (every table) "
-                    "and build the demo world again."
+            if not reset and is_demo_world():
+                self.stdout.write(
+                    "The demo world is already in this database: nothing was built or changed "
+                    "(`python manage.py demo --reset` rebuilds it from scratch)."
                 )
-            summary = build_world()
+            elif not reset and (User.objects.exists() or Federation.objects.exists()):
+                raise CommandError(
+                    f"The database already holds data that is not the demo world ({User.objects.count()} users, "
+                    f"{Federation.objects.count()} federations); nothing was changed. The demo builds into an empty "
+                    "database: `python manage.py demo --reset` empties EVERY table first, then builds it."
+                )
+            else:
+                summary = build_world()
 
-        table = logins_table(summary)
+        table = logins_table()
         path = Path(logins_file) if logins_file else Path(settings.DATA_DIR) / "demo-logins.txt"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(table, encoding="utf-8")
 
         out = self.stdout
-        out.write(self.style.SUCCESS("Demo world built."))
-        out.write("  " + ", ".join(f"{count} {name}" for name, count in summary.counts.items()))
-        if summary.refusals:
-            out.write("\nWhat the rules refused while building it (on purpose):")
-            for refusal in summary.refusals:
-                out.write(f"  - {refusal}")
+        if summary is not None:
+            out.write(self.style.SUCCESS("Demo world built."))
+            out.write("  " + ", ".join(f"{count} {name}" for name, count in summary.counts.items()))
+            if summary.refusals:
+                out.write("\nWhat the rules refused while building it (on purpose):")
+                for refusal in summary.refusals:
+                    out.write(f"  - {refusal}")
         out.write("")
         out.write(table)
         out.write(f"(This table is also in {path}.)")
-        out.write(f"World digest: {summary.digest}")
+        if summary is not None:
+            out.write(f"World digest: {summary.digest}")
 
     def _reset(self) -> None:
         """Empty the database; the stored scans and prescriptions go once the new world is committed."""
