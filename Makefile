@@ -46,13 +46,21 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt
 run: $(VENV)/.installed-run
 	PY=$(PY) HOST=$(HOST) PORT=$(PORT) DEMO_COMMAND="$(DEMO_COMMAND)" scripts/run
 
+UNIT_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 -m "not integration and not browser and not bench"
+INTEGRATION_TESTS := DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PYTEST) -m integration tests/integration
+BROWSER_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -m browser tests/e2e
+
+# All three runs go on after a failure, so one run shows every failure; any failure (or a run
+# that collected no test: pytest's exit code 5) fails the target at the end.
 test: $(VENV)/.installed-dev chromium services lint
-	@echo "== Unit tests (SQLite, 2 processes)"
-	env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 -m "not integration and not browser and not bench"
-	@echo "== Integration tests (PostgreSQL, Redis, real Celery worker and beat)"
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PYTEST) -m integration tests/integration
-	@echo "== Browser tests (Playwright, Debian's chromium)"
-	env -u DATABASE_URL -u REDIS_URL $(PYTEST) -m browser tests/e2e
+	@failed=""; \
+	echo "== Unit tests (SQLite, 2 processes)"; \
+	$(UNIT_TESTS) || failed="$$failed unit"; \
+	echo "== Integration tests (PostgreSQL, Redis, real Celery worker and beat)"; \
+	$(INTEGRATION_TESTS) || failed="$$failed integration"; \
+	echo "== Browser tests (Playwright, Debian's chromium)"; \
+	$(BROWSER_TESTS) || failed="$$failed browser"; \
+	if [ -n "$$failed" ]; then echo "make test: failed runs:$$failed" >&2; exit 1; fi
 
 lint: $(VENV)/.installed-dev
 	$(PY) -m ruff check .
