@@ -674,18 +674,26 @@ def pool_create(*, championship: Championship, name: str, by: User) -> Pool:
     return Pool.objects.create(championship=championship, name=name)
 
 
-def pool_add_entry(*, pool: Pool, entry: TeamEntry, seed: int = 0, by: User) -> PoolTeam:
-    """Put a confirmed team in a pool (1.1 A: only entries with the fee paid take part)."""
-    check_can_direct(by, pool.championship)
+def check_pool_entry(pool: Pool, entry: TeamEntry) -> None:
+    """Only a confirmed team of the championship plays in a pool (1.1 A: entry fee paid), in one pool."""
     if entry.championship_id != pool.championship_id:
         raise _error("entry", "the team is entered in another championship")
     if entry.status != EntryStatus.CONFIRMED:
         raise _error("entry", f"Rule 1.1 A: {entry} is not confirmed (entry fee not recorded as paid).")
+    if PoolTeam.objects.filter(entry=entry).exclude(pool=pool).exists():
+        raise _error("entry", f"{entry} is already in another pool")
+    if Game.objects.filter(pool=pool).exists():
+        raise _error("pool", "the pool's schedule exists already")
+
+
+def pool_add_entry(*, pool: Pool, entry: TeamEntry, seed: int = 0, by: User) -> PoolTeam:
+    """Put a confirmed team in a pool (1.1 A)."""
+    check_can_direct(by, pool.championship)
     with transaction.atomic():
+        pool = Pool.objects.select_for_update().get(pk=pool.pk)
+        check_pool_entry(pool, entry)
         if PoolTeam.objects.filter(entry=entry).exists():
-            raise _error("entry", f"{entry} is already in a pool")
-        if Game.objects.filter(pool=pool).exists():
-            raise _error("pool", "the pool's schedule exists already")
+            raise _error("entry", f"{entry} is already in this pool")
         return PoolTeam.objects.create(pool=pool, entry=entry, seed=seed)
 
 
@@ -879,7 +887,7 @@ def bracket_fill(*, championship: Championship, by: User) -> list[Game]:
     return changed
 
 
-def _conflicts(game: Game, *, start_at: datetime.datetime, rink: Rink | None) -> list[str]:
+def game_conflicts(game: Game, *, start_at: datetime.datetime, rink: Rink | None) -> list[str]:
     window = Q(start_at__gt=start_at - GAME_SLOT, start_at__lt=start_at + GAME_SLOT)
     others = Game.objects.filter(window, championship_id=game.championship_id).exclude(pk=game.pk)
     problems = []
@@ -914,7 +922,7 @@ def game_move(
         if new_rink is not None and new_rink != game.rink:
             check_rink_for(new_rink, championship)
         if new_start is not None:
-            problems = _conflicts(game, start_at=new_start, rink=new_rink)
+            problems = game_conflicts(game, start_at=new_start, rink=new_rink)
             if problems:
                 raise _error("start_at", problems)
         game.start_at = new_start
@@ -933,7 +941,7 @@ def _winner_captain(entry: TeamEntry) -> Person:
     return captain.person
 
 
-def _check_result(
+def check_result(
     game: Game,
     *,
     home_goals: int | None,
@@ -1024,7 +1032,7 @@ def game_record_result(
         if game.home_id is None or game.away_id is None:
             raise _error("home", "both teams must be known before a result is recorded")
         _transition(game.status, GameStatus.FINAL, GAME_TRANSITIONS)
-        _check_result(
+        check_result(
             game,
             home_goals=home_goals,
             away_goals=away_goals,
@@ -1079,6 +1087,30 @@ def _roster_person_ids(entry: TeamEntry) -> set[int]:
     return set(RosterEntry.objects.filter(entry=entry).values_list("person_id", flat=True))
 
 
+def check_goal(record: GoalRecord) -> None:
+    """Refuse a goal the summary cannot hold (5.5.11 B-D, R-32, 8.1 B); ``record.game`` has its phase loaded."""
+    game, entry = record.game, record.entry
+    _check_team_of_game(game, entry)
+    if game.decided_in == DecidedIn.FORFEIT and not record.forfeit_award:
+        raise _error("game", "Rule 8.1 B: a forfeit's only goal is the one awarded to the winner's captain.")
+    _check_game_time(game, period=record.period, time_tenths=record.time_tenths)
+    roster = _roster_person_ids(entry)
+    # 5.5.11 D: an own goal is credited to the attacking player who last played the puck.
+    if record.scorer_id not in roster:
+        raise _error("scorer", f"Rule 5.5.11 B: the scorer must be on the roster of {entry} (5.1 B).")
+    if record.assist_id is not None:
+        if record.own_goal:
+            raise _error("assist", "Rule 5.5.11 D / R-32: an own goal has no assist.")
+        if record.penalty_shot:
+            raise _error("assist", "Rule 6.1.8: a penalty shot is taken alone; it has no assist.")
+        if record.assist_id == record.scorer_id:
+            raise _error("assist", "Rule 5.5.11 C: the assist goes to the player who made the pass, not the scorer.")
+        if record.assist_id not in roster:
+            raise _error("assist", f"Rule 5.5.11 C: the assist must go to a player of {entry}.")
+    if record.power_play and record.shorthanded:
+        raise _error("power_play", "a goal is scored on a power play or shorthanded, not both")
+
+
 def goal_add(
     *,
     game: Game,
@@ -1098,28 +1130,7 @@ def goal_add(
     check_can_direct(by, game.championship)
     with transaction.atomic():
         game = Game.objects.select_for_update().select_related("phase", "championship").get(pk=game.pk)
-        _check_team_of_game(game, entry)
-        if game.decided_in == DecidedIn.FORFEIT:
-            raise _error("game", "Rule 8.1 B: a forfeit's only goal is the one awarded to the winner's captain.")
-        _check_game_time(game, period=period, time_tenths=time_tenths)
-        roster = _roster_person_ids(entry)
-        # 5.5.11 D: an own goal is credited to the attacking player who last played the puck.
-        if scorer.pk not in roster:
-            raise _error("scorer", f"Rule 5.5.11 B: the scorer must be on the roster of {entry} (5.1 B).")
-        if assist is not None:
-            if own_goal:
-                raise _error("assist", "Rule 5.5.11 D / R-32: an own goal has no assist.")
-            if penalty_shot:
-                raise _error("assist", "Rule 6.1.8: a penalty shot is taken alone; it has no assist.")
-            if assist.pk == scorer.pk:
-                raise _error(
-                    "assist", "Rule 5.5.11 C: the assist goes to the player who made the pass, not the scorer."
-                )
-            if assist.pk not in roster:
-                raise _error("assist", f"Rule 5.5.11 C: the assist must go to a player of {entry}.")
-        if power_play and shorthanded:
-            raise _error("power_play", "a goal is scored on a power play or shorthanded, not both")
-        return GoalRecord.objects.create(
+        record = GoalRecord(
             game=game,
             entry=entry,
             scorer=scorer,
@@ -1132,9 +1143,13 @@ def goal_add(
             shorthanded=shorthanded,
             penalty_shot=penalty_shot,
         )
+        check_goal(record)
+        record.save()
+    return record
 
 
-def _check_infraction(code: str) -> None:
+def check_infraction(code: str) -> None:
+    """Annex C: the infraction is a line of the penalty index (when the game engine's index is installed)."""
     try:
         from games.engine.penalty_index import get_infraction
     except ImportError:  # the index ships with the game engine
@@ -1143,6 +1158,22 @@ def _check_infraction(code: str) -> None:
         get_infraction(code)
     except KeyError:
         raise _error("infraction_code", f"Annex C: {code!r} is not in the penalty index.") from None
+
+
+def check_penalty(record: PenaltyRecord) -> None:
+    """Refuse a penalty the summary cannot hold (R-20, R-21): a person of the team or its bench, or the bench."""
+    check_infraction(record.infraction_code)
+    if record.minutes not in PENALTY_MINUTES:
+        raise _error("minutes", f"R-21: a penalty charges {', '.join(map(str, sorted(PENALTY_MINUTES)))} minutes.")
+    game, entry = record.game, record.entry
+    _check_team_of_game(game, entry)
+    _check_game_time(game, period=record.period, time_tenths=record.time_tenths)
+    if record.person_id is not None:
+        on_team = (
+            record.person_id in _roster_person_ids(entry) or entry.officials.filter(person_id=record.person_id).exists()
+        )
+        if not on_team:
+            raise _error("person", f"R-20: {record.person} is not on the roster or bench of {entry}.")
 
 
 def penalty_add(
@@ -1159,18 +1190,9 @@ def penalty_add(
 ) -> PenaltyRecord:
     """Enter a penalty of the game summary (R-20): a person of the team, or the bench (no person)."""
     check_can_direct(by, game.championship)
-    _check_infraction(infraction_code)
-    if minutes not in PENALTY_MINUTES:
-        raise _error("minutes", f"R-21: a penalty charges {', '.join(map(str, sorted(PENALTY_MINUTES)))} minutes.")
     with transaction.atomic():
         game = Game.objects.select_for_update().select_related("phase", "championship").get(pk=game.pk)
-        _check_team_of_game(game, entry)
-        _check_game_time(game, period=period, time_tenths=time_tenths)
-        if person is not None:
-            on_team = person.pk in _roster_person_ids(entry) or entry.officials.filter(person=person).exists()
-            if not on_team:
-                raise _error("person", f"R-20: {person} is not on the roster or bench of {entry}.")
-        return PenaltyRecord.objects.create(
+        record = PenaltyRecord(
             game=game,
             entry=entry,
             person=person,
@@ -1180,6 +1202,31 @@ def penalty_add(
             period=period,
             time_tenths=time_tenths,
         )
+        check_penalty(record)
+        record.save()
+    return record
+
+
+def check_goalkeeper_line(record: GoalkeeperRecord) -> None:
+    """Refuse a goalkeeper line that does not add up (4.6 note) or belongs to a forfeit (8.1 B)."""
+    for field in ("shots_against", "saves", "goals_against"):
+        value = getattr(record, field)
+        if value is None or value < 0:
+            raise _error(field, "a whole number, 0 or more")
+    if record.saves + record.goals_against != record.shots_against:
+        raise _error(
+            "shots_against",
+            "Rule 4.6 note: shots against are the saves plus the goals against "
+            f"({record.saves} + {record.goals_against} ≠ {record.shots_against}).",
+        )
+    game, entry = record.game, record.entry
+    _check_team_of_game(game, entry)
+    if game.decided_in == DecidedIn.FORFEIT:
+        raise _error("game", "Rule 8.1 B: no goalkeeper is credited with a shot, save or goal against in a forfeit.")
+    if not RosterEntry.objects.filter(
+        entry=entry, person_id=record.goalkeeper_id, position=Position.GOALKEEPER
+    ).exists():
+        raise _error("goalkeeper", f"{record.goalkeeper} is not a goalkeeper on the roster of {entry} (3.1.1 A).")
 
 
 def goalkeeper_record_set(
@@ -1194,29 +1241,15 @@ def goalkeeper_record_set(
 ) -> GoalkeeperRecord:
     """Set a goalkeeper's line for a game: a save is a shot that would have entered (4.6 note)."""
     check_can_direct(by, game.championship)
-    for field, value in (("shots_against", shots_against), ("saves", saves), ("goals_against", goals_against)):
-        if value is None or value < 0:
-            raise _error(field, "a whole number, 0 or more")
-    if saves + goals_against != shots_against:
-        raise _error(
-            "shots_against",
-            "Rule 4.6 note: shots against are the saves plus the goals against "
-            f"({saves} + {goals_against} ≠ {shots_against}).",
-        )
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
-        _check_team_of_game(game, entry)
-        if game.decided_in == DecidedIn.FORFEIT:
-            raise _error(
-                "game", "Rule 8.1 B: no goalkeeper is credited with a shot, save or goal against in a forfeit."
-            )
-        if not RosterEntry.objects.filter(entry=entry, person=goalkeeper, position=Position.GOALKEEPER).exists():
-            raise _error("goalkeeper", f"{goalkeeper} is not a goalkeeper on the roster of {entry} (3.1.1 A).")
-        record, _ = GoalkeeperRecord.objects.update_or_create(
-            game=game,
-            goalkeeper=goalkeeper,
-            defaults={"entry": entry, "shots_against": shots_against, "saves": saves, "goals_against": goals_against},
+        record = GoalkeeperRecord.objects.filter(game=game, goalkeeper=goalkeeper).first() or GoalkeeperRecord(
+            game=game, goalkeeper=goalkeeper
         )
+        record.entry = entry
+        record.shots_against, record.saves, record.goals_against = shots_against, saves, goals_against
+        check_goalkeeper_line(record)
+        record.save()
     return record
 
 

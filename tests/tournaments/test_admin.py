@@ -1,0 +1,148 @@
+"""The tournament admin loads, and its forms refuse what the services refuse (same check functions)."""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import (
+    FederationFactory,
+    GameFactory,
+    PassportFactory,
+    PersonFactory,
+    RinkFactory,
+    RosterEntryFactory,
+    TeamEntryFactory,
+)
+from tournaments.models import GameStatus, GoalRecord, RosterEntry, TeamEntry
+
+from .conftest import full_roster, make_pool, round_robin_games
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff_client(client, director):
+    client.force_login(director)
+    return client
+
+
+@pytest.mark.parametrize(
+    "model", ["venue", "championship", "teamentry", "rosterentry", "game", "pool", "disqualification"]
+)
+def test_changelists_load(staff_client, championship, model):
+    pool = make_pool(championship, 2)
+    round_robin_games(pool)
+    response = staff_client.get(reverse(f"admin:tournaments_{model}_changelist"))
+    assert response.status_code == 200
+
+
+def test_the_venue_page_shows_each_rinks_conformity_per_level_2_1(staff_client, championship):
+    RinkFactory(venue=championship.venue, name="Small", length_m=Decimal("44.00"), width_m=Decimal("22.00"))
+    response = staff_client.get(reverse("admin:tournaments_venue_change", args=[championship.venue.pk]))
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "Rule 2.1 C" in text and "cannot host" in text
+
+
+def test_the_entry_page_shows_every_players_eligibility(staff_client, entry):
+    full_roster(entry)
+    stranger = PersonFactory(federation=entry.federation)  # no passport: 1.1 B
+    RosterEntryFactory(entry=entry, person=stranger, number="77")
+    response = staff_client.get(reverse("admin:tournaments_teamentry_change", args=[entry.pk]))
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "not eligible" in text and "1.1 B" in text
+
+
+def test_the_entry_form_refuses_a_federation_not_in_good_standing_1_1_a(staff_client, championship):
+    federation = FederationFactory(good_standing=False)
+    response = staff_client.post(
+        reverse("admin:tournaments_teamentry_add"),
+        {
+            "championship": championship.pk,
+            "federation": federation.pk,
+            "name": "Team",
+            "roster-TOTAL_FORMS": "0",
+            "roster-INITIAL_FORMS": "0",
+            "officials-TOTAL_FORMS": "0",
+            "officials-INITIAL_FORMS": "0",
+        },
+    )
+    assert response.status_code == 200
+    assert "Rule 1.1 A" in response.content.decode()
+    assert not TeamEntry.objects.exists()
+
+
+def test_the_roster_form_refuses_a_leading_zero_3_2_9_c(staff_client, entry):
+    person = PersonFactory(federation=entry.federation)
+    PassportFactory(person=person)
+    url = reverse("admin:tournaments_rosterentry_add")
+    data = {"entry": entry.pk, "person": person.pk, "number": "07", "position": "player"}
+    response = staff_client.post(url, data)
+    assert response.status_code == 200
+    assert "Rule 3.2.9 C" in response.content.decode()
+    assert not RosterEntry.objects.exists()
+    response = staff_client.post(url, {**data, "number": "7"})
+    assert response.status_code == 302
+    assert RosterEntry.objects.get().number == "7"
+
+
+def _game_data(game, **changes):
+    local = game.start_at.astimezone(datetime.UTC)
+    data = {
+        "start_at_0": local.strftime("%Y-%m-%d"),
+        "start_at_1": local.strftime("%H:%M:%S"),
+        "rink": game.rink_id or "",
+        "home_goals": "",
+        "away_goals": "",
+        "decided_in": "",
+        "forfeited_by": "",
+        "shootout_home_goals": "",
+        "shootout_away_goals": "",
+    }
+    for prefix in ("goals", "penalties", "goalkeeper_records"):
+        data[f"{prefix}-TOTAL_FORMS"] = "0"
+        data[f"{prefix}-INITIAL_FORMS"] = "0"
+    data.update(changes)
+    return data
+
+
+def test_the_game_form_records_a_result_through_the_service(staff_client, championship, settings):
+    settings.TIME_ZONE = "UTC"
+    pool = make_pool(championship, 2)
+    (a, b), games = round_robin_games(pool)
+    game = games[(a.name, b.name)]
+    url = reverse("admin:tournaments_game_change", args=[game.pk])
+    assert staff_client.get(url).status_code == 200
+    response = staff_client.post(url, _game_data(game, home_goals="3", away_goals="2", decided_in="overtime"))
+    assert response.status_code == 200
+    assert "Rule 1.3 D" in response.content.decode()
+    response = staff_client.post(url, _game_data(game, home_goals="3", away_goals="2", decided_in="regulation"))
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert (game.status, game.home_goals, game.away_goals) == (GameStatus.FINAL, 3, 2)
+
+
+def test_the_goal_inline_refuses_an_assist_on_an_own_goal(staff_client, championship, settings):
+    settings.TIME_ZONE = "UTC"
+    a = TeamEntryFactory(championship=championship)
+    game = GameFactory(championship=championship, home=a)
+    skaters = [line.person for line in full_roster(a)]
+    data = _game_data(
+        game,
+        **{
+            "goals-TOTAL_FORMS": "1",
+            "goals-0-entry": a.pk,
+            "goals-0-scorer": skaters[1].pk,
+            "goals-0-assist": skaters[2].pk,
+            "goals-0-period": "1",
+            "goals-0-time_tenths": "100",
+            "goals-0-own_goal": "on",
+        },
+    )
+    response = staff_client.post(reverse("admin:tournaments_game_change", args=[game.pk]), data)
+    assert response.status_code == 200
+    assert "Rule 5.5.11 D" in response.content.decode()
+    assert not GoalRecord.objects.exists()

@@ -1,0 +1,417 @@
+"""Tournament administration. Forms check through the services' check functions and saves go
+through the services, so the admin enforces the same rules as the pages and the API."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Prefetch
+from django.utils.html import format_html, format_html_join
+from simple_history.admin import SimpleHistoryAdmin
+
+from federation.models import EligibilityWaiver
+
+from . import rinks as rink_rules
+from . import services
+from .forms import (
+    ChampionshipForm,
+    GameForm,
+    GoalkeeperRecordForm,
+    GoalRecordForm,
+    NumberChangeApprovalForm,
+    PenaltyRecordForm,
+    RosterEntryForm,
+    TeamEntryForm,
+)
+from .models import (
+    Championship,
+    Disqualification,
+    Game,
+    GameStatus,
+    GoalkeeperRecord,
+    GoalRecord,
+    Level,
+    NumberChangeApproval,
+    PenaltyRecord,
+    Pool,
+    PoolTeam,
+    Rink,
+    RosterEntry,
+    StandingsShootout,
+    StandingsShootoutPlace,
+    TeamEntry,
+    TeamOfficial,
+    Venue,
+)
+
+
+def _report(modeladmin, request, exc: Exception) -> None:
+    if isinstance(exc, ValidationError):
+        text = "; ".join(m for ms in exc.message_dict.values() for m in ms) if hasattr(exc, "error_dict") else exc
+        modeladmin.message_user(request, text, messages.ERROR)
+    else:
+        modeladmin.message_user(request, str(exc), messages.ERROR)
+
+
+def rink_conformity(rink: Rink) -> str:
+    """Render, per level, what 2.1 says about the rink (errors refuse it, advice does not)."""
+    if rink.pk is None or rink.length_m is None or rink.width_m is None:
+        return "–"
+    rows = []
+    for level in Level:
+        try:
+            found = rink_rules.check_rink(services.rink_dimensions(rink), level=level.value)
+        except rink_rules.RinkError as exc:
+            found = [rink_rules.Violation(exc.field, "2.1", exc.message)]
+        errors = [v.message for v in found if v.severity == rink_rules.ERROR]
+        advice = [v.message for v in found if v.severity != rink_rules.ERROR]
+        verdict = "cannot host" if errors else "fit"
+        rows.append((level.label, verdict, " ".join(errors + advice) or "–"))
+    return format_html("<table>{}</table>", format_html_join("", "<tr><th>{}</th><td>{}</td><td>{}</td></tr>", rows))
+
+
+class RinkInline(admin.TabularInline):
+    model = Rink
+    extra = 0
+    readonly_fields = ["conformity"]
+
+    @admin.display(description="Rule 2.1 by level")
+    def conformity(self, obj):
+        return rink_conformity(obj)
+
+
+@admin.register(Venue)
+class VenueAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "city", "country", "time_zone"]
+    search_fields = ["name", "city"]
+    list_filter = ["country"]
+    inlines = [RinkInline]
+
+
+class PoolInline(admin.TabularInline):
+    model = Pool
+    extra = 0
+    show_change_link = True
+
+
+class TeamEntryInline(admin.TabularInline):
+    model = TeamEntry
+    extra = 0
+    fields = ["name", "federation", "status", "fee_paid"]
+    readonly_fields = fields
+    show_change_link = True
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False  # entries are made through the entry form (1.1 A checks)
+
+
+@admin.register(Championship)
+class ChampionshipAdmin(SimpleHistoryAdmin):
+    form = ChampionshipForm
+    list_display = ["name", "category", "level", "start_date", "end_date", "venue", "sanctioning_body"]
+    list_filter = ["level", "category", "start_date"]
+    search_fields = ["name", "venue__name", "venue__city"]
+    list_select_related = ["venue", "sanctioning_body"]
+    date_hierarchy = "start_date"
+    inlines = [PoolInline, TeamEntryInline]
+    readonly_fields = ["published_rinks"]
+
+    @admin.display(description="Rinks (published with the championship, 2.1 F)")
+    def published_rinks(self, obj):
+        if obj.pk is None:
+            return "–"
+        rows = [
+            (r.name, r.get_surface_display(), r.length_m, r.width_m, r.board_height_m or "–", r.corner_radius_m or "–")
+            for r in obj.venue.rinks.all()
+        ]
+        return format_html(
+            "<table><tr><th>Rink</th><th>Surface</th><th>Length m</th><th>Width m</th><th>Boards m</th>"
+            "<th>Corners m</th></tr>{}</table>",
+            format_html_join("", "<tr>" + "<td>{}</td>" * 6 + "</tr>", rows),
+        )
+
+
+class RosterInline(admin.TabularInline):
+    """The roster with every player's eligibility; lines change through the roster admin (services)."""
+
+    model = RosterEntry
+    extra = 0
+    fields = ["number", "person", "position", "captain", "alternate", "confirmed", "eligibility"]
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("person", "entry__championship", "entry__federation")
+            .prefetch_related(
+                "person__passports",
+                Prefetch(
+                    "person__eligibility_waivers", queryset=EligibilityWaiver.objects.select_related("approved_by")
+                ),
+            )
+        )
+
+    @admin.display(description="Eligibility (1.1)")
+    def eligibility(self, obj):
+        return eligibility_html(obj)
+
+
+def eligibility_html(line: RosterEntry) -> str:
+    result = services.roster_eligibility(line.entry, [line])[line.pk]
+    waived = [f"{reason.message} (waived: {waiver.reason})" for reason, waiver in result.waived]
+    if result.eligible:
+        return format_html("eligible{}", format_html_join("", "<br>{}", ((w,) for w in waived)))
+    return format_html(
+        "<strong>not eligible</strong>{}", format_html_join("", "<br>{}", ((r.message,) for r in result.reasons))
+    )
+
+
+class TeamOfficialInline(admin.TabularInline):
+    model = TeamOfficial
+    extra = 0
+    raw_id_fields = ["person"]
+
+
+@admin.register(TeamEntry)
+class TeamEntryAdmin(SimpleHistoryAdmin):
+    form = TeamEntryForm
+    list_display = ["name", "championship", "federation", "status", "fee_paid", "fee_due"]
+    list_filter = ["status", "fee_paid", "championship"]
+    search_fields = ["name", "federation__name"]
+    list_select_related = ["championship", "federation"]
+    readonly_fields = ["status", "fee_due", "fee_paid", "fee_paid_amount", "fee_paid_at", "entered_at", "entered_by"]
+    filter_horizontal = ["managers"]
+    inlines = [RosterInline, TeamOfficialInline]
+    actions = ["record_fee_paid", "confirm_roster"]
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            entry = services.entry_create(
+                championship=obj.championship, federation=obj.federation, name=obj.name, by=request.user
+            )
+            obj.pk = entry.pk
+            obj.refresh_from_db()
+            obj._state.adding = False
+            return
+        obj.save(update_fields=["name"])
+
+    def save_related(self, request, form, formsets, change):
+        for formset in formsets:
+            self.save_formset(request, form, formset, change=change)
+        services.entry_set_managers(entry=form.instance, managers=form.cleaned_data["managers"], by=request.user)
+
+    @admin.action(description="Record the entry fee as paid (the full fee due, 1.1 A)")
+    def record_fee_paid(self, request, queryset):
+        for entry in queryset:
+            try:
+                services.entry_record_fee_paid(entry=entry, amount=entry.fee_due, by=request.user)
+            except (ValidationError, PermissionDenied) as exc:
+                _report(self, request, exc)
+
+    @admin.action(description="Confirm the roster (R-04..R-06, eligibility 1.1)")
+    def confirm_roster(self, request, queryset):
+        for entry in queryset:
+            try:
+                services.roster_confirm(entry=entry, by=request.user)
+                self.message_user(request, f"{entry}: roster confirmed.")
+            except (ValidationError, PermissionDenied) as exc:
+                _report(self, request, exc)
+
+
+@admin.register(RosterEntry)
+class RosterEntryAdmin(SimpleHistoryAdmin):
+    form = RosterEntryForm
+    list_display = ["entry", "number", "person", "position", "captain", "alternate", "confirmed"]
+    list_filter = ["entry__championship", "position", "confirmed"]
+    search_fields = ["person__last_name", "person__first_name", "entry__name", "number"]
+    list_select_related = ["entry", "person"]
+    raw_id_fields = ["person"]
+    readonly_fields = ["confirmed", "confirmed_at", "confirmed_by"]
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        if not change:
+            line = services.roster_add_player(
+                entry=data["entry"],
+                person=data["person"],
+                number=data["number"],
+                position=data["position"],
+                captain=data["captain"],
+                alternate=data["alternate"],
+                by=request.user,
+            )
+            obj.pk = line.pk
+            return
+        services.roster_update(
+            roster_entry=obj,
+            number=data["number"],
+            position=data["position"],
+            captain=data["captain"],
+            alternate=data["alternate"],
+            by=request.user,
+        )
+
+    def delete_model(self, request, obj):
+        services.roster_remove(roster_entry=obj, by=request.user)
+
+    def delete_queryset(self, request, queryset):
+        for line in queryset:
+            services.roster_remove(roster_entry=line, by=request.user)
+
+
+@admin.register(NumberChangeApproval)
+class NumberChangeApprovalAdmin(SimpleHistoryAdmin):
+    form = NumberChangeApprovalForm
+    list_display = ["roster_entry", "old_number", "new_number", "approved_by", "approved_at", "applied_at"]
+    list_select_related = ["roster_entry__person", "approved_by"]
+    raw_id_fields = ["roster_entry"]
+
+    def has_change_permission(self, request, obj=None):
+        return obj is None and super().has_change_permission(request, obj)
+
+    def save_model(self, request, obj, form, change):
+        approval = services.number_change_approve(
+            roster_entry=form.cleaned_data["roster_entry"],
+            new_number=form.cleaned_data["new_number"],
+            reason=form.cleaned_data["reason"],
+            by=request.user,
+        )
+        obj.pk = approval.pk
+
+
+class PoolTeamInline(admin.TabularInline):
+    model = PoolTeam
+    extra = 0
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+
+        class CheckedForm(formset.form):
+            def clean(self):
+                cleaned = super().clean()
+                if cleaned.get("entry") and obj is not None and self.has_changed() and not cleaned.get("DELETE"):
+                    try:
+                        services.check_pool_entry(obj, cleaned["entry"])
+                    except ValidationError as exc:
+                        for field, msgs in exc.message_dict.items():
+                            self.add_error(field if field in self.fields else None, msgs)
+                return cleaned
+
+        formset.form = CheckedForm
+        return formset
+
+
+@admin.register(Pool)
+class PoolAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "championship"]
+    list_filter = ["championship"]
+    list_select_related = ["championship"]
+    inlines = [PoolTeamInline]
+
+
+class GoalRecordInline(admin.TabularInline):
+    model = GoalRecord
+    form = GoalRecordForm
+    extra = 0
+    raw_id_fields = ["scorer", "assist"]
+
+
+class PenaltyRecordInline(admin.TabularInline):
+    model = PenaltyRecord
+    form = PenaltyRecordForm
+    extra = 0
+    raw_id_fields = ["person"]
+
+
+class GoalkeeperRecordInline(admin.TabularInline):
+    model = GoalkeeperRecord
+    form = GoalkeeperRecordForm
+    extra = 0
+    raw_id_fields = ["goalkeeper"]
+
+
+@admin.register(Game)
+class GameAdmin(SimpleHistoryAdmin):
+    form = GameForm
+    list_display = ["number", "championship", "phase", "pool", "home", "away", "start_at", "rink", "status", "score"]
+    list_filter = ["championship", "phase__kind", "pool", "status"]
+    search_fields = ["home__name", "away__name", "bracket_slot", "number"]
+    list_select_related = ["championship", "phase", "pool", "home", "away", "rink"]
+    readonly_fields = ["championship", "phase", "pool", "number", "bracket_slot", "home", "away", "status"]
+    fields = [*readonly_fields, *GameForm.Meta.fields]
+    inlines = [GoalRecordInline, PenaltyRecordInline, GoalkeeperRecordInline]
+
+    def has_add_permission(self, request):
+        return False  # games come from the schedule and the bracket (services)
+
+    @admin.display(description="Score")
+    def score(self, obj):
+        if obj.home_goals is None:
+            return "–"
+        extra = f" ({obj.get_decided_in_display()})" if obj.decided_in and obj.decided_in != "regulation" else ""
+        return f"{obj.home_goals}-{obj.away_goals}{extra}"
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        stored = Game.objects.get(pk=obj.pk)
+        if {"start_at", "rink"} & set(form.changed_data) and stored.status == GameStatus.SCHEDULED:
+            services.game_move(game=stored, start_at=data.get("start_at"), rink=data.get("rink"), by=request.user)
+        if form.has_result() and stored.status == GameStatus.SCHEDULED:
+            services.game_record_result(
+                game=stored,
+                home_goals=data.get("home_goals"),
+                away_goals=data.get("away_goals"),
+                decided_in=data.get("decided_in") or "regulation",
+                forfeited_by=data.get("forfeited_by"),
+                shootout_home_goals=data.get("shootout_home_goals"),
+                shootout_away_goals=data.get("shootout_away_goals"),
+                by=request.user,
+            )
+        obj.refresh_from_db()
+
+
+class ReadOnlyAdmin(SimpleHistoryAdmin):
+    """Records written by the services only; staff read them here."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Disqualification)
+class DisqualificationAdmin(ReadOnlyAdmin):
+    """8.1 C-D: recorded by the result service; the games and records stay, marked."""
+
+    list_display = ["entry", "reason", "game", "at", "recorded_by"]
+    list_select_related = ["entry", "game", "recorded_by"]
+
+
+class ShootoutPlaceInline(admin.TabularInline):
+    model = StandingsShootoutPlace
+    extra = 0
+    can_delete = False
+    readonly_fields = ["place", "entry"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(StandingsShootout)
+class StandingsShootoutAdmin(ReadOnlyAdmin):
+    """9.3 G: entered by staff through the standings service."""
+
+    list_display = ["pool", "entered_by", "entered_at"]
+    list_select_related = ["pool", "entered_by"]
+    inlines = [ShootoutPlaceInline]
