@@ -200,7 +200,7 @@ def unfinished(team: TeamState, number: int) -> list[Serve]:
     return [s for s in team.box if s.served_by == number and s.status in (QUEUED, STACKED, RUNNING)]
 
 
-def remove_from_game(team: TeamState, number: int) -> None:
+def remove_from_game(team: TeamState, number: int, now: int, ruleset: Ruleset) -> None:
     """A player leaves for the dressing room (6.1.5 A, 6.1.6 A, 6.1.7 C note).
 
     A substitute serves the player's time penalties; a misconduct is personal and is not served
@@ -210,10 +210,15 @@ def remove_from_game(team: TeamState, number: int) -> None:
         if serve.kind != MISCONDUCT:
             serve.served_by = None
             continue
-        if serve in team.running:
+        was_running = serve in team.running
+        if was_running:
             team.running.remove(serve)
+        following = serve.next
         if serve.prev is not None:
-            serve.prev.next = serve.next
-        if serve.next is not None:
-            serve.next.prev = serve.prev
+            serve.prev.next = following
+        if following is not None:
+            following.prev = serve.prev
         _leave(team, serve)
+        if was_running and following is not None:
+            following.prev = None
+            activate(team, following, now, ruleset)

@@ -1,6 +1,7 @@
 """Replay a game log into a state: one pass over the events in (period, time, entry) order."""
 
 from collections.abc import Iterable
+from operator import attrgetter
 
 from . import penalties as box
 from .errors import InvalidEvent
@@ -70,6 +71,7 @@ OUT_OF_GAME = frozenset({GAME_MISCONDUCT, MATCH, GAME_EJECTION, GROSS_MISCONDUCT
 _SAME_STOPPAGE = frozenset({PENALTY, CLOCK_STOP, TIMEOUT, RETURN_FIRST, SHOT, GOALKEEPER_PULLED, GOALKEEPER_RETURNED})
 _CHAIN_RANK = {MAJOR: 0, MATCH: 0, MINOR: 1, BENCH_MINOR: 1, DOUBLE_MINOR: 1, MISCONDUCT: 2}
 _NEVER = 1 << 62
+_ORDER = attrgetter("period", "time", "seq")
 _PENALTY_SHOT_ARTICLE = {"illegal_substitution": "6.4.6 C", "displacing_goal_post": "6.4.8 B"}
 
 
@@ -82,7 +84,7 @@ def sort_events(events: Iterable[Event]) -> list[Event]:
     events = list(events)
     voided = {e.voids for e in events if e.type == CORRECTION}
     kept = [e for e in events if e.type != CORRECTION and e.id not in voided]
-    kept.sort(key=lambda e: (e.period, e.time, e.seq))
+    kept.sort(key=_ORDER)
     return kept
 
 
@@ -100,6 +102,7 @@ class Replayer:
         "serve_order",
         "handlers",
         "teams",
+        "length",
     )
 
     def __init__(self, game: Game, ruleset: Ruleset = DEFAULT_RULESET):
@@ -114,6 +117,7 @@ class Replayer:
         self.next_end = _NEVER
         self.mark_at = _NEVER
         self.serve_order = 0
+        self.length = ruleset.period_length  # length of the current period
         self.handlers = {
             PERIOD_START: self.period_start,
             PERIOD_END: self.period_end,
@@ -166,9 +170,9 @@ class Replayer:
                 field="period",
                 event_id=event.id,
             )
-        if event.time > state.period_length:
+        if event.time > self.length:
             raise InvalidEvent(
-                f"R-10: time {format_time(event.time)} is beyond the period's {format_time(state.period_length)}",
+                f"R-10: time {format_time(event.time)} is beyond the period's {format_time(self.length)}",
                 field="time",
                 event_id=event.id,
             )
@@ -245,7 +249,8 @@ class Replayer:
         state.now = (event.period - 1) * rules.period_length
         state.status = IN_PROGRESS
         state.running = True  # 5.4 B: each period starts with a face-off
-        self.mark_at = state.now + state.period_length - rules.two_minute_mark
+        self.length = state.period_length
+        self.mark_at = state.now + self.length - rules.two_minute_mark
 
     def period_end(self, event: Event) -> None:
         state, rules = self.state, self.rules
@@ -483,7 +488,7 @@ class Replayer:
         out = [r for r in (record, *added) if r.kind in OUT_OF_GAME]
         if out and player.out_of_game is None:
             player.out_of_game = out[0].automatic or out[0].article or "6.1.5 A"
-            box.remove_from_game(team, record.player)
+            box.remove_from_game(team, record.player, self.state.now, self.rules)
             self._refresh_next_end()
         if added:
             self.pending_records.extend(added)

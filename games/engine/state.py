@@ -36,6 +36,8 @@ class TeamRoster:
         for number in self.skaters | self.goalkeepers:
             if not 1 <= number <= 99:
                 raise ScriptError(f"Rule 3.2.9 C: {self.name}: numbers are 1-99", field="teams")
+        if len(self.skaters) < 4 or not self.goalkeepers:
+            raise ScriptError(f"Rule 5.3 B: {self.name} needs four floor players and a goalkeeper", field="teams")
         if self.captain is not None and self.captain not in self.skaters:
             raise ScriptError(f"Rule 3.1.2 C / R-06: {self.name}: the captain is a floor player", field="teams")
 
