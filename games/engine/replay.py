@@ -705,6 +705,9 @@ class Replayer:
         if event.player is not None:
             self.check_on_floor(team, event.player, event, "shooter")
         team.shots += 1
+        defending = self.teams[other(event.team)]
+        if not defending.goalkeeper_pulled and defending.goalkeeper is not None:
+            defending.players[defending.goalkeeper].saves += 1  # a shot on goal that did not score
 
     def forfeit(self, event: Event) -> None:
         """8.1 B, R-41: the game is recorded 1-0 to the other team, the goal to its captain."""

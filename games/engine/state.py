@@ -145,6 +145,7 @@ class PlayerRecord:
     misconducts: int = 0  # 6.1.7 D
     out_of_game: str | None = None  # the article that removed the player
     shootout_attempts: int = 0
+    saves: int = 0  # goalkeepers: shots on goal stopped
 
     def to_dict(self) -> dict:
         return {
@@ -157,6 +158,7 @@ class PlayerRecord:
             "misconducts": self.misconducts,
             "out_of_game": self.out_of_game is not None,
             "out_of_game_by": self.out_of_game,
+            "saves": self.saves,
         }
 
 

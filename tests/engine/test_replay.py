@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from games.engine import Ruleset, ScriptError, format_countdown, format_time, parse_log, parse_time, replay
+from games.engine import Ruleset, ScriptError, TeamRoster, format_countdown, format_time, parse_log, parse_time, replay
 from games.engine.penalties import automatic_penalties
 from games.engine.ruleset import DOUBLE_MINOR, GAME_EJECTION, GAME_MISCONDUCT, MAJOR, MINOR, MISCONDUCT
 from games.engine.state import PlayerRecord
@@ -193,3 +193,39 @@ class TestAutomaticPenalties:
         player = PlayerRecord(5, calls=2)
         added = automatic_penalties(player, MISCONDUCT, False, self.rules)
         assert added == [(MISCONDUCT, "6.1.7 A"), (GAME_MISCONDUCT, "6.1.7 D")]
+
+
+def test_a_shot_on_goal_is_a_save_for_the_goalkeeper_in_net():
+    entries = [
+        ev("period_start", 1),
+        ev("shot", 1, "1:00", team="home", player=5),
+        ev("goalkeeper_returned", 1, "1:00", team="away", player=35),
+        ev("shot", 1, "2:00", team="home", player=6),
+        ev("goalkeeper_pulled", 1, "3:00", team="away"),
+        ev("shot", 1, "3:10", team="home", player=6),
+    ]
+    state = run(entries)
+    away = state.teams["away"].players
+    assert (away[31].saves, away[35].saves, state.teams["home"].shots) == (1, 1, 3)
+
+
+def test_a_team_needs_four_floor_players_and_a_goalkeeper():
+    with pytest.raises(ScriptError, match=r"5\.3 B"):
+        TeamRoster("Short", frozenset({2, 3, 4}), frozenset({1}))
+    with pytest.raises(ScriptError, match=r"5\.3 B"):
+        TeamRoster("No goalkeeper", frozenset({2, 3, 4, 5}), frozenset())
+
+
+def test_an_ejected_players_misconduct_leaves_the_box_and_a_substitute_serves_his_minor():
+    entries = [
+        ev("period_start", 1),
+        ev("penalty", 1, "1:00", team="home", player=3, penalty="misconduct"),
+        ev("clock_start", 1, "1:00"),
+        ev("penalty", 1, "4:00", team="home", player=3, penalty="minor", infraction="hooking"),
+        ev("penalty", 1, "4:00", team="home", player=3, penalty="game_misconduct", infraction="inciting_opponent"),
+        ev("clock_start", 1, "4:00"),
+    ]
+    state = run_to(entries, 1, 2500)
+    assert [(e["player"], e["penalty"], e["remaining"]) for e in state.box_entries("home")] == [(None, "minor", "1:50")]
+    assert state.teams["home"].players[3].out_of_game == "6.4.9 E"
+    assert state.strength("home") == 3
