@@ -4,7 +4,7 @@ from collections.abc import Iterable
 from operator import attrgetter
 
 from . import penalties as box
-from .errors import InvalidEvent
+from .errors import EventFormatError, InvalidEvent
 from .events import (
     AFTER_PERIODS,
     CLOCK_START,
@@ -82,10 +82,36 @@ def other(side: str) -> str:
 def sort_events(events: Iterable[Event]) -> list[Event]:
     """Return the events to replay: corrections applied, in (period, time, entry sequence) order."""
     events = list(events)
-    voided = {e.voids for e in events if e.type == CORRECTION}
+    corrections = [e for e in events if e.type == CORRECTION]
+    voided: set[str] = set()
+    if corrections:
+        voided = _voided(events, corrections)
     kept = [e for e in events if e.type != CORRECTION and e.id not in voided]
     kept.sort(key=_ORDER)
     return kept
+
+
+def _voided(events: list[Event], corrections: list[Event]) -> set[str]:
+    """Return the ids voided by corrections; a correction voided by another correction does not apply."""
+    ids = {e.id for e in events}
+    voiders: dict[str, list[str]] = {}
+    for correction in corrections:
+        if correction.voids not in ids:
+            raise EventFormatError(
+                f"R-10: correction {correction.id} voids {correction.voids!r}, which is not in the log",
+                field="voids",
+                event_id=correction.id,
+            )
+        voiders.setdefault(correction.voids, []).append(correction.id)
+    active: dict[str, bool] = {}
+
+    def applies(correction_id: str) -> bool:
+        if correction_id not in active:
+            active[correction_id] = True  # a cycle of corrections: the first one read applies
+            active[correction_id] = not any(applies(other) for other in voiders.get(correction_id, ()))
+        return active[correction_id]
+
+    return {c.voids for c in corrections if applies(c.id)}
 
 
 class Replayer:

@@ -4,7 +4,17 @@ import random
 
 import pytest
 
-from games.engine import Ruleset, ScriptError, TeamRoster, format_countdown, format_time, parse_log, parse_time, replay
+from games.engine import (
+    EventFormatError,
+    Ruleset,
+    ScriptError,
+    TeamRoster,
+    format_countdown,
+    format_time,
+    parse_log,
+    parse_time,
+    replay,
+)
 from games.engine.penalties import automatic_penalties
 from games.engine.ruleset import DOUBLE_MINOR, GAME_EJECTION, GAME_MISCONDUCT, MAJOR, MINOR, MISCONDUCT
 from games.engine.state import PlayerRecord
@@ -229,3 +239,19 @@ def test_an_ejected_players_misconduct_leaves_the_box_and_a_substitute_serves_hi
     assert [(e["player"], e["penalty"], e["remaining"]) for e in state.box_entries("home")] == [(None, "minor", "1:50")]
     assert state.teams["home"].players[3].out_of_game == "6.4.9 E"
     assert state.strength("home") == 3
+
+
+def test_a_correction_of_a_correction_restores_the_event():
+    entries = [
+        ev("period_start", 1),
+        ev("goal", 1, "3:00", id="g1", team="home", player=5),
+        ev("clock_start", 1, "3:00"),
+        ev("correction", id="c1", voids="g1"),
+        ev("correction", id="c2", voids="c1"),
+    ]
+    assert run(entries).teams["home"].score == 1
+
+
+def test_a_correction_of_an_unknown_event_is_refused():
+    with pytest.raises(EventFormatError, match="R-10: correction c1 voids 'nope'"):
+        run([ev("period_start", 1), ev("correction", id="c1", voids="nope")])
