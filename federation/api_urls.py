@@ -2,6 +2,9 @@ from rest_framework.routers import SimpleRouter
 
 from . import api
 
+# Namespaced: the page routes of federation/urls.py use the same short names (person-list...).
+app_name = "federation-api"
+
 router = SimpleRouter()
 router.register("federations", api.FederationViewSet, basename="federation")
 router.register("people", api.PersonViewSet, basename="person")
