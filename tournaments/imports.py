@@ -22,6 +22,7 @@ import io
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from simple_history.utils import bulk_create_with_history
 
 from accounts.models import User
 from federation.models import Person
@@ -174,5 +175,5 @@ def roster_import_csv(entry: TeamEntry, file, *, by: User, now: datetime.datetim
                 new.append(line)
         if errors:
             raise ValidationError({"file": errors})
-        RosterEntry.objects.bulk_create(new)
+        bulk_create_with_history(new, RosterEntry, default_user=by)
     return new

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from djmoney.money import Money
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from accounts.access import can_edit_federation, is_international_staff
 from accounts.models import Role, RoleAssignment, User
@@ -58,7 +59,7 @@ from .scheduling import SchedulingError, schedule_round_robin
 from .standings import PRESETS, StandingsRules, forfeit_disqualifies
 
 # A game blocks its teams and its rink for this long: two 20-minute periods
-# (1.2 A) with stoppages, the 5-minute half-time and the ice... floor clean-up.
+# (1.2 A) with their stoppages and the 5-minute half-time, and the change-over between games.
 GAME_SLOT = datetime.timedelta(minutes=90)
 
 # R-21: the minutes a penalty can charge in the records.
@@ -70,6 +71,18 @@ PENALTY_MINUTES = frozenset({0, 2, 4, 5, 10})
 
 def _now(now: datetime.datetime | None) -> datetime.datetime:
     return now if now is not None else timezone.now()
+
+
+def _save(obj, by: User, *, update_fields: list[str] | None = None) -> None:
+    """Save with the acting user in the audit trail (simple-history reads ``_history_user``)."""
+    obj._history_user = by
+    obj.save(update_fields=update_fields)
+
+
+def _create(model, by: User, **fields):
+    obj = model(**fields)
+    _save(obj, by)
+    return obj
 
 
 def _error(field: str, message: str | list[str]) -> ValidationError:
@@ -177,7 +190,7 @@ def championship_update_ruleset(
         if standings_preset is not None:
             championship.standings_preset = standings_preset
             fields.append("standings_preset")
-        championship.save(update_fields=fields)
+        _save(championship, by, update_fields=fields)
     return championship
 
 
@@ -248,7 +261,9 @@ def entry_create(
             raise _error("federation", f"Rule 1.1 A: {federation} has already entered its national team.")
         if TeamEntry.objects.filter(championship=championship, name=name).exists():
             raise _error("name", f"another team is already entered as {name!r}")
-        return TeamEntry.objects.create(
+        return _create(
+            TeamEntry,
+            by,
             championship=championship,
             federation=federation,
             name=name,
@@ -283,7 +298,7 @@ def entry_record_fee_paid(
         entry.fee_paid_amount = amount
         entry.fee_paid_at = paid_at
         entry.status = EntryStatus.CONFIRMED
-        entry.save(update_fields=["fee_paid", "fee_paid_amount", "fee_paid_at", "status"])
+        _save(entry, by, update_fields=["fee_paid", "fee_paid_amount", "fee_paid_at", "status"])
     return entry
 
 
@@ -313,7 +328,7 @@ def entry_withdraw(*, entry: TeamEntry, by: User) -> TeamEntry:
         if Game.objects.filter(Q(home=entry) | Q(away=entry), status=GameStatus.FINAL).exists():
             raise _error("status", "the team has played: a team that stops playing forfeits its games (8.1).")
         entry.status = EntryStatus.WITHDRAWN
-        entry.save(update_fields=["status"])
+        _save(entry, by, update_fields=["status"])
     return entry
 
 
@@ -447,7 +462,7 @@ def roster_add_player(
             alternate=alternate,
             now=now,
         )
-        new.save()
+        _save(new, by)
     return new
 
 
@@ -543,10 +558,10 @@ def roster_update(
             now=now,
         )
         if change.fields:
-            line.save(update_fields=change.fields)
+            _save(line, by, update_fields=change.fields)
         if change.approval is not None:
             change.approval.applied_at = now
-            change.approval.save(update_fields=["applied_at"])
+            _save(change.approval, by, update_fields=["applied_at"])
     return line
 
 
@@ -561,7 +576,9 @@ def roster_remove(*, roster_entry: RosterEntry, by: User, now: datetime.datetime
         )
         _check_entry_open(entry)
         check_roster_change(entry, kind=roster_rules.REMOVE, now=now)
-        RosterEntry.objects.filter(pk=roster_entry.pk).delete()
+        line = RosterEntry.objects.get(pk=roster_entry.pk)
+        line._history_user = by  # the audit trail names who removed the player
+        line.delete()
 
 
 def number_change_approve(
@@ -580,7 +597,9 @@ def number_change_approve(
         raise _error("reason", "Rule 3.2.9 D: the written approval states its reason.")
     if new_number == roster_entry.number:
         raise _error("new_number", "the player already wears this number")
-    return NumberChangeApproval.objects.create(
+    return _create(
+        NumberChangeApproval,
+        by,
         roster_entry=roster_entry,
         old_number=roster_entry.number,
         new_number=new_number,
@@ -642,8 +661,11 @@ def roster_confirm(*, entry: TeamEntry, by: User, now: datetime.datetime | None 
         ]
         if refusals:
             raise _error("roster", refusals)
-        RosterEntry.objects.filter(entry=entry, confirmed=False).update(
-            confirmed=True, confirmed_at=now, confirmed_by=by
+        unconfirmed = [line for line in roster if not line.confirmed]
+        for line in unconfirmed:
+            line.confirmed, line.confirmed_at, line.confirmed_by = True, now, by
+        bulk_update_with_history(
+            unconfirmed, RosterEntry, ["confirmed", "confirmed_at", "confirmed_by"], default_user=by
         )
     return entry
 
@@ -658,7 +680,7 @@ def team_official_add(*, entry: TeamEntry, person: Person, role: str, by: User):
         raise _error("role", f"one of {', '.join(OfficialRole.values)}")
     if TeamOfficial.objects.filter(entry=entry, person=person, role=role).exists():
         raise _error("person", f"{person} is already named as {role}")
-    return TeamOfficial.objects.create(entry=entry, person=person, role=role)
+    return _create(TeamOfficial, by, entry=entry, person=person, role=role)
 
 
 # --- pools and schedule --------------------------------------------------------------------------------------------
@@ -671,7 +693,7 @@ def pool_create(*, championship: Championship, name: str, by: User) -> Pool:
         raise _error("name", "a pool needs a name")
     if Pool.objects.filter(championship=championship, name=name).exists():
         raise _error("name", f"pool {name} exists already")
-    return Pool.objects.create(championship=championship, name=name)
+    return _create(Pool, by, championship=championship, name=name)
 
 
 def check_pool_entry(pool: Pool, entry: TeamEntry) -> None:
@@ -694,7 +716,7 @@ def pool_add_entry(*, pool: Pool, entry: TeamEntry, seed: int = 0, by: User) -> 
         check_pool_entry(pool, entry)
         if PoolTeam.objects.filter(entry=entry).exists():
             raise _error("entry", f"{entry} is already in this pool")
-        return PoolTeam.objects.create(pool=pool, entry=entry, seed=seed)
+        return _create(PoolTeam, by, pool=pool, entry=entry, seed=seed)
 
 
 def rink_dimensions(rink: Rink) -> rink_rules.RinkDimensions:
@@ -799,7 +821,7 @@ def schedule_generate(
                     start_at=_aware(item.day, item.time, championship),
                 )
             )
-        Game.objects.bulk_create(games)
+        bulk_create_with_history(games, Game, default_user=by)
     return games
 
 
@@ -853,7 +875,7 @@ def bracket_generate(
                     away_source=item.away_source,
                 )
             )
-        Game.objects.bulk_create(games)
+        bulk_create_with_history(games, Game, default_user=by)
     return games
 
 
@@ -882,7 +904,7 @@ def bracket_fill(*, championship: Championship, by: User) -> list[Game]:
             away = entries.get(item.away) if item.away else None
             if (game.home_id, game.away_id) != (home and home.pk, away and away.pk):
                 game.home, game.away = home, away
-                game.save(update_fields=["home", "away"])
+                _save(game, by, update_fields=["home", "away"])
                 changed.append(game)
     return changed
 
@@ -927,7 +949,7 @@ def game_move(
                 raise _error("start_at", problems)
         game.start_at = new_start
         game.rink = new_rink
-        game.save(update_fields=["start_at", "rink"])
+        _save(game, by, update_fields=["start_at", "rink"])
     return game
 
 
@@ -997,13 +1019,13 @@ def _disqualify_if_forfeits(
         return None
     _transition(entry.status, EntryStatus.DISQUALIFIED, ENTRY_TRANSITIONS, field="forfeited_by")
     entry.status = EntryStatus.DISQUALIFIED
-    entry.save(update_fields=["status"])
+    _save(entry, by, update_fields=["status"])
     reason = (
         "Rule 8.1 C: a second forfeit in the round robin"
         if not after
         else "Rule 8.1 C: a forfeit after the round robin"
     )
-    return Disqualification.objects.create(entry=entry, reason=reason, game=game, at=now, recorded_by=by)
+    return _create(Disqualification, by, entry=entry, reason=reason, game=game, at=now, recorded_by=by)
 
 
 def game_record_result(
@@ -1031,6 +1053,9 @@ def game_record_result(
         game = Game.objects.select_for_update().select_related("phase", "home", "away").get(pk=game.pk)
         if game.home_id is None or game.away_id is None:
             raise _error("home", "both teams must be known before a result is recorded")
+        for field, team in (("home", game.home), ("away", game.away)):
+            if team.status == EntryStatus.DISQUALIFIED:
+                raise _error(field, f"Rule 8.1 C: {team} is disqualified for the remainder of the tournament.")
         _transition(game.status, GameStatus.FINAL, GAME_TRANSITIONS)
         check_result(
             game,
@@ -1047,8 +1072,8 @@ def game_record_result(
             captain = _winner_captain(winner)
             home_goals, away_goals = (1, 0) if winner.pk == game.home_id else (0, 1)
             # 8.1 B: the captain's goal; it may not go to any other player, and there is no assist.
-            GoalRecord.objects.create(
-                game=game, entry=winner, scorer=captain, period=1, time_tenths=0, forfeit_award=True
+            _create(
+                GoalRecord, by, game=game, entry=winner, scorer=captain, period=1, time_tenths=0, forfeit_award=True
             )
         game.home_goals = home_goals
         game.away_goals = away_goals
@@ -1059,7 +1084,7 @@ def game_record_result(
         game.status = GameStatus.FINAL
         game.finalized_at = now
         game.finalized_by = by
-        game.save()
+        _save(game, by)
         if forfeited_by is not None:
             _disqualify_if_forfeits(forfeited_by, game=game, by=by, now=now)
     return game
@@ -1144,7 +1169,7 @@ def goal_add(
             penalty_shot=penalty_shot,
         )
         check_goal(record)
-        record.save()
+        _save(record, by)
     return record
 
 
@@ -1203,7 +1228,7 @@ def penalty_add(
             time_tenths=time_tenths,
         )
         check_penalty(record)
-        record.save()
+        _save(record, by)
     return record
 
 
@@ -1249,7 +1274,7 @@ def goalkeeper_record_set(
         record.entry = entry
         record.shots_against, record.saves, record.goals_against = shots_against, saves, goals_against
         check_goalkeeper_line(record)
-        record.save()
+        _save(record, by)
     return record
 
 
@@ -1270,7 +1295,7 @@ def standings_shootout_enter(*, pool: Pool, ordered_entries: Sequence[TeamEntry]
                 "ordered_entries",
                 f"Rule 9.3 G / R-42: a shoot-out decides only teams still tied after 9.3 C-F (pending: {pending}).",
             )
-        shootout = StandingsShootout.objects.create(pool=pool, entered_by=by, entered_at=timezone.now())
+        shootout = _create(StandingsShootout, by, pool=pool, entered_by=by, entered_at=timezone.now())
         StandingsShootoutPlace.objects.bulk_create(
             StandingsShootoutPlace(shootout=shootout, entry=entry, place=place)
             for place, entry in enumerate(ordered_entries, start=1)

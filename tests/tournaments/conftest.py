@@ -80,7 +80,7 @@ def make_pool(championship, teams: int, *, name: str | None = None):
 
 
 def round_robin_games(pool):
-    """Every pair of the pool meets once, first named at home (5.4 D), on consecutive hours."""
+    """Every pair of the pool meets once, first named at home (5.4 D), two hours apart."""
     entries = [m.entry for m in pool.members.select_related("entry").order_by("seed")]
     phase = PhaseFactory(championship=pool.championship, kind=PhaseKind.ROUND_ROBIN)
     games = {}
@@ -93,7 +93,7 @@ def round_robin_games(pool):
                 pool=pool,
                 home=home,
                 away=away,
-                start_at=start + datetime.timedelta(hours=len(games)),
+                start_at=start + datetime.timedelta(hours=2 * len(games)),
             )
             games[(home.name, away.name)] = game
     return entries, games

@@ -364,3 +364,49 @@ def test_the_ruleset_limits_apply_to_the_roster(championship, director):
             entry=entry, person=eligible_person(entry.federation), number="77", by=director, now=BEFORE_START
         )
     assert "at most 6 floor players" in messages(exc, "roster")
+
+
+def test_only_a_confirmed_entry_goes_into_a_pool_1_1_a(championship, director):
+    pool = services.pool_create(championship=championship, name="A", by=director)
+    unpaid = TeamEntryFactory(championship=championship, status=EntryStatus.ENTERED, fee_paid=False, fee_paid_at=None)
+    with pytest.raises(ValidationError) as exc:
+        services.pool_add_entry(pool=pool, entry=unpaid, by=director)
+    assert "Rule 1.1 A" in messages(exc, "entry")
+    paid = TeamEntryFactory(championship=championship)
+    assert services.pool_add_entry(pool=pool, entry=paid, seed=1, by=director).pool == pool
+
+
+def test_an_entry_is_withdrawn_once_and_not_after_it_played(entry, director):
+    services.entry_withdraw(entry=entry, by=director)
+    entry.refresh_from_db()
+    assert entry.status == EntryStatus.WITHDRAWN
+    with pytest.raises(ValidationError):
+        services.entry_withdraw(entry=entry, by=director)
+
+
+def test_a_penalty_needs_an_infraction_of_the_annex_c_index(entry, director):
+    game = GameFactory(championship=entry.championship, home=entry)
+    line = RosterEntryFactory(entry=entry, number="9")
+    with pytest.raises(ValidationError) as exc:
+        services.penalty_add(
+            game=game, entry=entry, person=line.person, infraction_code="looking_angry", minutes=2, period=1,
+            time_tenths=10, by=director,
+        )  # fmt: skip
+    assert "Annex C" in messages(exc, "infraction_code")
+    with pytest.raises(ValidationError) as exc:
+        services.penalty_add(
+            game=game, entry=entry, person=line.person, infraction_code="tripping", minutes=3, period=1,
+            time_tenths=10, by=director,
+        )  # fmt: skip
+    assert "R-21" in messages(exc, "minutes")
+    penalty = services.penalty_add(
+        game=game, entry=entry, person=None, infraction_code="tripping", minutes=2, period=1, time_tenths=10,
+        by=director,
+    )  # fmt: skip
+    assert penalty.person is None  # a bench penalty
+
+
+def test_only_the_directors_of_the_championship_record_results(entry):
+    game = GameFactory(championship=entry.championship, home=entry)
+    with pytest.raises(PermissionDenied):
+        services.game_record_result(game=game, home_goals=1, away_goals=0, by=federation_staff(entry.federation))

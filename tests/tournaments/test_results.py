@@ -240,5 +240,48 @@ def test_moving_a_game_refuses_a_team_playing_twice_at_the_same_time(championshi
     with pytest.raises(ValidationError) as exc:
         services.game_move(game=second, start_at=first.start_at + datetime.timedelta(minutes=30), by=director)
     assert "also plays" in messages(exc, "start_at")
-    moved = services.game_move(game=second, start_at=first.start_at + datetime.timedelta(hours=5), by=director)
-    assert moved.start_at == first.start_at + datetime.timedelta(hours=5)
+    moved = services.game_move(game=second, start_at=first.start_at + datetime.timedelta(hours=8), by=director)
+    assert moved.start_at == first.start_at + datetime.timedelta(hours=8)
+
+
+def test_a_disqualified_team_plays_no_more_games_8_1_c(championship, director):
+    pool = make_pool(championship, 4)
+    (a, b, c, d), games = round_robin_games(pool)
+    full_roster(a)
+    full_roster(b)
+    forfeit(games[(a.name, d.name)], director, d)
+    forfeit(games[(b.name, d.name)], director, d)
+    with pytest.raises(ValidationError) as exc:
+        result(games[(c.name, d.name)], director, 1, 0)
+    assert "Rule 8.1 C" in messages(exc, "away")
+
+
+def test_the_iihf_preset_lets_a_round_robin_game_go_to_overtime(championship, director):
+    championship.standings_preset = "iihf"
+    championship.save()
+    pool = make_pool(championship, 2)
+    (a, b), games = round_robin_games(pool)
+    result(games[(a.name, b.name)], director, 3, 2, decided_in=DecidedIn.OVERTIME)
+    row = standings_for_pool(pool).row(a.name)
+    assert row.points == 2  # IIHF: an overtime win is worth 2
+
+
+def test_the_result_is_recorded_in_the_audit_trail_with_who_entered_it(championship, director):
+    pool = make_pool(championship, 2)
+    (a, b), games = round_robin_games(pool)
+    game = result(games[(a.name, b.name)], director, 1, 0)
+    latest = game.history.latest()
+    assert latest.history_user == director and latest.status == GameStatus.FINAL
+
+
+def test_a_rink_holds_one_game_at_a_time(championship, director):
+    from tests.factories import RinkFactory
+
+    rink = RinkFactory(venue=championship.venue)
+    pool = make_pool(championship, 4)
+    (a, b, c, d), games = round_robin_games(pool)
+    first, other = games[(a.name, b.name)], games[(c.name, d.name)]
+    services.game_move(game=first, rink=rink, by=director)
+    with pytest.raises(ValidationError) as exc:
+        services.game_move(game=other, start_at=first.start_at, rink=rink, by=director)
+    assert "hosts game" in messages(exc, "start_at")
