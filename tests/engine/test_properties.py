@@ -1,0 +1,152 @@
+"""Property tests of the engine over random valid game logs (hypothesis; database-free).
+
+The logs come from tests/engine/generators.py: periods, stoppages, goals, shots,
+penalties of every kind (immediate and signalled), penalty shots, time-outs within
+the limits, goalkeepers pulled and returned, corrections, overtime, shoot-out,
+forfeit. Properties: a valid log replays without error; entitled strength stays
+between 2 and 4 floor players (6.2.1 A, R-22); minutes charged per player are the
+sum over his penalties (R-21); the order of entry does not matter (R-10); a broken
+log is refused with the engine's own error family, never another exception.
+"""
+
+import copy
+import random
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import EngineError, parse_log, replay
+from games.engine.replay import Replayer, sort_events
+from tests.engine.generators import random_log
+
+PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+logs = st.builds(
+    random_log,
+    st.randoms(use_true_random=False),
+    events=st.integers(min_value=3, max_value=140),
+    game_type=st.sampled_from(["round_robin", "elimination"]),
+)
+
+# R-21: minutes charged in the records per penalty kind; game ejection and gross misconduct charge none.
+R21_MINUTES = {
+    "minor": 2,
+    "bench_minor": 2,
+    "double_minor": 4,
+    "major": 5,
+    "misconduct": 10,
+    "game_misconduct": 10,
+    "match": 5,
+    "game_ejection": 0,
+    "gross_misconduct": 0,
+    "penalty_shot": 0,
+}
+# 6.3 C / R-26: a washed-out signalled minor is recorded but charges nothing; 6.1.8 D: nor does a minor
+# replaced by a penalty shot (6.4.6 C, 6.4.8 B).
+UNCHARGED = frozenset({"not_served", "penalty_shot"})
+
+
+@PROPERTY
+@given(logs)
+def test_random_valid_logs_replay_without_error(log):
+    state = replay(log.events(), log.game, log.ruleset)
+    assert state.status in ("in_progress", "intermission", "shootout", "ended")
+    assert state.teams["home"].score >= 0 and state.teams["away"].score >= 0
+    if state.result is not None:
+        assert state.result.decided_by in ("regulation", "overtime", "shootout", "forfeit")
+
+
+@PROPERTY
+@given(logs)
+def test_entitled_strength_stays_between_two_and_four_floor_players(log):
+    """6.2.1 A, R-22: never below 2 floor players + goalkeeper, never above 4, after every event."""
+    replayer = Replayer(log.game, log.ruleset)
+    for event in sort_events(log.events()):
+        replayer.apply(event)
+        for side in ("home", "away"):
+            assert 2 <= replayer.state.strength(side) <= 4, (event, side)
+    state = replayer.finish()
+    for side in ("home", "away"):
+        assert 2 <= state.strength(side) <= 4
+
+
+@PROPERTY
+@given(logs)
+def test_minutes_charged_equal_the_sum_over_each_players_penalties(log):
+    """R-21: minutes are charged to who incurred them (also when someone else serves), per the kind's table."""
+    state = replay(log.events(), log.game, log.ruleset)
+    expected: dict[tuple[str, int | None], int] = {}
+    for record in state.penalties:
+        minutes = 0 if record.status in UNCHARGED else R21_MINUTES[record.kind]
+        assert record.minutes == minutes, record
+        key = (record.team, record.player)
+        expected[key] = expected.get(key, 0) + minutes
+    for side in ("home", "away"):
+        team = state.teams[side]
+        for number, player in team.players.items():
+            assert player.minutes == expected.get((side, number), 0), (side, number)
+        assert team.bench_minutes == expected.get((side, None), 0), side
+
+
+@PROPERTY
+@given(logs, st.randoms(use_true_random=False))
+def test_any_order_of_entry_gives_the_same_state(log, shuffler):
+    """R-10: events carry their own entry sequence; the list order they arrive in changes nothing."""
+    reference = replay(log.events(), log.game, log.ruleset).to_dict()
+    entries = list(log.entries)
+    shuffler.shuffle(entries)
+    assert replay(parse_log(entries), log.game, log.ruleset).to_dict() == reference
+
+
+CITATION = re.compile(r"\bR-\d\d\b|\b\d\.\d")
+MUTATED_FIELDS = (
+    "type",
+    "period",
+    "time",
+    "team",
+    "player",
+    "assist",
+    "penalty",
+    "served_by",
+    "voids",
+    "seq",
+    "scored",
+)
+MUTATION_VALUES = (None, 0, 1, 5, 14, 31, 99, 100, -1, True, "home", "away", "x", "5:00", "20:00", "minor", "goal")
+
+
+@PROPERTY
+@given(logs, st.randoms(use_true_random=False))
+def test_mutated_logs_raise_only_engine_errors(log, rng: random.Random):
+    """A broken log (dropped, duplicated or altered events) replays or is refused with an EngineError."""
+    entries = copy.deepcopy(log.entries)
+    for _ in range(rng.randint(1, 3)):
+        roll = rng.random()
+        if roll < 0.3 and len(entries) > 1:
+            entries.pop(rng.randrange(len(entries)))
+        elif roll < 0.5:
+            index = rng.randrange(len(entries))
+            copy_of = dict(entries[index], id=f"dup{index}", seq=10**6 + index)
+            entries.insert(rng.randrange(len(entries) + 1), copy_of)
+        else:
+            rng.choice(entries)[rng.choice(MUTATED_FIELDS)] = rng.choice(MUTATION_VALUES)
+    try:
+        state = replay(parse_log(entries), log.game, log.ruleset)
+    except EngineError as error:
+        assert CITATION.search(error.message), error.message  # every refusal cites its article or R-id
+    else:
+        assert 2 <= state.strength("home") <= 4 and 2 <= state.strength("away") <= 4
+
+
+def test_the_generator_covers_every_kind_of_ending():
+    """The generated games are varied: regulation, overtime, shoot-out and forfeit all occur."""
+    endings = set()
+    for seed in range(400):
+        state = replay(*_game(random_log(random.Random(seed), events=80)))
+        endings.add(state.result.decided_by if state.result else state.status)
+    assert {"regulation", "overtime", "shootout", "forfeit"} <= endings
+
+
+def _game(log):
+    return log.events(), log.game, log.ruleset
