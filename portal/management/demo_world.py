@@ -145,7 +145,6 @@ class WorldBuilder:
         self.nationals: dict[str, data.NationalData] = {n.code: n for n in data.NATIONAL}
         self.nationals_by_country: dict[str, data.NationalData] = {n.country: n for n in data.NATIONAL}
         self.users: dict[str, User] = {}
-        self.people_by_federation: dict[str, list[Person]] = {}
         self.used_names: dict[str, set[tuple[str, str]]] = {n.code: set() for n in data.NATIONAL}
         self.used_passports: set[tuple[str, str]] = set()
         self.teams: dict[str, dict] = {}
@@ -335,13 +334,11 @@ class WorldBuilder:
                 number=self._passport_number(issuer.passport_prefix if issuer else "", country),
                 expiry_date=expiry,
             )
-        self.people_by_federation.setdefault(code, []).append(person)
         return person
 
     def build_game_officials(self) -> None:
-        self.referees: list[Person] = []
         for code, first, last, gender, referee, official in data.GAME_OFFICIALS:
-            person = self._person(
+            self._person(
                 code,
                 first,
                 last,
@@ -350,8 +347,6 @@ class WorldBuilder:
                 is_referee=referee,
                 is_official=official,
             )
-            if referee:
-                self.referees.append(person)
 
     def build_teams(self) -> None:
         """Create the players and officials of the eight teams (the rosters are built in build_rosters)."""
