@@ -43,7 +43,7 @@ _FIELDS: dict[str, frozenset[str]] = {
     CLOCK_START: frozenset(),
     CLOCK_STOP: frozenset(),
     GOAL: frozenset({"team", "player", "assist", "assists", "own_goal", "awarded", "empty_net"}),
-    PENALTY: frozenset({"team", "player", "infraction", "penalty", "delayed", "served_by", "article"}),
+    PENALTY: frozenset({"team", "player", "infraction", "penalty", "delayed", "served_by", "article", "coincidental"}),
     PENALTY_SHOT_ATTEMPT: frozenset({"team", "player", "scored"}),
     TIMEOUT: frozenset({"team"}),
     GOALKEEPER_PULLED: frozenset({"team"}),
@@ -97,6 +97,7 @@ class Event:
     scored: bool = False
     voids: str | None = None
     article: str | None = None
+    coincidental: bool = True  # False: the officials keep this penalty out of the coincidental pairs (6.1.3 D)
 
     @property
     def sort_key(self) -> tuple[int, int, int]:
@@ -218,6 +219,7 @@ def parse_event(data: dict, seq: int) -> Event:
         event.article = data.get("article")
         event.delayed = _bool(data, "delayed")
         event.served_by = _player(data.get("served_by"), "served_by")
+        event.coincidental = _bool(data, "coincidental") if "coincidental" in data else True
     elif kind in (PENALTY_SHOT_ATTEMPT, SHOOTOUT_ATTEMPT):
         event.scored = _bool(data, "scored")
     elif kind == SERVE:

@@ -472,6 +472,7 @@ class Replayer:
             served_by=event.served_by,
             status=status,
             stick=bool(line and line.stick_infraction),
+            pairable=event.coincidental,
             seq=event.seq,
         )
         if status == "assessed":
@@ -562,7 +563,7 @@ class Replayer:
         by_length: dict[int, dict[str, list[PenaltyRecord]]] = {}
         for record in records:
             length = box.COINCIDENT_LENGTH.get(record.kind)
-            if length is not None and record.status == "assessed":
+            if length is not None and record.status == "assessed" and record.pairable:
                 by_length.setdefault(length, {"home": [], "away": []})[record.team].append(record)
         for pair in by_length.values():
             for home, away in zip(pair["home"], pair["away"], strict=False):

@@ -79,6 +79,7 @@ class PenaltyRecord:
     automatic: str | None = None  # the article that added it (6.1.3 B, 6.1.7 A-D)
     caused_by: str | None = None  # id of the penalty that triggered an automatic one
     coincidental: bool = False
+    pairable: bool = True  # may be paired as coincidental (6.1.3 C-D); officials may keep it out
     stick: bool = False
     call: bool = True  # counts as a penalty call for 6.1.7
     goalkeeper: bool = False

@@ -255,3 +255,20 @@ def test_a_correction_of_a_correction_restores_the_event():
 def test_a_correction_of_an_unknown_event_is_refused():
     with pytest.raises(EventFormatError, match="R-10: correction c1 voids 'nope'"):
         run([ev("period_start", 1), ev("correction", id="c1", voids="nope")])
+
+
+def test_the_officials_choose_which_penalty_is_the_differential():
+    def box_at_3_30(flagged: str):
+        entries = [
+            ev("period_start", 1),
+            ev("penalty", 1, "3:00", id="h", team="home", player=3, penalty="minor"),
+            ev("penalty", 1, "3:00", id="a1", team="away", player=14, penalty="minor", coincidental=flagged != "a1"),
+            ev("penalty", 1, "3:00", id="a2", team="away", player=15, penalty="minor", coincidental=flagged != "a2"),
+            ev("clock_start", 1, "3:00"),
+        ]
+        state = run_to(entries, 1, 2100)
+        return {e["penalty_id"]: e["affects_strength"] for e in state.box_entries("away")}, state.strength("away")
+
+    # 6.1.3 D, R-25: the extra penalty is served as an ordinary one; by default the one entered last
+    assert box_at_3_30("none") == ({"a1": False, "a2": True}, 3)
+    assert box_at_3_30("a1") == ({"a1": True, "a2": False}, 3)
