@@ -135,9 +135,8 @@ class Replayer:
         self.state = GameState(game=game, ruleset=ruleset)
         self.rules = ruleset
         self.teams = self.state.teams
-        self.batch: list[
-            tuple[Event, bool]
-        ] = []  # (penalty event, was signalled)  # penalties assessed at this stoppage
+        # The penalties of the current stoppage, assessed together: (penalty event, was it signalled).
+        self.batch: list[tuple[Event, bool]] = []
         self.batch_key: tuple[int, int] | None = None  # set while a stoppage's penalties wait for assessment
         self.pending_records: list[PenaltyRecord] = []  # automatic penalties waiting for assessment
         self.next_end = _NEVER
