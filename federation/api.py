@@ -262,8 +262,9 @@ def _reason(reason) -> dict:
         request={"multipart/form-data": PassportInputSerializer, "application/json": PassportInputSerializer},
         responses={201: PassportSerializer},
     ),
+    destroy=extend_schema(summary="Delete a passport and its scan (the history keeps its data)"),
     partial_update=extend_schema(
-        summary="Change a passport; a new scan replaces the old one",
+        summary="Change a passport; a new scan replaces the old one, clear_scan removes it",
         request={"multipart/form-data": PassportUpdateSerializer, "application/json": PassportUpdateSerializer},
         responses=PassportSerializer,
     ),
@@ -272,7 +273,7 @@ class PassportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessVi
     serializer_class = PassportSerializer
     filterset_class = PassportFilter
     parser_classes = [JSONParser, MultiPartParser, FormParser]
-    http_method_names = ["get", "post", "patch", "head", "options"]
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
     search_fields = ["number", "person__last_name", "person__first_name"]
     ordering_fields = ["expiry_date", "number", "issuing_country"]
     ordering = ["-expiry_date", "pk"]
@@ -281,6 +282,7 @@ class PassportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessVi
         "retrieve": "federation.view_passport",
         "create": "federation.add_passport",
         "partial_update": "federation.change_passport",
+        "destroy": "federation.delete_passport",
     }
 
     def get_queryset(self):
@@ -309,6 +311,10 @@ class PassportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessVi
         serializer.is_valid(raise_exception=True)
         passport = services.passport_update(passport=passport, **serializer.validated_data)
         return self.respond(passport)
+
+    def destroy(self, request, *args, **kwargs):
+        services.passport_remove(passport=self.get_object())
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --- Eligibility waivers (R-03) -------------------------------------------------------------

@@ -234,6 +234,7 @@ class PassportInputSerializer(serializers.Serializer):
 
 class PassportUpdateSerializer(PassportInputSerializer):
     person = None
+    clear_scan = serializers.BooleanField(required=False, help_text="Remove the stored scan.")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -13,7 +13,7 @@ FEDERATION_PATHS = {
     "/api/people/{id}/": {"get", "put", "patch"},
     "/api/people/{id}/eligibility/": {"get"},
     "/api/passports/": {"get", "post"},
-    "/api/passports/{id}/": {"get", "patch"},
+    "/api/passports/{id}/": {"get", "patch", "delete"},
     "/api/eligibility-waivers/": {"get", "post"},
     "/api/eligibility-waivers/{id}/": {"get"},
     "/api/equipment-models/": {"get", "post"},

@@ -243,6 +243,12 @@ TARGETS: list[dict] = [
         "expect": API_WRITE_A,
     },
     {
+        "name": "api passport A delete",
+        "method": "delete",
+        "url": api("passport-detail", "passport_a"),
+        "expect": expect(204, ANON=403, TM=403, GO=403, DC=403, STAFF_B=404),
+    },
+    {
         "name": "api waivers list",
         "method": "get",
         "url": api("eligibility-waiver-list"),
@@ -497,8 +503,8 @@ def _call(client: Client, target: dict, world: World):
     url = target["url"](world)
     method = target["method"]
     data = target["data"](world) if "data" in target else None
-    if method == "get":
-        return client.get(url)
+    if method in ("get", "delete"):
+        return getattr(client, method)(url)
     if target.get("format") == "multipart":
         return getattr(client, method)(url, data or {})
     return getattr(client, method)(url, json.dumps(data or {}), content_type="application/json")

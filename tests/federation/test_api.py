@@ -408,3 +408,22 @@ def test_officials_see_a_person_but_not_their_eligibility(fed_a):
     client = client_for(with_role(Role.GAME_OFFICIAL))
     assert client.get(f"/api/people/{person.pk}/").status_code == 200
     assert client.get(f"/api/people/{person.pk}/eligibility/").status_code == 403
+
+
+def test_staff_remove_a_passports_scan(fed_a):
+    passport = PassportFactory(person__federation=fed_a, scan=jpeg_upload(), scan_content_type="image/jpeg")
+    response = client_for(federation_staff(fed_a)).patch(
+        f"/api/passports/{passport.pk}/", {"clear_scan": True}, format="json"
+    )
+    assert response.status_code == 200
+    assert response.json()["has_scan"] is False
+    passport.refresh_from_db()
+    assert not passport.scan
+
+
+def test_staff_delete_a_passport_of_their_federation_only(fed_a, fed_b):
+    passport = PassportFactory(person__federation=fed_a)
+    assert client_for(federation_staff(fed_b)).delete(f"/api/passports/{passport.pk}/").status_code == 404
+    assert Passport.objects.filter(pk=passport.pk).exists()
+    assert client_for(federation_staff(fed_a)).delete(f"/api/passports/{passport.pk}/").status_code == 204
+    assert not Passport.objects.filter(pk=passport.pk).exists()
