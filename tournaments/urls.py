@@ -1,2 +1,30 @@
+from django.urls import path
+
+from . import views
+
 app_name = "tournaments"
-urlpatterns: list = []
+urlpatterns = [
+    # Public
+    path("", views.championship_list, name="championship-list"),
+    path("<int:pk>/", views.championship_detail, name="championship-detail"),
+    path("<int:pk>/schedule/", views.schedule, name="schedule"),
+    path("<int:pk>/results/", views.results, name="results"),
+    path("<int:pk>/standings/", views.standings, name="standings"),
+    path("<int:pk>/bracket/", views.bracket, name="bracket"),
+    path("<int:pk>/leaders/", views.leaders, name="leaders"),
+    # Tournament direction
+    path("new/", views.championship_edit, name="championship-create"),
+    path("<int:pk>/edit/", views.championship_edit, name="championship-edit"),
+    path("<int:pk>/entries/", views.entries, name="entries"),
+    path("<int:pk>/schedule/generate/", views.schedule_generate, name="schedule-generate"),
+    path("entries/<int:pk>/fee-paid/", views.entry_fee_paid, name="entry-fee-paid"),
+    path("games/<int:pk>/", views.game_manage, name="game-manage"),
+    path("pools/<int:pk>/shootout/", views.standings_shootout, name="standings-shootout"),
+    # Team managers
+    path("my-entries/", views.my_entries, name="my-entries"),
+    path("entries/<int:pk>/", views.entry_detail, name="entry-detail"),
+    path("entries/<int:pk>/roster/add/", views.roster_add, name="roster-add"),
+    path("entries/<int:pk>/roster/confirm/", views.roster_confirm, name="roster-confirm"),
+    path("entries/<int:pk>/roster/import/", views.roster_import, name="roster-import"),
+    path("roster/<int:pk>/", views.roster_line_edit, name="roster-line-edit"),
+]

@@ -1,0 +1,787 @@
+"""Championship pages: public reads, tournament direction (staff) and the team manager's entry.
+
+Views translate: they read through ``tournaments.selectors``, change state
+through ``tournaments.services`` and show a service's error beside the field
+it names (the message cites the article or R-id). No rule is checked here.
+"""
+
+from __future__ import annotations
+
+import datetime
+import zoneinfo
+from collections import OrderedDict
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+from djmoney.money import Money
+
+from federation.models import Person
+
+from . import rinks as rink_rules
+from . import selectors, services
+from .imports import roster_import_csv
+from .models import (
+    Championship,
+    DecidedIn,
+    EntryStatus,
+    Game,
+    GameStatus,
+    Pool,
+    Position,
+    Rink,
+    RosterEntry,
+    TeamEntry,
+)
+
+LEADERS = 20
+
+# --- forms ----------------------------------------------------------------------------------------------------------
+
+
+def apply_errors(form: forms.BaseForm, exc: ValidationError) -> None:
+    """Show a service's error beside the field it names, or above the form when the form has no such field."""
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.message_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)
+
+
+class ChampionshipForm(forms.ModelForm):
+    """The championship's set-up. The ruleset and its preset are saved by ``championship_update_ruleset``."""
+
+    entry_fee = forms.DecimalField(max_digits=10, decimal_places=2, min_value=0)
+    entry_fee_currency = forms.CharField(max_length=3, initial="USD")
+
+    class Meta:
+        model = Championship
+        fields = [
+            "name",
+            "category",
+            "level",
+            "start_date",
+            "end_date",
+            "venue",
+            "entry_closing_date",
+            "sanctioning_body",
+            "standings_preset",
+            "ruleset",
+        ]
+        widgets = {
+            "start_date": forms.DateInput(attrs={"type": "date"}),
+            "end_date": forms.DateInput(attrs={"type": "date"}),
+            "entry_closing_date": forms.DateInput(attrs={"type": "date"}),
+            "ruleset": forms.Textarea(attrs={"rows": 6}),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.initial.setdefault("entry_fee", self.instance.entry_fee.amount)
+            self.initial.setdefault("entry_fee_currency", str(self.instance.entry_fee.currency))
+
+    def clean_entry_fee_currency(self):
+        return self.cleaned_data["entry_fee_currency"].strip().upper()
+
+    def clean_ruleset(self):
+        data = self.cleaned_data.get("ruleset") or {}
+        try:
+            services.check_ruleset(data)
+        except ValidationError as exc:
+            raise ValidationError(exc.message_dict["ruleset"]) from None
+        return data
+
+
+class FeePaidForm(forms.Form):
+    amount = forms.DecimalField(max_digits=10, decimal_places=2, min_value=0)
+    currency = forms.CharField(max_length=3)
+
+
+def _parse_list(value: str, parse, label: str) -> list:
+    items = [item.strip() for item in value.replace("\n", ",").split(",") if item.strip()]
+    if not items:
+        raise ValidationError(f"give at least one {label}")
+    try:
+        return [parse(item) for item in items]
+    except ValueError:
+        raise ValidationError(f"a comma-separated list of {label}s") from None
+
+
+class ScheduleForm(forms.Form):
+    days = forms.CharField(help_text="Dates at the venue, YYYY-MM-DD, separated by commas.")
+    slot_times = forms.CharField(help_text="Start times at the venue, HH:MM, separated by commas.")
+    rinks = forms.ModelMultipleChoiceField(queryset=Rink.objects.none(), widget=forms.CheckboxSelectMultiple)
+    rest_slots = forms.IntegerField(min_value=0, max_value=10, initial=1, help_text="Slots a team rests between games.")
+
+    def __init__(self, *args, championship: Championship, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Every rink of the venue is offered; the service refuses one below the level (2.1 C).
+        self.fields["rinks"].queryset = Rink.objects.filter(venue=championship.venue).select_related("venue")
+
+    def clean_days(self):
+        return _parse_list(self.cleaned_data["days"], datetime.date.fromisoformat, "date (YYYY-MM-DD)")
+
+    def clean_slot_times(self):
+        return _parse_list(self.cleaned_data["slot_times"], datetime.time.fromisoformat, "time (HH:MM)")
+
+
+class GameMoveForm(forms.Form):
+    start_at = forms.DateTimeField(
+        label="Start (venue time)",
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    rink = forms.ModelChoiceField(queryset=Rink.objects.none(), required=False)
+
+    def __init__(self, *args, game: Game, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["rink"].queryset = Rink.objects.filter(venue_id=game.championship.venue_id).select_related("venue")
+
+
+class ResultForm(forms.Form):
+    home_goals = forms.IntegerField(min_value=0, required=False)
+    away_goals = forms.IntegerField(min_value=0, required=False)
+    decided_in = forms.ChoiceField(choices=DecidedIn.choices, initial=DecidedIn.REGULATION)
+    forfeited_by = forms.ModelChoiceField(queryset=TeamEntry.objects.none(), required=False)
+    shootout_home_goals = forms.IntegerField(min_value=0, required=False)
+    shootout_away_goals = forms.IntegerField(min_value=0, required=False)
+
+    def __init__(self, *args, game: Game, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["forfeited_by"].queryset = TeamEntry.objects.filter(pk__in=[game.home_id, game.away_id])
+
+
+def _game_people(game: Game):
+    return Person.objects.filter(roster_entries__entry_id__in=[game.home_id, game.away_id]).distinct()
+
+
+class _TimeFields(forms.Form):
+    period = forms.IntegerField(min_value=1, max_value=3)
+    minute = forms.IntegerField(min_value=0, max_value=20, help_text="Elapsed time in the period (R-10).")
+    second = forms.IntegerField(min_value=0, max_value=59)
+
+    def time_tenths(self) -> int:
+        return (self.cleaned_data["minute"] * 60 + self.cleaned_data["second"]) * 10
+
+
+class GoalForm(_TimeFields):
+    entry = forms.ModelChoiceField(queryset=TeamEntry.objects.none(), label="Scoring team")
+    scorer = forms.ModelChoiceField(queryset=Person.objects.none())
+    assist = forms.ModelChoiceField(queryset=Person.objects.none(), required=False, help_text="At most one (R-32).")
+    own_goal = forms.BooleanField(required=False)
+    empty_net = forms.BooleanField(required=False)
+    power_play = forms.BooleanField(required=False)
+    shorthanded = forms.BooleanField(required=False)
+    penalty_shot = forms.BooleanField(required=False)
+
+    def __init__(self, *args, game: Game, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].queryset = TeamEntry.objects.filter(pk__in=[game.home_id, game.away_id])
+        self.fields["scorer"].queryset = self.fields["assist"].queryset = _game_people(game)
+
+
+class PenaltyForm(_TimeFields):
+    entry = forms.ModelChoiceField(queryset=TeamEntry.objects.none(), label="Team")
+    person = forms.ModelChoiceField(queryset=Person.objects.none(), required=False, help_text="Empty: bench penalty.")
+    infraction_code = forms.CharField(max_length=60, help_text="Annex C index code.")
+    minutes = forms.IntegerField(min_value=0, max_value=10)
+    gives_power_play = forms.BooleanField(required=False, help_text="R-22: the team was left shorthanded.")
+
+    def __init__(self, *args, game: Game, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].queryset = TeamEntry.objects.filter(pk__in=[game.home_id, game.away_id])
+        self.fields["person"].queryset = Person.objects.filter(
+            Q(roster_entries__entry_id__in=[game.home_id, game.away_id])
+            | Q(team_official_roles__entry_id__in=[game.home_id, game.away_id])
+        ).distinct()
+
+
+class ShootoutForm(forms.Form):
+    """The order of a shoot-out between teams still tied (9.3 G): one choice per place."""
+
+    def __init__(self, *args, teams: list[TeamEntry], **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [(str(e.pk), e.name) for e in teams]
+        self.teams = {str(e.pk): e for e in teams}
+        for place in range(1, len(teams) + 1):
+            self.fields[f"place_{place}"] = forms.ChoiceField(choices=choices, label=f"Place {place}")
+
+    def ordered_entries(self) -> list[TeamEntry]:
+        return [self.teams[self.cleaned_data[name]] for name in self.fields]
+
+
+class RosterAddForm(forms.Form):
+    person = forms.ModelChoiceField(queryset=Person.objects.none())
+    # Text, as printed: "07" reaches the 3.2.9 C check instead of becoming 7.
+    number = forms.CharField(max_length=3)
+    position = forms.ChoiceField(choices=Position.choices, initial=Position.PLAYER)
+    captain = forms.BooleanField(required=False)
+    alternate = forms.BooleanField(required=False, label="Alternate captain")
+
+    def __init__(self, *args, entry: TeamEntry, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The people of the entering federation who are not on this roster yet.
+        self.fields["person"].queryset = (
+            Person.objects.filter(federation_id=entry.federation_id)
+            .filter(Q(is_player=True) | Q(is_goalkeeper=True))
+            .exclude(roster_entries__entry=entry)
+            .order_by("last_name", "first_name")
+        )
+
+
+class RosterLineForm(forms.Form):
+    number = forms.CharField(max_length=3)
+    position = forms.ChoiceField(choices=Position.choices)
+    captain = forms.BooleanField(required=False)
+    alternate = forms.BooleanField(required=False, label="Alternate captain")
+
+
+class RosterImportForm(forms.Form):
+    file = forms.FileField(help_text="CSV: person_id or last_name, first_name, date_of_birth; number, position…")
+
+
+# --- access ---------------------------------------------------------------------------------------------------------
+
+
+def _championship(pk: int) -> Championship:
+    return get_object_or_404(Championship.objects.select_related("venue", "sanctioning_body"), pk=pk)
+
+
+def can_direct(user, championship: Championship) -> bool:
+    """Whether the user directs the championship (the services' check; used to show staff links)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    try:
+        services.check_can_direct(user, championship)
+    except PermissionDenied:
+        return False
+    return True
+
+
+def _directed_championship(request, pk: int) -> Championship:
+    championship = _championship(pk)
+    services.check_can_direct(request.user, championship)
+    return championship
+
+
+def _managed_entry(request, pk: int) -> TeamEntry:
+    entry = get_object_or_404(
+        TeamEntry.objects.select_related("championship__venue", "championship__sanctioning_body", "federation"),
+        pk=pk,
+    )
+    services.check_can_manage_entry(request.user, entry)
+    return entry
+
+
+def _zone(championship: Championship) -> zoneinfo.ZoneInfo:
+    return championship.venue.zone
+
+
+# --- public pages ---------------------------------------------------------------------------------------------------
+
+
+def championship_list(request):
+    championships = Championship.objects.select_related("venue").order_by("-start_date", "name")
+    return render(request, "tournaments/championship_list.html", {"championships": championships})
+
+
+def _published_rinks(championship: Championship):
+    """The venue's rinks with their dimensions (2.1 F) and what keeps one from hosting this level (2.1 A-E)."""
+    rows = []
+    for rink in Rink.objects.filter(venue=championship.venue).order_by("name"):
+        dims = services.rink_dimensions(rink)
+        rows.append(
+            {
+                "rink": rink,
+                "violations": services.rink_violations(rink, level=championship.level),
+                "notice": rink_rules.needs_dimension_notice(dims),
+            }
+        )
+    return rows
+
+
+def championship_detail(request, pk: int):
+    championship = _championship(pk)
+    pools = Pool.objects.filter(championship=championship).prefetch_related("members__entry").order_by("name")
+    return render(
+        request,
+        "tournaments/championship_detail.html",
+        {
+            "championship": championship,
+            "rinks": _published_rinks(championship),
+            "pools": pools,
+            "entries_count": TeamEntry.objects.filter(championship=championship).count(),
+            "director": can_direct(request.user, championship),
+            "tab": "overview",
+        },
+    )
+
+
+def _games(championship: Championship):
+    return (
+        Game.objects.filter(championship=championship)
+        .select_related("home", "away", "rink", "pool", "phase", "forfeited_by")
+        .order_by("start_at", "number")
+    )
+
+
+def _by_day(games, zone) -> OrderedDict:
+    """Group games by their day at the venue; games without a time come last."""
+    days: OrderedDict = OrderedDict()
+    unscheduled = []
+    for game in games:
+        if game.start_at is None:
+            unscheduled.append(game)
+            continue
+        game.local_start = timezone.localtime(game.start_at, zone)
+        days.setdefault(game.local_start.date(), []).append(game)
+    if unscheduled:
+        days[None] = unscheduled
+    return days
+
+
+def schedule(request, pk: int):
+    championship = _championship(pk)
+    return render(
+        request,
+        "tournaments/schedule.html",
+        {
+            "championship": championship,
+            "days": _by_day(_games(championship), _zone(championship)),
+            "director": can_direct(request.user, championship),
+            "tab": "schedule",
+        },
+    )
+
+
+def results(request, pk: int):
+    championship = _championship(pk)
+    games = _games(championship).filter(status=GameStatus.FINAL)
+    return render(
+        request,
+        "tournaments/results.html",
+        {
+            "championship": championship,
+            "days": _by_day(games, _zone(championship)),
+            "tab": "results",
+        },
+    )
+
+
+def standings(request, pk: int):
+    championship = _championship(pk)
+    return render(
+        request,
+        "tournaments/standings.html",
+        {
+            "championship": championship,
+            "tables": selectors.championship_standings(championship),
+            "director": can_direct(request.user, championship),
+            "tab": "standings",
+        },
+    )
+
+
+def bracket(request, pk: int):
+    championship = _championship(pk)
+    the_bracket = selectors.bracket_for(championship)
+    rounds: OrderedDict = OrderedDict()
+    games = {}
+    if the_bracket is not None:
+        for game in _games(championship).exclude(bracket_slot=""):
+            if game.start_at:
+                game.local_start = timezone.localtime(game.start_at, _zone(championship))
+            games[game.bracket_slot] = game
+        for item in sorted(the_bracket.games, key=lambda g: (g.stage == "placement", g.round)):
+            label = "Placement games" if item.stage == "placement" else item.stage.replace("_", "-").capitalize()
+            rounds.setdefault(label, []).append((item, games.get(item.code)))
+    return render(
+        request,
+        "tournaments/bracket.html",
+        {
+            "championship": championship,
+            "bracket": the_bracket,
+            "rounds": rounds,
+            "ranking": sorted(the_bracket.ranking.items()) if the_bracket else [],
+            "tab": "bracket",
+        },
+    )
+
+
+def _pct(value):
+    return -1.0 if value is None else value
+
+
+def leaders(request, pk: int):
+    championship = _championship(pk)
+    stats = selectors.championship_statistics(championship)
+    people = stats.people
+
+    def top(key, keep=lambda p: True):
+        return [(p, people.get(p.person)) for p in sorted(stats.players, key=key) if keep(p)][:LEADERS]
+
+    return render(
+        request,
+        "tournaments/leaders.html",
+        {
+            "championship": championship,
+            "points": top(lambda p: (-p.points, -p.goals, p.games, p.person), lambda p: p.points),
+            "goals": top(lambda p: (-p.goals, p.games, p.person), lambda p: p.goals),
+            "assists": top(lambda p: (-p.assists, p.games, p.person), lambda p: p.assists),
+            "penalty_minutes": top(lambda p: (-p.penalty_minutes, p.person), lambda p: p.penalty_minutes),
+            "goalkeepers": [
+                (g, people.get(g.goalkeeper))
+                for g in sorted(stats.goalkeepers, key=lambda g: (-_pct(g.save_percentage), -g.saves, g.goalkeeper))
+            ],
+            "teams": sorted(stats.teams, key=lambda t: (-_pct(t.power_play_percentage), t.team)),
+            "tab": "leaders",
+        },
+    )
+
+
+# --- tournament direction (staff) -----------------------------------------------------------------------------------
+
+
+def _save_championship(form: ChampionshipForm, *, by) -> Championship:
+    """Save the set-up; the ruleset and preset go through ``championship_update_ruleset`` (frozen after the start)."""
+    championship = form.instance
+    data = form.cleaned_data
+    with transaction.atomic():
+        if championship.pk:
+            stored = Championship.objects.select_for_update().get(pk=championship.pk)
+            ruleset_changed = {"ruleset", "standings_preset"} & set(form.changed_data)
+            for field in form.Meta.fields:
+                if field not in ("ruleset", "standings_preset"):
+                    setattr(stored, field, data[field])
+            stored.entry_fee = Money(data["entry_fee"], data["entry_fee_currency"])
+            stored.full_clean(exclude=["ruleset", "standings_preset"])
+            stored.save()
+            if ruleset_changed:
+                services.championship_update_ruleset(
+                    championship=stored, ruleset=data["ruleset"], standings_preset=data["standings_preset"], by=by
+                )
+            return stored
+        championship.entry_fee = Money(data["entry_fee"], data["entry_fee_currency"])
+        services.check_can_direct(by, championship)
+        championship.full_clean()
+        championship.save()
+        return championship
+
+
+@login_required
+def championship_edit(request, pk: int | None = None):
+    championship = _directed_championship(request, pk) if pk else None
+    form = ChampionshipForm(request.POST or None, instance=championship)
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = _save_championship(form, by=request.user)
+        except ValidationError as exc:
+            apply_errors(form, exc)
+        else:
+            messages.success(request, f"{saved} saved.")
+            return redirect("tournaments:championship-detail", pk=saved.pk)
+    return render(request, "tournaments/championship_form.html", {"form": form, "championship": championship})
+
+
+@login_required
+def entries(request, pk: int):
+    championship = _directed_championship(request, pk)
+    entry_list = (
+        TeamEntry.objects.filter(championship=championship)
+        .select_related("federation", "pool_membership__pool")
+        .prefetch_related("managers")
+        .order_by("name")
+    )
+    return render(
+        request,
+        "tournaments/entries.html",
+        {"championship": championship, "entries": entry_list, "tab": "entries", "director": True},
+    )
+
+
+@login_required
+@require_POST
+def entry_fee_paid(request, pk: int):
+    entry = get_object_or_404(TeamEntry.objects.select_related("championship"), pk=pk)
+    services.check_can_direct(request.user, entry.championship)
+    form = FeePaidForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ValidationError(dict(form.errors.items()))
+        amount = Money(form.cleaned_data["amount"], form.cleaned_data["currency"].strip().upper())
+        services.entry_record_fee_paid(entry=entry, amount=amount, by=request.user)
+    except ValidationError as exc:
+        for field, errors in getattr(exc, "message_dict", {"": exc.messages}).items():
+            messages.error(request, f"{entry}: {field}: {' '.join(errors)}")
+    else:
+        messages.success(request, f"{entry}: entry fee recorded as paid (1.1 A).")
+    return redirect("tournaments:entries", pk=entry.championship_id)
+
+
+@login_required
+def schedule_generate(request, pk: int):
+    championship = _directed_championship(request, pk)
+    form = ScheduleForm(request.POST or None, championship=championship)
+    if request.method == "POST" and form.is_valid():
+        try:
+            games = services.schedule_generate(
+                championship=championship,
+                days=form.cleaned_data["days"],
+                slot_times=form.cleaned_data["slot_times"],
+                rinks=list(form.cleaned_data["rinks"]),
+                rest_slots=form.cleaned_data["rest_slots"],
+                by=request.user,
+            )
+        except ValidationError as exc:
+            apply_errors(form, exc)
+        else:
+            messages.success(request, f"{len(games)} games scheduled.")
+            return redirect("tournaments:schedule", pk=championship.pk)
+    return render(
+        request,
+        "tournaments/schedule_generate.html",
+        {"championship": championship, "form": form, "rinks": _published_rinks(championship)},
+    )
+
+
+def _game(pk: int) -> Game:
+    return get_object_or_404(
+        Game.objects.select_related(
+            "championship__venue", "championship__sanctioning_body", "home", "away", "rink", "pool", "phase"
+        ),
+        pk=pk,
+    )
+
+
+@login_required
+def game_manage(request, pk: int):
+    """Move the game, enter its final result and its goal and penalty summaries."""
+    game = _game(pk)
+    championship = game.championship
+    services.check_can_direct(request.user, championship)
+    zone = _zone(championship)
+    action = request.POST.get("action") if request.method == "POST" else None
+    local = timezone.localtime(game.start_at, zone).replace(tzinfo=None) if game.start_at else None
+    move = GameMoveForm(
+        request.POST if action == "move" else None, game=game, initial={"start_at": local, "rink": game.rink}
+    )
+    result = ResultForm(request.POST if action == "result" else None, game=game)
+    goal = GoalForm(request.POST if action == "goal" else None, game=game)
+    penalty = PenaltyForm(request.POST if action == "penalty" else None, game=game)
+    # Times typed on this page are the venue's (architecture: shown in the venue's time zone).
+    with timezone.override(zone):
+        done = _game_action(request, game, action, move=move, result=result, goal=goal, penalty=penalty)
+    if done:
+        return redirect("tournaments:game-manage", pk=game.pk)
+    with timezone.override(zone):
+        return render(
+            request,
+            "tournaments/game_manage.html",
+            {
+                "game": game,
+                "championship": championship,
+                "local_start": timezone.localtime(game.start_at, zone) if game.start_at else None,
+                "move": move,
+                "result": result,
+                "goal": goal,
+                "penalty": penalty,
+                "goals": game.goals.select_related("entry", "scorer", "assist"),
+                "penalties": game.penalties.select_related("entry", "person"),
+            },
+        )
+
+
+def _game_action(request, game, action, *, move, result, goal, penalty) -> bool:
+    form = {"move": move, "result": result, "goal": goal, "penalty": penalty}.get(action)
+    if form is None or not form.is_valid():
+        return False
+    data = form.cleaned_data
+    try:
+        if action == "move":
+            services.game_move(game=game, start_at=data["start_at"], rink=data["rink"], by=request.user)
+            messages.success(request, "Game moved.")
+        elif action == "result":
+            services.game_record_result(game=game, **data, by=request.user)
+            messages.success(request, "Result recorded.")
+        elif action == "goal":
+            services.goal_add(
+                game=game,
+                entry=data["entry"],
+                scorer=data["scorer"],
+                assist=data["assist"],
+                period=data["period"],
+                time_tenths=form.time_tenths(),
+                own_goal=data["own_goal"],
+                empty_net=data["empty_net"],
+                power_play=data["power_play"],
+                shorthanded=data["shorthanded"],
+                penalty_shot=data["penalty_shot"],
+                by=request.user,
+            )
+            messages.success(request, "Goal added.")
+        else:
+            services.penalty_add(
+                game=game,
+                entry=data["entry"],
+                person=data["person"],
+                infraction_code=data["infraction_code"].strip(),
+                minutes=data["minutes"],
+                gives_power_play=data["gives_power_play"],
+                period=data["period"],
+                time_tenths=form.time_tenths(),
+                by=request.user,
+            )
+            messages.success(request, "Penalty added.")
+    except ValidationError as exc:
+        if action == "penalty" and "time_tenths" in getattr(exc, "error_dict", {}):
+            exc = ValidationError({"minute": exc.error_dict["time_tenths"]})
+        if action == "goal" and "time_tenths" in getattr(exc, "error_dict", {}):
+            exc = ValidationError({"minute": exc.error_dict["time_tenths"]})
+        apply_errors(form, exc)
+        return False
+    return True
+
+
+@login_required
+def standings_shootout(request, pk: int):
+    """Enter the order of a shoot-out between teams still tied after 9.3 C-F (9.3 G, R-42)."""
+    pool = get_object_or_404(Pool.objects.select_related("championship__venue"), pk=pk)
+    services.check_can_direct(request.user, pool.championship)
+    table = selectors.pool_standings(pool)
+    groups = [[table.entries[name] for name in group] for group in table.standings.unresolved]
+    index = request.POST.get("group") if request.method == "POST" else None
+    forms_ = []
+    for i, teams in enumerate(groups):
+        bound = request.POST if index == str(i) else None
+        form = ShootoutForm(bound, teams=teams, prefix=f"g{i}")
+        if bound is not None and form.is_valid():
+            try:
+                services.standings_shootout_enter(pool=pool, ordered_entries=form.ordered_entries(), by=request.user)
+            except ValidationError as exc:
+                apply_errors(form, exc)
+            else:
+                messages.success(request, "Shoot-out result entered (9.3 G).")
+                return redirect(reverse("tournaments:standings", args=[pool.championship_id]) + f"#pool-{pool.pk}")
+        forms_.append((i, teams, form))
+    return render(
+        request,
+        "tournaments/shootout.html",
+        {"pool": pool, "championship": pool.championship, "table": table, "groups": forms_},
+    )
+
+
+# --- team managers ----------------------------------------------------------------------------------------------------
+
+
+@login_required
+def my_entries(request):
+    """The entries the user manages (team managers) or may act for (staff of the federation)."""
+    mine = (
+        TeamEntry.objects.filter(managers=request.user)
+        .select_related("championship", "federation")
+        .order_by("-championship__start_date", "name")
+    )
+    return render(request, "tournaments/my_entries.html", {"entries": mine})
+
+
+def _entry_page(request, entry, *, add=None, imp=None, status=200):
+    roster = selectors.roster_with_eligibility(entry)
+    return render(
+        request,
+        "tournaments/entry_detail.html",
+        {
+            "entry": entry,
+            "championship": entry.championship,
+            "roster": roster,
+            "officials": entry.officials.select_related("person"),
+            "add_form": add or RosterAddForm(entry=entry),
+            "import_form": imp or RosterImportForm(),
+            "begun": services.championship_has_begun(entry.championship),
+            "open": entry.status not in (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED),
+        },
+        status=status,
+    )
+
+
+@login_required
+def entry_detail(request, pk: int):
+    entry = _managed_entry(request, pk)
+    return _entry_page(request, entry)
+
+
+@login_required
+@require_POST
+def roster_add(request, pk: int):
+    entry = _managed_entry(request, pk)
+    form = RosterAddForm(request.POST, entry=entry)
+    if form.is_valid():
+        try:
+            line = services.roster_add_player(entry=entry, **form.cleaned_data, by=request.user)
+        except ValidationError as exc:
+            apply_errors(form, exc)
+        else:
+            messages.success(request, f"#{line.number} {line.person} added to the roster.")
+            return redirect("tournaments:entry-detail", pk=entry.pk)
+    return _entry_page(request, entry, add=form, status=400)
+
+
+@login_required
+def roster_line_edit(request, pk: int):
+    line = get_object_or_404(RosterEntry.objects.select_related("person", "entry"), pk=pk)
+    entry = _managed_entry(request, line.entry_id)
+    initial = {f: getattr(line, f) for f in ("number", "position", "captain", "alternate")}
+    form = RosterLineForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.roster_update(roster_entry=line, **form.cleaned_data, by=request.user)
+        except ValidationError as exc:
+            apply_errors(form, exc)
+        else:
+            messages.success(request, f"{line.person}: roster line saved.")
+            return redirect("tournaments:entry-detail", pk=entry.pk)
+    approvals = line.number_change_approvals.filter(applied_at__isnull=True)
+    return render(
+        request,
+        "tournaments/roster_line_form.html",
+        {"form": form, "line": line, "entry": entry, "approvals": approvals},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_POST
+def roster_confirm(request, pk: int):
+    entry = _managed_entry(request, pk)
+    try:
+        services.roster_confirm(entry=entry, by=request.user)
+    except ValidationError as exc:
+        for errors in exc.message_dict.values():
+            for error in errors:
+                messages.error(request, error)
+    else:
+        messages.success(request, "Roster confirmed (registered).")
+    return redirect("tournaments:entry-detail", pk=entry.pk)
+
+
+@login_required
+@require_POST
+def roster_import(request, pk: int):
+    entry = _managed_entry(request, pk)
+    form = RosterImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            added = roster_import_csv(entry, form.cleaned_data["file"], by=request.user)
+        except ValidationError as exc:
+            apply_errors(form, exc)
+        else:
+            messages.success(request, f"{len(added)} players imported.")
+            return redirect("tournaments:entry-detail", pk=entry.pk)
+    return _entry_page(request, entry, imp=form, status=400)
