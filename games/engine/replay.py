@@ -337,7 +337,8 @@ class Replayer:
 
     def goal(self, event: Event) -> None:
         state = self.state
-        if not state.running:
+        if not state.running and not event.awarded:
+            # 6.4.35: an awarded goal is the referee's decision and may be entered at the stoppage.
             self.refuse("Rule 5.5.11 A: a goal is scored in play, and the clock is stopped", event, "time")
         scoring, conceding = self.teams[event.team], self.teams[other(event.team)]
         if event.own_goal and event.assist is not None:

@@ -272,3 +272,15 @@ def test_the_officials_choose_which_penalty_is_the_differential():
     # 6.1.3 D, R-25: the extra penalty is served as an ordinary one; by default the one entered last
     assert box_at_3_30("none") == ({"a1": False, "a2": True}, 3)
     assert box_at_3_30("a1") == ({"a1": True, "a2": False}, 3)
+
+
+def test_an_awarded_goal_may_be_entered_at_the_stoppage():
+    entries = [
+        ev("period_start", 1),
+        ev("goalkeeper_pulled", 1, "19:00", team="away"),
+        ev("clock_stop", 1, "19:20"),
+        ev("goal", 1, "19:20", team="home", awarded=True),
+    ]
+    state = run(entries)
+    assert state.teams["home"].score == 1
+    assert (state.goals[0].scorer, state.goals[0].empty_net) == (None, True)
