@@ -41,7 +41,7 @@ from .models import (
 
 def normalize_passport_number(number: str) -> str:
     # "ya 123 456" and "YA123456" are the same passport.
-    return "".join(str(number).split()).upper()
+    return "".join(str(number or "").split()).upper()
 
 
 def _delete_file_on_commit(storage, name: str) -> None:
@@ -136,8 +136,8 @@ def check_waiver(*, code: str, reason: str, category: str = "", year: int | None
         errors["reason"] = "R-03: a waiver is recorded with its reason."
     if category and category not in CategoryChoice.values:
         errors["category"] = f"Unknown category {category!r}."
-    if year is not None and not 1900 <= int(year) <= 2200:
-        errors["year"] = f"{year} is not a championship year."
+    if year is not None and (isinstance(year, bool) or not isinstance(year, int) or not 1900 <= year <= 2200):
+        errors["year"] = f"{year!r} is not a championship year."
     if errors:
         raise ValidationError(errors)
 
@@ -182,6 +182,8 @@ def normalize_certifications(certifications: Iterable[str] | str | None) -> list
         return []
     if isinstance(certifications, str):
         certifications = certifications.replace(",", " ").split()
+    if not isinstance(certifications, list | tuple | set | frozenset):
+        raise ValidationError({"certifications": 'Give the certification bodies as a list, e.g. ["CE"].'})
     names = []
     for raw in certifications:
         if not isinstance(raw, str):
@@ -247,9 +249,9 @@ def equipment_model_create(
     """Register a helmet, face protection or goalkeeper mask model; approving it needs HECC/CSA/CE (3.2.6 A)."""
     item = EquipmentModel(
         kind=kind,
-        manufacturer=manufacturer.strip(),
-        model_name=model_name.strip(),
-        certifications=list(certifications),
+        manufacturer=str(manufacturer or "").strip(),
+        model_name=str(model_name or "").strip(),
+        certifications=certifications,
         approved=approved,
     )
     with transaction.atomic():

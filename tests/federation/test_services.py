@@ -303,3 +303,50 @@ def test_inspection_refuses_an_unknown_kind():
             person=PersonFactory(), kind="skates", measurements={"length_mm": 1}, inspected_by=federation_staff()
         )
     assert "kind" in caught.value.message_dict
+
+
+# --- Malformed input is a field error, never a crash --------------------------------------
+
+
+def test_passport_add_refuses_a_missing_number():
+    with pytest.raises(ValidationError) as caught:
+        services.passport_add(
+            person=PersonFactory(), issuing_country="IT", number=None, expiry_date=datetime.date(2031, 1, 1)
+        )
+    assert "number" in caught.value.message_dict
+
+
+def test_passport_add_refuses_a_malformed_expiry_date():
+    with pytest.raises(ValidationError) as caught:
+        services.passport_add(person=PersonFactory(), issuing_country="IT", number="A1", expiry_date="31/12/2030")
+    assert "expiry_date" in caught.value.message_dict
+
+
+def test_waiver_grant_refuses_a_malformed_year():
+    with pytest.raises(ValidationError) as caught:
+        services.waiver_grant(
+            person=PersonFactory(), code="no_passport", reason="x", year="soon", approved_by=international_staff()
+        )
+    assert "year" in caught.value.message_dict
+
+
+@pytest.mark.parametrize("certifications", [5, [None], {"CE": True}])
+def test_equipment_model_refuses_malformed_certifications(certifications):
+    with pytest.raises(ValidationError) as caught:
+        services.equipment_model_create(
+            kind="helmet", manufacturer="X", model_name="Y", certifications=certifications, by=international_staff()
+        )
+    assert "certifications" in caught.value.message_dict
+
+
+def test_equipment_model_refuses_a_blank_manufacturer():
+    with pytest.raises(ValidationError) as caught:
+        services.equipment_model_create(kind="helmet", manufacturer=None, model_name="Y", by=international_staff())
+    assert "manufacturer" in caught.value.message_dict
+
+
+def test_equipment_model_accepts_a_comma_separated_string():
+    item = services.equipment_model_create(
+        kind="face_protection", manufacturer="X", model_name="Y", certifications="csa, ce", by=international_staff()
+    )
+    assert item.certifications == ["CSA", "CE"]
