@@ -47,7 +47,10 @@ class ChampionshipForm(forms.ModelForm):
 
     def clean_ruleset(self):
         data = self.cleaned_data.get("ruleset") or {}
-        services.check_ruleset(data)
+        try:
+            services.check_ruleset(data)
+        except ValidationError as exc:
+            raise ValidationError(exc.message_dict["ruleset"]) from None
         return data
 
     def clean(self):
@@ -130,7 +133,10 @@ class NumberChangeApprovalForm(forms.ModelForm):
         fields = ["roster_entry", "new_number", "reason"]
 
     def clean_new_number(self):
-        return services.check_jersey_number(self.cleaned_data.get("new_number", ""))
+        try:
+            return services.check_jersey_number(self.cleaned_data.get("new_number", ""))
+        except ValidationError as exc:
+            raise ValidationError(exc.message_dict["number"]) from None
 
 
 class GameForm(forms.ModelForm):

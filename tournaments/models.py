@@ -128,10 +128,15 @@ class Championship(models.Model):
         ordering = ["-start_date", "name"]
         indexes = [models.Index(fields=["start_date"])]
         constraints = [
-            models.CheckConstraint(condition=models.Q(end_date__gte=models.F("start_date")), name="championship_dates"),
+            models.CheckConstraint(
+                condition=models.Q(end_date__gte=models.F("start_date")),
+                name="championship_dates",
+                violation_error_message="The championship ends on or after its first day.",
+            ),
             models.CheckConstraint(
                 condition=models.Q(entry_closing_date__lte=models.F("start_date")),
                 name="championship_entries_close_before_start",
+                violation_error_message="Rule 1.1 A: entries close before the championship starts.",
             ),
         ]
 

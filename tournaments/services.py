@@ -1056,6 +1056,8 @@ def game_record_result(
         for field, team in (("home", game.home), ("away", game.away)):
             if team.status == EntryStatus.DISQUALIFIED:
                 raise _error(field, f"Rule 8.1 C: {team} is disqualified for the remainder of the tournament.")
+        if game.status == GameStatus.FINAL:
+            raise _error("status", f"game #{game.number} is final; its result is recorded once")
         _transition(game.status, GameStatus.FINAL, GAME_TRANSITIONS)
         check_result(
             game,

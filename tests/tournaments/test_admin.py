@@ -146,3 +146,65 @@ def test_the_goal_inline_refuses_an_assist_on_an_own_goal(staff_client, champion
     assert response.status_code == 200
     assert "Rule 5.5.11 D" in response.content.decode()
     assert not GoalRecord.objects.exists()
+
+
+def test_the_entry_form_enters_a_team_through_the_service(staff_client, championship, director):
+    federation = FederationFactory()
+    response = staff_client.post(
+        reverse("admin:tournaments_teamentry_add"),
+        {
+            "championship": championship.pk,
+            "federation": federation.pk,
+            "name": "Team",
+            "managers": [director.pk],
+            "roster-TOTAL_FORMS": "0",
+            "roster-INITIAL_FORMS": "0",
+            "officials-TOTAL_FORMS": "0",
+            "officials-INITIAL_FORMS": "0",
+        },
+    )
+    assert response.status_code == 302
+    entry = TeamEntry.objects.get()
+    assert entry.fee_due == championship.entry_fee and entry.entered_by == director
+    assert list(entry.managers.all()) == [director]
+
+
+def test_the_roster_form_refuses_a_number_change_after_registration_3_2_9_d(staff_client, entry):
+    line = RosterEntryFactory(entry=entry, number="9", confirmed=True)
+    response = staff_client.post(
+        reverse("admin:tournaments_rosterentry_change", args=[line.pk]),
+        {"entry": entry.pk, "person": line.person_id, "number": "19", "position": "player"},
+    )
+    assert response.status_code == 200
+    assert "Rule 3.2.9 D" in response.content.decode()
+    line.refresh_from_db()
+    assert line.number == "9"
+
+
+def test_the_championship_form_refuses_entries_closing_after_the_start_1_1_a(staff_client, championship):
+    data = {
+        "name": "Euro 2027",
+        "category": "senior_men",
+        "level": "continental",
+        "start_date": "2027-07-01",
+        "end_date": "2027-07-10",
+        "venue": championship.venue.pk,
+        "entry_closing_date": "2027-07-05",
+        "entry_fee_0": "500",
+        "entry_fee_1": "USD",
+        "sanctioning_body": championship.sanctioning_body.pk,
+        "ruleset": "{}",
+        "standings_preset": "firs-2017",
+        "pools-TOTAL_FORMS": "0",
+        "pools-INITIAL_FORMS": "0",
+        "entries-TOTAL_FORMS": "0",
+        "entries-INITIAL_FORMS": "0",
+    }
+    url = reverse("admin:tournaments_championship_add")
+    response = staff_client.post(url, data)
+    assert response.status_code == 200
+    assert "Rule 1.1 A: entries close before the championship starts" in response.content.decode()
+    response = staff_client.post(url, {**data, "ruleset": '{"roster": {"max_skaters": "many"}}'})
+    assert "roster.max_skaters" in response.content.decode()
+    response = staff_client.post(url, {**data, "entry_closing_date": "2027-05-01"})
+    assert response.status_code == 302
