@@ -376,6 +376,7 @@ class GameState:
                 "strength": self.strength(side),
                 "box": self.box_entries(side),
                 "timeouts_used": team.timeouts.get(self.period, 0),
+                "timeouts": {str(period): used for period, used in sorted(team.timeouts.items())},
                 "goalkeeper_pulled": team.goalkeeper_pulled,
                 "bench_minutes": team.bench_minutes,
                 "signalled_penalties": [e.id for e in team.signalled],
