@@ -48,17 +48,23 @@ def person_facts(person: Person) -> PersonFacts:
 
 
 def _waivers(person: Person) -> list[EligibilityWaiver]:
-    # Uses a prefetch when there is one (the person page prefetches approvers too).
-    return list(person.eligibility_waivers.all())
+    # A prefetch (the person page's) is used as is; otherwise one query, approvers included.
+    if "eligibility_waivers" in getattr(person, "_prefetched_objects_cache", {}):
+        return list(person.eligibility_waivers.all())
+    return list(person.eligibility_waivers.select_related("approved_by"))
+
+
+def _applicable(waivers: list[EligibilityWaiver], *, category: str | None, year: int | None) -> tuple[WaiverFacts, ...]:
+    return tuple(
+        WaiverFacts(code=w.code, reason=w.reason, approved_by=str(w.approved_by))
+        for w in waivers
+        if w.applies_to(category=category, year=year)
+    )
 
 
 def waiver_facts(person: Person, *, category: str | None = None, year: int | None = None) -> tuple[WaiverFacts, ...]:
     """Return the person's waivers; with ``category``/``year``, only those that apply to such a championship."""
-    return tuple(
-        WaiverFacts(code=w.code, reason=w.reason, approved_by=str(w.approved_by))
-        for w in _waivers(person)
-        if w.applies_to(category=category, year=year)
-    )
+    return _applicable(_waivers(person), category=category, year=year)
 
 
 def default_championship_dates(year: int) -> tuple[datetime.date, datetime.date]:
@@ -85,12 +91,13 @@ def person_eligibility_by_category(
         end_date = end_date or default_end
     country = team_country or person.federation.country.code or person.nationality.code
     facts = person_facts(person)
+    waivers = _waivers(person)
     return {
         category: check_eligibility(
             facts,
             ChampionshipFacts(category=category, start_date=start_date, end_date=end_date, team_country=country),
             # A waiver scoped to a category or year applies only there.
-            waivers=waiver_facts(person, category=category.value, year=start_date.year),
+            waivers=_applicable(waivers, category=category.value, year=start_date.year),
         )
         for category in Category
     }

@@ -113,3 +113,13 @@ def test_waivable_codes_are_the_eligibility_cores():
 
 def test_category_choices_are_the_eligibility_cores():
     assert CategoryChoice.choices == eligibility.Category.choices()
+
+
+def test_eligibility_of_an_unprefetched_person_takes_two_queries(django_assert_num_queries):
+    person = PersonFactory()
+    EligibilityWaiverFactory.create_batch(3, person=person)
+    PassportFactory.create_batch(2, person=person)
+    person = type(person).objects.select_related("federation").get(pk=person.pk)
+    # passports, waivers with their approvers: not one query per category or waiver
+    with django_assert_num_queries(2):
+        person_eligibility_by_category(person, year=2026)
