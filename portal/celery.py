@@ -15,7 +15,7 @@ app.autodiscover_tasks()
 def _make_broker_folders(sender, **kwargs):
     """Create the filesystem transport's folders; kombu expects them to exist."""
     options = sender.conf.broker_transport_options or {}
-    for key in ("data_folder_in", "data_folder_out", "processed_folder"):
+    for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
         if options.get(key):
             os.makedirs(options[key], exist_ok=True)
     backend = sender.conf.result_backend or ""

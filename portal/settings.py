@@ -148,6 +148,8 @@ else:
         "data_folder_in": str(CELERY_BROKER_DIR / "queue"),
         "data_folder_out": str(CELERY_BROKER_DIR / "queue"),
         "processed_folder": str(CELERY_BROKER_DIR / "processed"),
+        # Exchange bindings; without it kombu writes a "control" folder in the cwd.
+        "control_folder": str(CELERY_BROKER_DIR / "control"),
         "store_processed": False,
     }
     CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
