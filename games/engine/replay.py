@@ -2,6 +2,7 @@
 
 from collections.abc import Iterable
 from operator import attrgetter
+from typing import NoReturn
 
 from . import penalties as box
 from .errors import EventFormatError, InvalidEvent
@@ -251,7 +252,7 @@ class Replayer:
         state = self.state
         state.notices.append(Notice(state.period, state.elapsed, article, text))
 
-    def refuse(self, message: str, event: Event, field: str | None = None) -> None:
+    def refuse(self, message: str, event: Event, field: str | None = None) -> NoReturn:
         raise InvalidEvent(message, field=field, event_id=event.id)
 
     # -- periods and clock --------------------------------------------------------------------
