@@ -1,0 +1,189 @@
+"""The team manager's pages: entry, roster with eligibility, add/change/confirm, CSV import."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from accounts.models import Role
+from tests.factories import (
+    ChampionshipFactory,
+    PersonFactory,
+    RoleAssignmentFactory,
+    TeamEntryFactory,
+    UserFactory,
+    international_staff,
+)
+from tournaments import services
+from tournaments.models import Position, RosterEntry
+
+from .conftest import eligible_person, full_roster, make_pool, round_robin_games
+from .test_views import finish
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def entry():
+    return TeamEntryFactory(championship=ChampionshipFactory())
+
+
+@pytest.fixture
+def manager(entry):
+    user = UserFactory()
+    RoleAssignmentFactory(user=user, role=Role.TEAM_MANAGER, federation=entry.federation)
+    entry.managers.add(user)
+    return user
+
+
+@pytest.fixture
+def manager_client(client, manager):
+    client.force_login(manager)
+    return client
+
+
+def url(name, *args):
+    return reverse(f"tournaments:{name}", args=args)
+
+
+def test_a_manager_finds_the_team_under_my_teams(manager_client, entry):
+    response = manager_client.get(url("my-entries"))
+    assert url("entry-detail", entry.pk) in response.text
+
+
+def test_someone_who_does_not_manage_the_entry_is_refused(client, entry):
+    other = UserFactory()
+    other_entry = TeamEntryFactory(championship=entry.championship)
+    RoleAssignmentFactory(user=other, role=Role.TEAM_MANAGER, federation=other_entry.federation)
+    other_entry.managers.add(other)
+    client.force_login(other)
+    assert client.get(url("entry-detail", entry.pk)).status_code == 403
+    assert client.post(url("roster-confirm", entry.pk)).status_code == 403
+
+
+def test_the_roster_shows_every_eligibility_reason_with_its_article(manager_client, entry):
+    """A player without a passport of the team's country is listed with each reason and its article (1.1)."""
+    ok = eligible_person(entry.federation)
+    RosterEntry.objects.create(entry=entry, person=ok, number="10")
+    no_passport = PersonFactory(federation=entry.federation)
+    RosterEntry.objects.create(entry=entry, person=no_passport, number="11")
+    response = manager_client.get(url("entry-detail", entry.pk))
+    assert response.status_code == 200
+    roster = {line.person_id: result for line, result in response.context["roster"]}
+    assert roster[ok.pk].eligible
+    reasons = roster[no_passport.pk].reasons
+    assert reasons
+    for reason in reasons:
+        assert f"{reason.article}: {reason.message}" in response.text
+    assert "Not eligible" in response.text
+
+
+def test_a_manager_adds_a_player(manager_client, entry):
+    person = eligible_person(entry.federation, is_player=True)
+    response = manager_client.post(
+        url("roster-add", entry.pk), {"person": person.pk, "number": "17", "position": Position.PLAYER}
+    )
+    assert response.status_code == 302
+    assert RosterEntry.objects.get(entry=entry, person=person).number == "17"
+
+
+def test_a_number_with_a_leading_zero_is_refused_citing_3_2_9_c_and_the_input_is_kept(manager_client, entry):
+    person = eligible_person(entry.federation, is_player=True)
+    response = manager_client.post(
+        url("roster-add", entry.pk),
+        {"person": person.pk, "number": "07", "position": Position.GOALKEEPER, "alternate": "on"},
+    )
+    assert response.status_code == 400
+    form = response.context["add_form"]
+    assert "3.2.9 C" in " ".join(form.errors["number"])
+    assert form["number"].value() == "07"
+    assert form["position"].value() == Position.GOALKEEPER
+    assert 'value="07"' in response.text
+    assert not RosterEntry.objects.filter(entry=entry).exists()
+
+
+def test_a_number_change_after_registration_needs_the_ihtc_approval(manager_client, entry):
+    """3.2.9 D: refused without a recorded approval, accepted with one."""
+    line = RosterEntry.objects.create(
+        entry=entry, person=eligible_person(entry.federation), number="10", confirmed=True
+    )
+    edit = url("roster-line-edit", line.pk)
+    data = {"number": "19", "position": Position.PLAYER}
+    response = manager_client.post(edit, data)
+    assert response.status_code == 400
+    assert "3.2.9 D" in " ".join(response.context["form"].errors["number"])
+    assert response.context["form"]["number"].value() == "19"
+    line.refresh_from_db()
+    assert line.number == "10"
+    services.number_change_approve(roster_entry=line, new_number="19", reason="Torn jersey", by=international_staff())
+    assert "10 → 19" in manager_client.get(edit).text
+    response = manager_client.post(edit, data)
+    assert response.status_code == 302
+    line.refresh_from_db()
+    assert line.number == "19"
+
+
+def test_confirming_a_roster_with_an_ineligible_player_is_refused_with_the_reason(manager_client, entry):
+    lines = full_roster(entry)
+    bad = PersonFactory(federation=entry.federation)
+    RosterEntry.objects.create(entry=entry, person=bad, number="33")
+    response = manager_client.post(url("roster-confirm", entry.pk), follow=True)
+    assert f"#33 {bad}:" in response.text
+    assert not RosterEntry.objects.filter(entry=entry, confirmed=True).exists()
+    assert len(lines) == 8
+
+
+def test_a_complete_eligible_roster_is_confirmed(manager_client, entry):
+    full_roster(entry)
+    response = manager_client.post(url("roster-confirm", entry.pk), follow=True)
+    assert "Roster confirmed" in response.text
+    assert not RosterEntry.objects.filter(entry=entry, confirmed=False).exists()
+
+
+def test_the_roster_is_shown_frozen_after_the_first_game(manager_client, entry):
+    """R-05: no addition once the championship's first game has started; the page says so and refuses."""
+    pool = make_pool(entry.championship, 2)
+    _, games = round_robin_games(pool)
+    finish(next(iter(games.values())), 1, 0)
+    page = manager_client.get(url("entry-detail", entry.pk))
+    assert "Frozen" in page.text
+    person = eligible_person(entry.federation, is_player=True)
+    response = manager_client.post(
+        url("roster-add", entry.pk), {"person": person.pk, "number": "40", "position": "player"}
+    )
+    assert response.status_code == 400
+    assert "R-05" in response.text
+    assert not RosterEntry.objects.filter(person=person).exists()
+
+
+def _csv(text: str) -> SimpleUploadedFile:
+    return SimpleUploadedFile("roster.csv", text.encode(), content_type="text/csv")
+
+
+def test_a_csv_import_with_one_bad_row_saves_nothing_and_lists_the_row(manager_client, entry):
+    first, second = eligible_person(entry.federation), eligible_person(entry.federation)
+    body = f"person_id,number,position\n{first.pk},10,player\n{second.pk},07,player\n"
+    response = manager_client.post(url("roster-import", entry.pk), {"file": _csv(body)})
+    assert response.status_code == 400
+    errors = response.context["import_form"].errors["file"]
+    assert any(e.startswith("Row 3, number:") and "3.2.9 C" in e for e in errors)
+    assert not RosterEntry.objects.filter(entry=entry).exists()
+
+
+def test_a_good_csv_import_adds_every_row(manager_client, entry):
+    born = datetime.date(1995, 4, 2)
+    person = eligible_person(entry.federation, last_name="Rossi", first_name="Marco", date_of_birth=born)
+    keeper = eligible_person(entry.federation, is_goalkeeper=True)
+    body = (
+        "last_name;first_name;date_of_birth;number;position;captain\n"
+        "Rossi;Marco;1995-04-02;9;P;yes\n"
+        f"{keeper.last_name};{keeper.first_name};{keeper.date_of_birth:%Y-%m-%d};1;G;\n"
+    )
+    response = manager_client.post(url("roster-import", entry.pk), {"file": _csv(body)})
+    assert response.status_code == 302, response.context and response.context["import_form"].errors
+    line = RosterEntry.objects.get(entry=entry, person=person)
+    assert (line.number, line.captain) == ("9", True)
+    assert RosterEntry.objects.get(entry=entry, person=keeper).position == Position.GOALKEEPER
