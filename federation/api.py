@@ -307,7 +307,7 @@ class PassportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessVi
 
     def partial_update(self, request, *args, **kwargs):
         passport = self.get_object()
-        serializer = PassportUpdateSerializer(data=request.data)
+        serializer = PassportUpdateSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         passport = services.passport_update(passport=passport, **serializer.validated_data)
         return self.respond(passport)
@@ -379,6 +379,7 @@ class EligibilityWaiverViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
 class EquipmentModelViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessViewSet):
     serializer_class = EquipmentModelSerializer
     filterset_class = EquipmentModelFilter
+    parser_classes = [JSONParser]
     http_method_names = ["get", "post", "patch", "head", "options"]
     search_fields = ["manufacturer", "model_name"]
     ordering_fields = ["kind", "manufacturer", "model_name", "approved_on"]
@@ -404,7 +405,7 @@ class EquipmentModelViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Ac
 
     def partial_update(self, request, *args, **kwargs):
         item = self.get_object()
-        serializer = EquipmentModelUpdateSerializer(data=request.data)
+        serializer = EquipmentModelUpdateSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         item = services.equipment_model_update(equipment_model=item, by=request.user, **serializer.validated_data)
         return self.respond(item)
@@ -423,6 +424,7 @@ class EquipmentModelViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Ac
 class EquipmentInspectionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessViewSet):
     serializer_class = EquipmentInspectionSerializer
     filterset_class = EquipmentInspectionFilter
+    parser_classes = [JSONParser]
     search_fields = ["person__last_name", "person__first_name"]
     ordering_fields = ["inspected_at", "kind"]
     ordering = ["-inspected_at", "pk"]
@@ -540,7 +542,7 @@ class ProtectiveDeviceRequestViewSet(mixins.ListModelMixin, mixins.RetrieveModel
     @action(detail=True, methods=["post"])
     def resubmit(self, request, pk=None):
         device_request = self.get_object()
-        serializer = DeviceRequestResubmitSerializer(data=request.data)
+        serializer = DeviceRequestResubmitSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         device_request = services.device_request_resubmit(
             request=device_request, submitted_by=request.user, **serializer.validated_data

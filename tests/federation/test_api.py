@@ -427,3 +427,13 @@ def test_staff_delete_a_passport_of_their_federation_only(fed_a, fed_b):
     assert Passport.objects.filter(pk=passport.pk).exists()
     assert client_for(federation_staff(fed_a)).delete(f"/api/passports/{passport.pk}/").status_code == 204
     assert not Passport.objects.filter(pk=passport.pk).exists()
+
+
+def test_a_multipart_update_without_a_scan_keeps_the_stored_one(fed_a):
+    passport = PassportFactory(person__federation=fed_a, scan=jpeg_upload(), scan_content_type="image/jpeg")
+    response = client_for(federation_staff(fed_a)).patch(
+        f"/api/passports/{passport.pk}/", {"expiry_date": "2038-03-31"}, format="multipart"
+    )
+    assert response.status_code == 200, response.json()
+    passport.refresh_from_db()
+    assert passport.scan and passport.expiry_date == datetime.date(2038, 3, 31)

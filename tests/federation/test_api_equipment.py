@@ -312,3 +312,13 @@ def test_device_requests_are_confidential_to_the_holders_federation(fed_a, fed_b
     assert client_for(federation_staff(fed_b)).get(f"/api/device-requests/{device_request.pk}/").status_code == 404
     assert client_for(with_role(Role.DISCIPLINE_COMMITTEE)).get("/api/device-requests/").status_code == 403
     assert ids(client_for(federation_staff(fed_a)).get("/api/device-requests/")) == {device_request.pk}
+
+
+def test_renaming_a_model_leaves_its_approval_alone():
+    helmet = EquipmentModelFactory(approved=True)
+    response = client_for(international_staff()).patch(
+        f"/api/equipment-models/{helmet.pk}/", {"model_name": "Pro 2"}, format="json"
+    )
+    assert response.status_code == 200, response.json()
+    helmet.refresh_from_db()
+    assert helmet.approved and helmet.model_name == "Pro 2"
