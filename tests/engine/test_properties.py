@@ -16,7 +16,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import EngineError, parse_log, replay
+from games.engine import EngineError, parse_log, parse_time, replay
 from games.engine.replay import Replayer, sort_events
 from tests.engine.generators import random_log
 
@@ -69,6 +69,28 @@ def test_entitled_strength_stays_between_two_and_four_floor_players(log):
     state = replayer.finish()
     for side in ("home", "away"):
         assert 2 <= state.strength(side) <= 4
+
+
+@PROPERTY
+@given(logs)
+def test_the_box_and_the_strength_agree_after_every_event(log):
+    """R-22, R-24: at most two penalties remove players at once (6.2.2 A), a stacked one waits only while two
+    run, the strength is 4 minus the running ones (never below 2), and no remaining time is negative or
+    longer than the penalty."""
+    replayer = Replayer(log.game, log.ruleset)
+    longest = 2 * max(log.ruleset.misconduct_length, log.ruleset.major_length, 2 * log.ruleset.minor_length)
+    for event in sort_events(log.events()):
+        replayer.apply(event)
+        state = replayer.state
+        for side in ("home", "away"):
+            entries = state.box_entries(side)
+            running = sum(1 for e in entries if e["status"] == "running" and e["affects_strength"])
+            assert running <= 2, (event, side, entries)
+            assert state.strength(side) == max(2, 4 - running), (event, side, entries)
+            for entry in entries:
+                assert 0 <= parse_time(entry["remaining"]) <= longest, (event, entry)
+                if entry["status"] == "stacked":
+                    assert running == 2, (event, entry)
 
 
 @PROPERTY
