@@ -35,7 +35,9 @@ def _require(condition, reason):
     pytest.skip(reason)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
+    """Mark every test in this folder `browser`, before `-m` selects."""
     here = Path(__file__).resolve().parent
     for item in items:
         if here in Path(item.fspath).parents:
