@@ -296,6 +296,9 @@ class PoolTeamInline(admin.TabularInline):
         class CheckedForm(formset.form):
             def clean(self):
                 cleaned = super().clean()
+                if cleaned.get("DELETE") and obj is not None and obj.games.exists():
+                    # The pool's games name its teams: removing one would orphan its results (9.3).
+                    raise ValidationError("the pool's games are scheduled; its teams stay")
                 if cleaned.get("entry") and obj is not None and self.has_changed() and not cleaned.get("DELETE"):
                     try:
                         services.check_pool_entry(obj, cleaned["entry"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q, QuerySet
 
 from federation.eligibility import EligibilityResult
 from federation.models import EligibilityWaiver, Person
@@ -250,6 +250,14 @@ def championship_statistics(championship: Championship) -> ChampionshipStatistic
         for team in (game.home, game.away)
         for person in players_by_team.get(team, ())
     ]
+    goal_rows = list(
+        GoalRecord.objects.filter(game__championship=championship, game__status=GameStatus.FINAL).values(
+            "game_id", "entry__name", "scorer_id", "assist_id", "own_goal", "empty_net", "power_play", "shorthanded",
+            "penalty_shot", "forfeit_award",
+        )
+    )  # fmt: skip
+    # 8.1 B: the forfeit goal names the captain at the time of the forfeit; it wins over today's roster.
+    captains.update({g["entry__name"]: g["scorer_id"] for g in goal_rows if g["forfeit_award"]})
     goals = [
         statistics.GoalSummary(
             game_id=g["game_id"],
@@ -262,13 +270,9 @@ def championship_statistics(championship: Championship) -> ChampionshipStatistic
             shorthanded=g["shorthanded"],
             penalty_shot=g["penalty_shot"],
         )
-        for g in GoalRecord.objects.filter(
-            game__championship=championship, game__status=GameStatus.FINAL, forfeit_award=False
-        ).values(
-            "game_id", "entry__name", "scorer_id", "assist_id", "own_goal", "empty_net", "power_play", "shorthanded",
-            "penalty_shot",
-        )
-    ]  # fmt: skip
+        for g in goal_rows
+        if not g["forfeit_award"]
+    ]
     penalties = [
         statistics.PenaltySummary(
             game_id=p["game_id"],
@@ -307,3 +311,16 @@ def championship_statistics(championship: Championship) -> ChampionshipStatistic
     teams = statistics.team_special_teams(games=games, goals=goals, penalties=penalties, disqualified=disqualified)
     people = Person.objects.in_bulk({p.person for p in players} | {k.goalkeeper for k in goalkeepers})
     return ChampionshipStatistics(players=players, goalkeepers=goalkeepers, teams=teams, people=people, entries=entries)
+
+
+def entries_managed_by(user) -> QuerySet[TeamEntry]:
+    """Return the entries a user may manage: his teams as team manager, his federation's as its staff,
+    every entry for international staff (see ``services.can_manage_entry``)."""
+    from accounts.access import is_international_staff, staff_federation_ids
+
+    entries = TeamEntry.objects.select_related("championship", "federation")
+    if not getattr(user, "is_authenticated", False):
+        return entries.none()
+    if is_international_staff(user):
+        return entries
+    return entries.filter(Q(managers=user) | Q(federation_id__in=staff_federation_ids(user))).distinct()

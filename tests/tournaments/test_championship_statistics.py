@@ -184,3 +184,13 @@ def test_championship_statistics_run_a_constant_number_of_queries(
         stats = championship_statistics(championship)
     assert len(stats.teams) == 4 * pools
     assert len(stats.goalkeepers) == 3 * pools  # the first seed is at home in all its games
+
+
+def test_the_forfeit_goal_stays_with_the_captain_of_the_day_8_1_b(played, director):
+    a, _, _ = played["teams"]
+    captain = played["rosters"][a.name][0][0]
+    line = a.roster.get(person=captain)
+    services.roster_update(roster_entry=line, captain=False, by=director)
+    stats = championship_statistics(a.championship)
+    row = next(r for r in stats.players if r.person == captain.pk)
+    assert row.goals == 1

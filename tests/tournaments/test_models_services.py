@@ -410,3 +410,15 @@ def test_only_the_directors_of_the_championship_record_results(entry):
     game = GameFactory(championship=entry.championship, home=entry)
     with pytest.raises(PermissionDenied):
         services.game_record_result(game=game, home_goals=1, away_goals=0, by=federation_staff(entry.federation))
+
+
+def test_entries_managed_by_scopes_to_managers_federation_staff_and_international_staff(championship, director):
+    from tournaments.selectors import entries_managed_by
+
+    mine, other = TeamEntryFactory(championship=championship), TeamEntryFactory(championship=championship)
+    manager = UserFactory()
+    mine.managers.add(manager)
+    assert list(entries_managed_by(manager)) == [mine]
+    assert list(entries_managed_by(federation_staff(other.federation))) == [other]
+    assert set(entries_managed_by(director)) == {mine, other}
+    assert services.can_manage_entry(manager, mine) and not services.can_manage_entry(manager, other)
