@@ -447,13 +447,19 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
         return device_requests_visible_to(user)
 
     def get_fields(self, request, obj=None):
-        fields = ["person", "description", "physician", "prescription"]
-        return [*fields, *self.decision_fields] if obj else fields
+        if obj:
+            return ["person", "description", "physician", "prescription_link", *self.decision_fields]
+        return ["person", "description", "physician", "prescription"]
 
     def get_readonly_fields(self, request, obj=None):
         if obj:
-            return ["person", "description", "physician", "prescription", *self.decision_fields]
+            return ["person", "description", "physician", "prescription_link", *self.decision_fields]
         return []
+
+    @admin.display(description="Prescription")
+    def prescription_link(self, obj):
+        # Through the guarded view: the storage path is no URL.
+        return format_html('<a href="{}">Download</a>', reverse("federation:device-prescription", args=[obj.pk]))
 
     # The status moves only through the actions below (DEVICE_REQUEST_TRANSITIONS).
     def has_change_permission(self, request, obj=None):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django import forms
 from django.core.files.uploadedfile import UploadedFile
+from django.urls import reverse
 
 from . import equipment, services
 from .files import check_scan_upload
@@ -24,12 +25,36 @@ def _add_errors(form: forms.Form, error) -> None:
         form.add_error(None, error)
 
 
+class _StoredScan:
+    """What the file input shows for a stored scan: the guarded download, never a storage path."""
+
+    def __init__(self, url: str):
+        self.url = url
+
+    def __str__(self):
+        return "stored scan"
+
+
+class PrivateScanInput(forms.ClearableFileInput):
+    """A file input whose "currently" link goes through the permission-checked view."""
+
+    def format_value(self, value):
+        instance = getattr(value, "instance", None)
+        if value and instance is not None and instance.pk:
+            return _StoredScan(reverse("federation:passport-scan", args=[instance.pk]))
+        return super().format_value(value)
+
+    def is_initial(self, value):
+        return isinstance(value, _StoredScan) or super().is_initial(value)
+
+
 class PassportForm(forms.ModelForm):
     """Passport form (the inline of a person): the scan is checked by content like the API's."""
 
     class Meta:
         model = Passport
         fields = ["issuing_country", "number", "expiry_date", "scan"]
+        widgets = {"scan": PrivateScanInput}
 
     def clean_number(self):
         return services.normalize_passport_number(self.cleaned_data["number"])

@@ -362,3 +362,30 @@ def test_the_passport_page_saves_through_the_service(client):
     assert passport.number == "NEW2"
     assert passport.scan_content_type == "image/jpeg"
     assert passport.person == person
+
+
+def test_admin_pages_link_stored_files_only_through_the_guarded_views(client):
+    from federation import services
+    from tests.factories import pdf_upload
+
+    person = PersonFactory()
+    passport = services.passport_add(
+        person=person, issuing_country="IT", number="YA5", expiry_date=datetime.date(2031, 1, 1), scan=pdf_upload()
+    )
+    device_request = ProtectiveDeviceRequestFactory(person=person)
+    client.force_login(SuperuserFactory())
+    pages = [
+        (reverse("admin:federation_person_change", args=[person.pk]), "federation:passport-scan", passport.pk),
+        (reverse("admin:federation_passport_change", args=[passport.pk]), "federation:passport-scan", passport.pk),
+        (
+            reverse("admin:federation_protectivedevicerequest_change", args=[device_request.pk]),
+            "federation:device-prescription",
+            device_request.pk,
+        ),
+    ]
+    for url, view, pk in pages:
+        content = client.get(url).content.decode()
+        assert reverse(view, args=[pk]) in content
+        assert "/media/" not in content
+        assert passport.scan.name not in content
+        assert device_request.prescription.name not in content
