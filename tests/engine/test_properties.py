@@ -75,8 +75,8 @@ def test_entitled_strength_stays_between_two_and_four_floor_players(log):
 @given(logs)
 def test_the_box_and_the_strength_agree_after_every_event(log):
     """R-22, R-24: at most two penalties remove players at once (6.2.2 A), a stacked one waits only while two
-    run, the strength is 4 minus the running ones (never below 2), and no remaining time is negative or
-    longer than the penalty."""
+    run, the strength is 4 minus the running ones (never below 2), no remaining time is negative or longer
+    than the penalty, and at a stoppage nobody waits in the box and no penalty is still signalled."""
     replayer = Replayer(log.game, log.ruleset)
     longest = 2 * max(log.ruleset.misconduct_length, log.ruleset.major_length, 2 * log.ruleset.minor_length)
     for event in sort_events(log.events()):
@@ -90,7 +90,12 @@ def test_the_box_and_the_strength_agree_after_every_event(log):
             for entry in entries:
                 assert 0 <= parse_time(entry["remaining"]) <= longest, (event, entry)
                 if entry["status"] == "stacked":
-                    assert running == 2, (event, entry)
+                    assert running == 2 and not entry["coincidental"], (event, entry)
+            if state.status == "in_progress" and not state.running:
+                # 6.1.4 A, 6.2.2 B, 6.2.3 B: nobody whose time is over stays past a stoppage;
+                # 6.3 B: a signalled penalty is assessed at the stoppage.
+                assert all(e["status"] != "expired" for e in entries), (event, entries)
+                assert not state.teams[side].signalled, event
 
 
 @PROPERTY
