@@ -28,7 +28,7 @@ def record_heartbeat(*, worker, now):
     return WorkerHeartbeat.objects.get(worker=worker)
 
 
-@shared_task(bind=True, name="portal.tasks.heartbeat", ignore_result=False)
+@shared_task(bind=True, name="portal.tasks.heartbeat")
 def heartbeat(self):
     """Run by beat every minute: the admin's "Worker heartbeats" list shows when each worker was last seen."""
     beat = record_heartbeat(worker=self.request.hostname, now=timezone.now())
