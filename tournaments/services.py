@@ -257,6 +257,8 @@ def entry_create(
     check_entries_open(championship, now=now)
     name = (name or federation.short_name or federation.name).strip()
     with transaction.atomic():
+        # Two staff entering at once must not both find the name free.
+        Championship.objects.select_for_update().filter(pk=championship.pk).exists()
         if TeamEntry.objects.filter(championship=championship, federation=federation).exists():
             raise _error("federation", f"Rule 1.1 A: {federation} has already entered its national team.")
         if TeamEntry.objects.filter(championship=championship, name=name).exists():
@@ -452,6 +454,8 @@ def roster_add_player(
     check_can_manage_entry(by, entry)
     with transaction.atomic():
         entry = TeamEntry.objects.select_for_update().select_related("championship__venue").get(pk=entry.pk)
+        # Lock the person too: two teams adding the same player at once must not both succeed.
+        Person.objects.select_for_update().filter(pk=person.pk).exists()
         new = check_roster_add(
             entry=entry,
             roster=list(entry.roster.all()),
@@ -974,6 +978,13 @@ def check_result(
     shootout_away_goals: int | None,
     rules: StandingsRules,
 ) -> None:
+    """Refuse a final result the game cannot have (1.3 A-E, 8.1 B, R-40).
+
+    Round-robin games may end tied and take no overtime (1.3 A, D) unless the
+    championship's points scheme counts overtime or shoot-out results (IIHF
+    preset); elimination and placement games end with a winner: by one goal
+    in the sudden-death overtime, or in a shoot-out with the tied score kept.
+    """
     round_robin = game.phase.kind == PhaseKind.ROUND_ROBIN
     if decided_in not in DecidedIn.values:
         raise _error("decided_in", f"one of {', '.join(DecidedIn.values)}")
