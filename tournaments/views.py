@@ -450,30 +450,59 @@ def leaders(request, pk: int):
 # --- tournament direction (staff) -----------------------------------------------------------------------------------
 
 
-def _save_championship(form: ChampionshipForm, *, by) -> Championship:
-    """Save the set-up; the ruleset and preset go through ``championship_update_ruleset`` (frozen after the start)."""
-    championship = form.instance
-    data = form.cleaned_data
+_SETUP_FIELDS = (
+    "name",
+    "category",
+    "level",
+    "start_date",
+    "end_date",
+    "venue",
+    "entry_closing_date",
+    "sanctioning_body",
+)
+
+
+def championship_save(*, championship: Championship | None, data: dict, by) -> Championship:
+    """Create or change a championship's set-up, for its directors (staff of the sanctioning body or international).
+
+    The ruleset and its standings preset go through ``championship_update_ruleset``,
+    which refuses them once the championship has begun; nothing is saved then.
+    """
+    ruleset, preset = data.get("ruleset"), data.get("standings_preset")
+    if ruleset is not None:
+        services.check_ruleset(ruleset)
     with transaction.atomic():
-        if championship.pk:
-            stored = Championship.objects.select_for_update().get(pk=championship.pk)
-            ruleset_changed = {"ruleset", "standings_preset"} & set(form.changed_data)
-            for field in form.Meta.fields:
-                if field not in ("ruleset", "standings_preset"):
-                    setattr(stored, field, data[field])
-            stored.entry_fee = Money(data["entry_fee"], data["entry_fee_currency"])
-            stored.full_clean(exclude=["ruleset", "standings_preset"])
+        if championship is None:
+            stored = Championship(ruleset=ruleset or {}, **({"standings_preset": preset} if preset else {}))
+        else:
+            stored = Championship.objects.select_for_update().select_related("venue").get(pk=championship.pk)
+            services.check_can_direct(by, stored)
+        for field in _SETUP_FIELDS:
+            if field in data:
+                setattr(stored, field, data[field])
+        if "entry_fee" in data or "entry_fee_currency" in data:
+            amount = data.get("entry_fee", stored.entry_fee.amount if stored.entry_fee is not None else None)
+            currency = data.get("entry_fee_currency") or str(stored.entry_fee.currency)
+            stored.entry_fee = Money(amount, currency.upper())
+        # The (new) sanctioning body's staff or international staff direct the championship.
+        services.check_can_direct(by, stored)
+        if championship is None:
+            stored.full_clean()
             stored.save()
-            if ruleset_changed:
-                services.championship_update_ruleset(
-                    championship=stored, ruleset=data["ruleset"], standings_preset=data["standings_preset"], by=by
-                )
             return stored
-        championship.entry_fee = Money(data["entry_fee"], data["entry_fee_currency"])
-        services.check_can_direct(by, championship)
-        championship.full_clean()
-        championship.save()
-        return championship
+        stored.full_clean(exclude=["ruleset", "standings_preset"])
+        stored.save()
+        changed = (ruleset is not None and ruleset != stored.ruleset) or (
+            preset is not None and preset != stored.standings_preset
+        )
+        if changed:
+            stored = services.championship_update_ruleset(
+                championship=stored,
+                ruleset=stored.ruleset if ruleset is None else ruleset,
+                standings_preset=preset,
+                by=by,
+            )
+        return stored
 
 
 @login_required
@@ -482,7 +511,7 @@ def championship_edit(request, pk: int | None = None):
     form = ChampionshipForm(request.POST or None, instance=championship)
     if request.method == "POST" and form.is_valid():
         try:
-            saved = _save_championship(form, by=request.user)
+            saved = championship_save(championship=championship, data=form.cleaned_data, by=request.user)
         except ValidationError as exc:
             apply_errors(form, exc)
         else:

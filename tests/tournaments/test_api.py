@@ -1,0 +1,191 @@
+"""Championship API reads: public access, content, filters, constant query counts (4 vs 32 teams)."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.factories import ChampionshipFactory, SuperuserFactory, UserFactory
+from tournaments import services
+from tournaments.models import GameStatus, RosterEntry
+from tournaments.selectors import championship_statistics, standings_for_pool
+
+from .conftest import make_pool, round_robin_games
+from .test_views import build_championship, finish
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+def test_championships_are_public_and_publish_their_rinks_against_the_level(api):
+    """2.1 F: the dimensions are published; each rink says what keeps it from the championship's level."""
+    championship, _ = build_championship(4, with_summaries=False)
+    response = api.get("/api/championships/")
+    assert response.status_code == 200
+    row = next(c for c in response.json()["results"] if c["id"] == championship.pk)
+    assert row["venue"]["time_zone"] == "Europe/Rome"
+    (rink,) = row["rinks"]
+    assert (rink["length_m"], rink["width_m"], rink["violations"]) == ("50.00", "25.00", [])
+    assert row["entry_fee"] == "500.00" and row["entry_fee_currency"] == "USD"
+
+
+def test_the_championship_list_filters_by_level_and_refuses_a_bad_value(api):
+    ChampionshipFactory(level="national")
+    world = ChampionshipFactory()
+    ids = [c["id"] for c in api.get("/api/championships/", {"level": "world"}).json()["results"]]
+    assert world.pk in ids and len(ids) == 1
+    response = api.get("/api/championships/", {"level": "galactic"})
+    assert response.status_code == 400
+    assert "level" in response.json()
+
+
+def test_games_list_the_schedule_with_venue_times_home_team_first(api):
+    """5.4 D: the home team is the first named; the start is given in UTC and at the venue."""
+    championship = ChampionshipFactory()
+    pool = make_pool(championship, 2)
+    (home, away), games = round_robin_games(pool)
+    response = api.get("/api/games/", {"championship": championship.pk})
+    (game,) = response.json()["results"]
+    assert (game["home_name"], game["away_name"]) == (home.name, away.name)
+    start = datetime.datetime.fromisoformat(game["local_start"])
+    assert start.utcoffset() == datetime.timedelta(hours=2)
+    assert game["status"] == GameStatus.SCHEDULED
+
+
+def test_games_filter_by_team_and_status(api):
+    championship = ChampionshipFactory()
+    pool = make_pool(championship, 3)
+    (a, b, c), games = round_robin_games(pool)
+    finish(games[(a.name, b.name)], 2, 1)
+    rows = api.get("/api/games/", {"team": c.pk}).json()["results"]
+    assert len(rows) == 2
+    rows = api.get("/api/games/", {"championship": championship.pk, "status": "final"}).json()["results"]
+    assert [r["home_goals"] for r in rows] == [2]
+    assert api.get("/api/games/", {"starts_after": "yesterday"}).status_code == 400
+
+
+def test_pool_standings_explain_the_tie_breaks(api):
+    championship = ChampionshipFactory()
+    pool = make_pool(championship, 3)
+    (a, b, c), games = round_robin_games(pool)
+    finish(games[(a.name, b.name)], 1, 0)
+    finish(games[(b.name, c.name)], 3, 0)
+    finish(games[(a.name, c.name)], 0, 5)
+    expected = standings_for_pool(pool)
+    data = api.get(f"/api/pools/{pool.pk}/standings/").json()
+    assert [row["team"] for row in data["rows"]] == list(expected.order)
+    assert [row["decided_by"] for row in data["rows"]] == [row.decided_by for row in expected.rows]
+    assert data["explanations"] == list(expected.explanations)
+    assert data["rows"][0]["entry"] in (a.pk, b.pk, c.pk)
+    assert data["complete"] is True
+
+
+def test_pool_standings_say_a_shootout_is_needed(api):
+    championship = ChampionshipFactory()
+    pool = make_pool(championship, 2)
+    (a, b), games = round_robin_games(pool)
+    finish(next(iter(games.values())), 2, 2)
+    data = api.get(f"/api/pools/{pool.pk}/standings/").json()
+    assert data["unresolved"] == [[a.name, b.name]]
+    assert all(row["needs_shootout"] for row in data["rows"])
+    assert data["complete"] is False
+
+
+# Query counts: constant whatever the size of the championship.
+# championship; pools, their teams, their final games, entered shoot-outs
+STANDINGS_QUERIES = 5
+# championship; entries, games, roster, goals, penalties, goalkeeper lines, people
+STATISTICS_QUERIES = 8
+# the championship filter's lookup; count, games with their championship, venue, phase, teams and rink
+GAMES_QUERIES = 3
+# the championship filter's lookup; count, pools, their teams
+POOLS_QUERIES = 4
+# the championship filter's lookup; count, entries with federation and pool
+ENTRIES_QUERIES = 3
+
+
+@pytest.mark.parametrize("teams", [4, 32])
+def test_the_standings_endpoint_runs_a_constant_number_of_queries(api, django_assert_num_queries, teams):
+    championship, _ = build_championship(teams, with_summaries=False)
+    with django_assert_num_queries(STANDINGS_QUERIES):
+        response = api.get(f"/api/championships/{championship.pk}/standings/")
+    assert len(response.json()) == teams // 4
+
+
+@pytest.mark.parametrize("teams", [4, 32])
+def test_the_statistics_endpoint_runs_a_constant_number_of_queries(api, django_assert_num_queries, teams):
+    championship, _ = build_championship(teams)
+    with django_assert_num_queries(STATISTICS_QUERIES):
+        response = api.get(f"/api/championships/{championship.pk}/statistics/")
+    data = response.json()
+    assert len(data["teams"]) == teams
+
+
+@pytest.mark.parametrize("teams", [4, 32])
+def test_list_endpoints_run_a_constant_number_of_queries(api, django_assert_num_queries, teams):
+    championship, _ = build_championship(teams, with_summaries=False)
+    with django_assert_num_queries(GAMES_QUERIES):
+        games = api.get("/api/games/", {"championship": championship.pk}).json()
+    assert games["count"] == teams // 4 * 6
+    with django_assert_num_queries(POOLS_QUERIES):
+        pools = api.get("/api/pools/", {"championship": championship.pk}).json()
+    assert sum(len(p["teams"]) for p in pools["results"]) == teams
+    with django_assert_num_queries(ENTRIES_QUERIES):
+        entries = api.get("/api/entries/", {"championship": championship.pk}).json()
+    assert entries["count"] == teams
+
+
+def test_statistics_match_the_selector(api):
+    championship, _ = build_championship(4)
+    data = api.get(f"/api/championships/{championship.pk}/statistics/").json()
+    stats = championship_statistics(championship)
+    top = max(stats.players, key=lambda p: (p.points, p.goals))
+    assert data["players"][0]["points"] == top.points
+    assert data["players"][0]["name"]
+    keeper = data["goalkeepers"][0]
+    assert keeper["save_percentage"] == max(g.save_percentage for g in stats.goalkeepers)
+    assert {t["team"] for t in data["teams"]} == {t.team for t in stats.teams}
+    assert all(t["power_play_percentage"] is not None for t in data["teams"] if t["power_plays"])
+
+
+def test_the_bracket_endpoint_fills_in_from_the_standings(api):
+    championship, (pool_a, pool_b) = build_championship(8, with_summaries=False)
+    assert api.get(f"/api/championships/{championship.pk}/bracket/").status_code == 404
+    services.bracket_generate(championship=championship, qualifiers=2, by=SuperuserFactory())
+    data = api.get(f"/api/championships/{championship.pk}/bracket/").json()
+    semi = next(g for g in data["games"] if g["code"] == "SF1")
+    assert semi["home"] == pool_a.members.get(seed=1).entry.name
+    assert data["complete"] is False
+
+
+def test_rosters_are_public_but_eligibility_is_for_the_teams_managers(api):
+    championship, _ = build_championship(4, with_summaries=False)
+    line = RosterEntry.objects.filter(entry__championship=championship).select_related("entry").first()
+    rows = api.get("/api/roster-entries/", {"entry": line.entry_id}).json()["results"]
+    assert {r["number"] for r in rows} >= {line.number}
+    assert "eligibility" not in rows[0]
+    assert api.get(f"/api/entries/{line.entry_id}/roster/").status_code in (401, 403)
+    api.force_authenticate(UserFactory())
+    assert api.get(f"/api/entries/{line.entry_id}/roster/").status_code == 403
+
+
+def test_goals_and_penalties_are_listed_per_game(api):
+    championship, _ = build_championship(4)
+    game = championship.games.order_by("number").first()
+    goals = api.get("/api/goals/", {"game": game.pk}).json()["results"]
+    assert len(goals) == 4
+    assert sum(1 for g in goals if g["assist"]) == 2
+    penalties = api.get("/api/penalties/", {"championship": championship.pk}).json()
+    assert penalties["count"] == 6
+
+
+def test_venues_list_their_rinks(api):
+    championship, _ = build_championship(4, with_summaries=False)
+    data = api.get(f"/api/venues/{championship.venue_id}/").json()
+    assert data["rinks"][0]["name"] == "Main rink"

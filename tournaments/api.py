@@ -1,0 +1,498 @@
+"""REST API of championships: thin views over the selectors and services.
+
+Published data (championships, venues, entries, rosters, pools, the
+schedule, results, summaries, standings, statistics and the bracket) is
+read by anyone. Each write: an input serializer checks the shape of the
+request (a 400 naming the field), a service of ``tournaments.services``
+checks who may do it (403) and the rule (a 400 naming the field and the
+rule), then writes; an output serializer answers.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db.models import Prefetch
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.response import Response
+
+from accounts.models import User
+from federation.models import Person
+
+from . import selectors, services
+from .filters import (
+    ChampionshipFilter,
+    EntryFilter,
+    GameFilter,
+    GoalFilter,
+    PenaltyFilter,
+    PoolFilter,
+    RosterEntryFilter,
+    VenueFilter,
+)
+from .imports import roster_import_csv
+from .models import Championship, Game, GoalRecord, PenaltyRecord, Pool, PoolTeam, RosterEntry, TeamEntry, Venue
+from .serializers import (
+    BracketGenerateInputSerializer,
+    BracketSerializer,
+    ChampionshipInputSerializer,
+    ChampionshipSerializer,
+    EntryInputSerializer,
+    EntrySerializer,
+    FeePaidInputSerializer,
+    GameMoveInputSerializer,
+    GameResultInputSerializer,
+    GameSerializer,
+    GoalInputSerializer,
+    GoalkeeperLineInputSerializer,
+    GoalkeeperLineSerializer,
+    GoalSerializer,
+    ManagersInputSerializer,
+    PenaltyInputSerializer,
+    PenaltySerializer,
+    PoolSerializer,
+    PoolStandingsSerializer,
+    RosterEntryInputSerializer,
+    RosterEntrySerializer,
+    RosterEntryUpdateSerializer,
+    RosterImportSerializer,
+    RosterLineEligibilitySerializer,
+    ScheduleGenerateInputSerializer,
+    ShootoutInputSerializer,
+    StatisticsSerializer,
+    VenueSerializer,
+)
+from .views import championship_save
+
+_REFUSED = {
+    400: OpenApiResponse(description="Bad input: the field and the rule it breaks."),
+    403: OpenApiResponse(description="Not allowed for this user."),
+}
+
+
+class PublicReadPermission(permissions.BasePermission):
+    """Published data is read by anyone; a write needs a login, and the service decides who may (403).
+
+    Actions a view lists in ``private_actions`` (a roster's eligibility) need a login to read too.
+    """
+
+    def has_permission(self, request, view):
+        if request.method in permissions.SAFE_METHODS and view.action not in getattr(view, "private_actions", ()):
+            return True
+        return bool(request.user and request.user.is_authenticated)
+
+
+class TournamentViewSet(viewsets.GenericViewSet):
+    permission_classes = [PublicReadPermission]
+
+    def input(self, serializer_class, **kwargs):
+        serializer = serializer_class(data=self.request.data, **kwargs)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    def answer(self, serializer_class, instance, *, created=False, **kwargs) -> Response:
+        data = serializer_class(instance, context=self.get_serializer_context(), **kwargs).data
+        return Response(data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+def _entry_person(entry: TeamEntry, person_id: int, *, field: str = "person") -> Person:
+    """The person a request names, among the people of the entering federation (what its managers may pick)."""
+    person = Person.objects.filter(federation_id=entry.federation_id, pk=person_id).first()
+    if person is None:
+        raise ValidationError({field: f"No person with id {person_id} in {entry.federation}."})
+    return person
+
+
+# --- venues and championships ------------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Venues with their rinks"),
+    retrieve=extend_schema(summary="A venue with its rinks"),
+)
+class VenueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
+    serializer_class = VenueSerializer
+    queryset = Venue.objects.prefetch_related("rinks").order_by("name")
+    filterset_class = VenueFilter
+    search_fields = ["name", "city"]
+    ordering_fields = ["name", "city"]
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Championships (public)"),
+    retrieve=extend_schema(summary="A championship with its rinks' dimensions, checked against its level (2.1 F)"),
+)
+class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
+    serializer_class = ChampionshipSerializer
+    filterset_class = ChampionshipFilter
+    search_fields = ["name", "venue__city"]
+    ordering_fields = ["start_date", "name"]
+    ordering = ["-start_date", "name"]
+
+    def get_queryset(self):
+        championships = Championship.objects.select_related("venue")
+        if self.action in ("list", "retrieve", "create", "partial_update"):
+            return championships.prefetch_related("venue__rinks")
+        return championships
+
+    @extend_schema(
+        summary="Set up a championship (staff of the sanctioning body or international staff)",
+        request=ChampionshipInputSerializer,
+        responses={201: ChampionshipSerializer, **_REFUSED},
+    )
+    def create(self, request, *args, **kwargs):
+        data = self.input(ChampionshipInputSerializer)
+        championship = championship_save(championship=None, data=data, by=request.user)
+        return self.answer(ChampionshipSerializer, championship, created=True)
+
+    @extend_schema(
+        summary="Change the set-up; the ruleset is frozen once the championship has begun",
+        request=ChampionshipInputSerializer,
+        responses={200: ChampionshipSerializer, **_REFUSED},
+    )
+    def partial_update(self, request, *args, **kwargs):
+        championship = self.get_object()
+        services.check_can_direct(request.user, championship)
+        data = self.input(ChampionshipInputSerializer, instance=championship, partial=True)
+        championship = championship_save(championship=championship, data=data, by=request.user)
+        return self.answer(ChampionshipSerializer, championship)
+
+    @extend_schema(
+        summary="Every pool's table with how each tie was broken (9.3)", responses=PoolStandingsSerializer(many=True)
+    )
+    @action(detail=True, methods=["get"])
+    def standings(self, request, pk=None):
+        championship = self.get_object()
+        return self.answer(PoolStandingsSerializer, selectors.championship_standings(championship), many=True)
+
+    @extend_schema(
+        summary="Players, goalkeepers and special teams (4.3, 4.6 note, 8.1 B-D)", responses=StatisticsSerializer
+    )
+    @action(detail=True, methods=["get"])
+    def statistics(self, request, pk=None):
+        championship = self.get_object()
+        return self.answer(StatisticsSerializer, selectors.championship_statistics(championship))
+
+    @extend_schema(
+        summary="The elimination bracket, filled in from the standings and results (1.3 B, 9.3)",
+        responses={200: BracketSerializer, 404: OpenApiResponse(description="No bracket yet.")},
+    )
+    @action(detail=True, methods=["get"])
+    def bracket(self, request, pk=None):
+        the_bracket = selectors.bracket_for(self.get_object())
+        if the_bracket is None:
+            return Response({"detail": "The elimination phase is not drawn yet."}, status=status.HTTP_404_NOT_FOUND)
+        return self.answer(BracketSerializer, the_bracket)
+
+    @extend_schema(
+        summary="Generate the round-robin schedule (no team twice at once; rinks meet the level, 2.1 C)",
+        request=ScheduleGenerateInputSerializer,
+        responses={201: GameSerializer(many=True), **_REFUSED},
+    )
+    @action(detail=True, methods=["post"], url_path="generate-schedule")
+    def generate_schedule(self, request, pk=None):
+        championship = self.get_object()
+        services.check_can_direct(request.user, championship)
+        data = self.input(ScheduleGenerateInputSerializer)
+        games = services.schedule_generate(championship=championship, **data, by=request.user)
+        return self.answer(GameSerializer, _games().filter(pk__in=[g.pk for g in games]), many=True, created=True)
+
+    @extend_schema(
+        summary="Create the elimination and placement games (1.3 B)",
+        request=BracketGenerateInputSerializer,
+        responses={201: GameSerializer(many=True), **_REFUSED},
+    )
+    @action(detail=True, methods=["post"], url_path="generate-bracket")
+    def generate_bracket(self, request, pk=None):
+        championship = self.get_object()
+        services.check_can_direct(request.user, championship)
+        data = self.input(BracketGenerateInputSerializer)
+        games = services.bracket_generate(championship=championship, **data, by=request.user)
+        services.bracket_fill(championship=championship, by=request.user)
+        return self.answer(GameSerializer, _games().filter(pk__in=[g.pk for g in games]), many=True, created=True)
+
+
+# --- entries and rosters -----------------------------------------------------------------------------------------
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Team entries (public)"),
+    retrieve=extend_schema(summary="A team entry"),
+)
+class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
+    serializer_class = EntrySerializer
+    queryset = TeamEntry.objects.select_related("federation", "pool_membership")
+    filterset_class = EntryFilter
+    search_fields = ["name", "federation__name"]
+    ordering_fields = ["name", "status"]
+    ordering = ["championship", "name"]
+    private_actions = {"roster"}
+
+    def get_parsers(self):
+        if getattr(self, "action", None) == "roster_import":
+            return [MultiPartParser(), FormParser()]
+        return [JSONParser(), MultiPartParser(), FormParser()]
+
+    def managed_entry(self) -> TeamEntry:
+        entry = self.get_object()
+        services.check_can_manage_entry(self.request.user, entry)
+        return entry
+
+    @extend_schema(
+        summary="Enter a federation's national team (1.1 A: affiliated, in good standing, before the closing date)",
+        request=EntryInputSerializer,
+        responses={201: EntrySerializer, **_REFUSED},
+    )
+    def create(self, request, *args, **kwargs):
+        data = self.input(EntryInputSerializer)
+        entry = services.entry_create(**data, by=request.user)
+        return self.answer(EntrySerializer, entry, created=True)
+
+    @extend_schema(
+        summary="Record the entry fee as paid (1.1 A), which confirms the entry",
+        request=FeePaidInputSerializer,
+        responses={200: EntrySerializer, **_REFUSED},
+    )
+    @action(detail=True, methods=["post"], url_path="fee-paid")
+    def fee_paid(self, request, pk=None):
+        from djmoney.money import Money
+
+        entry = self.get_object()
+        data = self.input(FeePaidInputSerializer)
+        entry = services.entry_record_fee_paid(
+            entry=entry,
+            amount=Money(data["amount"], data["currency"].upper()),
+            paid_at=data.get("paid_at"),
+            by=request.user,
+        )
+        return self.answer(EntrySerializer, entry)
+
+    @extend_schema(
+        summary="Name the team managers (staff of the entering federation)",
+        request=ManagersInputSerializer,
+        responses={200: EntrySerializer, **_REFUSED},
+    )
+    @action(detail=True, methods=["post"])
+    def managers(self, request, pk=None):
+        entry = self.get_object()
+        ids = self.input(ManagersInputSerializer)["managers"]
+        users = list(User.objects.filter(pk__in=ids, is_active=True))
+        missing = sorted(set(ids) - {u.pk for u in users})
+        if missing:
+            raise ValidationError({"managers": f"No active user with id {missing[0]}."})
+        entry = services.entry_set_managers(entry=entry, managers=users, by=request.user)
+        return self.answer(EntrySerializer, entry)
+
+    @extend_schema(
+        summary="The roster with every player's eligibility and its articles (the team's managers and staff)",
+        responses={200: RosterLineEligibilitySerializer(many=True), 403: _REFUSED[403]},
+    )
+    @action(detail=True, methods=["get"])
+    def roster(self, request, pk=None):
+        entry = self.managed_entry()
+        lines = selectors.roster_with_eligibility(entry)
+        context = {**self.get_serializer_context(), "eligibility": {line.pk: result for line, result in lines}}
+        data = RosterLineEligibilitySerializer([line for line, _ in lines], many=True, context=context).data
+        return Response(data)
+
+    @extend_schema(
+        summary="Register the roster: complete (R-04..R-06) and every player eligible or waived (1.1)",
+        request=None,
+        responses={200: EntrySerializer, **_REFUSED},
+    )
+    @action(detail=True, methods=["post"], url_path="confirm-roster")
+    def confirm_roster(self, request, pk=None):
+        entry = self.managed_entry()
+        return self.answer(EntrySerializer, services.roster_confirm(entry=entry, by=request.user))
+
+    @extend_schema(
+        summary="Import players from a CSV file: per-row errors, nothing saved if any row fails",
+        request={"multipart/form-data": RosterImportSerializer},
+        responses={201: RosterEntrySerializer(many=True), **_REFUSED},
+    )
+    @action(detail=True, methods=["post"], url_path="roster-import")
+    def roster_import(self, request, pk=None):
+        entry = self.managed_entry()
+        data = self.input(RosterImportSerializer)
+        added = roster_import_csv(entry, data["file"], by=request.user)
+        lines = RosterEntry.objects.filter(pk__in=[line.pk for line in added]).select_related("person")
+        return self.answer(RosterEntrySerializer, lines, many=True, created=True)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Roster lines (public: number, name, position, captaincy)"),
+    retrieve=extend_schema(summary="A roster line"),
+)
+class RosterEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
+    serializer_class = RosterEntrySerializer
+    queryset = RosterEntry.objects.select_related("person")
+    filterset_class = RosterEntryFilter
+    ordering_fields = ["number", "position"]
+    ordering = ["entry", "position", "number"]
+
+    @extend_schema(
+        summary="Add a player or goalkeeper (3.1.1, 3.1.2, 3.2.9 C-E; R-04..R-06)",
+        request=RosterEntryInputSerializer,
+        responses={201: RosterEntrySerializer, **_REFUSED},
+    )
+    def create(self, request, *args, **kwargs):
+        data = self.input(RosterEntryInputSerializer)
+        entry = data.pop("entry")
+        services.check_can_manage_entry(request.user, entry)
+        data["person"] = _entry_person(entry, data["person"])
+        line = services.roster_add_player(entry=entry, **data, by=request.user)
+        return self.answer(RosterEntrySerializer, line, created=True)
+
+    @extend_schema(
+        summary="Change number, position or captaincy (a number after registration needs IHTC approval, 3.2.9 D)",
+        request=RosterEntryUpdateSerializer,
+        responses={200: RosterEntrySerializer, **_REFUSED},
+    )
+    def partial_update(self, request, *args, **kwargs):
+        line = self.get_object()
+        services.check_can_manage_entry(request.user, line.entry)
+        data = self.input(RosterEntryUpdateSerializer)
+        line = services.roster_update(roster_entry=line, **data, by=request.user)
+        return self.answer(RosterEntrySerializer, line)
+
+    @extend_schema(summary="Take a player off the roster (none added after the start, 3.1.1 B)", responses=_REFUSED)
+    def destroy(self, request, *args, **kwargs):
+        line = self.get_object()
+        services.roster_remove(roster_entry=line, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- pools, games, summaries ---------------------------------------------------------------------------------------
+
+
+@extend_schema_view(list=extend_schema(summary="Pools with their teams"), retrieve=extend_schema(summary="A pool"))
+class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
+    serializer_class = PoolSerializer
+    queryset = Pool.objects.prefetch_related(
+        Prefetch("members", queryset=PoolTeam.objects.select_related("entry").order_by("seed", "entry__name"))
+    )
+    filterset_class = PoolFilter
+    ordering = ["championship", "name"]
+
+    @extend_schema(
+        summary="The pool's table with how each tie was broken (9.3; R-41..R-43)", responses=PoolStandingsSerializer
+    )
+    @action(detail=True, methods=["get"])
+    def standings(self, request, pk=None):
+        return self.answer(PoolStandingsSerializer, selectors.pool_standings(self.get_object()))
+
+    @extend_schema(
+        summary="Enter the shoot-out between teams still tied after 9.3 C-F (9.3 G, R-42), best first",
+        request=ShootoutInputSerializer,
+        responses={201: PoolStandingsSerializer, **_REFUSED},
+    )
+    @action(detail=True, methods=["post"])
+    def shootout(self, request, pk=None):
+        pool = self.get_object()
+        services.check_can_direct(request.user, pool.championship)
+        ids = self.input(ShootoutInputSerializer)["entries"]
+        members = {m.entry_id: m.entry for m in pool.members.all()}
+        unknown = [i for i in ids if i not in members]
+        if unknown:
+            raise ValidationError({"entries": f"Entry {unknown[0]} does not play in pool {pool.name}."})
+        services.standings_shootout_enter(pool=pool, ordered_entries=[members[i] for i in ids], by=request.user)
+        return self.answer(PoolStandingsSerializer, selectors.pool_standings(pool), created=True)
+
+
+def _games():
+    return Game.objects.select_related("championship__venue", "phase", "home", "away", "rink")
+
+
+@extend_schema_view(
+    list=extend_schema(summary="The schedule and results (times in UTC and at the venue; home team first, 5.4 D)"),
+    retrieve=extend_schema(summary="A game"),
+)
+class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
+    serializer_class = GameSerializer
+    filterset_class = GameFilter
+    ordering_fields = ["start_at", "number"]
+    ordering = ["start_at", "number"]
+
+    def get_queryset(self):
+        return _games()
+
+    def directed_game(self) -> Game:
+        game = self.get_object()
+        services.check_can_direct(self.request.user, game.championship)
+        return game
+
+    @extend_schema(
+        summary="Record the final result; a forfeit is 1-0 to the winner's captain (8.1 B) and may disqualify (8.1 C)",
+        request=GameResultInputSerializer,
+        responses={200: GameSerializer, **_REFUSED},
+    )
+    @action(detail=True, methods=["post"])
+    def result(self, request, pk=None):
+        game = self.directed_game()
+        data = self.input(GameResultInputSerializer)
+        services.game_record_result(game=game, **data, by=request.user)
+        return self.answer(GameSerializer, _games().get(pk=game.pk))
+
+    @extend_schema(
+        summary="Move a game to another time or rink (no team or rink twice at once; rinks meet the level, 2.1 C)",
+        request=GameMoveInputSerializer,
+        responses={200: GameSerializer, **_REFUSED},
+    )
+    @action(detail=True, methods=["post"])
+    def move(self, request, pk=None):
+        game = self.directed_game()
+        data = self.input(GameMoveInputSerializer)
+        services.game_move(game=game, start_at=data.get("start_at"), rink=data.get("rink"), by=request.user)
+        return self.answer(GameSerializer, _games().get(pk=game.pk))
+
+    @extend_schema(
+        summary="Set a goalkeeper's line: shots against = saves + goals against (4.6 note); none in a forfeit (8.1 B)",
+        request=GoalkeeperLineInputSerializer,
+        responses={200: GoalkeeperLineSerializer, **_REFUSED},
+    )
+    @action(detail=True, methods=["post"], url_path="goalkeeper-line")
+    def goalkeeper_line(self, request, pk=None):
+        game = self.directed_game()
+        data = self.input(GoalkeeperLineInputSerializer)
+        line = services.goalkeeper_record_set(game=game, **data, by=request.user)
+        return self.answer(GoalkeeperLineSerializer, line)
+
+
+@extend_schema_view(list=extend_schema(summary="Goals of game summaries"), retrieve=extend_schema(summary="A goal"))
+class GoalViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
+    serializer_class = GoalSerializer
+    queryset = GoalRecord.objects.select_related("scorer", "assist")
+    filterset_class = GoalFilter
+    ordering = ["game", "period", "time_tenths"]
+
+    @extend_schema(
+        summary="Add a goal to a game summary (5.5.11; at most one assist, R-32)",
+        request=GoalInputSerializer,
+        responses={201: GoalSerializer, **_REFUSED},
+    )
+    def create(self, request, *args, **kwargs):
+        data = self.input(GoalInputSerializer)
+        goal = services.goal_add(**data, by=request.user)
+        return self.answer(GoalSerializer, goal, created=True)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Penalties of game summaries"), retrieve=extend_schema(summary="A penalty")
+)
+class PenaltyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
+    serializer_class = PenaltySerializer
+    queryset = PenaltyRecord.objects.select_related("person")
+    filterset_class = PenaltyFilter
+    ordering = ["game", "period", "time_tenths"]
+
+    @extend_schema(
+        summary="Add a penalty to a game summary (R-20, R-21; Annex C codes)",
+        request=PenaltyInputSerializer,
+        responses={201: PenaltySerializer, **_REFUSED},
+    )
+    def create(self, request, *args, **kwargs):
+        data = self.input(PenaltyInputSerializer)
+        penalty = services.penalty_add(**data, by=request.user)
+        return self.answer(PenaltySerializer, penalty, created=True)

@@ -1,0 +1,99 @@
+"""django-filter FilterSets of the championship API lists.
+
+A value that does not parse (a date, an id, a choice) is a 400 naming the
+parameter, never an empty list by accident and never a 500.
+"""
+
+from __future__ import annotations
+
+import django_filters
+from django.db.models import Q
+
+from .models import (
+    CATEGORY_CHOICES,
+    Championship,
+    EntryStatus,
+    Game,
+    GameStatus,
+    GoalRecord,
+    Level,
+    PenaltyRecord,
+    PhaseKind,
+    Pool,
+    Position,
+    RosterEntry,
+    TeamEntry,
+    Venue,
+)
+
+
+class ChampionshipFilter(django_filters.FilterSet):
+    category = django_filters.ChoiceFilter(choices=CATEGORY_CHOICES)
+    level = django_filters.ChoiceFilter(choices=Level.choices)
+    starts_after = django_filters.DateFilter(field_name="start_date", lookup_expr="gte")
+    starts_before = django_filters.DateFilter(field_name="start_date", lookup_expr="lte")
+    year = django_filters.NumberFilter(field_name="start_date", lookup_expr="year")
+
+    class Meta:
+        model = Championship
+        fields = ["category", "level", "venue", "sanctioning_body"]
+
+
+class VenueFilter(django_filters.FilterSet):
+    class Meta:
+        model = Venue
+        fields = ["country", "city"]
+
+
+class EntryFilter(django_filters.FilterSet):
+    status = django_filters.ChoiceFilter(choices=EntryStatus.choices)
+
+    class Meta:
+        model = TeamEntry
+        fields = ["championship", "federation", "status", "fee_paid"]
+
+
+class RosterEntryFilter(django_filters.FilterSet):
+    championship = django_filters.NumberFilter(field_name="entry__championship")
+    position = django_filters.ChoiceFilter(choices=Position.choices)
+
+    class Meta:
+        model = RosterEntry
+        fields = ["entry", "championship", "position", "confirmed"]
+
+
+class PoolFilter(django_filters.FilterSet):
+    class Meta:
+        model = Pool
+        fields = ["championship"]
+
+
+class GameFilter(django_filters.FilterSet):
+    status = django_filters.ChoiceFilter(choices=GameStatus.choices)
+    phase = django_filters.ChoiceFilter(field_name="phase__kind", choices=PhaseKind.choices)
+    team = django_filters.NumberFilter(method="filter_team", label="Entry id, home or away")
+    starts_after = django_filters.IsoDateTimeFilter(field_name="start_at", lookup_expr="gte")
+    starts_before = django_filters.IsoDateTimeFilter(field_name="start_at", lookup_expr="lt")
+
+    class Meta:
+        model = Game
+        fields = ["championship", "pool", "rink", "status", "phase", "team", "bracket_slot"]
+
+    def filter_team(self, queryset, name, value):
+        return queryset.filter(Q(home_id=value) | Q(away_id=value))
+
+
+class GoalFilter(django_filters.FilterSet):
+    championship = django_filters.NumberFilter(field_name="game__championship")
+
+    class Meta:
+        model = GoalRecord
+        fields = ["game", "championship", "entry", "scorer"]
+
+
+class PenaltyFilter(django_filters.FilterSet):
+    championship = django_filters.NumberFilter(field_name="game__championship")
+
+    class Meta:
+        model = PenaltyRecord
+        fields = ["game", "championship", "entry", "person"]

@@ -1,0 +1,581 @@
+"""API serializers of championships.
+
+Input serializers check the shape and types of a request (a 400 naming the
+field); the rules are checked by the services they feed. Output serializers
+read models, or the dataclasses the selectors and pure cores return.
+"""
+
+from __future__ import annotations
+
+from django_countries.serializer_fields import CountryField
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from federation.models import Federation, Person
+
+from . import services
+from .models import (
+    Championship,
+    DecidedIn,
+    Game,
+    GoalRecord,
+    OfficialRole,
+    PenaltyRecord,
+    Pool,
+    Position,
+    Rink,
+    RosterEntry,
+    StandingsPreset,
+    TeamEntry,
+    Venue,
+)
+
+# --- venues and rinks --------------------------------------------------------------------------------------------
+
+
+class RinkSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Rink
+        fields = [
+            "id",
+            "name",
+            "surface",
+            "surface_approved_by_ihtc",
+            "length_m",
+            "width_m",
+            "board_height_m",
+            "corner_radius_m",
+        ]
+
+
+class VenueSerializer(serializers.ModelSerializer):
+    country = CountryField(country_dict=False)
+    rinks = RinkSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Venue
+        fields = ["id", "name", "city", "country", "time_zone", "rinks"]
+
+
+class RinkViolationSerializer(serializers.Serializer):
+    field = serializers.CharField()
+    article = serializers.CharField()
+    message = serializers.CharField()
+
+
+class PublishedRinkSerializer(RinkSerializer):
+    """A rink with what keeps it from hosting the championship's level (2.1 A-E); dimensions published (2.1 F)."""
+
+    violations = serializers.SerializerMethodField()
+
+    class Meta(RinkSerializer.Meta):
+        fields = [*RinkSerializer.Meta.fields, "violations"]
+
+    @extend_schema_field(RinkViolationSerializer(many=True))
+    def get_violations(self, rink):
+        level = self.context["level"]
+        return RinkViolationSerializer(services.rink_violations(rink, level=level), many=True).data
+
+
+# --- championships -----------------------------------------------------------------------------------------------
+
+
+class ChampionshipSerializer(serializers.ModelSerializer):
+    entry_fee = serializers.DecimalField(source="entry_fee.amount", max_digits=10, decimal_places=2, read_only=True)
+    entry_fee_currency = serializers.CharField(read_only=True)
+    venue = VenueSerializer(read_only=True)
+    rinks = serializers.SerializerMethodField(help_text="The venue's rinks, checked against the level (2.1).")
+
+    class Meta:
+        model = Championship
+        fields = [
+            "id",
+            "name",
+            "category",
+            "level",
+            "start_date",
+            "end_date",
+            "venue",
+            "rinks",
+            "entry_closing_date",
+            "entry_fee",
+            "entry_fee_currency",
+            "sanctioning_body",
+            "standings_preset",
+            "ruleset",
+        ]
+
+    @extend_schema_field(PublishedRinkSerializer(many=True))
+    def get_rinks(self, championship):
+        context = {**self.context, "level": championship.level}
+        return PublishedRinkSerializer(championship.venue.rinks.all(), many=True, context=context).data
+
+
+class ChampionshipInputSerializer(serializers.ModelSerializer):
+    """Set-up fields; ``ruleset`` and ``standings_preset`` go through ``championship_update_ruleset``."""
+
+    entry_fee = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
+    entry_fee_currency = serializers.RegexField(r"^[A-Za-z]{3}$", help_text="ISO 4217 code, e.g. USD")
+    ruleset = serializers.JSONField(required=False)
+    standings_preset = serializers.ChoiceField(choices=StandingsPreset.choices, required=False)
+
+    class Meta:
+        model = Championship
+        fields = [
+            "name",
+            "category",
+            "level",
+            "start_date",
+            "end_date",
+            "venue",
+            "entry_closing_date",
+            "entry_fee",
+            "entry_fee_currency",
+            "sanctioning_body",
+            "standings_preset",
+            "ruleset",
+        ]
+
+    def validate_entry_fee_currency(self, value):
+        return value.upper()
+
+
+# --- entries -----------------------------------------------------------------------------------------------------
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    federation_name = serializers.CharField(source="federation.name", read_only=True)
+    fee_due = serializers.DecimalField(source="fee_due.amount", max_digits=10, decimal_places=2, read_only=True)
+    fee_due_currency = serializers.CharField(read_only=True)
+    pool = serializers.SerializerMethodField()
+
+    class Meta:
+        model = TeamEntry
+        fields = [
+            "id",
+            "championship",
+            "federation",
+            "federation_name",
+            "name",
+            "status",
+            "fee_due",
+            "fee_due_currency",
+            "fee_paid",
+            "fee_paid_at",
+            "pool",
+        ]
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_pool(self, entry) -> int | None:
+        membership = getattr(entry, "pool_membership", None)
+        return membership.pool_id if membership else None
+
+
+class EntryInputSerializer(serializers.Serializer):
+    championship = serializers.PrimaryKeyRelatedField(queryset=Championship.objects.select_related("venue"))
+    federation = serializers.PrimaryKeyRelatedField(queryset=Federation.objects.all())
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+
+
+class FeePaidInputSerializer(serializers.Serializer):
+    amount = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
+    currency = serializers.RegexField(r"^[A-Za-z]{3}$")
+    paid_at = serializers.DateTimeField(required=False)
+
+
+class ManagersInputSerializer(serializers.Serializer):
+    managers = serializers.ListField(child=serializers.IntegerField(min_value=1), allow_empty=True)
+
+
+# --- rosters -----------------------------------------------------------------------------------------------------
+
+
+class RosterEntrySerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="person.__str__", read_only=True)
+
+    class Meta:
+        model = RosterEntry
+        fields = ["id", "entry", "person", "name", "number", "position", "captain", "alternate", "confirmed"]
+
+
+class ReasonSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    article = serializers.CharField()
+    message = serializers.CharField()
+    field = serializers.CharField()
+
+
+class EligibilitySerializer(serializers.Serializer):
+    eligible = serializers.BooleanField()
+    reasons = ReasonSerializer(many=True)
+    waived = serializers.SerializerMethodField()
+
+    @extend_schema_field(ReasonSerializer(many=True))
+    def get_waived(self, result):
+        return ReasonSerializer([reason for reason, _ in result.waived], many=True).data
+
+
+class RosterLineEligibilitySerializer(RosterEntrySerializer):
+    """A roster line with every eligibility reason and its article (1.1 B-G, R-01..R-03)."""
+
+    eligibility = serializers.SerializerMethodField()
+
+    class Meta(RosterEntrySerializer.Meta):
+        fields = [*RosterEntrySerializer.Meta.fields, "eligibility"]
+
+    @extend_schema_field(EligibilitySerializer)
+    def get_eligibility(self, line):
+        return EligibilitySerializer(self.context["eligibility"][line.pk]).data
+
+
+class RosterEntryInputSerializer(serializers.Serializer):
+    entry = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
+    person = serializers.IntegerField(min_value=1)
+    # Text, as printed: "07" reaches the 3.2.9 C check instead of becoming 7.
+    number = serializers.CharField(max_length=3, allow_blank=True)
+    position = serializers.ChoiceField(choices=Position.choices, default=Position.PLAYER)
+    captain = serializers.BooleanField(default=False)
+    alternate = serializers.BooleanField(default=False)
+
+
+class RosterEntryUpdateSerializer(serializers.Serializer):
+    number = serializers.CharField(max_length=3, required=False, allow_blank=True)
+    position = serializers.ChoiceField(choices=Position.choices, required=False)
+    captain = serializers.BooleanField(required=False)
+    alternate = serializers.BooleanField(required=False)
+
+
+class RosterImportSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="CSV with person_id or last_name, first_name, date_of_birth; number...")
+
+
+class TeamOfficialInputSerializer(serializers.Serializer):
+    person = serializers.IntegerField(min_value=1)
+    role = serializers.ChoiceField(choices=OfficialRole.choices)
+
+
+# --- pools and standings -----------------------------------------------------------------------------------------
+
+
+class PoolTeamSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(source="entry_id")
+    name = serializers.CharField(source="entry.name")
+    seed = serializers.IntegerField()
+
+
+class PoolSerializer(serializers.ModelSerializer):
+    teams = PoolTeamSerializer(source="members", many=True, read_only=True)
+
+    class Meta:
+        model = Pool
+        fields = ["id", "championship", "name", "teams"]
+
+
+class StandingRowSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    team = serializers.CharField()
+    entry = serializers.SerializerMethodField()
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    ties = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    forfeits = serializers.IntegerField()
+    overtime_wins = serializers.IntegerField()
+    overtime_losses = serializers.IntegerField()
+    goals_for = serializers.IntegerField()
+    goals_against = serializers.IntegerField()
+    goal_difference = serializers.IntegerField()
+    points = serializers.IntegerField()
+    decided_by = serializers.CharField(allow_null=True, help_text="The criterion that broke this team's tie (9.3).")
+    needs_shootout = serializers.BooleanField(help_text="9.3 G: only a shoot-out can place this team.")
+    disqualified = serializers.BooleanField(help_text="8.1 D: kept, marked, its games erased.")
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_entry(self, row):
+        return self.context["entries"][row.team].pk
+
+
+class PoolStandingsSerializer(serializers.Serializer):
+    """A pool's table with how each tie was broken (9.3; R-41..R-43)."""
+
+    pool = serializers.IntegerField(source="pool.pk")
+    name = serializers.CharField(source="pool.name")
+    rows = serializers.SerializerMethodField()
+    unresolved = serializers.ListField(
+        source="standings.unresolved",
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Groups still tied that need a shoot-out (9.3 G).",
+    )
+    explanations = serializers.ListField(source="standings.explanations", child=serializers.CharField())
+    complete = serializers.BooleanField(source="standings.complete")
+
+    @extend_schema_field(StandingRowSerializer(many=True))
+    def get_rows(self, table):
+        return StandingRowSerializer(table.standings.rows, many=True, context={"entries": table.entries}).data
+
+
+class ShootoutInputSerializer(serializers.Serializer):
+    entries = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), min_length=2, help_text="Entry ids, best first (9.3 G)."
+    )
+
+
+# --- games -------------------------------------------------------------------------------------------------------
+
+
+class GameSerializer(serializers.ModelSerializer):
+    phase = serializers.CharField(source="phase.kind", read_only=True)
+    home_name = serializers.CharField(source="home.name", read_only=True, default=None)
+    away_name = serializers.CharField(source="away.name", read_only=True, default=None)
+    rink_name = serializers.CharField(source="rink.name", read_only=True, default=None)
+    local_start = serializers.SerializerMethodField(help_text="The start in the venue's time zone.")
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "championship",
+            "number",
+            "phase",
+            "pool",
+            "bracket_slot",
+            "home",
+            "home_name",
+            "home_source",
+            "away",
+            "away_name",
+            "away_source",
+            "rink",
+            "rink_name",
+            "start_at",
+            "local_start",
+            "status",
+            "home_goals",
+            "away_goals",
+            "decided_in",
+            "forfeited_by",
+            "shootout_home_goals",
+            "shootout_away_goals",
+        ]
+
+    @extend_schema_field(OpenApiTypes.DATETIME)
+    def get_local_start(self, game) -> str | None:
+        if game.start_at is None:
+            return None
+        return game.start_at.astimezone(game.championship.venue.zone).isoformat()
+
+
+class GameResultInputSerializer(serializers.Serializer):
+    home_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
+    away_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
+    decided_in = serializers.ChoiceField(choices=DecidedIn.choices, default=DecidedIn.REGULATION)
+    forfeited_by = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all(), required=False, allow_null=True)
+    shootout_home_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
+    shootout_away_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
+
+
+class GameMoveInputSerializer(serializers.Serializer):
+    start_at = serializers.DateTimeField(required=False, help_text="With its UTC offset, e.g. 2027-07-02T15:00+02:00.")
+    rink = serializers.PrimaryKeyRelatedField(queryset=Rink.objects.select_related("venue"), required=False)
+
+
+class GoalSerializer(serializers.ModelSerializer):
+    scorer_name = serializers.CharField(source="scorer.__str__", read_only=True)
+    assist_name = serializers.CharField(source="assist.__str__", read_only=True, default=None)
+
+    class Meta:
+        model = GoalRecord
+        fields = [
+            "id",
+            "game",
+            "entry",
+            "scorer",
+            "scorer_name",
+            "assist",
+            "assist_name",
+            "period",
+            "time_tenths",
+            "own_goal",
+            "empty_net",
+            "power_play",
+            "shorthanded",
+            "penalty_shot",
+            "forfeit_award",
+        ]
+
+
+class GoalInputSerializer(serializers.Serializer):
+    game = serializers.PrimaryKeyRelatedField(queryset=Game.objects.all())
+    entry = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
+    scorer = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
+    assist = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all(), required=False, allow_null=True)
+    period = serializers.IntegerField(min_value=1, max_value=9)
+    time_tenths = serializers.IntegerField(min_value=0, help_text="Elapsed tenths of a second in the period (R-10).")
+    own_goal = serializers.BooleanField(default=False)
+    empty_net = serializers.BooleanField(default=False)
+    power_play = serializers.BooleanField(default=False)
+    shorthanded = serializers.BooleanField(default=False)
+    penalty_shot = serializers.BooleanField(default=False)
+
+
+class PenaltySerializer(serializers.ModelSerializer):
+    person_name = serializers.CharField(source="person.__str__", read_only=True, default=None)
+
+    class Meta:
+        model = PenaltyRecord
+        fields = [
+            "id",
+            "game",
+            "entry",
+            "person",
+            "person_name",
+            "infraction_code",
+            "minutes",
+            "gives_power_play",
+            "period",
+            "time_tenths",
+        ]
+
+
+class PenaltyInputSerializer(serializers.Serializer):
+    game = serializers.PrimaryKeyRelatedField(queryset=Game.objects.all())
+    entry = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
+    person = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all(), required=False, allow_null=True)
+    infraction_code = serializers.CharField(max_length=60)
+    minutes = serializers.IntegerField(min_value=0, max_value=99)
+    gives_power_play = serializers.BooleanField(default=False)
+    period = serializers.IntegerField(min_value=1, max_value=9)
+    time_tenths = serializers.IntegerField(min_value=0)
+
+
+class GoalkeeperLineInputSerializer(serializers.Serializer):
+    entry = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
+    goalkeeper = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
+    shots_against = serializers.IntegerField(min_value=0)
+    saves = serializers.IntegerField(min_value=0)
+    goals_against = serializers.IntegerField(min_value=0)
+
+
+class GoalkeeperLineSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.IntegerField(source="game_id")
+    entry = serializers.IntegerField(source="entry_id")
+    goalkeeper = serializers.IntegerField(source="goalkeeper_id")
+    shots_against = serializers.IntegerField()
+    saves = serializers.IntegerField()
+    goals_against = serializers.IntegerField()
+
+
+# --- schedule ----------------------------------------------------------------------------------------------------
+
+
+class ScheduleGenerateInputSerializer(serializers.Serializer):
+    days = serializers.ListField(child=serializers.DateField(), min_length=1, help_text="Dates at the venue.")
+    slot_times = serializers.ListField(child=serializers.TimeField(), min_length=1, help_text="Venue times.")
+    rinks = serializers.PrimaryKeyRelatedField(queryset=Rink.objects.select_related("venue"), many=True)
+    rest_slots = serializers.IntegerField(min_value=0, max_value=10, default=1)
+
+
+class BracketGenerateInputSerializer(serializers.Serializer):
+    qualifiers = serializers.IntegerField(min_value=1, max_value=16, default=2)
+    placement = serializers.ChoiceField(choices=["all", "bronze", "none"], default="all")
+
+
+# --- bracket and statistics ----------------------------------------------------------------------------------------
+
+
+class BracketGameSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    stage = serializers.CharField()
+    round = serializers.IntegerField()
+    places = serializers.ListField(child=serializers.IntegerField())
+    home_source = serializers.CharField()
+    away_source = serializers.CharField()
+    home = serializers.CharField(allow_null=True)
+    away = serializers.CharField(allow_null=True)
+    winner = serializers.CharField(allow_null=True)
+
+
+class RankingSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    team = serializers.CharField()
+
+
+class BracketSerializer(serializers.Serializer):
+    games = BracketGameSerializer(many=True)
+    ranking = serializers.SerializerMethodField()
+    complete = serializers.BooleanField()
+
+    @extend_schema_field(RankingSerializer(many=True))
+    def get_ranking(self, bracket):
+        return [{"place": place, "team": team} for place, team in sorted(bracket.ranking.items())]
+
+
+class _PersonNameMixin:
+    def person_name(self, person_id) -> str:
+        person = self.context["people"].get(person_id)
+        return str(person) if person is not None else ""
+
+
+class PlayerStatisticsSerializer(_PersonNameMixin, serializers.Serializer):
+    person = serializers.IntegerField()
+    name = serializers.SerializerMethodField()
+    team = serializers.CharField()
+    games = serializers.IntegerField()
+    goals = serializers.IntegerField()
+    assists = serializers.IntegerField()
+    points = serializers.IntegerField()
+    penalty_minutes = serializers.IntegerField()
+    power_play_goals = serializers.IntegerField()
+    shorthanded_goals = serializers.IntegerField()
+
+    def get_name(self, row) -> str:
+        return self.person_name(row.person)
+
+
+class GoalkeeperStatisticsSerializer(_PersonNameMixin, serializers.Serializer):
+    goalkeeper = serializers.IntegerField()
+    name = serializers.SerializerMethodField()
+    team = serializers.CharField()
+    games = serializers.IntegerField()
+    shots_against = serializers.IntegerField()
+    saves = serializers.IntegerField()
+    goals_against = serializers.IntegerField()
+    save_percentage = serializers.FloatField(allow_null=True, help_text="Saves / shots against x 100 (4.6 note).")
+
+    def get_name(self, row) -> str:
+        return self.person_name(row.goalkeeper)
+
+
+class TeamStatisticsSerializer(serializers.Serializer):
+    team = serializers.CharField()
+    power_plays = serializers.IntegerField()
+    power_play_goals = serializers.IntegerField()
+    power_play_percentage = serializers.FloatField(allow_null=True)
+    times_shorthanded = serializers.IntegerField()
+    power_play_goals_against = serializers.IntegerField()
+    penalty_kill_percentage = serializers.FloatField(allow_null=True)
+    shorthanded_goals = serializers.IntegerField()
+    penalty_minutes = serializers.IntegerField()
+
+
+class StatisticsSerializer(serializers.Serializer):
+    """The official tables (4.3, 4.6 note; 8.1 B-D): forfeits 1-0 without assists or goalkeeper lines."""
+
+    players = serializers.SerializerMethodField()
+    goalkeepers = serializers.SerializerMethodField()
+    teams = TeamStatisticsSerializer(many=True)
+
+    @extend_schema_field(PlayerStatisticsSerializer(many=True))
+    def get_players(self, stats):
+        rows = sorted(stats.players, key=lambda p: (-p.points, -p.goals, p.person))
+        return PlayerStatisticsSerializer(rows, many=True, context={"people": stats.people}).data
+
+    @extend_schema_field(GoalkeeperStatisticsSerializer(many=True))
+    def get_goalkeepers(self, stats):
+        rows = sorted(
+            stats.goalkeepers,
+            key=lambda g: (-(g.save_percentage if g.save_percentage is not None else -1.0), g.goalkeeper),
+        )
+        return GoalkeeperStatisticsSerializer(rows, many=True, context={"people": stats.people}).data
