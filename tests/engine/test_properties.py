@@ -177,3 +177,135 @@ def test_the_generator_covers_every_kind_of_ending():
 
 def _game(log):
     return log.events(), log.game, log.ruleset
+
+
+# -- a reference model of the box for games with minors only ----------------------------------------------
+
+MINOR_LENGTH = 1200
+
+
+class MinorBox:
+    """An independent model of one team's box when it takes only minors and the other team scores.
+
+    6.2.1 A / 6.2.2 A: at most two minors run, a third is stacked and starts when one ends.
+    6.2.2 B: a player whose time ends while a stacked minor starts waits for the stoppage; when a later
+    expiry lets the team have one more player, the first of the waiting players returns at once.
+    6.2.1 B / R-23: a goal against ends the running minor that started first and starts a stacked one.
+    A goal or any stoppage lets the waiting players go.
+    """
+
+    def __init__(self):
+        self.running: list[tuple[int, int, int, int]] = []  # (player, start, end, order)
+        self.stacked: list[tuple[int, int]] = []  # (player, order)
+        self.waiting: list[tuple[int, int, int]] = []  # (player, expired at, order)
+        self.order = 0
+
+    def contents(self) -> list[tuple[int, str]]:
+        return sorted(
+            [(p, "running") for p, *_ in self.running]
+            + [(p, "stacked") for p, _ in self.stacked]
+            + [(p, "expired") for p, *_ in self.waiting]
+        )
+
+    def strength(self) -> int:
+        return max(2, 4 - len(self.running))
+
+    def _start_stacked(self, now: int) -> bool:
+        if not self.stacked:
+            return False
+        player, order = self.stacked.pop(0)
+        self.running.append((player, now, now + MINOR_LENGTH, order))
+        return True
+
+    def advance(self, now: int) -> None:
+        while self.running:
+            first = min(self.running, key=lambda p: (p[2], p[3]))
+            player, _, end, order = first
+            if end > now:
+                return
+            self.running.remove(first)
+            if self._start_stacked(end):
+                self.waiting.append((player, end, order))
+            elif self.waiting:
+                self.waiting.sort(key=lambda w: (w[1], w[2]))
+                self.waiting.pop(0)
+                self.waiting.append((player, end, order))
+
+    def stoppage(self) -> None:
+        self.waiting = []
+
+    def minor(self, player: int, now: int) -> None:
+        self.order += 1
+        if len(self.running) < 2:
+            self.running.append((player, now, now + MINOR_LENGTH, self.order))
+        else:
+            self.stacked.append((player, self.order))
+
+    def goal_against(self, now: int) -> None:
+        if self.running:
+            first = min(self.running, key=lambda p: (p[1], p[3]))
+            self.running.remove(first)
+            self._start_stacked(now)
+        self.stoppage()
+
+
+def minor_only_game(rng: random.Random):
+    """Return a two-period log where home takes minors and away scores, and the model's box after each stoppage."""
+    model, entries, checks, calls = MinorBox(), [], [], {}
+    period, time, now = 1, 0, 0
+
+    def add(entry):
+        entries.append({**entry, "period": period, "time": time, "seq": len(entries), "id": f"e{len(entries)}"})
+
+    add({"type": "period_start"})
+    while True:
+        step = rng.choice([0, rng.randint(1, 300), rng.randint(300, 1500)])
+        if time + step >= 12000 or len(entries) > 150 * period:
+            model.advance(now + 12000 - time)
+            now, time = now + 12000 - time, 12000
+            add({"type": "period_end"})
+            model.stoppage()
+            checks.append((len(entries), model.strength(), model.contents()))
+            if period == 2:
+                return entries, checks
+            period, time = 2, 0
+            add({"type": "period_start"})
+            continue
+        time, now = time + step, now + step
+        model.advance(now)
+        free = [p for p in range(2, 12) if p not in {n for n, _ in model.contents()} and calls.get(p, 0) < 2]
+        roll = rng.random()
+        if roll < 0.45 and free:
+            player = rng.choice(free)
+            calls[player] = calls.get(player, 0) + 1  # two calls at most: 6.1.7 stays out of the model
+            add({"type": "penalty", "team": "home", "player": player, "penalty": "minor", "infraction": "hooking"})
+            model.stoppage()
+            model.minor(player, now)
+        elif roll < 0.7:
+            add({"type": "goal", "team": "away", "player": rng.randint(12, 21)})
+            model.goal_against(now)
+        else:
+            add({"type": "clock_stop"})
+            model.stoppage()
+        add({"type": "clock_start"})
+        checks.append((len(entries), model.strength(), model.contents()))
+
+
+@PROPERTY
+@given(st.integers(min_value=0, max_value=2**32).map(random.Random))
+def test_minor_only_games_match_a_reference_model_of_the_box(rng):
+    """6.2.1 A-B, 6.2.2 A-B, R-23, R-24: who sits in the box, in which status, and the strength, after every
+    face-off, agree with an independent model over random sequences of minors, goals and stoppages."""
+    entries, checks = minor_only_game(rng)
+    log = random_log(random.Random(0), events=3)
+    replayer = Replayer(log.game, log.ruleset)
+    events = sort_events(parse_log(entries))
+    applied = 0
+    for count, strength, contents in checks:
+        while applied < count:
+            replayer.apply(events[applied])
+            applied += 1
+        state = replayer.state
+        box = sorted((e["player"], e["status"]) for e in state.box_entries("home"))
+        assert (state.strength("home"), box) == (strength, contents), events[count - 1]
+        assert state.strength("away") == 4
