@@ -8,6 +8,8 @@ Every list keeps its history (django-simple-history).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -104,9 +106,8 @@ class RoleScopedAdmin(SimpleHistoryAdmin):
 class PersonScopedAdmin(RoleScopedAdmin):
     """For records that belong to a person: national staff see and change their federation's only."""
 
-    def visible_to(self, user):
-        """Return the records the access layer lets ``user`` see."""
-        raise NotImplementedError
+    # The access layer's selector of the records a user may see (user -> QuerySet); set by each subclass.
+    visible_to: Callable
 
     def get_queryset(self, request):
         return super().get_queryset(request) & self.visible_to(request.user)
@@ -147,14 +148,8 @@ class PassportInline(admin.TabularInline):
     model = Passport
     form = PassportForm
     extra = 0
-    fields = ["issuing_country", "number", "expiry_date", "scan", "scan_link"]
-    readonly_fields = ["scan_link"]
-
-    @admin.display(description="Stored scan")
-    def scan_link(self, obj):
-        if not obj.pk or not obj.scan:
-            return "—"
-        return format_html('<a href="{}">Download</a>', reverse("federation:passport-scan", args=[obj.pk]))
+    # The scan widget links a stored scan through the guarded view (forms.PrivateScanInput).
+    fields = ["issuing_country", "number", "expiry_date", "scan"]
 
 
 class EligibilityWaiverInline(admin.TabularInline):
@@ -200,7 +195,8 @@ class PersonAdmin(PersonScopedAdmin):
         ("Eligibility", {"fields": ["eligibility"], "description": "1.1 B-G, R-01, R-02, R-03."}),
     ]
 
-    def visible_to(self, user):
+    @staticmethod
+    def visible_to(user):
         # The admin is for keeping records: national staff get their federation's people only.
         return Person.objects.filter(people_editable_q(user))
 
@@ -286,8 +282,7 @@ class PassportAdmin(PersonScopedAdmin):
     list_select_related = ["person"]
     date_hierarchy = "expiry_date"
 
-    def visible_to(self, user):
-        return passports_visible_to(user)
+    visible_to = staticmethod(passports_visible_to)
 
     def get_fields(self, request, obj=None):
         return ["person", *PassportForm.Meta.fields]
@@ -326,8 +321,7 @@ class EligibilityWaiverAdmin(PersonScopedAdmin):
     search_fields = ["person__first_name", "person__last_name", "reason"]
     list_select_related = ["person", "approved_by"]
 
-    def visible_to(self, user):
-        return waivers_visible_to(user)
+    visible_to = staticmethod(waivers_visible_to)
 
     def get_readonly_fields(self, request, obj=None):
         return ["person", "code", "category", "year", "reason", "approved_by", "approved_at"] if obj else []
@@ -392,7 +386,9 @@ class EquipmentInspectionAdmin(PersonScopedAdmin):
     list_select_related = ["person", "inspected_by"]
     date_hierarchy = "inspected_at"
 
-    def visible_to(self, user):
+    @staticmethod
+    def visible_to(user):
+        # Officials see every person's inspections elsewhere; the admin keeps the records of one's own people.
         return inspections_visible_to(user).filter(person__in=Person.objects.filter(people_editable_q(user)))
 
     def get_readonly_fields(self, request, obj=None):
@@ -443,8 +439,7 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
     actions = ["approve", "reject", "resubmit"]
     decision_fields = ["status", "submitted_by", "submitted_at", "decided_by", "decided_at", "decision_reason"]
 
-    def visible_to(self, user):
-        return device_requests_visible_to(user)
+    visible_to = staticmethod(device_requests_visible_to)
 
     def get_fields(self, request, obj=None):
         if obj:
