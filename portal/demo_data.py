@@ -290,6 +290,24 @@ CHAMPIONSHIP = ChampionshipData(
     slot_times=(datetime.time(10, 0), datetime.time(13, 0), datetime.time(16, 0), datetime.time(19, 0)),
 )
 
+# The elimination phase (1.3 B): all eight teams go to the quarter-finals, losers play on for every place.
+# Each bracket game is moved to its local day and time and its rink: code -> (day, time, rink name).
+ELIMINATION_QUALIFIERS = 4
+ELIMINATION_SLOTS = {
+    "QF1": (datetime.date(2027, 7, 7), datetime.time(13, 0), "Rink A"),
+    "QF2": (datetime.date(2027, 7, 7), datetime.time(13, 0), "Rink B"),
+    "QF3": (datetime.date(2027, 7, 7), datetime.time(17, 0), "Rink A"),
+    "QF4": (datetime.date(2027, 7, 7), datetime.time(17, 0), "Rink B"),
+    "P5-8 SF1": (datetime.date(2027, 7, 8), datetime.time(13, 0), "Rink B"),
+    "P5-8 SF2": (datetime.date(2027, 7, 8), datetime.time(17, 0), "Rink B"),
+    "SF1": (datetime.date(2027, 7, 9), datetime.time(16, 0), "Rink A"),
+    "SF2": (datetime.date(2027, 7, 9), datetime.time(19, 30), "Rink A"),
+    "P7": (datetime.date(2027, 7, 10), datetime.time(10, 0), "Rink B"),
+    "P5": (datetime.date(2027, 7, 10), datetime.time(13, 0), "Rink B"),
+    "P3": (datetime.date(2027, 7, 10), datetime.time(15, 0), "Rink A"),
+    "F": (datetime.date(2027, 7, 10), datetime.time(18, 30), "Rink A"),
+}
+
 # Results are entered for the games of the round robin's first day (venue date); the others stay scheduled.
 RESULT_DAYS = 1
 # 8.1 B: this team forfeits its last game of those days (recorded 1-0 to the winner's captain).

@@ -190,9 +190,16 @@ class TestTheDemoWorld:
         assert championship.pools.count() == 2
         assert all(pool.members.count() == 4 for pool in championship.pools.all())
         # A round robin of 2 pools of 4: 12 games, some of them final.
-        assert Game.objects.count() == 12
+        round_robin = Game.objects.filter(pool__isnull=False)
+        assert round_robin.count() == 12
         final = Game.objects.filter(status=GameStatus.FINAL)
         assert 0 < final.count() < 12
+        assert set(final) <= set(round_robin)
+        # 1.3 B: quarter-finals to the final and the placement games, each with a time and a rink.
+        elimination = Game.objects.exclude(bracket_slot="")
+        assert {"QF1", "QF2", "QF3", "QF4", "SF1", "SF2", "F", "P3"} <= {g.bracket_slot for g in elimination}
+        assert not elimination.filter(start_at__isnull=True).exists()
+        assert not elimination.filter(rink__isnull=True).exists()
         # 8.1 B: the forfeit is 1-0, its only goal the winner's captain's, no assist, no goalkeeper line.
         forfeit = final.get(decided_in=DecidedIn.FORFEIT)
         assert sorted([forfeit.home_goals, forfeit.away_goals]) == [0, 1]

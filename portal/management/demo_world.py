@@ -700,6 +700,16 @@ class WorldBuilder:
             rinks=self.rinks,
             by=director,
         )
+        # 1.3 B: the elimination games, whose teams fill in from the standings; then their times and rinks.
+        bracket = tournament_services.bracket_generate(
+            championship=self.championship, qualifiers=data.ELIMINATION_QUALIFIERS, by=director
+        )
+        rinks = {rink.name: rink for rink in self.rinks}
+        zone = self.championship.venue.zone
+        for game in bracket:
+            day, at, rink = data.ELIMINATION_SLOTS[game.bracket_slot]
+            start = datetime.datetime.combine(day, at, tzinfo=zone).astimezone(datetime.UTC)
+            tournament_services.game_move(game=game, start_at=start, rink=rinks[rink], by=director)
 
     def build_results(self) -> None:
         """Final results of the first day, with goal, penalty and goalkeeper summaries; one forfeit (8.1 B)."""
@@ -827,7 +837,8 @@ def world_digest() -> str:
         rows.append(_row("PT", m.pool.name, m.seed, m.entry.name))
     for g in Game.objects.select_related("pool", "home", "away", "rink").order_by("number"):
         rows.append(
-            _row("G", g.number, g.pool, g.home, g.away, g.rink, g.start_at, g.status, g.home_goals, g.away_goals,
+            _row("G", g.number, g.pool, g.bracket_slot, g.home_source, g.away_source, g.home, g.away, g.rink,
+                 g.start_at, g.status, g.home_goals, g.away_goals,
                  g.decided_in, g.forfeited_by_id is not None)
         )  # fmt: skip
     goals = GoalRecord.objects.select_related("game", "scorer", "assist").order_by(
