@@ -428,7 +428,8 @@ LOGINS = (
         "Moret",
         "federation_staff",
         scope="firs",
-        sees="International staff: every federation's people and passports.",
+        sees="International staff: every federation's people and passports; directs the championship "
+        "(/tournaments/: entries, fees, schedule, results).",
     ),
     LoginData(
         "cers.staff",
@@ -444,7 +445,8 @@ LOGINS = (
         "Marchetti",
         "team_manager",
         scope="ita",
-        sees="Team manager of Italy: their team's entry and roster, with eligibility.",
+        sees="Team manager of Italy: /tournaments/my-entries/, their team's entry and roster with each player's "
+        "eligibility; another team's entry is refused.",
     ),
     LoginData(
         "usa.manager",
@@ -452,7 +454,8 @@ LOGINS = (
         "Whitfield",
         "team_manager",
         scope="usa",
-        sees="Team manager of USA: their team's entry and roster (one ineligible player, unconfirmed).",
+        sees="Team manager of USA: /tournaments/my-entries/, their team's entry and roster (MacLeod: not eligible, "
+        "unconfirmed).",
     ),
     LoginData(
         "referee",

@@ -39,7 +39,8 @@ def logins_table() -> str:
             "(no login)",
             "The public",
             "",
-            "The home page and the public championship pages (schedule, results, standings) as they are built.",
+            "/tournaments/: the championship's schedule, results, standings (with how ties were broken), bracket "
+            "and leaders; the API docs (/api/docs/).",
         )
     )
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
