@@ -179,133 +179,235 @@ def _game(log):
     return log.events(), log.game, log.ruleset
 
 
-# -- a reference model of the box for games with minors only ----------------------------------------------
+# -- an independent model of the box for games of minors -------------------------------------------------
 
 MINOR_LENGTH = 1200
+PERIOD_LENGTH = 12000
+OTHER = {"home": "away", "away": "home"}
+PENALTY_POOL = {"home": range(2, 8), "away": range(12, 18)}
+SCORERS = {"home": range(8, 12), "away": range(18, 22)}
 
 
-class MinorBox:
-    """An independent model of one team's box when it takes only minors and the other team scores.
+class ModelBox:
+    """One team's box when every penalty is a minor, modelled from the rules without the engine's code.
 
-    6.2.1 A / 6.2.2 A: at most two minors run, a third is stacked and starts when one ends.
+    6.2.1 A / 6.2.2 A: at most two minors remove players; a third is stacked and starts when one ends.
     6.2.2 B: a player whose time ends while a stacked minor starts waits for the stoppage; when a later
     expiry lets the team have one more player, the first of the waiting players returns at once.
-    6.2.1 B / R-23: a goal against ends the running minor that started first and starts a stacked one.
-    A goal or any stoppage lets the waiting players go.
+    6.2.3, 6.4.1 D, R-25: coincidental minors run without touching the strength or the stacking, and their
+    players wait for the first stoppage after expiry. 6.2.1 B, R-23: a goal against a team below its
+    opponent's strength ends the non-coincidental minor that started first.
     """
 
     def __init__(self):
-        self.running: list[tuple[int, int, int, int]] = []  # (player, start, end, order)
-        self.stacked: list[tuple[int, int]] = []  # (player, order)
-        self.waiting: list[tuple[int, int, int]] = []  # (player, expired at, order)
-        self.order = 0
+        self.running: list[dict] = []
+        self.stacked: list[dict] = []
+        self.waiting: list[tuple[int, int, int]] = []  # (player, expired at, order): kept by 6.2.2 B
+        self.coincidental_waiting: list[int] = []
+
+    def removing(self) -> list[dict]:
+        return [p for p in self.running if not p["coincidental"]]
+
+    def strength(self) -> int:
+        return max(2, 4 - len(self.removing()))
 
     def contents(self) -> list[tuple[int, str]]:
         return sorted(
-            [(p, "running") for p, *_ in self.running]
-            + [(p, "stacked") for p, _ in self.stacked]
-            + [(p, "expired") for p, *_ in self.waiting]
+            [(p["player"], "running") for p in self.running]
+            + [(p["player"], "stacked") for p in self.stacked]
+            + [(w[0], "expired") for w in self.waiting]
+            + [(n, "expired") for n in self.coincidental_waiting]
         )
 
-    def strength(self) -> int:
-        return max(2, 4 - len(self.running))
+    def next_end(self) -> tuple[int, int] | None:
+        return min(((p["end"], p["order"]) for p in self.running), default=None)
 
     def _start_stacked(self, now: int) -> bool:
-        if not self.stacked:
+        if not self.stacked or len(self.removing()) >= 2:
             return False
-        player, order = self.stacked.pop(0)
-        self.running.append((player, now, now + MINOR_LENGTH, order))
+        minor = self.stacked.pop(0)
+        minor.update(start=now, end=now + MINOR_LENGTH)
+        self.running.append(minor)
         return True
 
-    def advance(self, now: int) -> None:
-        while self.running:
-            first = min(self.running, key=lambda p: (p[2], p[3]))
-            player, _, end, order = first
-            if end > now:
-                return
-            self.running.remove(first)
-            if self._start_stacked(end):
-                self.waiting.append((player, end, order))
-            elif self.waiting:
-                self.waiting.sort(key=lambda w: (w[1], w[2]))
-                self.waiting.pop(0)
-                self.waiting.append((player, end, order))
+    def expire_next(self) -> None:
+        minor = min(self.running, key=lambda p: (p["end"], p["order"]))
+        self.running.remove(minor)
+        if minor["coincidental"]:
+            self.coincidental_waiting.append(minor["player"])
+        elif self._start_stacked(minor["end"]):
+            self.waiting.append((minor["player"], minor["end"], minor["order"]))
+        elif self.waiting:
+            self.waiting.sort(key=lambda w: (w[1], w[2]))
+            self.waiting.pop(0)
+            self.waiting.append((minor["player"], minor["end"], minor["order"]))
 
     def stoppage(self) -> None:
-        self.waiting = []
+        self.waiting, self.coincidental_waiting = [], []
 
-    def minor(self, player: int, now: int) -> None:
-        self.order += 1
-        if len(self.running) < 2:
-            self.running.append((player, now, now + MINOR_LENGTH, self.order))
+    def add(self, player: int, now: int, order: int, coincidental: bool) -> None:
+        minor = {
+            "player": player,
+            "start": now,
+            "end": now + MINOR_LENGTH,
+            "order": order,
+            "coincidental": coincidental,
+        }
+        if coincidental or len(self.removing()) < 2:
+            self.running.append(minor)
         else:
-            self.stacked.append((player, self.order))
+            self.stacked.append(minor)
 
-    def goal_against(self, now: int) -> None:
-        if self.running:
-            first = min(self.running, key=lambda p: (p[1], p[3]))
-            self.running.remove(first)
-            self._start_stacked(now)
-        self.stoppage()
+    def goal_against(self, now: int) -> bool:
+        if not self.removing():
+            return False
+        first = min(self.removing(), key=lambda p: (p["start"], p["order"]))
+        self.running.remove(first)
+        self._start_stacked(now)
+        return True
 
 
-def minor_only_game(rng: random.Random):
-    """Return a two-period log where home takes minors and away scores, and the model's box after each stoppage."""
-    model, entries, checks, calls = MinorBox(), [], [], {}
-    period, time, now = 1, 0, 0
+class ModelGame:
+    """Both teams' boxes, the signalled minors (6.3 B-E, R-26) and the clock."""
+
+    def __init__(self):
+        self.box = {"home": ModelBox(), "away": ModelBox()}
+        self.signalled: dict[str, list[int]] = {"home": [], "away": []}
+        self.order = 0
+        self.now = 0
+
+    def view(self) -> dict:
+        return {side: (box.strength(), box.contents()) for side, box in self.box.items()}
+
+    def advance(self, now: int) -> None:
+        while True:
+            ends = [(box.next_end(), side) for side, box in self.box.items() if box.next_end() is not None]
+            if not ends or min(ends)[0][0] > now:
+                break
+            self.box[min(ends)[1]].expire_next()
+        self.now = now
+
+    def stoppage(self, immediate: dict[str, list[int]]) -> None:
+        """Assess the signalled and the immediate minors of this stoppage; equal numbers to both teams coincide."""
+        batch = {side: self.signalled[side] + immediate.get(side, []) for side in OTHER}
+        self.signalled = {"home": [], "away": []}
+        for box in self.box.values():
+            box.stoppage()
+        coincidental = bool(batch["home"]) and bool(batch["away"])
+        for side in ("home", "away"):
+            for player in batch[side]:
+                self.order += 1
+                self.box[side].add(player, self.now, self.order, coincidental)
+
+    def goal(self, side: str) -> None:
+        conceding = OTHER[side]
+        ended = self.box[conceding].strength() < self.box[side].strength() and self.box[conceding].goal_against(
+            self.now
+        )
+        if not ended:
+            self.signalled[conceding] = []  # 6.3 C: washed out; 6.3 E: served when the goal ended a running minor
+        self.stoppage({})
+
+
+def minors_game(rng: random.Random):
+    """Return a two-period log of minors (immediate, signalled, coincidental), goals and stoppages, and the
+    model's view of both boxes after each face-off and at moments of play."""
+    model, entries, checks, calls, taken = ModelGame(), [], [], {}, set()
+    period, time = 1, 0
 
     def add(entry):
         entries.append({**entry, "period": period, "time": time, "seq": len(entries), "id": f"e{len(entries)}"})
 
+    def pick(side):
+        busy = {n for n, _ in model.box[side].contents()} | set(model.signalled[side]) | taken
+        free = [n for n in PENALTY_POOL[side] if n not in busy and calls.get(n, 0) < 2]
+        if not free:
+            return None
+        number = rng.choice(free)
+        calls[number] = calls.get(number, 0) + 1  # two calls at most: 6.1.7 stays out of the model
+        taken.add(number)
+        return number
+
     add({"type": "period_start"})
     while True:
         step = rng.choice([0, rng.randint(1, 300), rng.randint(300, 1500)])
-        if time + step >= 12000 or len(entries) > 150 * period:
-            model.advance(now + 12000 - time)
-            now, time = now + 12000 - time, 12000
+        if time + step >= PERIOD_LENGTH or len(entries) > 150 * period:
+            model.advance(period * PERIOD_LENGTH)
+            time = PERIOD_LENGTH
             add({"type": "period_end"})
-            model.stoppage()
-            checks.append((len(entries), model.strength(), model.contents()))
+            model.stoppage({})
+            checks.append((len(entries), model.view()))
             if period == 2:
                 return entries, checks
             period, time = 2, 0
             add({"type": "period_start"})
             continue
-        time, now = time + step, now + step
-        model.advance(now)
-        free = [p for p in range(2, 12) if p not in {n for n, _ in model.contents()} and calls.get(p, 0) < 2]
+        time += step
+        model.advance((period - 1) * PERIOD_LENGTH + time)
+        taken.clear()
         roll = rng.random()
-        if roll < 0.45 and free:
-            player = rng.choice(free)
-            calls[player] = calls.get(player, 0) + 1  # two calls at most: 6.1.7 stays out of the model
-            add({"type": "penalty", "team": "home", "player": player, "penalty": "minor", "infraction": "hooking"})
-            model.stoppage()
-            model.minor(player, now)
-        elif roll < 0.7:
-            add({"type": "goal", "team": "away", "player": rng.randint(12, 21)})
-            model.goal_against(now)
+        if roll < 0.15:  # play goes on: look at the boxes now
+            side = rng.choice(("home", "away"))
+            add({"type": "shot", "team": side, "player": rng.choice(SCORERS[side])})
+            checks.append((len(entries), model.view()))
+            continue
+        if roll < 0.3:  # a signalled minor against the team without the puck (only one team at a time)
+            side = rng.choice(("home", "away"))
+            number = None if model.signalled[OTHER[side]] else pick(side)
+            if number is not None:
+                add({"type": "penalty", "team": side, "player": number, "penalty": "minor", "delayed": True})
+                model.signalled[side].append(number)
+            continue
+        if roll < 0.55:  # a whistle for minors: one team, or the same number to both (coincidental)
+            waiting = {side: len(model.signalled[side]) for side in OTHER}
+            immediate = {"home": [], "away": []}
+            if rng.random() < 0.4:
+                for side in OTHER:
+                    for _ in range(max(waiting["home"], waiting["away"], 1) - waiting[side]):
+                        immediate[side].append(pick(side))
+                if None in immediate["home"] + immediate["away"]:
+                    immediate = {"home": [], "away": []}  # not enough players left: no coincidental call
+            if not immediate["home"] and not immediate["away"]:
+                side = "away" if waiting["away"] else "home" if waiting["home"] else rng.choice(("home", "away"))
+                number = pick(side)
+                if number is not None:
+                    immediate[side].append(number)
+            if immediate["home"] or immediate["away"]:
+                for side in OTHER:
+                    for number in immediate[side]:
+                        add({"type": "penalty", "team": side, "player": number, "penalty": "minor"})
+            else:
+                add({"type": "clock_stop"})
+            model.stoppage(immediate)
+        elif roll < 0.8:
+            side = rng.choice(("home", "away"))
+            add({"type": "goal", "team": side, "player": rng.choice(SCORERS[side])})
+            model.goal(side)
         else:
             add({"type": "clock_stop"})
-            model.stoppage()
+            model.stoppage({})
         add({"type": "clock_start"})
-        checks.append((len(entries), model.strength(), model.contents()))
+        checks.append((len(entries), model.view()))
 
 
 @PROPERTY
 @given(st.integers(min_value=0, max_value=2**32).map(random.Random))
-def test_minor_only_games_match_a_reference_model_of_the_box(rng):
-    """6.2.1 A-B, 6.2.2 A-B, R-23, R-24: who sits in the box, in which status, and the strength, after every
-    face-off, agree with an independent model over random sequences of minors, goals and stoppages."""
-    entries, checks = minor_only_game(rng)
+def test_games_of_minors_match_an_independent_model_of_the_box(rng):
+    """6.2.1 A-B, 6.2.2 A-B, 6.2.3, 6.3 B-E, R-23-R-26: who sits in each box, in which status, and both
+    strengths agree with the model after every face-off and at moments of play, over random sequences of
+    immediate, signalled and coincidental minors, goals and stoppages across two periods."""
+    entries, checks = minors_game(rng)
     log = random_log(random.Random(0), events=3)
     replayer = Replayer(log.game, log.ruleset)
     events = sort_events(parse_log(entries))
     applied = 0
-    for count, strength, contents in checks:
+    for count, expected in checks:
         while applied < count:
             replayer.apply(events[applied])
             applied += 1
         state = replayer.state
-        box = sorted((e["player"], e["status"]) for e in state.box_entries("home"))
-        assert (state.strength("home"), box) == (strength, contents), events[count - 1]
-        assert state.strength("away") == 4
+        actual = {
+            side: (state.strength(side), sorted((e["player"], e["status"]) for e in state.box_entries(side)))
+            for side in OTHER
+        }
+        assert actual == expected, events[count - 1]
