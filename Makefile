@@ -50,10 +50,12 @@ UNIT_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 -m "not integratio
 INTEGRATION_TESTS := DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PYTEST) -m integration tests/integration
 BROWSER_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -m browser tests/e2e
 
-# All three runs go on after a failure, so one run shows every failure; any failure (or a run
-# that collected no test: pytest's exit code 5) fails the target at the end.
-test: $(VENV)/.installed-dev chromium services lint
+# Lint and the three runs go on after a failure, so one run shows every failure; any failure
+# (or a run that collected no test: pytest's exit code 5) fails the target at the end.
+test: $(VENV)/.installed-dev chromium services
 	@failed=""; \
+	echo "== Lint (ruff)"; \
+	$(MAKE) --no-print-directory lint || failed="$$failed lint"; \
 	echo "== Unit tests (SQLite, 2 processes)"; \
 	$(UNIT_TESTS) || failed="$$failed unit"; \
 	echo "== Integration tests (PostgreSQL, Redis, real Celery worker and beat)"; \
