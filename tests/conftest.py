@@ -24,7 +24,7 @@ _BENCH_DIR = Path(__file__).resolve().parent / "bench"
 def pytest_collection_modifyitems(items):
     """Mark everything under tests/bench as `bench`: the default run (-m "not bench") leaves benchmarks out."""
     for item in items:
-        if _BENCH_DIR in Path(item.fspath).parents:
+        if _BENCH_DIR in item.path.parents:
             item.add_marker(pytest.mark.bench)
 
 

@@ -40,7 +40,7 @@ def pytest_collection_modifyitems(items):
     """Mark every test in this folder `browser`, before `-m` selects."""
     here = Path(__file__).resolve().parent
     for item in items:
-        if here in Path(item.fspath).parents:
+        if here in item.path.parents:
             item.add_marker(pytest.mark.browser)
 
 
