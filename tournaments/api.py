@@ -494,5 +494,6 @@ class PenaltyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tournamen
     )
     def create(self, request, *args, **kwargs):
         data = self.input(PenaltyInputSerializer)
+        data.setdefault("person", None)  # a bench penalty names no one
         penalty = services.penalty_add(**data, by=request.user)
         return self.answer(PenaltySerializer, penalty, created=True)

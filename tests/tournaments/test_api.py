@@ -189,3 +189,44 @@ def test_venues_list_their_rinks(api):
     championship, _ = build_championship(4, with_summaries=False)
     data = api.get(f"/api/venues/{championship.venue_id}/").json()
     assert data["rinks"][0]["name"] == "Main rink"
+
+
+TOURNAMENT_PATHS = {
+    "/api/championships/": {"get", "post"},
+    "/api/championships/{id}/": {"get", "patch"},
+    "/api/championships/{id}/standings/": {"get"},
+    "/api/championships/{id}/statistics/": {"get"},
+    "/api/championships/{id}/bracket/": {"get"},
+    "/api/championships/{id}/generate-schedule/": {"post"},
+    "/api/championships/{id}/generate-bracket/": {"post"},
+    "/api/venues/": {"get"},
+    "/api/entries/": {"get", "post"},
+    "/api/entries/{id}/fee-paid/": {"post"},
+    "/api/entries/{id}/managers/": {"post"},
+    "/api/entries/{id}/roster/": {"get"},
+    "/api/entries/{id}/confirm-roster/": {"post"},
+    "/api/entries/{id}/roster-import/": {"post"},
+    "/api/roster-entries/": {"get", "post"},
+    "/api/roster-entries/{id}/": {"get", "patch", "delete"},
+    "/api/pools/{id}/standings/": {"get"},
+    "/api/pools/{id}/shootout/": {"post"},
+    "/api/games/": {"get"},
+    "/api/games/{id}/result/": {"post"},
+    "/api/games/{id}/move/": {"post"},
+    "/api/games/{id}/goalkeeper-line/": {"post"},
+    "/api/goals/": {"get", "post"},
+    "/api/penalties/": {"get", "post"},
+}
+
+
+def test_the_schema_documents_every_championship_endpoint():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    for path, methods in TOURNAMENT_PATHS.items():
+        assert path in schema["paths"], path
+        assert methods <= set(schema["paths"][path]), (path, set(schema["paths"][path]))
+    upload = schema["paths"]["/api/entries/{id}/roster-import/"]["post"]["requestBody"]["content"]
+    assert "multipart/form-data" in upload
+    names = {p["name"] for p in schema["paths"]["/api/games/"]["get"]["parameters"]}
+    assert {"championship", "pool", "team", "status", "page"} <= names

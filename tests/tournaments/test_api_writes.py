@@ -1,0 +1,406 @@
+"""Championship API writes: who may, and bad input answered 400 naming the field and the rule, nothing stored."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from rest_framework.test import APIClient
+
+from accounts.models import Role
+from tests.factories import (
+    ChampionshipFactory,
+    FederationFactory,
+    PersonFactory,
+    RinkFactory,
+    RoleAssignmentFactory,
+    TeamEntryFactory,
+    UserFactory,
+    federation_staff,
+    international_staff,
+)
+from tournaments import services
+from tournaments.models import (
+    Championship,
+    DecidedIn,
+    Disqualification,
+    EntryStatus,
+    Game,
+    GameStatus,
+    GoalkeeperRecord,
+    GoalRecord,
+    PenaltyRecord,
+    RosterEntry,
+    StandingsShootout,
+    TeamEntry,
+)
+
+from .conftest import eligible_person, full_roster, make_pool, round_robin_games
+from .test_views import finish
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def director():
+    return international_staff()
+
+
+@pytest.fixture
+def api(director):
+    client = APIClient()
+    client.force_authenticate(director)
+    return client
+
+
+@pytest.fixture
+def played():
+    """A pool of three with rosters (captains named), no game played yet."""
+    championship = ChampionshipFactory()
+    RinkFactory(venue=championship.venue, name="Main rink")
+    pool = make_pool(championship, 3)
+    entries, games = round_robin_games(pool)
+    for entry in entries:
+        full_roster(entry)
+    return championship, pool, entries, games
+
+
+def _championship_body(championship: Championship, **changes):
+    body = {
+        "name": "Euro 2027",
+        "category": "senior_men",
+        "level": "continental",
+        "start_date": "2027-08-01",
+        "end_date": "2027-08-07",
+        "venue": championship.venue_id,
+        "entry_closing_date": "2027-06-01",
+        "entry_fee": "300.00",
+        "entry_fee_currency": "eur",
+        "sanctioning_body": championship.sanctioning_body_id,
+    }
+    body.update(changes)
+    return body
+
+
+# --- permissions ---------------------------------------------------------------------------------------------------
+
+
+def test_an_anonymous_write_is_refused_and_stores_nothing(played):
+    championship, pool, (a, b, c), games = played
+    game = games[(a.name, b.name)]
+    response = APIClient().post(f"/api/games/{game.pk}/result/", {"home_goals": 1, "away_goals": 0}, format="json")
+    assert response.status_code in (401, 403)
+    assert Game.objects.get(pk=game.pk).status == GameStatus.SCHEDULED
+
+
+def test_staff_of_another_federation_may_not_record_a_result(played):
+    championship, pool, (a, b, c), games = played
+    game = games[(a.name, b.name)]
+    client = APIClient()
+    client.force_authenticate(federation_staff())
+    response = client.post(f"/api/games/{game.pk}/result/", {"home_goals": 1, "away_goals": 0}, format="json")
+    assert response.status_code == 403
+    assert Game.objects.get(pk=game.pk).status == GameStatus.SCHEDULED
+
+
+# --- championships -------------------------------------------------------------------------------------------------
+
+
+def test_a_director_sets_up_a_championship(api):
+    template = ChampionshipFactory()
+    response = api.post("/api/championships/", _championship_body(template), format="json")
+    assert response.status_code == 201, response.json()
+    created = Championship.objects.get(pk=response.json()["id"])
+    assert created.entry_fee.amount == Decimal("300.00") and str(created.entry_fee.currency) == "EUR"
+
+
+def test_only_staff_of_the_sanctioning_body_set_up_its_championship():
+    template = ChampionshipFactory()
+    client = APIClient()
+    client.force_authenticate(federation_staff())
+    response = client.post("/api/championships/", _championship_body(template), format="json")
+    assert response.status_code == 403
+    assert not Championship.objects.filter(name="Euro 2027").exists()
+
+
+def test_a_bad_ruleset_is_a_400_naming_the_parameter(api):
+    championship = ChampionshipFactory()
+    response = api.patch(
+        f"/api/championships/{championship.pk}/", {"ruleset": {"roster": {"max_skaters": -3}}}, format="json"
+    )
+    assert response.status_code == 400
+    assert "max_skaters" in response.json()["ruleset"][0]
+
+
+def test_the_ruleset_is_frozen_once_the_championship_has_begun(api, played):
+    championship, pool, (a, b, c), games = played
+    finish(games[(a.name, b.name)], 1, 0)
+    response = api.patch(
+        f"/api/championships/{championship.pk}/",
+        {"name": "Renamed", "ruleset": {"roster": {"max_skaters": 12}}},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "frozen once the championship has begun" in response.json()["ruleset"][0]
+    championship.refresh_from_db()
+    assert championship.ruleset == {} and championship.name != "Renamed"
+
+
+def test_dates_in_the_wrong_order_are_a_400_not_a_500(api):
+    template = ChampionshipFactory()
+    body = _championship_body(template, start_date="2027-08-07", end_date="2027-08-01")
+    response = api.post("/api/championships/", body, format="json")
+    assert response.status_code == 400
+
+
+# --- entries -------------------------------------------------------------------------------------------------------
+
+
+def test_a_federation_not_in_good_standing_cannot_enter_1_1_a(api):
+    championship = ChampionshipFactory()
+    federation = FederationFactory(good_standing=False)
+    response = api.post("/api/entries/", {"championship": championship.pk, "federation": federation.pk}, format="json")
+    assert response.status_code == 400
+    assert "Rule 1.1 A" in response.json()["federation"][0]
+    assert not TeamEntry.objects.filter(federation=federation).exists()
+
+
+def test_a_federation_enters_and_pays_its_fee(api):
+    championship = ChampionshipFactory()
+    federation = FederationFactory()
+    response = api.post("/api/entries/", {"championship": championship.pk, "federation": federation.pk}, format="json")
+    assert response.status_code == 201
+    entry_id = response.json()["id"]
+    short = api.post(f"/api/entries/{entry_id}/fee-paid/", {"amount": "100", "currency": "USD"}, format="json")
+    assert short.status_code == 400 and "Rule 1.1 A" in short.json()["amount"][0]
+    paid = api.post(f"/api/entries/{entry_id}/fee-paid/", {"amount": "500", "currency": "usd"}, format="json")
+    assert paid.status_code == 200
+    assert paid.json()["status"] == EntryStatus.CONFIRMED
+
+
+def test_staff_of_the_federation_name_its_team_managers():
+    entry = TeamEntryFactory()
+    staff = federation_staff(entry.federation)
+    manager = UserFactory()
+    client = APIClient()
+    client.force_authenticate(staff)
+    response = client.post(f"/api/entries/{entry.pk}/managers/", {"managers": [manager.pk]}, format="json")
+    assert response.status_code == 200
+    assert list(entry.managers.all()) == [manager]
+    unknown = client.post(f"/api/entries/{entry.pk}/managers/", {"managers": [999999]}, format="json")
+    assert unknown.status_code == 400 and "managers" in unknown.json()
+    client.force_authenticate(federation_staff())
+    assert client.post(f"/api/entries/{entry.pk}/managers/", {"managers": []}, format="json").status_code == 403
+
+
+# --- rosters -------------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def manager_api():
+    entry = TeamEntryFactory(championship=ChampionshipFactory())
+    user = UserFactory()
+    RoleAssignmentFactory(user=user, role=Role.TEAM_MANAGER, federation=entry.federation)
+    entry.managers.add(user)
+    client = APIClient()
+    client.force_authenticate(user)
+    return client, entry
+
+
+def test_a_manager_adds_a_player_and_a_leading_zero_is_refused_3_2_9_c(manager_api):
+    client, entry = manager_api
+    person = eligible_person(entry.federation)
+    body = {"entry": entry.pk, "person": person.pk, "number": "07"}
+    response = client.post("/api/roster-entries/", body, format="json")
+    assert response.status_code == 400
+    assert "3.2.9 C" in response.json()["number"][0]
+    assert not RosterEntry.objects.filter(entry=entry).exists()
+    response = client.post("/api/roster-entries/", {**body, "number": "7"}, format="json")
+    assert response.status_code == 201
+    assert response.json()["number"] == "7"
+
+
+def test_a_person_of_another_federation_is_a_400_naming_the_person(manager_api):
+    client, entry = manager_api
+    stranger = PersonFactory()
+    response = client.post(
+        "/api/roster-entries/", {"entry": entry.pk, "person": stranger.pk, "number": "9"}, format="json"
+    )
+    assert response.status_code == 400
+    assert "person" in response.json()
+
+
+def test_a_number_change_after_registration_needs_approval_3_2_9_d(manager_api):
+    client, entry = manager_api
+    line = RosterEntry.objects.create(
+        entry=entry, person=eligible_person(entry.federation), number="10", confirmed=True
+    )
+    response = client.patch(f"/api/roster-entries/{line.pk}/", {"number": "11"}, format="json")
+    assert response.status_code == 400
+    assert "3.2.9 D" in response.json()["number"][0]
+    assert RosterEntry.objects.get(pk=line.pk).number == "10"
+
+
+def test_the_roster_endpoint_gives_every_reason_with_its_article(manager_api):
+    client, entry = manager_api
+    RosterEntry.objects.create(entry=entry, person=PersonFactory(federation=entry.federation), number="4")
+    (row,) = client.get(f"/api/entries/{entry.pk}/roster/").json()
+    assert row["eligibility"]["eligible"] is False
+    assert all(reason["article"] and reason["message"] for reason in row["eligibility"]["reasons"])
+
+
+def test_confirming_a_roster_with_an_ineligible_player_is_a_400(manager_api):
+    client, entry = manager_api
+    full_roster(entry)
+    RosterEntry.objects.create(entry=entry, person=PersonFactory(federation=entry.federation), number="44")
+    response = client.post(f"/api/entries/{entry.pk}/confirm-roster/")
+    assert response.status_code == 400
+    assert any(message.startswith("#44 ") for message in response.json()["roster"])
+    assert not RosterEntry.objects.filter(entry=entry, confirmed=True).exists()
+
+
+def test_a_csv_import_with_a_bad_row_is_a_400_listing_it_and_saves_nothing(manager_api):
+    client, entry = manager_api
+    first, second = eligible_person(entry.federation), eligible_person(entry.federation)
+    body = f"person_id,number\n{first.pk},10\n{second.pk},100\n".encode()
+    upload = SimpleUploadedFile("roster.csv", body, content_type="text/csv")
+    response = client.post(f"/api/entries/{entry.pk}/roster-import/", {"file": upload}, format="multipart")
+    assert response.status_code == 400
+    assert any(e.startswith("Row 3, number:") for e in response.json()["file"])
+    assert not RosterEntry.objects.filter(entry=entry).exists()
+    good = SimpleUploadedFile("roster.csv", f"person_id,number\n{first.pk},10\n".encode(), content_type="text/csv")
+    response = client.post(f"/api/entries/{entry.pk}/roster-import/", {"file": good}, format="multipart")
+    assert response.status_code == 201
+    assert [row["number"] for row in response.json()] == ["10"]
+
+
+# --- schedule and games --------------------------------------------------------------------------------------------
+
+
+def test_schedule_generation_refuses_a_rink_below_the_level_2_1(api):
+    championship = ChampionshipFactory()
+    make_pool(championship, 4)
+    small = RinkFactory(venue=championship.venue, length_m=Decimal(40), width_m=Decimal(20))
+    days = ["2027-07-01", "2027-07-02", "2027-07-03"]
+    body = {"days": days, "slot_times": ["10:00", "14:00"], "rinks": [small.pk]}
+    response = api.post(f"/api/championships/{championship.pk}/generate-schedule/", body, format="json")
+    assert response.status_code == 400
+    assert any("2.1" in m for m in response.json()["rinks"])
+    assert not Game.objects.filter(championship=championship).exists()
+    good = RinkFactory(venue=championship.venue)
+    body["rinks"] = [good.pk]
+    response = api.post(f"/api/championships/{championship.pk}/generate-schedule/", body, format="json")
+    assert response.status_code == 201
+    assert len(response.json()) == 6
+
+
+def test_a_forfeit_is_1_0_to_the_captain_and_a_second_disqualifies_8_1(api, played):
+    championship, pool, (a, b, c), games = played
+    first = api.post(
+        f"/api/games/{games[(a.name, b.name)].pk}/result/",
+        {"decided_in": DecidedIn.FORFEIT, "forfeited_by": b.pk},
+        format="json",
+    )
+    assert first.status_code == 200
+    assert (first.json()["home_goals"], first.json()["away_goals"]) == (1, 0)
+    assert GoalRecord.objects.get(game_id=first.json()["id"]).scorer == a.roster.get(captain=True).person
+    second = api.post(
+        f"/api/games/{games[(b.name, c.name)].pk}/result/",
+        {"decided_in": DecidedIn.FORFEIT, "forfeited_by": b.pk},
+        format="json",
+    )
+    assert second.status_code == 200
+    assert Disqualification.objects.filter(entry=b).exists()
+    rows = api.get(f"/api/pools/{pool.pk}/standings/").json()["rows"]
+    assert rows[-1]["team"] == b.name and rows[-1]["disqualified"] is True
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "rule"),
+    [
+        ({"home_goals": 2, "away_goals": 1, "decided_in": "overtime"}, "decided_in", "1.3 D"),
+        ({"home_goals": "many", "away_goals": 1}, "home_goals", ""),
+        ({"home_goals": 1, "away_goals": 0, "decided_in": "penalties"}, "decided_in", ""),
+        ({"decided_in": "forfeit"}, "forfeited_by", "8.1 B"),
+        ({"away_goals": 1}, "home_goals", ""),
+    ],
+)
+def test_a_bad_result_is_a_400_naming_the_field(api, played, body, field, rule):
+    championship, pool, (a, b, c), games = played
+    game = games[(a.name, b.name)]
+    response = api.post(f"/api/games/{game.pk}/result/", body, format="json")
+    assert response.status_code == 400
+    assert field in response.json()
+    assert rule in " ".join(response.json()[field])
+    assert Game.objects.get(pk=game.pk).status == GameStatus.SCHEDULED
+
+
+def test_a_malformed_body_is_a_400(api, played):
+    championship, pool, (a, b, c), games = played
+    response = api.post(
+        f"/api/games/{games[(a.name, b.name)].pk}/result/", data="{not json", content_type="application/json"
+    )
+    assert response.status_code == 400
+
+
+def test_moving_a_game_onto_its_teams_other_game_is_refused(api, played):
+    championship, pool, (a, b, c), games = played
+    game, other = games[(a.name, b.name)], games[(a.name, c.name)]
+    response = api.post(f"/api/games/{game.pk}/move/", {"start_at": other.start_at.isoformat()}, format="json")
+    assert response.status_code == 400
+    assert f"game #{other.number}" in response.json()["start_at"][0]
+    moved = api.post(f"/api/games/{game.pk}/move/", {"start_at": "2027-07-06T18:00:00+02:00"}, format="json")
+    assert moved.status_code == 200
+    assert moved.json()["local_start"] == "2027-07-06T18:00:00+02:00"
+
+
+def test_summaries_go_through_the_rules(api, played):
+    championship, pool, (a, b, c), games = played
+    game = finish(games[(a.name, b.name)], 1, 0)
+    scorer, passer = [line.person for line in a.roster.order_by("number")[:2]]
+    body = {"game": game.pk, "entry": a.pk, "scorer": scorer.pk, "assist": scorer.pk, "period": 1, "time_tenths": 60}
+    response = api.post("/api/goals/", body, format="json")
+    assert response.status_code == 400 and "5.5.11 C" in response.json()["assist"][0]
+    response = api.post("/api/goals/", {**body, "assist": passer.pk}, format="json")
+    assert response.status_code == 201
+    penalty = {"game": game.pk, "entry": b.pk, "infraction_code": "tripping", "minutes": 3, "period": 1}
+    response = api.post("/api/penalties/", {**penalty, "time_tenths": 100}, format="json")
+    assert response.status_code == 400 and "R-21" in response.json()["minutes"][0]
+    assert not PenaltyRecord.objects.exists()
+    keeper = b.roster.get(position="goalkeeper", number="1").person
+    line = {"entry": b.pk, "goalkeeper": keeper.pk, "shots_against": 10, "saves": 8, "goals_against": 1}
+    response = api.post(f"/api/games/{game.pk}/goalkeeper-line/", line, format="json")
+    assert response.status_code == 400 and "4.6" in response.json()["shots_against"][0]
+    response = api.post(f"/api/games/{game.pk}/goalkeeper-line/", {**line, "saves": 9}, format="json")
+    assert response.status_code == 200
+    assert GoalkeeperRecord.objects.get(game=game).saves == 9
+
+
+def test_the_standings_shootout_is_entered_only_for_teams_still_tied_9_3_g(api):
+    championship = ChampionshipFactory()
+    pool = make_pool(championship, 2)
+    (a, b), games = round_robin_games(pool)
+    finish(next(iter(games.values())), 2, 2)
+    other = TeamEntryFactory(championship=championship)
+    response = api.post(f"/api/pools/{pool.pk}/shootout/", {"entries": [b.pk, other.pk]}, format="json")
+    assert response.status_code == 400 and "entries" in response.json()
+    response = api.post(f"/api/pools/{pool.pk}/shootout/", {"entries": [b.pk, a.pk]}, format="json")
+    assert response.status_code == 201
+    assert [row["team"] for row in response.json()["rows"]] == [b.name, a.name]
+    again = api.post(f"/api/pools/{pool.pk}/shootout/", {"entries": [a.pk, b.pk]}, format="json")
+    assert again.status_code == 400 and "9.3 G" in again.json()["ordered_entries"][0]
+    assert StandingsShootout.objects.count() == 1
+
+
+def test_the_bracket_is_generated_and_filled(api):
+    from .test_views import build_championship
+
+    championship, _ = build_championship(8, with_summaries=False)
+    response = api.post(f"/api/championships/{championship.pk}/generate-bracket/", {"qualifiers": 2}, format="json")
+    assert response.status_code == 201
+    semis = [g for g in response.json() if g["bracket_slot"].startswith("SF")]
+    assert all(g["home"] and g["away"] for g in semis)
+    again = api.post(f"/api/championships/{championship.pk}/generate-bracket/", {}, format="json")
+    assert again.status_code == 400
+    assert services.championship_has_begun(championship)
