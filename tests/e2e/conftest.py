@@ -79,13 +79,26 @@ def page(browser, live_server, transactional_db, outside_requests):
     context.close()
 
 
-def log_in(page, *, username, password):
-    """Log in through the admin's login form, as a person would."""
-    page.goto("/admin/login/")
+def log_in(page, *, username, password, admin=False):
+    """Log in through the site's login form (or the admin's), as a person would."""
+    page.goto("/admin/login/" if admin else "/accounts/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
-    page.click("input[type=submit]")
+    page.locator("form [type=submit]").click()
     page.wait_for_load_state()
+
+
+@pytest.fixture
+def login_as(page):
+    """Return a function that logs ``user`` in on the tab (password: tests.factories.TEST_PASSWORD)."""
+    from tests.factories import TEST_PASSWORD
+
+    def _login_as(user):
+        log_in(page, username=user.username, password=TEST_PASSWORD)
+        assert "/accounts/login/" not in page.url, f"login of {user.username} failed"
+        return page
+
+    return _login_as
 
 
 @pytest.fixture
@@ -100,7 +113,7 @@ def admin_page(page, superuser):
     """A tab logged in to the admin as a superuser."""
     from tests.factories import TEST_PASSWORD
 
-    log_in(page, username=superuser.username, password=TEST_PASSWORD)
+    log_in(page, username=superuser.username, password=TEST_PASSWORD, admin=True)
     assert page.url.endswith("/admin/"), f"login failed, still at {page.url}"
     return page
 

@@ -1,10 +1,10 @@
-"""First journey: a superuser logs in to the admin, opens the federations, then the API docs."""
+"""First journeys: a superuser in the admin (federations, API docs); a user through the site login."""
 
 import re
 
 from playwright.sync_api import expect
 
-from tests.factories import FederationFactory
+from tests.factories import FederationFactory, UserFactory
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -33,3 +33,14 @@ def test_the_api_docs_render_from_local_assets(admin_page, screenshot, outside_r
     assert shot.read_bytes().startswith(PNG_MAGIC)
     # drf-spectacular-sidecar: no CDN, nothing fetched from outside this machine.
     assert outside_requests == []
+
+
+def test_a_user_logs_in_through_the_site_and_out_again(login_as):
+    page = login_as(UserFactory(username="ita-staff-e2e"))
+    expect(page).to_have_url(re.compile(r"/$"))
+    logout = page.get_by_role("button", name="Log out ita-staff-e2e")
+    expect(logout).to_be_visible()
+    # Not staff: the header offers no admin link.
+    expect(page.get_by_role("link", name="Admin")).to_have_count(0)
+    logout.click()
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()
