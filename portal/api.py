@@ -1,11 +1,16 @@
 """API plumbing shared by every app."""
 
+import logging
+
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError
 from django.http import Http404
 from rest_framework import exceptions, permissions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+logger = logging.getLogger(__name__)
 
 
 def validation_error_detail(exc: DjangoValidationError) -> dict[str, list[str]]:
@@ -24,6 +29,13 @@ def exception_handler(exc, context):
     """
     if isinstance(exc, DjangoValidationError):
         return Response(validation_error_detail(exc), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, IntegrityError):
+        # Services validate before writing; a constraint that still fails means a concurrent write won.
+        logger.warning("API write refused by a database constraint: %s", exc)
+        return Response(
+            {"non_field_errors": ["This conflicts with a change saved at the same time; reload and try again."]},
+            status=status.HTTP_409_CONFLICT,
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
