@@ -86,24 +86,55 @@ def resolve(dotted: str) -> object:
     raise LookupError(f"{dotted}: no importable module")
 
 
+# Tests whose parameter ids are file names: the id must name a file of this folder.
+FILE_PARAMETRIZED = {("tests/engine/test_scripts.py", "test_script_meets_its_expectations"): "tests/engine/scripts"}
+
+
+def _is_parametrized(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
+    """Return True if the node carries a ``@pytest.mark.parametrize(...)`` decorator."""
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if isinstance(target, ast.Attribute) and target.attr == "parametrize":
+            return True
+    return False
+
+
 def find_test(reference: str) -> None:
-    """Fail with LookupError unless `tests/path/test_x.py::[Class::]test_name` names a defined test."""
+    """Fail with LookupError unless `tests/path/test_x.py::[Class::]test_name[param]` names a defined test.
+
+    A parameter id (`name[param]`) needs a parametrized test; for the tests of FILE_PARAMETRIZED,
+    whose ids are file names (the game scripts), the file must exist too.
+    """
     path, _, qualified = reference.partition("::")
     file = ROOT / path
     if not path.startswith("tests/") or not file.is_file():
         raise LookupError(f"{reference}: no test file {path}")
-    names = [re.sub(r"\[.*\]$", "", name) for name in qualified.split("::")]
-    if not qualified or not 1 <= len(names) <= 2:
+    parts = qualified.split("::")
+    if not qualified or not 1 <= len(parts) <= 2:
         raise LookupError(f"{reference}: expected file.py::test_name or file.py::Class::test_name")
+    match = re.fullmatch(r"([^\[\]]+)(?:\[(.+)\])?", parts[-1])
+    if match is None or any("[" in part for part in parts[:-1]):
+        raise LookupError(f"{reference}: a parameter id is written once, after the test name: test_name[id]")
+    names = [*parts[:-1], match.group(1)]
+    param = match.group(2)
     scope: list[ast.stmt] = ast.parse(file.read_text(encoding="utf-8")).body
+    found: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = []
     for position, name in enumerate(names):
         kinds = (ast.FunctionDef, ast.AsyncFunctionDef) if position == len(names) - 1 else (ast.ClassDef,)
         node = next((node for node in scope if isinstance(node, kinds) and node.name == name), None)
         if node is None:
             raise LookupError(f"{reference}: {name} is not defined in {path}")
+        found.append(node)
         scope = node.body if isinstance(node, ast.ClassDef) else []
     if not names[-1].startswith("test"):
         raise LookupError(f"{reference}: {names[-1]} is not a test")
+    if param is None:
+        return
+    if not any(_is_parametrized(node) for node in found):
+        raise LookupError(f"{reference}: {names[-1]} is not parametrized, so it has no id [{param}]")
+    folder = FILE_PARAMETRIZED.get((path, names[-1]))
+    if folder is not None and ("/" in param or not (ROOT / folder / param).is_file()):
+        raise LookupError(f"{reference}: no file {folder}/{param}")
 
 
 # The checks on the table.
@@ -179,6 +210,38 @@ def test_resolve_rejects_a_name_that_does_not_exist(dotted):
 def test_find_test_accepts_functions_class_methods_and_parametrized_ids():
     find_test("tests/engine/test_penalty_index.py::test_it_holds_every_line_of_annex_c")
     find_test("tests/engine/test_penalty_index.py::test_it_reads_the_lines_the_extraction_scrambled[slashing-6.4.30 A]")
+    find_test("tests/engine/test_replay.py::TestAutomaticPenalties::test_a_double_minor_is_one_call")
+
+
+def test_find_test_accepts_a_game_script_that_exists():
+    script = sorted((ROOT / "tests" / "engine" / "scripts").glob("*.json"))[0].name
+    find_test(f"tests/engine/test_scripts.py::test_script_meets_its_expectations[{script}]")
+
+
+@pytest.mark.parametrize(
+    "param",
+    ["no_such_script.json", "../test_scripts.py", "6.2.2-B_three_in_box_expiry_waits_for_stoppage"],
+)
+def test_find_test_rejects_a_game_script_that_does_not_exist(param):
+    with pytest.raises(LookupError, match="no file tests/engine/scripts/"):
+        find_test(f"tests/engine/test_scripts.py::test_script_meets_its_expectations[{param}]")
+
+
+def test_find_test_rejects_a_parameter_id_on_a_test_that_is_not_parametrized(tmp_path, monkeypatch):
+    folder = tmp_path / "tests"
+    folder.mkdir()
+    (folder / "test_sample.py").write_text(
+        "import pytest\n\n\n@pytest.mark.parametrize('n', [1, 2])\ndef test_with_ids(n):\n    assert n\n\n\n"
+        "def test_without_ids():\n    assert True\n\n\n"
+        "@pytest.mark.parametrize('n', [1])\nclass TestSample:\n    def test_it_works(self, n):\n        assert n\n"
+    )
+    monkeypatch.setattr(f"{__name__}.ROOT", tmp_path)
+    find_test("tests/test_sample.py::test_with_ids[1]")
+    find_test("tests/test_sample.py::TestSample::test_it_works[1]")
+    with pytest.raises(LookupError, match="not parametrized"):
+        find_test("tests/test_sample.py::test_without_ids[1]")
+    with pytest.raises(LookupError, match="written once"):
+        find_test("tests/test_sample.py::TestSample[1]::test_it_works")
 
 
 def test_find_test_accepts_a_method_of_a_test_class(tmp_path, monkeypatch):
