@@ -437,3 +437,27 @@ def test_a_multipart_update_without_a_scan_keeps_the_stored_one(fed_a):
     assert response.status_code == 200, response.json()
     passport.refresh_from_db()
     assert passport.scan and passport.expiry_date == datetime.date(2038, 3, 31)
+
+
+def test_api_writes_are_audited_with_the_user_who_made_them(fed_a):
+    staff = federation_staff(fed_a)
+    client = APIClient()
+    client.force_login(staff)
+    person = PersonFactory(federation=fed_a)
+    assert client.patch(f"/api/people/{person.pk}/", {"is_referee": True}, format="json").status_code == 200
+    latest = person.history.latest()
+    assert (latest.history_type, latest.history_user, latest.is_referee) == ("~", staff, True)
+
+
+def test_api_writes_with_basic_auth_are_audited_too(fed_a):
+    import base64
+
+    from tests.factories import TEST_PASSWORD
+
+    staff = federation_staff(fed_a)
+    client = APIClient()
+    token = base64.b64encode(f"{staff.username}:{TEST_PASSWORD}".encode()).decode()
+    client.credentials(HTTP_AUTHORIZATION=f"Basic {token}")
+    person = PersonFactory(federation=fed_a)
+    assert client.patch(f"/api/people/{person.pk}/", {"is_goalkeeper": True}, format="json").status_code == 200
+    assert person.history.latest().history_user == staff
