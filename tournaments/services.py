@@ -1218,7 +1218,7 @@ def penalty_add(
     *,
     game: Game,
     entry: TeamEntry,
-    person: Person | None,
+    person: Person | None = None,
     infraction_code: str,
     minutes: int,
     period: int,
