@@ -406,6 +406,13 @@ class Game(models.Model):
     def is_final(self) -> bool:
         return self.status == GameStatus.FINAL
 
+    @property
+    def shootout_winner(self) -> TeamEntry | None:
+        """Return the team that won the shoot-out (R-40: recorded beside the tied score), or None."""
+        if self.decided_in != DecidedIn.SHOOTOUT or self.shootout_home_goals is None:
+            return None
+        return self.home if self.shootout_home_goals > (self.shootout_away_goals or 0) else self.away
+
 
 class GoalRecord(models.Model):
     """A goal in the game summary (5.5.11). At most one assist (R-32)."""

@@ -422,3 +422,14 @@ def test_entries_managed_by_scopes_to_managers_federation_staff_and_internationa
     assert list(entries_managed_by(federation_staff(other.federation))) == [other]
     assert set(entries_managed_by(director)) == {mine, other}
     assert services.can_manage_entry(manager, mine) and not services.can_manage_entry(manager, other)
+
+
+def test_team_officials_are_named_once_per_role(entry, director):
+    coach = PersonFactory(federation=entry.federation, is_team_official=True)
+    official = services.team_official_add(entry=entry, person=coach, role="coach", by=director)
+    assert official.entry == entry
+    with pytest.raises(ValidationError):
+        services.team_official_add(entry=entry, person=coach, role="coach", by=director)
+    with pytest.raises(ValidationError) as exc:
+        services.team_official_add(entry=entry, person=coach, role="mascot", by=director)
+    assert "role" in exc.value.message_dict

@@ -285,3 +285,17 @@ def test_a_rink_holds_one_game_at_a_time(championship, director):
     with pytest.raises(ValidationError) as exc:
         services.game_move(game=other, start_at=first.start_at, rink=rink, by=director)
     assert "hosts game" in messages(exc, "start_at")
+
+
+def test_a_shootout_win_is_recorded_beside_the_tied_score_r_40(championship, director):
+    a, b = TeamEntryFactory(championship=championship), TeamEntryFactory(championship=championship)
+    final = GameFactory(
+        championship=championship,
+        phase=PhaseFactory(championship=championship, kind=PhaseKind.ELIMINATION, name="Final", order=3),
+        home=a,
+        away=b,
+        bracket_slot="F",
+    )
+    game = result(final, director, 1, 1, decided_in=DecidedIn.SHOOTOUT, shootout_home_goals=1, shootout_away_goals=2)
+    assert (game.home_goals, game.away_goals) == (1, 1)
+    assert game.shootout_winner == b
