@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Prefetch, Q, QuerySet
+from django.db.models.functions import Length
 
 from federation.eligibility import EligibilityResult
 from federation.models import EligibilityWaiver, Person
@@ -44,7 +45,8 @@ def roster_for_entry(entry: TeamEntry) -> list[RosterEntry]:
             "person__passports",
             Prefetch("person__eligibility_waivers", queryset=EligibilityWaiver.objects.select_related("approved_by")),
         )
-        .order_by("position", "number")
+        # Numbers are text ("07" must stay visible as typed): order 9 before 10 by length first.
+        .order_by("position", Length("number"), "number")
     )
 
 

@@ -433,3 +433,14 @@ def test_team_officials_are_named_once_per_role(entry, director):
     with pytest.raises(ValidationError) as exc:
         services.team_official_add(entry=entry, person=coach, role="mascot", by=director)
     assert "role" in exc.value.message_dict
+
+
+def test_the_roster_lists_goalkeepers_then_players_by_number(entry):
+    from tournaments.selectors import roster_with_eligibility
+
+    for number in ("10", "9", "2"):
+        RosterEntryFactory(entry=entry, number=number, person=eligible_person(entry.federation))
+    RosterEntryFactory(entry=entry, number="30", position=Position.GOALKEEPER, person=eligible_person(entry.federation))
+    lines = roster_with_eligibility(entry)
+    assert [line.number for line, _ in lines] == ["30", "2", "9", "10"]
+    assert all(result.eligible for _, result in lines)
