@@ -179,100 +179,112 @@ def _game(log):
     return log.events(), log.game, log.ruleset
 
 
-# -- an independent model of the box for games of minors -------------------------------------------------
+# -- an independent model of both boxes ----------------------------------------------------------------------
 
-MINOR_LENGTH = 1200
 PERIOD_LENGTH = 12000
 OTHER = {"home": "away", "away": "home"}
 PENALTY_POOL = {"home": range(2, 8), "away": range(12, 18)}
 SCORERS = {"home": range(8, 12), "away": range(18, 22)}
+# Time in the box per kind, one entry per stretch (a double minor is two minors, R-23).
+STRETCHES = {"minor": (1200,), "double_minor": (1200, 1200), "major": (3000,), "misconduct": (6000,)}
+REMOVES_A_PLAYER = frozenset({"minor", "double_minor", "major"})  # R-22
+ENDED_BY_GOAL = frozenset({"minor", "double_minor"})  # 6.2.1 B, R-23
+RECORDED_FIRST = {"minor": 0, "double_minor": 0, "major": 1, "misconduct": 2}  # 6.2.2 C
 
 
 class ModelBox:
-    """One team's box when every penalty is a minor, modelled from the rules without the engine's code.
+    """One team's box, modelled from the rules without the engine's code.
 
-    6.2.1 A / 6.2.2 A: at most two minors remove players; a third is stacked and starts when one ends.
-    6.2.2 B: a player whose time ends while a stacked minor starts waits for the stoppage; when a later
+    6.2.1 A / 6.2.2 A: at most two penalties remove players; a third is stacked and starts when one ends.
+    6.2.2 B: a player whose time ends while a stacked penalty starts waits for the stoppage; when a later
     expiry lets the team have one more player, the first of the waiting players returns at once.
-    6.2.3, 6.4.1 D, R-25: coincidental minors run without touching the strength or the stacking, and their
-    players wait for the first stoppage after expiry. 6.2.1 B, R-23: a goal against a team below its
-    opponent's strength ends the non-coincidental minor that started first.
+    6.2.2 C: at one stoppage the minors are recorded (and started) before a major.
+    6.2.3, 6.4.1 D, R-25: coincidental penalties run without touching the strength or the stacking, and their
+    players wait for the first stoppage after expiry; so does a misconduct (6.1.4 A).
+    6.2.1 B, R-23: a goal against a team below its opponent's strength ends the minor that first made it
+    shorthanded (earliest start; a double minor counts from its first half); in a double minor the running
+    half ends and the second starts at once. Majors (served by a designated team-mate, 6.1.3 A) never end.
     """
 
     def __init__(self):
         self.running: list[dict] = []
         self.stacked: list[dict] = []
         self.waiting: list[tuple[int, int, int]] = []  # (player, expired at, order): kept by 6.2.2 B
-        self.coincidental_waiting: list[int] = []
+        self.waiting_for_stoppage: list[int] = []  # coincidental penalties and misconducts (6.1.4 A, 6.2.3 B)
 
     def removing(self) -> list[dict]:
-        return [p for p in self.running if not p["coincidental"]]
+        return [p for p in self.running if p["kind"] in REMOVES_A_PLAYER and not p["coincidental"]]
 
     def strength(self) -> int:
         return max(2, 4 - len(self.removing()))
 
     def contents(self) -> list[tuple[int, str]]:
         return sorted(
-            [(p["player"], "running") for p in self.running]
-            + [(p["player"], "stacked") for p in self.stacked]
+            [(p["server"], "running") for p in self.running]
+            + [(p["server"], "stacked") for p in self.stacked]
             + [(w[0], "expired") for w in self.waiting]
-            + [(n, "expired") for n in self.coincidental_waiting]
+            + [(n, "expired") for n in self.waiting_for_stoppage]
         )
 
     def next_end(self) -> tuple[int, int] | None:
         return min(((p["end"], p["order"]) for p in self.running), default=None)
 
+    def _start(self, penalty: dict, now: int) -> None:
+        penalty.update(start=now, end=now + penalty["stretches"][0])
+        penalty.setdefault("first_start", now)
+        self.running.append(penalty)
+
     def _start_stacked(self, now: int) -> bool:
         if not self.stacked or len(self.removing()) >= 2:
             return False
-        minor = self.stacked.pop(0)
-        minor.update(start=now, end=now + MINOR_LENGTH)
-        self.running.append(minor)
+        self._start(self.stacked.pop(0), now)
         return True
 
     def expire_next(self) -> None:
-        minor = min(self.running, key=lambda p: (p["end"], p["order"]))
-        self.running.remove(minor)
-        if minor["coincidental"]:
-            self.coincidental_waiting.append(minor["player"])
-        elif self._start_stacked(minor["end"]):
-            self.waiting.append((minor["player"], minor["end"], minor["order"]))
+        penalty = min(self.running, key=lambda p: (p["end"], p["order"]))
+        self.running.remove(penalty)
+        end = penalty["end"]
+        if len(penalty["stretches"]) > 1:
+            penalty["stretches"] = penalty["stretches"][1:]
+            self._start(penalty, end)
+        elif penalty["coincidental"] or penalty["kind"] == "misconduct":
+            self.waiting_for_stoppage.append(penalty["server"])
+        elif self._start_stacked(end):
+            self.waiting.append((penalty["server"], end, penalty["order"]))
         elif self.waiting:
             self.waiting.sort(key=lambda w: (w[1], w[2]))
             self.waiting.pop(0)
-            self.waiting.append((minor["player"], minor["end"], minor["order"]))
+            self.waiting.append((penalty["server"], end, penalty["order"]))
 
     def stoppage(self) -> None:
-        self.waiting, self.coincidental_waiting = [], []
+        self.waiting, self.waiting_for_stoppage = [], []
 
-    def add(self, player: int, now: int, order: int, coincidental: bool) -> None:
-        minor = {
-            "player": player,
-            "start": now,
-            "end": now + MINOR_LENGTH,
-            "order": order,
-            "coincidental": coincidental,
-        }
-        if coincidental or len(self.removing()) < 2:
-            self.running.append(minor)
+    def add(self, penalty: dict, now: int) -> None:
+        if penalty["kind"] in REMOVES_A_PLAYER and not penalty["coincidental"] and len(self.removing()) >= 2:
+            self.stacked.append(penalty)
         else:
-            self.stacked.append(minor)
+            self._start(penalty, now)
 
     def goal_against(self, now: int) -> bool:
-        if not self.removing():
+        minors = [p for p in self.removing() if p["kind"] in ENDED_BY_GOAL]
+        if not minors:
             return False
-        first = min(self.removing(), key=lambda p: (p["start"], p["order"]))
+        first = min(minors, key=lambda p: (p["first_start"], p["order"]))
         self.running.remove(first)
-        self._start_stacked(now)
+        if len(first["stretches"]) > 1:
+            first["stretches"] = first["stretches"][1:]
+            self._start(first, now)
+        else:
+            self._start_stacked(now)
         return True
 
 
 class ModelGame:
-    """Both teams' boxes, the signalled minors (6.3 B-E, R-26) and the clock."""
+    """Both teams' boxes, the signalled penalties (6.3 B-E, R-26) and the clock."""
 
     def __init__(self):
         self.box = {"home": ModelBox(), "away": ModelBox()}
-        self.signalled: dict[str, list[int]] = {"home": [], "away": []}
+        self.signalled: dict[str, list[tuple[str, int, int]]] = {"home": [], "away": []}  # (kind, player, server)
         self.order = 0
         self.now = 0
 
@@ -287,46 +299,75 @@ class ModelGame:
             self.box[min(ends)[1]].expire_next()
         self.now = now
 
-    def stoppage(self, immediate: dict[str, list[int]]) -> None:
-        """Assess the signalled and the immediate minors of this stoppage; equal numbers to both teams coincide."""
+    def stoppage(self, immediate: dict) -> None:
+        """Assess the signalled and immediate penalties; when both teams have some, they are the same
+        kind (the generator makes them so) and coincide, a misconduct excepted (R-25)."""
         batch = {side: self.signalled[side] + immediate.get(side, []) for side in OTHER}
         self.signalled = {"home": [], "away": []}
         for box in self.box.values():
             box.stoppage()
-        coincidental = bool(batch["home"]) and bool(batch["away"])
+        both = bool(batch["home"]) and bool(batch["away"])
         for side in ("home", "away"):
-            for player in batch[side]:
+            penalties = []
+            for kind, _player, server in batch[side]:
                 self.order += 1
-                self.box[side].add(player, self.now, self.order, coincidental)
+                penalties.append(
+                    {
+                        "kind": kind,
+                        "server": server,
+                        "stretches": STRETCHES[kind],
+                        "coincidental": both and kind != "misconduct",
+                        "order": self.order,
+                    }
+                )
+            for penalty in sorted(penalties, key=lambda p: (RECORDED_FIRST[p["kind"]], p["order"])):
+                self.box[side].add(penalty, self.now)
 
     def goal(self, side: str) -> None:
         conceding = OTHER[side]
         ended = self.box[conceding].strength() < self.box[side].strength() and self.box[conceding].goal_against(
             self.now
         )
-        if not ended:
-            self.signalled[conceding] = []  # 6.3 C: washed out; 6.3 E: served when the goal ended a running minor
+        if not ended:  # 6.3 C: a signalled minor is washed out; 6.3 E: served when the goal ended a running minor
+            self.signalled[conceding] = [s for s in self.signalled[conceding] if s[0] != "minor"]
         self.stoppage({})
 
 
-def minors_game(rng: random.Random):
-    """Return a two-period log of minors (immediate, signalled, coincidental), goals and stoppages, and the
-    model's view of both boxes after each face-off and at moments of play."""
-    model, entries, checks, calls, taken = ModelGame(), [], [], {}, set()
+def penalties_game(rng: random.Random):
+    """Return a two-period log of minors, double minors, majors and misconducts (immediate, signalled,
+    coincidental), goals and stoppages, and the model's view of both boxes at face-offs and during play.
+
+    One penalty per player at most, so 6.1.7 stays out of the model; a major is served by a designated
+    team-mate (6.1.3 A), any other penalty by the offender.
+    """
+    model, entries, checks, used, taken = ModelGame(), [], [], set(), set()
     period, time = 1, 0
 
     def add(entry):
         entries.append({**entry, "period": period, "time": time, "seq": len(entries), "id": f"e{len(entries)}"})
 
-    def pick(side):
-        busy = {n for n, _ in model.box[side].contents()} | set(model.signalled[side]) | taken
-        free = [n for n in PENALTY_POOL[side] if n not in busy and calls.get(n, 0) < 2]
-        if not free:
+    def pick(side, kind):
+        busy = {n for n, _ in model.box[side].contents()} | taken | used
+        busy |= {s[1] for s in model.signalled[side]} | {s[2] for s in model.signalled[side]}
+        free = [n for n in PENALTY_POOL[side] if n not in busy]
+        if len(free) < (2 if kind == "major" else 1):
             return None
-        number = rng.choice(free)
-        calls[number] = calls.get(number, 0) + 1  # two calls at most: 6.1.7 stays out of the model
-        taken.add(number)
-        return number
+        player = rng.choice(free)
+        server = rng.choice([n for n in free if n != player]) if kind == "major" else player
+        used.add(player)
+        taken.update({player, server})
+        return (kind, player, server)
+
+    def kind():
+        return rng.choices(("minor", "double_minor", "major", "misconduct"), (6, 2, 1, 1))[0]
+
+    def penalty(side, item, delayed=False):
+        entry = {"type": "penalty", "team": side, "player": item[1], "penalty": item[0]}
+        if item[0] == "major":
+            entry["served_by"] = item[2]
+        if delayed:
+            entry["delayed"] = True
+        add(entry)
 
     add({"type": "period_start"})
     while True:
@@ -351,31 +392,30 @@ def minors_game(rng: random.Random):
             add({"type": "shot", "team": side, "player": rng.choice(SCORERS[side])})
             checks.append((len(entries), model.view()))
             continue
-        if roll < 0.3:  # a signalled minor against the team without the puck (only one team at a time)
+        if roll < 0.3:  # a signalled penalty against the team without the puck (one team at a time)
             side = rng.choice(("home", "away"))
-            number = None if model.signalled[OTHER[side]] else pick(side)
-            if number is not None:
-                add({"type": "penalty", "team": side, "player": number, "penalty": "minor", "delayed": True})
-                model.signalled[side].append(number)
+            item = None if model.signalled[OTHER[side]] else pick(side, kind())
+            if item is not None:
+                penalty(side, item, delayed=True)
+                model.signalled[side].append(item)
             continue
-        if roll < 0.55:  # a whistle for minors: one team, or the same number to both (coincidental)
-            waiting = {side: len(model.signalled[side]) for side in OTHER}
+        if roll < 0.55:  # a whistle for penalties: one team's, or one of the same kind to each team
             immediate = {"home": [], "away": []}
-            if rng.random() < 0.4:
-                for side in OTHER:
-                    for _ in range(max(waiting["home"], waiting["away"], 1) - waiting[side]):
-                        immediate[side].append(pick(side))
-                if None in immediate["home"] + immediate["away"]:
-                    immediate = {"home": [], "away": []}  # not enough players left: no coincidental call
+            if rng.random() < 0.4 and not model.signalled["home"] and not model.signalled["away"]:
+                same = kind()
+                pair = pick("home", same), pick("away", same)
+                if None not in pair:
+                    immediate = {"home": [pair[0]], "away": [pair[1]]}
             if not immediate["home"] and not immediate["away"]:
+                waiting = model.signalled
                 side = "away" if waiting["away"] else "home" if waiting["home"] else rng.choice(("home", "away"))
-                number = pick(side)
-                if number is not None:
-                    immediate[side].append(number)
+                item = pick(side, kind())
+                if item is not None:
+                    immediate[side].append(item)
             if immediate["home"] or immediate["away"]:
-                for side in OTHER:
-                    for number in immediate[side]:
-                        add({"type": "penalty", "team": side, "player": number, "penalty": "minor"})
+                for side in ("home", "away"):
+                    for item in immediate[side]:
+                        penalty(side, item)
             else:
                 add({"type": "clock_stop"})
             model.stoppage(immediate)
@@ -392,11 +432,12 @@ def minors_game(rng: random.Random):
 
 @PROPERTY
 @given(st.integers(min_value=0, max_value=2**32).map(random.Random))
-def test_games_of_minors_match_an_independent_model_of_the_box(rng):
-    """6.2.1 A-B, 6.2.2 A-B, 6.2.3, 6.3 B-E, R-23-R-26: who sits in each box, in which status, and both
-    strengths agree with the model after every face-off and at moments of play, over random sequences of
-    immediate, signalled and coincidental minors, goals and stoppages across two periods."""
-    entries, checks = minors_game(rng)
+def test_random_games_match_an_independent_model_of_both_boxes(rng):
+    """6.1.3 A, 6.1.4 A, 6.2.1-6.2.3, 6.3 B-E, R-22-R-28: who sits in each box, in which status, and both
+    strengths agree with the model at every face-off and at moments of play, over random sequences of
+    immediate, signalled and coincidental minors, double minors, majors and misconducts, goals and
+    stoppages across two periods."""
+    entries, checks = penalties_game(rng)
     log = random_log(random.Random(0), events=3)
     replayer = Replayer(log.game, log.ruleset)
     events = sort_events(parse_log(entries))
