@@ -452,3 +452,89 @@ def test_random_games_match_an_independent_model_of_both_boxes(rng):
             for side in OTHER
         }
         assert actual == expected, events[count - 1]
+
+
+# -- accumulation: the automatic penalties of 6.1.3 B and 6.1.7 ----------------------------------------------
+
+CALLS = (
+    ("minor", "hooking"),
+    ("minor", "tripping"),
+    ("minor", "slashing"),
+    ("minor", "high_sticks"),
+    ("minor", "cross_checking"),
+    ("double_minor", "spearing_butt_ending_attempted"),
+    ("bench_minor", "delaying_the_game"),
+    ("misconduct", "protest"),
+    ("major", "tripping_major"),
+    ("major", "slashing_major"),
+    ("game_misconduct", "resisting_referee"),
+    ("match", "kicking_opponent"),
+    ("penalty_shot", "penalty_shot_awarded_goal"),
+)
+STICK_INFRACTIONS = frozenset({"slashing", "high_sticks", "cross_checking", "spearing_butt_ending_attempted"})
+STICK_INFRACTIONS |= {"slashing_major"}
+ENDS_THE_GAME = frozenset({"major", "game_misconduct", "match", "game_ejection"})
+
+
+def automatic_by_the_rules(calls: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """Return, per call, the penalties the rules add: 6.1.3 B a game misconduct with a major; R-29 counts
+    calls (a double minor or a major is one); 6.1.7 A a misconduct on the 3rd, B a game ejection on every
+    later one, C a game ejection on the 3rd stick infraction (one ejection when B and C meet), D a game
+    misconduct on the second misconduct of any origin."""
+    sticks = misconducts = 0
+    added_per_call = []
+    for count, (kind, infraction) in enumerate(calls, start=1):
+        added, misconducts_before = [], misconducts
+        if kind == "major":
+            added.append(("game_misconduct", "6.1.3 B"))
+        misconducts += kind == "misconduct"
+        if count == 3:
+            added.append(("misconduct", "6.1.7 A"))
+            misconducts += 1
+        elif count > 3:
+            added.append(("game_ejection", "6.1.7 B"))
+        if infraction in STICK_INFRACTIONS:
+            sticks += 1
+            if sticks == 3 and added and added[-1] == ("game_ejection", "6.1.7 B"):
+                added[-1] = ("game_ejection", "6.1.7 B, C")
+            elif sticks == 3:
+                added.append(("game_ejection", "6.1.7 C"))
+        if misconducts_before < 2 <= misconducts:
+            added.append(("game_misconduct", "6.1.7 D"))
+        added_per_call.append(added)
+    return added_per_call
+
+
+@PROPERTY
+@given(st.integers(min_value=0, max_value=2**32).map(random.Random))
+def test_accumulated_penalties_add_the_automatic_ones_of_6_1_7(rng):
+    """6.1.3 B, 6.1.7 A-D, R-21, R-29: one player's penalty calls at separate stoppages, until he is out of
+    the game: the automatic penalties, his minutes, calls, stick infractions and removal follow the rules."""
+    entries, calls, time = [{"type": "period_start", "period": 1}], [], 0
+    for index in range(rng.randint(1, 7)):
+        time += rng.randint(10, 300)
+        kind, infraction = rng.choice(CALLS)
+        entry = {"type": "penalty", "id": f"p{index}", "period": 1, "time": time, "team": "home", "player": 5}
+        entry.update(penalty=kind, infraction=infraction)
+        if kind in ("major", "match"):
+            entry["served_by"] = 6
+        entries += [entry, {"type": "clock_start", "period": 1, "time": time}]
+        calls.append((kind, infraction))
+        if any(k in ENDS_THE_GAME for k, _ in [(kind, ""), *sum(automatic_by_the_rules(calls), [])]):
+            break
+    log = random_log(random.Random(0), events=3)
+    state = replay(parse_log(entries), log.game, log.ruleset)
+    added_per_call: list[list[tuple[str, str]]] = []
+    for record in state.penalties:
+        if record.automatic is None:
+            added_per_call.append([])
+        else:
+            added_per_call[-1].append((record.kind, record.automatic))
+    expected = automatic_by_the_rules(calls)
+    assert added_per_call == expected
+    player = state.teams["home"].players[5]
+    assert player.calls == len(calls)
+    assert player.stick_infractions == sum(infraction in STICK_INFRACTIONS for _, infraction in calls)
+    charged = [(k, "") for k, _ in calls] + sum(expected, [])  # a penalty shot charges nothing (R-21 table)
+    assert player.minutes == sum(R21_MINUTES[k] for k, _ in charged)
+    assert (player.out_of_game is not None) == any(k in ENDS_THE_GAME for k, _ in charged)
