@@ -13,6 +13,7 @@ import copy
 import random
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -538,3 +539,64 @@ def test_accumulated_penalties_add_the_automatic_ones_of_6_1_7(rng):
     charged = [(k, "") for k, _ in calls] + sum(expected, [])  # a penalty shot charges nothing (R-21 table)
     assert player.minutes == sum(R21_MINUTES[k] for k, _ in charged)
     assert (player.out_of_game is not None) == any(k in ENDS_THE_GAME for k, _ in charged)
+
+
+# -- the shoot-out -------------------------------------------------------------------------------------------
+
+
+def shootout_decided(results: list[bool], shooters: int = 3) -> bool:
+    """Whether the shoot-out is over after these attempts (first team's at even positions), by brute force:
+    in the first rounds, no outcome of the attempts left can change the winner (R-40); after them, a
+    complete extra round that is not tied (1.3 E)."""
+    done = len(results)
+    if done <= 2 * shooters:
+        left = 2 * shooters - done
+        winners = set()
+        for mask in range(1 << left):
+            rest = [bool(mask >> i & 1) for i in range(left)]
+            full = results + rest
+            first, second = sum(full[0::2]), sum(full[1::2])
+            winners.add("tie" if first == second else "first" if first > second else "second")
+        return len(winners) == 1 and "tie" not in winners
+    extra = results[2 * shooters :]
+    return len(extra) % 2 == 0 and extra[-2] != extra[-1]
+
+
+@PROPERTY
+@given(st.lists(st.booleans(), min_size=0, max_size=20), st.sampled_from(["home", "away"]))
+def test_the_shootout_ends_exactly_when_the_result_cannot_change(outcomes, first):
+    """1.3 E, R-40: three shooters a team alternately, then one-shooter rounds started by the team that shot
+    second, new shooters each time; the shoot-out ends at the first attempt after which the winner is
+    certain, and nothing is accepted after it."""
+    second = OTHER[first]
+    shooters = {"home": [8, 9, 10, 11, 2, 3, 4, 5, 6, 7], "away": [18, 19, 20, 21, 12, 13, 14, 15, 16, 17]}
+    entries = [
+        {"type": "period_start", "period": 1},
+        {"type": "period_end", "period": 1, "time": "20:00"},
+        {"type": "period_start", "period": 2},
+        {"type": "period_end", "period": 2, "time": "20:00"},
+        {"type": "period_start", "period": 3},
+        {"type": "period_end", "period": 3, "time": "10:00"},
+    ]
+    results: list[bool] = []
+    for scored in outcomes:
+        count = len(results)
+        side = (first if count % 2 == 0 else second) if count < 6 else (second if count % 2 == 0 else first)
+        player = shooters[side][count // 2]
+        entries.append({"type": "shootout_attempt", "team": side, "player": player, "scored": scored})
+        results.append(scored)
+        if shootout_decided(results):
+            break
+    log = random_log(random.Random(0), events=3, game_type="elimination")
+    state = replay(parse_log(entries), log.game, log.ruleset)
+    goals = {first: sum(results[0::2][:3]) + sum(results[6:][1::2]), second: sum(results[1::2][:3])}
+    goals[second] += sum(results[6:][0::2])
+    assert state.shootout.goals == goals
+    if shootout_decided(results):
+        winner = first if goals[first] > goals[second] else second
+        assert state.status == "ended" and state.result.decided_by == "shootout" and state.result.winner == winner
+        late = {"type": "shootout_attempt", "team": "home", "player": 7, "scored": True}
+        with pytest.raises(EngineError):
+            replay(parse_log([*entries, late]), log.game, log.ruleset)
+    else:
+        assert state.status == "shootout" and state.result is None
