@@ -6,7 +6,13 @@ the limits, goalkeepers pulled and returned, corrections, overtime, shoot-out,
 forfeit. Properties: a valid log replays without error; entitled strength stays
 between 2 and 4 floor players (6.2.1 A, R-22); minutes charged per player are the
 sum over his penalties (R-21); the order of entry does not matter (R-10); a broken
-log is refused with the engine's own error family, never another exception.
+log is refused with the engine's own error family, citing its rule, never another
+exception; the box and the strength agree after every event.
+
+Three properties compare the engine with models written here from the rules alone:
+both penalty boxes over random games of minors, double minors, majors and
+misconducts (immediate, signalled, coincidental; 6.2, 6.3, R-23-R-28), the automatic
+penalties of accumulation (6.1.3 B, 6.1.7, R-29), and the end of the shoot-out (R-40).
 """
 
 import copy
