@@ -134,6 +134,21 @@ def test_any_order_of_entry_gives_the_same_state(log, shuffler):
 
 
 CITATION = re.compile(r"\bR-\d\d\b|\b\d\.\d")
+
+
+@PROPERTY
+@given(logs, st.randoms(use_true_random=False))
+def test_voiding_a_correction_restores_the_state(log, rng):
+    """R-10: a correction voids an event by id; a correction of that correction brings the event back."""
+    reference = replay(log.events(), log.game, log.ruleset).to_dict()
+    target = rng.choice([e for e in log.entries if e["type"] != "correction"])
+    corrections = [
+        {"type": "correction", "id": "undo", "seq": 10**6, "voids": target["id"]},
+        {"type": "correction", "id": "redo", "seq": 10**6 + 1, "voids": "undo"},
+    ]
+    assert replay(parse_log(log.entries + corrections), log.game, log.ruleset).to_dict() == reference
+
+
 MUTATED_FIELDS = (
     "type",
     "period",
