@@ -16,7 +16,9 @@ Who sees what:
 - staff of a national federation: their federation's people and passports;
 - discipline committee members and game officials: every person's name and
   data (they need them across federations), never passports or scans;
-- team managers: nothing of the federation register through these gates.
+- team managers (scoped to a federation): that federation's people, read
+  only (they pick their roster from them), never passports or scans; a team
+  manager without a federation sees no one.
 
 A person's confidential records (passports and scans, eligibility waivers,
 protective device requests and prescriptions) have the audience of passports:
@@ -116,6 +118,11 @@ def staff_federation_ids(user) -> set[int]:
     return {a.federation_id for a in _assignments(user) if a.role == Role.FEDERATION_STAFF and a.federation_id}
 
 
+def team_manager_federation_ids(user) -> set[int]:
+    """Return the ids of the federations whose teams the user manages."""
+    return {a.federation_id for a in _assignments(user) if a.role == Role.TEAM_MANAGER and a.federation_id}
+
+
 def is_federation_staff(user) -> bool:
     """Staff of at least one federation, or international staff."""
     return is_international_staff(user) or bool(staff_federation_ids(user))
@@ -123,7 +130,9 @@ def is_federation_staff(user) -> bool:
 
 def can_see_people(user) -> bool:
     """Whether the user may see any person at all (the people list is open to them)."""
-    return is_federation_staff(user) or bool(roles_of(user) & _PEOPLE_READERS)
+    return (
+        is_federation_staff(user) or bool(roles_of(user) & _PEOPLE_READERS) or bool(team_manager_federation_ids(user))
+    )
 
 
 # --- Federations --------------------------------------------------------------
@@ -164,10 +173,11 @@ def people_visible_to(user) -> QuerySet[Person]:
 
     Discipline committee members and game officials see every person (they
     need names across federations) but not passports: see ``passports_visible_to``.
+    Team managers see the people of the federation whose teams they manage.
     """
     if is_international_staff(user) or roles_of(user) & _PEOPLE_READERS:
         return Person.objects.all()
-    ids = staff_federation_ids(user)
+    ids = staff_federation_ids(user) | team_manager_federation_ids(user)
     if ids:
         return Person.objects.filter(federation_id__in=ids)
     return Person.objects.none()
@@ -177,7 +187,7 @@ def can_view_person(user, person: Person) -> bool:
     """The object form of ``people_visible_to`` (no query beyond the user's roles)."""
     if is_international_staff(user) or roles_of(user) & _PEOPLE_READERS:
         return True
-    return person.federation_id in staff_federation_ids(user)
+    return person.federation_id in staff_federation_ids(user) | team_manager_federation_ids(user)
 
 
 def can_edit_person(user, person: Person) -> bool:

@@ -143,3 +143,13 @@ def test_people_editable_q_matches_can_edit_person(world):
     staff = federation_staff(world["a"])
     editable = set(Person.objects.filter(access.people_editable_q(staff)))
     assert editable == {p for p in Person.objects.all() if access.can_edit_person(staff, p)}
+
+
+def test_a_team_manager_sees_the_people_of_their_federation_read_only(world):
+    manager = with_role(Role.TEAM_MANAGER, federation=world["a"])
+    assert set(access.people_visible_to(manager)) == {world["person_a"], world["passport_a"].person}
+    assert access.can_view_person(manager, world["person_a"])
+    assert not access.can_view_person(manager, world["person_b"])
+    assert not access.can_edit_person(manager, world["person_a"])
+    assert not access.can_see_confidential(manager, world["person_a"])
+    assert access.passports_visible_to(manager).count() == 0

@@ -155,7 +155,7 @@ def test_people_filter_by_passport_expiry(fed_a):
     assert ids(client.get("/api/people/", {"passport_expiry_before": "2028-01-01"})) == {expiring.pk}
 
 
-def test_team_managers_may_not_list_people(fed_a):
+def test_a_team_manager_without_a_federation_may_not_list_people(fed_a):
     PersonFactory(federation=fed_a)
     assert client_for(with_role(Role.TEAM_MANAGER)).get("/api/people/").status_code == 403
 
@@ -461,3 +461,14 @@ def test_api_writes_with_basic_auth_are_audited_too(fed_a):
     person = PersonFactory(federation=fed_a)
     assert client.patch(f"/api/people/{person.pk}/", {"is_goalkeeper": True}, format="json").status_code == 200
     assert person.history.latest().history_user == staff
+
+
+def test_a_team_manager_lists_their_federations_people_to_pick_a_roster(fed_a, fed_b):
+    mine, theirs = PersonFactory(federation=fed_a), PersonFactory(federation=fed_b)
+    passport = PassportFactory(person=mine)
+    client = client_for(with_role(Role.TEAM_MANAGER, federation=fed_a))
+    assert ids(client.get("/api/people/")) == {mine.pk}
+    assert client.get(f"/api/people/{theirs.pk}/").status_code == 404
+    assert client.patch(f"/api/people/{mine.pk}/", {"is_referee": True}, format="json").status_code == 403
+    assert client.get(f"/api/people/{mine.pk}/eligibility/").status_code == 403
+    assert client.get(f"/api/passports/{passport.pk}/").status_code == 403
