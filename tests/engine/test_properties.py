@@ -137,6 +137,25 @@ CITATION = re.compile(r"\bR-\d\d\b|\b\d\.\d")
 
 
 @PROPERTY
+@given(logs)
+def test_scores_and_player_records_agree_with_the_goal_list(log):
+    """5.5.11 B-D, R-32: each team's score is its goals; each player's goals and assists are those the goal
+    list credits to him (games played out; a forfeit rewrites the goals, 8.1 B)."""
+    state = replay(log.events(), log.game, log.ruleset)
+    if state.result is not None and state.result.decided_by == "forfeit":
+        return
+    for side in ("home", "away"):
+        team = state.teams[side]
+        goals = [g for g in state.goals if g.team == side]
+        assert team.score == len(goals)
+        for number, player in team.players.items():
+            assert player.goals == sum(g.scorer == number for g in goals), (side, number)
+            assert player.assists == sum(g.assist == number for g in goals), (side, number)
+        for goal in goals:
+            assert not (goal.own_goal and goal.assist is not None), goal
+
+
+@PROPERTY
 @given(logs, st.randoms(use_true_random=False))
 def test_voiding_a_correction_restores_the_state(log, rng):
     """R-10: a correction voids an event by id; a correction of that correction brings the event back."""
