@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 from djmoney.money import Money
 
+from accounts.access import is_federation_staff
 from federation.models import Person
 
 from . import rinks as rink_rules
@@ -290,7 +291,11 @@ def _zone(championship: Championship) -> zoneinfo.ZoneInfo:
 
 def championship_list(request):
     championships = Championship.objects.select_related("venue").order_by("-start_date", "name")
-    return render(request, "tournaments/championship_list.html", {"championships": championships})
+    # Staff of a federation may direct the championships their federation sanctions (the service decides which).
+    can_create = is_federation_staff(request.user)
+    return render(
+        request, "tournaments/championship_list.html", {"championships": championships, "can_create": can_create}
+    )
 
 
 def _published_rinks(championship: Championship):
@@ -670,10 +675,10 @@ def _game_action(request, game, action, *, move, result, goal, penalty) -> bool:
             )
             messages.success(request, "Penalty added.")
     except ValidationError as exc:
-        if action == "penalty" and "time_tenths" in getattr(exc, "error_dict", {}):
-            exc = ValidationError({"minute": exc.error_dict["time_tenths"]})
-        if action == "goal" and "time_tenths" in getattr(exc, "error_dict", {}):
-            exc = ValidationError({"minute": exc.error_dict["time_tenths"]})
+        errors = getattr(exc, "error_dict", None)
+        if errors and "time_tenths" in errors:
+            # The page asks for minutes and seconds; the service speaks of tenths.
+            errors["minute"] = errors.pop("time_tenths")
         apply_errors(form, exc)
         return False
     return True

@@ -417,3 +417,23 @@ def test_a_superuser_sees_the_staff_links_on_the_schedule(client):
     client.force_login(SuperuserFactory())
     text = client.get(reverse("tournaments:schedule", args=[championship.pk])).text
     assert reverse("tournaments:game-manage", args=[next(iter(games.values())).pk]) in text
+
+
+def test_staff_see_the_new_championship_link_and_the_public_does_not(client, director_client):
+    create = reverse("tournaments:championship-create")
+    assert create in director_client.get(reverse("tournaments:championship-list")).text
+    client.logout()
+    assert create not in client.get(reverse("tournaments:championship-list")).text
+
+
+def test_a_goal_time_beyond_the_period_is_shown_beside_the_minutes_r_10(director_client, pool_games):
+    championship, pool, (a, b, c), games = pool_games
+    game = finish(games[(a.name, b.name)], 1, 0)
+    scorer = a.roster.order_by("number").first().person
+    response = director_client.post(
+        reverse("tournaments:game-manage", args=[game.pk]),
+        {"action": "goal", "entry": a.pk, "scorer": scorer.pk, "period": 1, "minute": 20, "second": 30},
+    )
+    assert response.status_code == 200
+    assert "R-10" in " ".join(response.context["goal"].errors["minute"])
+    assert response.context["goal"]["second"].value() == "30"
