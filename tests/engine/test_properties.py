@@ -156,6 +156,20 @@ def test_scores_and_player_records_agree_with_the_goal_list(log):
 
 
 @PROPERTY
+@given(logs)
+def test_the_two_minute_mark_is_noted_once_in_every_period_played_to_the_end(log):
+    """4.4, R-13: the last two minutes are announced once per period, at 18:00 (8:00 in overtime)."""
+    state = replay(log.events(), log.game, log.ruleset)
+    marks = [n for n in state.notices if n.article == "4.4"]
+    ended = {e["period"] for e in log.entries if e["type"] == "period_end"}
+    for period in ended:
+        assert sum(n.period == period for n in marks) == 1, period
+    for notice in marks:
+        length = log.ruleset.overtime_length if notice.period > log.ruleset.periods else log.ruleset.period_length
+        assert notice.time == length - log.ruleset.two_minute_mark, notice
+
+
+@PROPERTY
 @given(logs, st.randoms(use_true_random=False))
 def test_voiding_a_correction_restores_the_state(log, rng):
     """R-10: a correction voids an event by id; a correction of that correction brings the event back."""
