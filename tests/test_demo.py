@@ -339,7 +339,9 @@ def test_two_fresh_databases_get_the_same_world(fresh):
     run_demo(logins_file=fresh / "logins.txt")
     digest = world_digest()
     env = {**os.environ, "PORTAL_DATA_DIR": str(fresh / "other"), "PYTHONHASHSEED": "random"}
-    env.pop("DATABASE_URL", None)
+    # The embedded default: a new SQLite file in PORTAL_DATA_DIR, no server.
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        env.pop(name, None)
     manage = [sys.executable, str(BASE_DIR / "manage.py")]
     subprocess.run([*manage, "migrate", "-v0"], cwd=BASE_DIR, env=env, check=True, capture_output=True)
     result = subprocess.run([*manage, "demo"], cwd=BASE_DIR, env=env, check=True, capture_output=True, text=True)
