@@ -26,13 +26,20 @@ from .models import (
     Venue,
 )
 
+# Ids are checked as numbers the database can hold: a 30-digit id is a 400, not an overflow.
+MAX_ID = 2**31 - 1
+
+
+def id_filter(**kwargs) -> django_filters.NumberFilter:
+    return django_filters.NumberFilter(min_value=1, max_value=MAX_ID, **kwargs)
+
 
 class ChampionshipFilter(django_filters.FilterSet):
     category = django_filters.ChoiceFilter(choices=CATEGORY_CHOICES)
     level = django_filters.ChoiceFilter(choices=Level.choices)
     starts_after = django_filters.DateFilter(field_name="start_date", lookup_expr="gte")
     starts_before = django_filters.DateFilter(field_name="start_date", lookup_expr="lte")
-    year = django_filters.NumberFilter(field_name="start_date", lookup_expr="year")
+    year = django_filters.NumberFilter(field_name="start_date", lookup_expr="year", min_value=1900, max_value=2200)
 
     class Meta:
         model = Championship
@@ -54,7 +61,7 @@ class EntryFilter(django_filters.FilterSet):
 
 
 class RosterEntryFilter(django_filters.FilterSet):
-    championship = django_filters.NumberFilter(field_name="entry__championship")
+    championship = id_filter(field_name="entry__championship")
     position = django_filters.ChoiceFilter(choices=Position.choices)
 
     class Meta:
@@ -71,7 +78,7 @@ class PoolFilter(django_filters.FilterSet):
 class GameFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=GameStatus.choices)
     phase = django_filters.ChoiceFilter(field_name="phase__kind", choices=PhaseKind.choices)
-    team = django_filters.NumberFilter(method="filter_team", label="Entry id, home or away")
+    team = id_filter(method="filter_team", label="Entry id, home or away")
     starts_after = django_filters.IsoDateTimeFilter(field_name="start_at", lookup_expr="gte")
     starts_before = django_filters.IsoDateTimeFilter(field_name="start_at", lookup_expr="lt")
 
@@ -84,7 +91,7 @@ class GameFilter(django_filters.FilterSet):
 
 
 class GoalFilter(django_filters.FilterSet):
-    championship = django_filters.NumberFilter(field_name="game__championship")
+    championship = id_filter(field_name="game__championship")
 
     class Meta:
         model = GoalRecord
@@ -92,7 +99,7 @@ class GoalFilter(django_filters.FilterSet):
 
 
 class PenaltyFilter(django_filters.FilterSet):
-    championship = django_filters.NumberFilter(field_name="game__championship")
+    championship = id_filter(field_name="game__championship")
 
     class Meta:
         model = PenaltyRecord

@@ -15,6 +15,7 @@ from rest_framework import serializers
 from federation.models import Federation, Person
 
 from . import services
+from .filters import MAX_ID
 from .models import (
     Championship,
     DecidedIn,
@@ -185,7 +186,7 @@ class FeePaidInputSerializer(serializers.Serializer):
 
 
 class ManagersInputSerializer(serializers.Serializer):
-    managers = serializers.ListField(child=serializers.IntegerField(min_value=1), allow_empty=True)
+    managers = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_ID), allow_empty=True)
 
 
 # --- rosters -----------------------------------------------------------------------------------------------------
@@ -231,7 +232,7 @@ class RosterLineEligibilitySerializer(RosterEntrySerializer):
 
 class RosterEntryInputSerializer(serializers.Serializer):
     entry = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
-    person = serializers.IntegerField(min_value=1)
+    person = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     # Text, as printed: "07" reaches the 3.2.9 C check instead of becoming 7.
     number = serializers.CharField(max_length=3, allow_blank=True)
     position = serializers.ChoiceField(choices=Position.choices, default=Position.PLAYER)
@@ -251,7 +252,7 @@ class RosterImportSerializer(serializers.Serializer):
 
 
 class TeamOfficialInputSerializer(serializers.Serializer):
-    person = serializers.IntegerField(min_value=1)
+    person = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     role = serializers.ChoiceField(choices=OfficialRole.choices)
 
 
@@ -317,7 +318,9 @@ class PoolStandingsSerializer(serializers.Serializer):
 
 class ShootoutInputSerializer(serializers.Serializer):
     entries = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), min_length=2, help_text="Entry ids, best first (9.3 G)."
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        min_length=2,
+        help_text="Entry ids, best first (9.3 G).",
     )
 
 
@@ -411,7 +414,9 @@ class GoalInputSerializer(serializers.Serializer):
     scorer = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
     assist = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all(), required=False, allow_null=True)
     period = serializers.IntegerField(min_value=1, max_value=9)
-    time_tenths = serializers.IntegerField(min_value=0, help_text="Elapsed tenths of a second in the period (R-10).")
+    time_tenths = serializers.IntegerField(
+        min_value=0, max_value=36000, help_text="Elapsed tenths of a second in the period (R-10)."
+    )
     own_goal = serializers.BooleanField(default=False)
     empty_net = serializers.BooleanField(default=False)
     power_play = serializers.BooleanField(default=False)
@@ -446,15 +451,15 @@ class PenaltyInputSerializer(serializers.Serializer):
     minutes = serializers.IntegerField(min_value=0, max_value=99)
     gives_power_play = serializers.BooleanField(default=False)
     period = serializers.IntegerField(min_value=1, max_value=9)
-    time_tenths = serializers.IntegerField(min_value=0)
+    time_tenths = serializers.IntegerField(min_value=0, max_value=36000)
 
 
 class GoalkeeperLineInputSerializer(serializers.Serializer):
     entry = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
     goalkeeper = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
-    shots_against = serializers.IntegerField(min_value=0)
-    saves = serializers.IntegerField(min_value=0)
-    goals_against = serializers.IntegerField(min_value=0)
+    shots_against = serializers.IntegerField(min_value=0, max_value=999)
+    saves = serializers.IntegerField(min_value=0, max_value=999)
+    goals_against = serializers.IntegerField(min_value=0, max_value=999)
 
 
 class GoalkeeperLineSerializer(serializers.Serializer):

@@ -230,3 +230,20 @@ def test_the_schema_documents_every_championship_endpoint():
     assert "multipart/form-data" in upload
     names = {p["name"] for p in schema["paths"]["/api/games/"]["get"]["parameters"]}
     assert {"championship", "pool", "team", "status", "page"} <= names
+
+
+@pytest.mark.parametrize(
+    ("path", "params"),
+    [
+        ("/api/games/", {"team": 10**30}),
+        ("/api/games/", {"championship": 10**30}),
+        ("/api/roster-entries/", {"championship": 10**30}),
+        ("/api/goals/", {"championship": "x"}),
+        ("/api/championships/", {"year": 10**12}),
+        ("/api/games/", {"status": "postponed"}),
+    ],
+)
+def test_a_filter_value_that_cannot_be_an_id_or_choice_is_a_400_naming_it(api, path, params):
+    response = api.get(path, params)
+    assert response.status_code == 400
+    assert set(params) <= set(response.json())

@@ -404,3 +404,16 @@ def test_the_bracket_is_generated_and_filled(api):
     again = api.post(f"/api/championships/{championship.pk}/generate-bracket/", {}, format="json")
     assert again.status_code == 400
     assert services.championship_has_begun(championship)
+
+
+def test_ids_too_large_for_the_database_are_a_400(api, played):
+    championship, pool, (a, b, c), games = played
+    entry = a
+    response = api.post(f"/api/entries/{entry.pk}/managers/", {"managers": [10**30]}, format="json")
+    assert response.status_code == 400 and "managers" in response.json()
+    response = api.post("/api/roster-entries/", {"entry": entry.pk, "person": 10**30, "number": "5"}, format="json")
+    assert response.status_code == 400 and "person" in response.json()
+    game = games[(a.name, b.name)]
+    body = {"entry": b.pk, "goalkeeper": 1, "shots_against": 10**6, "saves": 0, "goals_against": 0}
+    response = api.post(f"/api/games/{game.pk}/goalkeeper-line/", body, format="json")
+    assert response.status_code == 400 and "shots_against" in response.json()
