@@ -20,10 +20,10 @@ import random
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from games.engine import EngineError, parse_log, parse_time, replay
+from games.engine import EngineError, parse_log, parse_time, replay, state_at
 from games.engine.replay import Replayer, sort_events
 from tests.engine.generators import random_log
 
@@ -167,6 +167,32 @@ def test_the_two_minute_mark_is_noted_once_in_every_period_played_to_the_end(log
     for notice in marks:
         length = log.ruleset.overtime_length if notice.period > log.ruleset.periods else log.ruleset.period_length
         assert notice.time == length - log.ruleset.two_minute_mark, notice
+
+
+@PROPERTY
+@given(logs, st.randoms(use_true_random=False))
+def test_the_state_at_a_moment_of_play_is_the_log_replayed_up_to_it(log, rng):
+    """R-10: ``state_at`` a game time while the clock runs equals replaying the events up to that time and
+    one more event at that time (a shot on goal, which only adds the shot and the save)."""
+    timed = [e for e in log.entries if "period" in e]
+    anchor = rng.choice(timed)
+    period, time = anchor["period"], anchor["time"] + rng.randint(1, 400)
+    length = log.ruleset.overtime_length if period > log.ruleset.periods else log.ruleset.period_length
+    assume(time < length)
+    moment = state_at(log.events(), log.game, period, time, log.ruleset)
+    assume(moment.running and moment.status == "in_progress" and moment.period == period)
+    kept = [e for e in timed if (e["period"], e["time"]) <= (period, time)]
+    ids = {e["id"] for e in kept}
+    kept += [e for e in log.entries if e["type"] == "correction" and e["voids"] in ids]
+    probe = {"type": "shot", "team": "home", "period": period, "time": time, "seq": 10**6, "id": "probe"}
+    replayed = replay(parse_log([*kept, probe]), log.game, log.ruleset).to_dict()
+    expected = moment.to_dict()
+    expected["teams"]["home"]["shots"] += 1
+    for state in (expected, replayed):
+        for side in state["players"].values():
+            for record in side.values():
+                record.pop("saves", None)
+    assert replayed == expected
 
 
 @PROPERTY
