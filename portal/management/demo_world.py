@@ -685,8 +685,9 @@ class WorldBuilder:
     def build_schedule(self) -> None:
         director = self.users["firs.staff"]
         spec = data.CHAMPIONSHIP
-        pools = {name: tournament_services.pool_create(championship=self.championship, name=name, by=director)
-                 for name in spec.pools}  # fmt: skip
+        pools = {}
+        for name in spec.pools:
+            pools[name] = tournament_services.pool_create(championship=self.championship, name=name, by=director)
         # Snake seeding: 1 and 4 in A, 2 and 3 in B, 5 and 8 in A, 6 and 7 in B.
         names = list(spec.pools)
         for seed, code in enumerate(data.ENTERED):
@@ -718,7 +719,7 @@ class WorldBuilder:
         last_day = data.CHAMPIONSHIP.pool_days[data.RESULT_DAYS - 1]
         games = [
             game
-            for game in Game.objects.filter(championship=self.championship)
+            for game in Game.objects.filter(championship=self.championship, pool__isnull=False)
             .select_related("home", "away")
             .order_by("start_at", "number")
             if game.start_at.astimezone(zone).date() <= last_day
