@@ -196,6 +196,21 @@ def test_the_standings_page_runs_the_same_queries_for_4_and_32_teams(client, dja
     assert response.text.count('class="standings"') == teams // 4
 
 
+# the championship; its games with teams, rink, pool and phase
+SCHEDULE_PAGE_QUERIES = 2
+
+
+@pytest.mark.parametrize("name", ["schedule", "results"])
+@pytest.mark.parametrize("teams", [4, 32])
+def test_the_schedule_and_results_pages_run_the_same_queries_for_4_and_32_teams(
+    client, django_assert_num_queries, teams, name
+):
+    championship, _ = build_championship(teams, with_summaries=False)
+    with django_assert_num_queries(SCHEDULE_PAGE_QUERIES):
+        response = client.get(reverse(f"tournaments:{name}", args=[championship.pk]))
+    assert response.text.count("3–1") == teams // 4 * 6
+
+
 # --- leaders -------------------------------------------------------------------------------------------------------
 
 
