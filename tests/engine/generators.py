@@ -341,7 +341,7 @@ def random_log(
     return Log(Game(HOME, AWAY, game_type), ruleset, entries, builder.penalized)
 
 
-def long_log(events: int, seed: int = 2026) -> Log:
+def long_log(events: int, seed: int = 2026, mix: tuple[float, ...] = DENSE) -> Log:
     """Return one round-robin game of about ``events`` events at the density of a 400-event game.
 
     The periods are stretched with the log (the ruleset is a parameter), so a
@@ -350,4 +350,4 @@ def long_log(events: int, seed: int = 2026) -> Log:
     """
     scale = max(1, events // 400)
     ruleset = Ruleset(period_length=12000 * scale, overtime_length=6000 * scale, two_minute_mark=1200)
-    return random_log(random.Random(seed), events=events, game_type=ROUND_ROBIN, ruleset=ruleset)
+    return random_log(random.Random(seed), events=events, game_type=ROUND_ROBIN, ruleset=ruleset, mix=mix)
