@@ -86,6 +86,31 @@ OBJECTS: dict[str, Callable[[World], object]] = {
 }
 
 
+def _tournament_objects() -> dict[str, Callable[[World], object]]:
+    """Championship objects: sanctioned by an international body; A's entry is managed by A's team managers."""
+    from accounts.models import User as _User
+    from tests.factories import ChampionshipFactory, GameFactory, PoolFactory, RosterEntryFactory, TeamEntryFactory
+
+    def entry_a(w):
+        entry = TeamEntryFactory(championship=w["championship"], federation=w["fed_a"])
+        managers = _User.objects.filter(
+            role_assignments__role=Role.TEAM_MANAGER, role_assignments__federation=w["fed_a"]
+        )
+        entry.managers.set(managers)
+        return entry
+
+    return {
+        "championship": lambda w: ChampionshipFactory(),
+        "entry_a": entry_a,
+        "roster_line_a": lambda w: RosterEntryFactory(entry=w["entry_a"], person=w["person_a"], number="9"),
+        "game": lambda w: GameFactory(championship=w["championship"]),
+        "pool": lambda w: PoolFactory(championship=w["championship"]),
+    }
+
+
+OBJECTS.update(_tournament_objects())
+
+
 class World:
     """The objects of one test, built on first use."""
 
@@ -456,6 +481,107 @@ TARGETS: list[dict] = [
         "method": "get",
         "url": page("admin:accounts_user_add"),
         "expect": ADMIN_EXECUTIVES,
+    },
+]
+
+# --- Championships: public pages and API reads, direction (staff of the sanctioning body), team managers ------------
+
+
+def tapi(name: str, *args) -> Callable[[World], str]:
+    """A URL of the championship API; ``args`` name objects of the world."""
+    return lambda w: reverse(f"tournaments-api:{name}", args=[w.pk(a) for a in args])
+
+
+# The championship is sanctioned by an international body: international staff direct it.
+PAGE_DIRECTORS = expect(403, ANON=LOGIN, EXEC=200, INTL=200, SU=200)
+API_DIRECTORS = expect(403, EXEC=200, INTL=200, SU=200)
+# A's entry: its team managers, A's staff and international staff.
+PAGE_ENTRY_A = expect(200, ANON=LOGIN, STAFF_B=403, GO=403, DC=403)
+API_ENTRY_A = expect(200, ANON=403, STAFF_B=403, GO=403, DC=403)
+PUBLIC = expect(200)
+
+TARGETS += [
+    {"name": f"page championship {view}", "method": "get", "url": page(f"tournaments:{view}", *args), "expect": PUBLIC}
+    for view, args in [
+        ("championship-list", ()),
+        ("championship-detail", ("championship",)),
+        ("schedule", ("championship",)),
+        ("results", ("championship",)),
+        ("standings", ("championship",)),
+        ("bracket", ("championship",)),
+        ("leaders", ("championship",)),
+    ]
+]
+TARGETS += [
+    {"name": f"page championship {view}", "method": "get", "url": page(f"tournaments:{view}", *args), "expect": want}
+    for view, args, want in [
+        ("championship-create", (), expect(200, ANON=LOGIN, TM=403, GO=403, DC=403)),
+        ("championship-edit", ("championship",), PAGE_DIRECTORS),
+        ("entries", ("championship",), PAGE_DIRECTORS),
+        ("schedule-generate", ("championship",), PAGE_DIRECTORS),
+        ("game-manage", ("game",), PAGE_DIRECTORS),
+        ("standings-shootout", ("pool",), PAGE_DIRECTORS),
+        ("my-entries", (), PAGE_ANY_USER),
+        ("entry-detail", ("entry_a",), PAGE_ENTRY_A),
+        ("roster-line-edit", ("roster_line_a",), PAGE_ENTRY_A),
+    ]
+]
+TARGETS += [
+    {"name": f"api {name}", "method": "get", "url": tapi(name, *args), "expect": PUBLIC}
+    for name, args in [
+        ("championship-list", ()),
+        ("championship-detail", ("championship",)),
+        ("championship-standings", ("championship",)),
+        ("championship-statistics", ("championship",)),
+        ("venue-list", ()),
+        ("entry-list", ()),
+        ("roster-entry-list", ()),
+        ("pool-list", ()),
+        ("pool-standings", ("pool",)),
+        ("game-list", ()),
+        ("game-detail", ("game",)),
+        ("goal-list", ()),
+        ("penalty-list", ()),
+    ]
+]
+TARGETS += [
+    {
+        "name": "api entry A roster eligibility",
+        "method": "get",
+        "url": tapi("entry-roster", "entry_a"),
+        "expect": API_ENTRY_A,
+    },
+    {
+        "name": "api roster add to entry A",
+        "method": "post",
+        "url": tapi("roster-entry-list"),
+        "data": lambda w: {"entry": w.pk("entry_a"), "person": w.pk("person_a"), "number": "9"},
+        "expect": expect(201, ANON=403, STAFF_B=403, GO=403, DC=403),
+    },
+    {
+        "name": "api game result",
+        "method": "post",
+        "url": tapi("game-result", "game"),
+        "data": lambda w: {"home_goals": 2, "away_goals": 1},
+        "expect": API_DIRECTORS,
+    },
+    {
+        "name": "api championship create",
+        "method": "post",
+        "url": tapi("championship-list"),
+        "data": lambda w: {
+            "name": "Matrix Cup",
+            "category": "senior_men",
+            "level": "world",
+            "start_date": "2027-09-01",
+            "end_date": "2027-09-05",
+            "venue": w["championship"].venue_id,
+            "entry_closing_date": "2027-08-01",
+            "entry_fee": "100",
+            "entry_fee_currency": "USD",
+            "sanctioning_body": w["championship"].sanctioning_body_id,
+        },
+        "expect": expect(403, EXEC=201, INTL=201, SU=201),
     },
 ]
 

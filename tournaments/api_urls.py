@@ -2,6 +2,9 @@ from rest_framework.routers import SimpleRouter
 
 from . import api
 
+# Namespaced, like the federation API: the page routes use short names of their own.
+app_name = "tournaments-api"
+
 router = SimpleRouter()
 router.register("venues", api.VenueViewSet, basename="venue")
 router.register("championships", api.ChampionshipViewSet, basename="championship")
