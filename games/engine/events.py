@@ -22,6 +22,7 @@ PENALTY_SHOT_ATTEMPT = "penalty_shot"
 TIMEOUT = "timeout"
 GOALKEEPER_PULLED = "goalkeeper_pulled"
 GOALKEEPER_RETURNED = "goalkeeper_returned"
+GOALKEEPER_REPLACED = "goalkeeper_replaced"  # who takes the place of a goalkeeper sent off (6.1.5 B, 6.1.6 B)
 SHOT = "shot"
 SERVE = "serve"
 RETURN_FIRST = "return_first"
@@ -48,6 +49,7 @@ _FIELDS: dict[str, frozenset[str]] = {
     TIMEOUT: frozenset({"team"}),
     GOALKEEPER_PULLED: frozenset({"team"}),
     GOALKEEPER_RETURNED: frozenset({"team", "player"}),
+    GOALKEEPER_REPLACED: frozenset({"team", "player"}),
     SHOT: frozenset({"team", "player"}),
     SERVE: frozenset({"team", "penalty", "player"}),
     RETURN_FIRST: frozenset({"team", "player"}),
@@ -65,6 +67,7 @@ _NEEDS_TEAM = frozenset(
         TIMEOUT,
         GOALKEEPER_PULLED,
         GOALKEEPER_RETURNED,
+        GOALKEEPER_REPLACED,
         SHOT,
         SERVE,
         RETURN_FIRST,
@@ -72,7 +75,7 @@ _NEEDS_TEAM = frozenset(
         FORFEIT,
     }
 )
-_NEEDS_PLAYER = frozenset({PENALTY_SHOT_ATTEMPT, SERVE, RETURN_FIRST, SHOOTOUT_ATTEMPT})
+_NEEDS_PLAYER = frozenset({PENALTY_SHOT_ATTEMPT, SERVE, RETURN_FIRST, SHOOTOUT_ATTEMPT, GOALKEEPER_REPLACED})
 
 
 @dataclass(slots=True)
@@ -159,7 +162,8 @@ def parse_event(data: dict, seq: int) -> Event:
     if not isinstance(data, dict):
         raise EventFormatError("R-10: an event is a mapping with a 'type'", field="events")
     kind = data.get("type")
-    if kind not in _FIELDS:
+    # A list or mapping is unhashable: check the type before the lookup, so it is refused like any unknown type.
+    if not isinstance(kind, str) or kind not in _FIELDS:
         raise EventFormatError(f"R-10: unknown event type {kind!r}; one of {', '.join(EVENT_TYPES)}", field="type")
     unknown = set(data) - _FIELDS[kind] - {"type", "id", "seq", "period", "time", "note"}
     if unknown:
@@ -216,7 +220,10 @@ def parse_event(data: dict, seq: int) -> Event:
         if infraction is not None and not isinstance(infraction, str):
             raise EventFormatError("R-20: infraction is a code of the Annex C index", field="infraction")
         event.infraction = infraction
-        event.article = data.get("article")
+        article = data.get("article")
+        if article is not None and not isinstance(article, str):
+            raise EventFormatError("R-20: article is the rulebook article as text, e.g. '6.4.30 A'", field="article")
+        event.article = article
         event.delayed = _bool(data, "delayed")
         event.served_by = _player(data.get("served_by"), "served_by")
         event.coincidental = _bool(data, "coincidental") if "coincidental" in data else True

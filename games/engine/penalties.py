@@ -208,7 +208,9 @@ def remove_from_game(team: TeamState, number: int, now: int, ruleset: Ruleset) -
     """
     for serve in [s for s in team.box if s.served_by == number]:
         if serve.kind != MISCONDUCT:
-            serve.served_by = None
+            serve.served_by = None  # R-30: a substitute is designated with a serve event
+            if serve.penalty.served_by == number:
+                serve.penalty.served_by = None
             continue
         was_running = serve in team.running
         if was_running:

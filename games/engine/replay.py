@@ -15,6 +15,7 @@ from .events import (
     GAME_END,
     GOAL,
     GOALKEEPER_PULLED,
+    GOALKEEPER_REPLACED,
     GOALKEEPER_RETURNED,
     PENALTY,
     PENALTY_SHOT_ATTEMPT,
@@ -53,6 +54,7 @@ from .state import (
     SHOOTOUT,
     Game,
     GameState,
+    GoalkeeperReplacement,
     GoalRecord,
     Notice,
     PenaltyRecord,
@@ -69,7 +71,9 @@ except ImportError:  # pragma: no cover - only while the index is being written
 
 OUT_OF_GAME = frozenset({GAME_MISCONDUCT, MATCH, GAME_EJECTION, GROSS_MISCONDUCT})
 # Events that may share a stoppage with penalties without closing the assessment (6.2.3, R-25).
-_SAME_STOPPAGE = frozenset({PENALTY, CLOCK_STOP, TIMEOUT, RETURN_FIRST, SHOT, GOALKEEPER_PULLED, GOALKEEPER_RETURNED})
+_SAME_STOPPAGE = frozenset(
+    {PENALTY, CLOCK_STOP, TIMEOUT, RETURN_FIRST, SHOT, GOALKEEPER_PULLED, GOALKEEPER_RETURNED, GOALKEEPER_REPLACED}
+)
 _CHAIN_RANK = {MAJOR: 0, MATCH: 0, MINOR: 1, BENCH_MINOR: 1, DOUBLE_MINOR: 1, MISCONDUCT: 2}
 _NEVER = 1 << 62
 _ORDER = attrgetter("period", "time", "seq")
@@ -130,6 +134,8 @@ class Replayer:
         "handlers",
         "teams",
         "length",
+        "held_end",
+        "deferred",
     )
 
     def __init__(self, game: Game, ruleset: Ruleset = DEFAULT_RULESET):
@@ -144,6 +150,10 @@ class Replayer:
         self.mark_at = _NEVER
         self.serve_order = 0
         self.length = ruleset.period_length  # length of the current period
+        # 6.1.8 F: (period, time) of a period end that waits for the penalty shots awarded at it.
+        self.held_end: tuple[int, int] | None = None
+        # Officials' decisions entered at a stoppage whose penalties are not assessed yet (6.1.5 B).
+        self.deferred: list[Event] = []
         self.handlers = {
             PERIOD_START: self.period_start,
             PERIOD_END: self.period_end,
@@ -155,6 +165,7 @@ class Replayer:
             TIMEOUT: self.timeout,
             GOALKEEPER_PULLED: self.goalkeeper_pulled,
             GOALKEEPER_RETURNED: self.goalkeeper_returned,
+            GOALKEEPER_REPLACED: self.goalkeeper_replaced,
             SHOT: self.shot,
             SERVE: self.serve,
             RETURN_FIRST: self.return_first,
@@ -168,6 +179,11 @@ class Replayer:
     def apply(self, event: Event) -> None:
         """Apply one event (events must come in replay order)."""
         state = self.state
+        if self.held_end is not None and (event.period, event.time) != self.held_end and event.type != FORFEIT:
+            # 6.1.8 F: the log moves on without the awarded shot being entered; the period ends first.
+            if self.batch_key is not None:
+                self.assess()
+            self.close_period()
         if state.status == ENDED and not (event.type == GAME_END and not state.result.confirmed):
             if event.type == PERIOD_START and state.game.game_type == ROUND_ROBIN:
                 self.refuse("Rule 1.3 D: round-robin games have no overtime; a tie stands (1.3 A)", event, "period")
@@ -279,7 +295,7 @@ class Replayer:
         self.mark_at = state.now + self.length - rules.two_minute_mark
 
     def period_end(self, event: Event) -> None:
-        state, rules = self.state, self.rules
+        state = self.state
         if event.time != state.period_length:
             self.refuse(
                 f"Rule 1.2 A / R-11: period {state.period} ends at {format_time(state.period_length)} elapsed, "
@@ -290,6 +306,24 @@ class Replayer:
         self.stoppage()
         self.assess()
         state.running = False
+        pending = [shot for team in self.teams.values() for shot in team.pending_shots]
+        if pending:
+            # 6.1.8 F: a penalty shot awarded as the time ran out is still taken; the period ends after it.
+            self.held_end = (state.period, state.elapsed)
+            self.notice(
+                "6.1.8 F",
+                f"period {state.period}'s time has run out; the penalty shot ({', '.join(pending)}) is taken "
+                "before the period ends",
+            )
+            return
+        self.close_period()
+
+    def close_period(self) -> None:
+        """End the period whose time has run out: half-time, the end of the game, overtime or the shoot-out."""
+        state, rules = self.state, self.rules
+        self.held_end = None
+        for team in self.teams.values():
+            team.pending_shots.clear()
         home, away = self.teams["home"].score, self.teams["away"].score
         if state.period < rules.periods:
             state.status = INTERMISSION
@@ -302,8 +336,17 @@ class Replayer:
             self.start_shootout()
 
     def clock_start(self, event: Event) -> None:
+        if self.held_end is not None:
+            self.refuse(
+                f"Rule 1.2 A / 6.1.8 F: period {self.state.period}'s time has run out; only the penalty shot "
+                "awarded remains before it ends",
+                event,
+                "type",
+            )
         # Starting a running clock changes nothing: a correction may have voided the stoppage before it.
         self.state.running = True
+        for team in self.teams.values():
+            team.pending_shots.clear()  # 6.1.8: play resumes after the shot is taken
 
     def clock_stop(self, event: Event) -> None:
         if self.state.running:
@@ -440,9 +483,15 @@ class Replayer:
                 self.refuse(
                     f"Rule 5.1 B / R-07: {event.served_by} is not on the {team.side} line-up", event, "served_by"
                 )
-            if server.goalkeeper:
+            if server.goalkeeper or team.in_goal(event.served_by):
                 self.refuse(
                     "Rule 6.1.2 B / 6.1.4 B: a floor player serves the penalty, not a goalkeeper", event, "served_by"
+                )
+            if server.out_of_game is not None:
+                self.refuse(
+                    f"Rule {server.out_of_game} / R-30: {event.served_by} is out of the game and cannot serve",
+                    event,
+                    "served_by",
                 )
             if event.penalty in (MAJOR, MATCH) and event.served_by == event.player:
                 self.refuse(
@@ -518,6 +567,10 @@ class Replayer:
             player.out_of_game = out[0].automatic or out[0].article or "6.1.5 A"
             box.remove_from_game(team, record.player, self.state.now, self.rules)
             self._refresh_next_end()
+            if team.in_goal(record.player):
+                self.replace_goalkeeper(
+                    team, record.player, "6.1.6 B" if any(r.kind == MATCH for r in out) else "6.1.5 B"
+                )
         if added:
             self.pending_records.extend(added)
             self.batch_key = (self.state.period, self.state.elapsed)
@@ -538,6 +591,7 @@ class Replayer:
             ):
                 # 6.4.6 C, 6.4.8 B: in the last two minutes a penalty shot replaces the minor.
                 record = self.record_penalty(event, status="penalty_shot", signalled=signalled)
+                self.teams[other(event.team)].pending_shots.append(record.id)
                 self.notice(
                     _PENALTY_SHOT_ARTICLE.get(event.infraction, "6.4.6 C / 6.4.8 B"),
                     f"penalty shot to {other(event.team)} instead of the {kind.replace('_', ' ')} ({event.id})",
@@ -546,18 +600,22 @@ class Replayer:
             record = self.record_penalty(event, signalled=signalled)
             if kind == PENALTY_SHOT:
                 record.status = "penalty_shot"
+                self.teams[other(event.team)].pending_shots.append(record.id)
                 self.notice("6.1.8", f"penalty shot to {other(event.team)} ({event.id})")
             records.append(record)
         records.extend(self.pending_records)
         self.pending_records = []
-        if not records:
-            return
-        self.mark_coincidental(records)
-        for side in ("home", "away"):
-            mine = [r for r in records if r.team == side]
-            if mine:
-                self.seat(self.teams[side], mine)
-        self._refresh_next_end()
+        if records:
+            self.mark_coincidental(records)
+            for side in ("home", "away"):
+                mine = [r for r in records if r.team == side]
+                if mine:
+                    self.seat(self.teams[side], mine)
+            self._refresh_next_end()
+        if self.deferred:
+            decisions, self.deferred = self.deferred, []
+            for event in decisions:
+                self.goalkeeper_replaced(event)
 
     def mark_coincidental(self, records: list[PenaltyRecord]) -> None:
         """Pair penalties of equal length given to both teams at this stoppage (6.1.3 C-D, 6.2.3, R-25)."""
@@ -634,13 +692,15 @@ class Replayer:
 
     def default_server(self, team: TeamState, record: PenaltyRecord, out: bool, misconduct_too: bool) -> int | None:
         """Return who serves a penalty's time when the event names nobody; None is a substitute to designate."""
-        if record.served_by is not None and not (out and record.served_by == record.player):
-            return record.served_by
+        if record.served_by is not None and team.players[record.served_by].out_of_game is None:
+            return record.served_by  # R-30, 6.1.5 A: a server sent to the dressing room does not serve
         if record.player is None or record.automatic == "6.1.3 B":
             return None
         player = team.players[record.player]
-        if player.goalkeeper or out:
-            return None  # 6.1.2 B, 6.1.4 B: a floor player designated by the coach; 6.1.7 C note
+        if player.goalkeeper or team.in_goal(record.player) or out:
+            # 6.1.2 B, 6.1.4 B (also a temporary goalkeeper, Glossary): a floor player designated by the coach;
+            # 6.1.7 C note: a substitute serves the time of a player out of the game.
+            return None
         if record.kind in (MAJOR, MATCH):
             return None  # 6.1.3 A, 6.1.6 A: a substitute serves
         if record.kind == MISCONDUCT:
@@ -658,7 +718,7 @@ class Replayer:
         player = team.players.get(event.player)
         if player is None:
             self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {team.side} line-up", event, "player")
-        if player.goalkeeper:
+        if player.goalkeeper or team.in_goal(event.player):
             self.refuse("Rule 6.1.2 B / 6.1.4 B: a floor player serves the penalty, not a goalkeeper", event, "player")
         if player.out_of_game is not None:
             self.refuse(f"Rule {player.out_of_game} / R-30: {event.player} is out of the game", event, "player")
@@ -687,11 +747,15 @@ class Replayer:
             self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {event.team} line-up", event, "player")
         if player.out_of_game is not None:
             self.refuse(f"Rule {player.out_of_game} / R-30: {event.player} is out of the game", event, "player")
+        if shooting.pending_shots:
+            shooting.pending_shots.pop(0)  # the shot awarded first is taken first
         if event.scored:
             self.score(event, shooting, self.teams[other(event.team)], penalty_shot=True)
             self.assess()
             if state.period > self.rules.periods:
                 self.end_game("overtime")
+        if self.held_end is not None and not any(team.pending_shots for team in self.teams.values()):
+            self.close_period()  # 6.1.8 F: the last shot awarded as time ran out is taken; the period ends
 
     # -- other events -------------------------------------------------------------------------
 
@@ -723,10 +787,68 @@ class Replayer:
             player = team.players.get(event.player)
             if player is None or not player.goalkeeper:
                 self.refuse(f"Rule 5.1 B / R-07: {event.player} is not a {team.side} goalkeeper", event, "player")
+            if player.out_of_game is not None:
+                self.refuse(
+                    f"Rule {player.out_of_game} / R-30: goalkeeper {event.player} is out of the game", event, "player"
+                )
             team.goalkeeper = event.player
+            if team.replacement is not None:
+                # Glossary, Temporary Goalkeeper: a listed goalkeeper takes the place of the one sent off.
+                team.replacement.player = event.player
+                team.replacement.confirmed = True
         elif not team.goalkeeper_pulled:
             self.refuse("R-22: the goalkeeper is already on the floor", event, "type")
         team.goalkeeper_pulled = False
+
+    def replace_goalkeeper(self, team: TeamState, number: int, article: str) -> None:
+        """6.1.5 B, 6.1.6 B: the goalkeeper in goal is sent off; propose who takes his place.
+
+        The default is the regular substitute goalkeeper who is available (listed, not out of the game); with
+        none, nobody is in goal until the officials name a team member (``goalkeeper_replaced``).
+        """
+        available = sorted(n for n in team.roster.goalkeepers if n != number and team.players[n].out_of_game is None)
+        proposed = available[0] if available else None
+        team.goalkeeper = proposed
+        team.replacement = GoalkeeperReplacement(replaces=number, article=article, proposed=proposed, player=proposed)
+        if proposed is None:
+            text = f"{team.side} goalkeeper {number} is sent off; no substitute goalkeeper is available: a team member"
+        else:
+            text = f"{team.side} goalkeeper {number} is sent off; substitute goalkeeper {proposed} or a team member"
+        self.notice(article, f"{text} takes his place, with ten minutes to dress")
+
+    def goalkeeper_replaced(self, event: Event) -> None:
+        """The officials confirm or name who takes the place of a goalkeeper sent off (6.1.5 B, 6.1.6 B)."""
+        if self.batch_key is not None:
+            self.deferred.append(event)  # decided once this stoppage's penalties are assessed
+            return
+        team = self.teams[event.team]
+        replacement = team.replacement
+        if replacement is None:
+            self.refuse(
+                f"Rule 6.1.5 B / 6.1.6 B: no {team.side} goalkeeper has been sent off; a listed goalkeeper comes in "
+                "with goalkeeper_returned (5.5.5)",
+                event,
+                "type",
+            )
+        if self.state.running:
+            self.refuse(
+                f"Rule {replacement.article}: the goalkeeper's place is taken at a stoppage of play", event, "time"
+            )
+        player = team.players.get(event.player)
+        if player is None:
+            self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {team.side} line-up", event, "player")
+        if player.out_of_game is not None:
+            self.refuse(f"Rule {player.out_of_game} / R-30: {event.player} is out of the game", event, "player")
+        if any(s.served_by == event.player for s in team.box):
+            self.refuse(
+                f"Rule {replacement.article}: {event.player} is in the penalty box and cannot take the goal",
+                event,
+                "player",
+            )
+        team.goalkeeper = event.player
+        team.goalkeeper_pulled = False
+        replacement.player = event.player
+        replacement.confirmed = True
 
     def shot(self, event: Event) -> None:
         team = self.teams[event.team]
@@ -738,10 +860,18 @@ class Replayer:
             defending.players[defending.goalkeeper].saves += 1  # a shot on goal that did not score
 
     def forfeit(self, event: Event) -> None:
-        """8.1 B, R-41: the game is recorded 1-0 to the other team, the goal to its captain."""
+        """8.1 B, R-41: the game is recorded 1-0 to the other team, the goal to its captain, no assists and
+        no goalkeeper statistics: the goals, assists, shots and saves of the play before it leave the records
+        (its penalties and minutes stay: 6.1.5 C, R-21)."""
         state = self.state
         winner = self.teams[other(event.team)]
         state.running = False
+        for team in self.teams.values():
+            team.shots = 0
+            for player in team.players.values():
+                player.goals = player.assists = player.saves = player.shootout_attempts = 0
+        if winner.roster.captain is not None:
+            winner.players[winner.roster.captain].goals = 1
         state.goals = [
             GoalRecord(
                 id=event.id,
@@ -784,6 +914,7 @@ class Replayer:
         )
         state.status = ENDED
         state.running = False
+        self.held_end = None
 
     # -- shoot-out ----------------------------------------------------------------------------
 
@@ -798,8 +929,11 @@ class Replayer:
                 if serve.status != DONE and serve.status != EXPIRED:
                     penalized.add(serve.penalty.player)
                     penalized.add(serve.served_by)
+            # A temporary goalkeeper (6.1.5 B, Glossary) is still in goal and does not shoot either.
             shootout.eligible[side] = frozenset(
-                n for n, p in team.players.items() if not p.goalkeeper and p.out_of_game is None and n not in penalized
+                n
+                for n, p in team.players.items()
+                if not p.goalkeeper and not team.in_goal(n) and p.out_of_game is None and n not in penalized
             )
         state.shootout = shootout
 

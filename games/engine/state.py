@@ -164,6 +164,31 @@ class PlayerRecord:
 
 
 @dataclass(slots=True)
+class GoalkeeperReplacement:
+    """Who takes the place in goal of a goalkeeper sent off (6.1.5 B, 6.1.6 B).
+
+    The engine proposes the regular substitute goalkeeper who is available (None when there is none: a
+    team member to be named); a ``goalkeeper_replaced`` event of the officials confirms it or names
+    another team member, who then plays in goal as a temporary goalkeeper (Glossary).
+    """
+
+    replaces: int  # the goalkeeper sent off
+    article: str  # 6.1.5 B (game misconduct and other removals) or 6.1.6 B (match penalty)
+    proposed: int | None  # the engine's default
+    player: int | None  # who is in goal in his place
+    confirmed: bool = False  # the officials' goalkeeper_replaced (or a listed goalkeeper's return) decided it
+
+    def to_dict(self) -> dict:
+        return {
+            "replaces": self.replaces,
+            "article": self.article,
+            "proposed": self.proposed,
+            "player": self.player,
+            "confirmed": self.confirmed,
+        }
+
+
+@dataclass(slots=True)
 class TeamState:
     side: str
     roster: TeamRoster
@@ -180,6 +205,12 @@ class TeamState:
     timeouts: dict[int, int] = field(default_factory=dict)
     return_first: int | None = None  # captain's choice for the next simultaneous expiry (6.2.2 C)
     running_strength: int = 0
+    replacement: GoalkeeperReplacement | None = None  # 6.1.5 B, 6.1.6 B: the last goalkeeper sent off
+    pending_shots: list[str] = field(default_factory=list)  # penalty shots awarded to this team, not yet taken
+
+    def in_goal(self, number: int | None) -> bool:
+        """Return whether this player is the one in goal, a listed goalkeeper or a temporary one (6.1.5 B)."""
+        return number is not None and number == self.goalkeeper
 
     def entitled(self, ruleset: Ruleset) -> int:
         """Return the floor players this team is entitled to (R-22)."""
@@ -380,6 +411,9 @@ class GameState:
                 "goalkeeper_pulled": team.goalkeeper_pulled,
                 "bench_minutes": team.bench_minutes,
                 "signalled_penalties": [e.id for e in team.signalled],
+                "goalkeeper": team.goalkeeper,
+                "goalkeeper_replacement": None if team.replacement is None else team.replacement.to_dict(),
+                "penalty_shots_pending": list(team.pending_shots),
             }
         return {
             "game_type": self.game.game_type,
