@@ -96,8 +96,10 @@ def test_national_staff_find_their_player_see_why_he_is_ineligible_and_download_
     expect(senior_men.locator("ul.reasons")).to_contain_text("Rule 1.1 B")
     expect(senior_men.locator("ul.reasons")).to_contain_text("2020-01-31")
     expect(eligibility.locator("tbody tr")).to_have_count(6)
-    # A man is never eligible for a women's category, and the page says which article (1.1 C-E).
-    expect(eligibility.locator("tbody tr", has_text="Senior Women").locator("ul.reasons")).to_contain_text("1.1")
+    # A man is not eligible for a women's category, and the page says by which article (1.1 E, R-02).
+    expect(eligibility.locator("tbody tr", has_text="Senior Women").locator("ul.reasons")).to_contain_text(
+        "Rule 1.1 E / R-02"
+    )
 
     # The scan downloads as an attachment, never rendered in the tab.
     passports = page.locator("section", has=page.get_by_role("heading", name="Passports"))
