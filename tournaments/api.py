@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
+from djmoney.money import Money
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from accounts.models import User
@@ -230,11 +231,6 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
     ordering = ["championship", "name"]
     private_actions = {"roster"}
 
-    def get_parsers(self):
-        if getattr(self, "action", None) == "roster_import":
-            return [MultiPartParser(), FormParser()]
-        return [JSONParser(), MultiPartParser(), FormParser()]
-
     def managed_entry(self) -> TeamEntry:
         entry = self.get_object()
         services.check_can_manage_entry(self.request.user, entry)
@@ -257,8 +253,6 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
     )
     @action(detail=True, methods=["post"], url_path="fee-paid")
     def fee_paid(self, request, pk=None):
-        from djmoney.money import Money
-
         entry = self.get_object()
         data = self.input(FeePaidInputSerializer)
         entry = services.entry_record_fee_paid(
@@ -312,7 +306,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
         request={"multipart/form-data": RosterImportSerializer},
         responses={201: RosterEntrySerializer(many=True), **_REFUSED},
     )
-    @action(detail=True, methods=["post"], url_path="roster-import")
+    @action(detail=True, methods=["post"], url_path="roster-import", parser_classes=[MultiPartParser, FormParser])
     def roster_import(self, request, pk=None):
         entry = self.managed_entry()
         data = self.input(RosterImportSerializer)
