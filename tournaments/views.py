@@ -630,10 +630,19 @@ def game_manage(request, pk: int):
                 "result": result,
                 "goal": goal,
                 "penalty": penalty,
-                "goals": game.goals.select_related("entry", "scorer", "assist"),
-                "penalties": game.penalties.select_related("entry", "person"),
+                "goals": _with_clock(game.goals.select_related("entry", "scorer", "assist")),
+                "penalties": _with_clock(game.penalties.select_related("entry", "person")),
             },
         )
+
+
+def _with_clock(records):
+    """Give each summary line its elapsed time in the period as mm:ss (R-10 keeps tenths)."""
+    records = list(records)
+    for record in records:
+        seconds = record.time_tenths // 10
+        record.clock = f"{seconds // 60:02d}:{seconds % 60:02d}"
+    return records
 
 
 def _game_action(request, game, action, *, move, result, goal, penalty) -> bool:

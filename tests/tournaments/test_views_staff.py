@@ -347,6 +347,8 @@ def test_a_director_enters_a_goal_and_a_penalty(director_client, pool_games):
     )  # fmt: skip
     assert response.status_code == 302
     assert PenaltyRecord.objects.get(game=game).person == offender
+    page = director_client.get(url)
+    assert "<td>12:30</td>" in page.text and "<td>03:00</td>" in page.text
 
 
 def test_a_goal_assisted_by_its_scorer_is_refused_citing_5_5_11(director_client, pool_games):
