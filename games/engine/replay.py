@@ -741,6 +741,8 @@ class Replayer:
         state = self.state
         if state.running:
             self.stoppage()
+        if self.batch_key is not None:
+            self.assess()  # 6.1.8, 6.3 B: the penalties of the whistle are assessed, then the shot is taken
         shooting = self.teams[event.team]
         player = shooting.players.get(event.player)
         if player is None:

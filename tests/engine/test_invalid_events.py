@@ -1,8 +1,14 @@
 """Invalid events are refused with an error that cites the rule (issue: 'Invalid events are refused')."""
 
+import copy
+import json
+import re
+from pathlib import Path
+
 import pytest
 
-from games.engine import EngineError, EventFormatError, InvalidEvent
+from games.engine import EngineError, EventFormatError, InvalidEvent, parse_log, replay
+from games.engine.scripts import parse_script
 
 from .helpers import ev, regulation_tied, run
 
@@ -259,3 +265,147 @@ def test_it_refuses_a_malformed_time():
 def test_every_refusal_is_an_engine_error():
     assert issubclass(InvalidEvent, EngineError)
     assert issubclass(EventFormatError, EngineError)
+
+
+# -- lists and mappings where a scalar is expected (R-10: one error family, never a TypeError) ---------------
+
+SCRIPTS = Path(__file__).parent / "scripts"
+
+
+@pytest.mark.parametrize("value", [[], {}, ["minor"], 3, None])
+def test_it_refuses_an_event_type_that_is_not_a_known_text(value):
+    with pytest.raises(EventFormatError, match=r"R-10: unknown event type") as info:
+        parse_log([{"type": value}])
+    assert info.value.field == "type"
+
+
+def test_it_refuses_an_article_that_is_not_text():
+    events = [ev("period_start", 1), ev("penalty", 1, "1:00", team="home", player=5, penalty="minor", article=["6"])]
+    error = refused(events, r"R-20: article", error=EventFormatError)
+    assert error.field == "article"
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "6.1.6-B_team_member_replaces_goalkeeper_with_match_penalty.json",
+        "6.1.8-F_penalty_shot_after_time_runs_out_decides_the_game.json",
+        "R-30_designated_server_removed_from_the_game_does_not_serve.json",
+    ],
+)
+def test_a_list_or_mapping_in_any_field_is_refused_as_an_engine_error(script):
+    """R-10: whatever JSON a field holds, the replay either succeeds or raises the engine's own error family."""
+    path = SCRIPTS / script
+    data = json.loads(path.read_text(encoding="utf-8"))
+    game = parse_script(data).game
+    tried = 0
+    for index, entry in enumerate(data["events"]):
+        for key in entry:
+            for value in ([], {}, [7], {"a": 1}):
+                entries = copy.deepcopy(data["events"])
+                entries[index][key] = value
+                tried += 1
+                try:
+                    replay(parse_log(entries), game)
+                except EngineError as error:
+                    assert re.search(r"\bR-\d\d\b|\b\d\.\d", error.message), error.message
+    assert tried > 50
+
+
+# -- R-30: a player out of the game neither serves nor returns to the goal ------------------------------------
+
+
+def test_it_refuses_a_server_already_out_of_the_game_named_on_a_penalty():
+    events = [
+        ev("period_start", 1),
+        ev("penalty", 1, "2:00", team="home", player=5, penalty="game_misconduct"),
+        ev("clock_start", 1, "2:00"),
+        ev("penalty", 1, "4:00", id="b", team="home", penalty="bench_minor", served_by=5),
+    ]
+    error = refused(events, r"6\.1\.5 A / R-30: 5 is out of the game")
+    assert (error.field, error.event_id) == ("served_by", "b")
+
+
+def test_it_refuses_a_goalkeeper_out_of_the_game_returning_to_the_goal():
+    events = [
+        ev("period_start", 1),
+        ev("penalty", 1, "2:00", team="home", player=1, penalty="game_misconduct"),
+        ev("clock_start", 1, "2:00"),
+        ev("clock_stop", 1, "3:00"),
+        ev("goalkeeper_returned", 1, "3:00", id="back", team="home", player=1),
+    ]
+    error = refused(events, r"R-30: goalkeeper 1 is out of the game")
+    assert (error.field, error.event_id) == ("player", "back")
+
+
+# -- 6.1.5 B, 6.1.6 B: who takes the place of a goalkeeper sent off --------------------------------------------
+
+
+def test_it_refuses_a_replacement_goalkeeper_when_no_goalkeeper_was_sent_off():
+    events = [
+        ev("period_start", 1),
+        ev("clock_stop", 1, "2:00"),
+        ev("goalkeeper_replaced", 1, "2:00", team="home", player=7),
+    ]
+    error = refused(events, r"6\.1\.5 B / 6\.1\.6 B: no home goalkeeper has been sent off")
+    assert error.field == "type"
+
+
+def test_it_refuses_a_replacement_goalkeeper_while_play_goes_on():
+    events = [
+        ev("period_start", 1),
+        ev("penalty", 1, "2:00", team="home", player=1, penalty="game_misconduct"),
+        ev("clock_start", 1, "2:00"),
+        ev("goalkeeper_replaced", 1, "3:00", team="home", player=7),
+    ]
+    error = refused(events, r"Rule 6\.1\.5 B: the goalkeeper's place is taken at a stoppage")
+    assert error.field == "time"
+
+
+def test_it_refuses_a_replacement_goalkeeper_out_of_the_game():
+    events = [
+        ev("period_start", 1),
+        ev("penalty", 1, "2:00", team="home", player=7, penalty="game_misconduct"),
+        ev("penalty", 1, "2:00", team="home", player=1, penalty="match"),
+        ev("goalkeeper_replaced", 1, "2:00", id="gr", team="home", player=7),
+    ]
+    error = refused(events, r"R-30: 7 is out of the game")
+    assert (error.field, error.event_id) == ("player", "gr")
+
+
+def test_it_refuses_a_replacement_goalkeeper_not_on_the_line_up():
+    events = [
+        ev("period_start", 1),
+        ev("penalty", 1, "2:00", team="home", player=1, penalty="game_misconduct"),
+        ev("goalkeeper_replaced", 1, "2:00", team="home", player=55),
+    ]
+    refused(events, r"5\.1 B / R-07: 55 is not on the home line-up")
+
+
+def test_it_refuses_the_temporary_goalkeeper_as_a_penalty_server():
+    """6.1.2 B, Glossary (Temporary Goalkeeper): the team member in goal has a goalkeeper's limitations."""
+    in_goal = [
+        ev("period_start", 1),
+        ev("penalty", 1, "2:00", team="home", player=1, penalty="game_misconduct"),
+        ev("goalkeeper_replaced", 1, "2:00", team="home", player=7),
+    ]
+    by_serve = [*in_goal, ev("penalty", 1, "2:00", id="b", team="home", penalty="bench_minor")]
+    by_serve.append(ev("serve", 1, "2:00", team="home", penalty="b", player=7))
+    refused(by_serve, r"6\.1\.2 B / 6\.1\.4 B")
+    named = [*in_goal, ev("clock_start", 1, "2:00"), ev("penalty", 1, "3:00", team="home", penalty="bench_minor")]
+    named[-1]["served_by"] = 7
+    assert refused(named, r"6\.1\.2 B / 6\.1\.4 B").field == "served_by"
+
+
+# -- 6.1.8 F: the period ends after the penalty shot awarded as its time ran out --------------------------------
+
+
+def test_it_refuses_the_clock_starting_while_the_period_end_waits_for_a_penalty_shot():
+    events = [
+        ev("period_start", 1),
+        ev("penalty", 1, "19:58", team="home", player=6, penalty="penalty_shot", delayed=True),
+        ev("period_end", 1, "20:00"),
+        ev("clock_start", 1, "20:00", id="go"),
+    ]
+    error = refused(events, r"1\.2 A / 6\.1\.8 F")
+    assert error.event_id == "go"

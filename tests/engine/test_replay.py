@@ -19,7 +19,7 @@ from games.engine.penalties import automatic_penalties
 from games.engine.ruleset import DOUBLE_MINOR, GAME_EJECTION, GAME_MISCONDUCT, MAJOR, MINOR, MISCONDUCT
 from games.engine.state import PlayerRecord
 
-from .helpers import ev, game, run, run_to
+from .helpers import ev, game, regulation_tied, run, run_to
 
 BUSY_GAME = [
     ev("period_start", 1),
@@ -284,3 +284,145 @@ def test_an_awarded_goal_may_be_entered_at_the_stoppage():
     state = run(entries)
     assert state.teams["home"].score == 1
     assert (state.goals[0].scorer, state.goals[0].empty_net) == (None, True)
+
+
+# -- 6.1.5 B, 6.1.6 B: the goalkeeper sent off ------------------------------------------------------------------
+
+
+def test_a_goalkeepers_major_proposes_the_substitute_goalkeeper_and_a_substitute_serves_the_time():
+    """6.1.3 A-B, 6.1.5 B: the major's automatic game misconduct sends the goalkeeper off; 30 is proposed."""
+    entries = [ev("period_start", 1), ev("penalty", 1, "3:00", team="home", player=1, penalty="major")]
+    state = run(entries)
+    home = state.teams["home"]
+    assert (home.goalkeeper, home.replacement.proposed, home.replacement.confirmed) == (30, 30, False)
+    assert home.replacement.article == "6.1.5 B"
+    assert [(e["player"], e["penalty"]) for e in state.box_entries("home")] == [(None, "major")]
+
+
+def test_a_listed_goalkeepers_return_ends_the_temporary_goalkeeper():
+    """Glossary (Temporary Goalkeeper): the team member in goal becomes a player again and may serve."""
+    entries = [
+        ev("period_start", 1),
+        ev("penalty", 1, "2:00", team="home", player=1, penalty="game_misconduct"),
+        ev("goalkeeper_replaced", 1, "2:00", team="home", player=7),
+        ev("clock_start", 1, "2:00"),
+        ev("shot", 1, "4:00", team="away"),
+        ev("clock_stop", 1, "6:00"),
+        ev("goalkeeper_returned", 1, "6:00", team="home", player=30),
+        ev("penalty", 1, "6:00", id="b", team="home", penalty="bench_minor", served_by=7),
+        ev("clock_start", 1, "6:00"),
+        ev("shot", 1, "7:00", team="away"),
+    ]
+    state = run(entries)
+    home = state.teams["home"]
+    assert (home.goalkeeper, home.replacement.player, home.replacement.confirmed) == (30, 30, True)
+    assert (home.players[7].saves, home.players[30].saves) == (1, 1)
+    assert [e["player"] for e in state.box_entries("home")] == [7]
+
+
+def test_a_temporary_goalkeeper_does_not_shoot_in_the_shootout():
+    """R-40, 6.1.5 B: the team member in goal at the end of overtime has a goalkeeper's place."""
+    events = regulation_tied(
+        [
+            ev("period_start", 3),
+            ev("penalty", 3, "2:00", team="home", player=1, penalty="game_misconduct"),
+            ev("goalkeeper_replaced", 3, "2:00", team="home", player=7),
+            ev("clock_start", 3, "2:00"),
+            ev("period_end", 3, "10:00"),
+        ]
+    )
+    state = run(events, "elimination")
+    assert 7 not in state.shootout.eligible["home"]
+    assert 8 in state.shootout.eligible["home"]
+
+
+def test_a_goalkeeper_sent_off_on_the_bench_leaves_the_goalkeeper_in_goal():
+    state = run([ev("period_start", 1), ev("penalty", 1, "2:00", team="home", player=30, penalty="game_misconduct")])
+    assert (state.teams["home"].goalkeeper, state.teams["home"].replacement) == (1, None)
+
+
+# -- R-30: a server sent off does not serve ---------------------------------------------------------------------
+
+
+def test_a_designated_server_sent_off_later_leaves_the_penalty_sheet_and_the_box():
+    entries = [
+        ev("period_start", 1),
+        ev("penalty", 1, "2:00", id="b", team="home", penalty="bench_minor", served_by=5),
+        ev("clock_start", 1, "2:00"),
+        ev("clock_stop", 1, "3:00"),
+        ev("penalty", 1, "3:00", team="home", player=5, penalty="game_misconduct"),
+        ev("clock_start", 1, "3:00"),
+    ]
+    state = run_to(entries, 1, 2000)
+    bench_minor = next(p for p in state.penalties if p.id == "b")
+    assert bench_minor.served_by is None
+    assert [(e["player"], e["remaining"]) for e in state.box_entries("home")] == [(None, "0:40")]
+    assert state.strength("home") == 3
+
+
+# -- 8.1 B, R-41: the forfeit's records ---------------------------------------------------------------------------
+
+
+def test_a_forfeit_leaves_no_shots_or_saves_and_keeps_the_penalty_minutes():
+    """R-41: recorded 1-0, no goalkeeper statistics; penalties stay on the sheet (6.1.5 C, R-21)."""
+    entries = [
+        ev("period_start", 1),
+        ev("shot", 1, "1:00", team="home", player=5),
+        ev("shot", 1, "1:30", team="away", player=14),
+        ev("goal", 1, "2:00", team="away", player=14, assist=15),
+        ev("penalty", 1, "2:00", team="home", player=6, penalty="minor"),
+        ev("clock_start", 1, "2:00"),
+        ev("forfeit", 1, "5:00", team="home"),
+    ]
+    state = run(entries)
+    home, away = state.teams["home"], state.teams["away"]
+    assert (home.shots, away.shots, home.score, away.score) == (0, 0, 0, 1)
+    assert all(p.saves == 0 for team in (home, away) for p in team.players.values())
+    assert (away.players[12].goals, away.players[14].goals, away.players[15].assists) == (1, 0, 0)
+    assert home.players[6].minutes == 2
+
+
+# -- 6.1.8 F: the period ends after the penalty shot awarded as its time ran out -----------------------------------
+
+
+def test_a_log_that_moves_on_without_the_awarded_shot_ends_the_period_first():
+    """6.1.8 F: the next period's start closes the period whose shot was not entered (nothing is lost)."""
+    entries = [
+        ev("period_start", 1),
+        ev("penalty", 1, "19:58", team="home", player=6, penalty="penalty_shot", delayed=True),
+        ev("period_end", 1, "20:00"),
+        ev("period_start", 2),
+    ]
+    state = run(entries)
+    assert (state.status, state.period, state.teams["away"].pending_shots) == ("in_progress", 2, [])
+
+
+def test_a_penalty_shot_after_overtime_ran_out_that_misses_leads_to_the_shootout():
+    events = regulation_tied(
+        [
+            ev("period_start", 3),
+            ev("penalty", 3, "9:58", team="away", player=13, penalty="penalty_shot", delayed=True),
+            ev("period_end", 3, "10:00"),
+        ]
+    )
+    waiting = run(events, "elimination")
+    assert (waiting.status, waiting.result) == ("in_progress", None)
+    state = run([*events, ev("penalty_shot", 3, "10:00", team="home", player=5, scored=False)], "elimination")
+    assert state.status == "shootout"
+    scored = run([*events, ev("penalty_shot", 3, "10:00", team="home", player=5, scored=True)], "elimination")
+    assert (scored.result.winner, scored.result.decided_by) == ("home", "overtime")
+
+
+def test_a_penalty_shot_taken_before_the_period_end_is_entered_gives_the_same_state():
+    """R-10: the shot entered before or after the period_end of the same moment replays to the same state."""
+    before = [
+        ev("period_start", 1),
+        ev("penalty", 1, "19:58", id="ps", team="home", player=6, penalty="penalty_shot", delayed=True),
+        ev("penalty_shot", 1, "20:00", id="s", team="away", player=14, scored=True),
+        ev("period_end", 1, "20:00", id="end"),
+    ]
+    after = [before[0], before[1], before[3], before[2]]
+    first, second = run(before), run(after)
+    assert (first.status, first.teams["away"].score) == ("intermission", 1)
+    assert (second.status, second.teams["away"].score) == ("intermission", 1)
+    assert [g.to_dict() for g in first.goals] == [g.to_dict() for g in second.goals]
