@@ -628,6 +628,14 @@ TARGETS += [
         "url": page("tournaments:roster-import", "entry_a"),
         "expect": expect(400, ANON=LOGIN, STAFF_B=403, GO=403, DC=403),
     },
+    {
+        "name": "page bracket fill",
+        "method": "post",
+        "format": "multipart",
+        "url": page("tournaments:bracket-manage", "championship"),
+        "data": lambda w: {"fill": "1"},
+        "expect": expect(403, ANON=LOGIN, EXEC=ELSEWHERE, INTL=ELSEWHERE, SU=ELSEWHERE),
+    },
     {"name": "api venue detail", "method": "get", "url": tapi("venue-detail", "venue"), "expect": PUBLIC},
     {"name": "api entry A detail", "method": "get", "url": tapi("entry-detail", "entry_a"), "expect": PUBLIC},
     {

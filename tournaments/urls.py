@@ -17,6 +17,7 @@ urlpatterns = [
     path("<int:pk>/edit/", views.championship_edit, name="championship-edit"),
     path("<int:pk>/entries/", views.entries, name="entries"),
     path("<int:pk>/schedule/generate/", views.schedule_generate, name="schedule-generate"),
+    path("<int:pk>/bracket/manage/", views.bracket_manage, name="bracket-manage"),
     path("entries/<int:pk>/fee-paid/", views.entry_fee_paid, name="entry-fee-paid"),
     path("games/<int:pk>/", views.game_manage, name="game-manage"),
     path("pools/<int:pk>/shootout/", views.standings_shootout, name="standings-shootout"),

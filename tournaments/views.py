@@ -134,6 +134,14 @@ class ScheduleForm(forms.Form):
         return _parse_list(self.cleaned_data["slot_times"], datetime.time.fromisoformat, "time (HH:MM)")
 
 
+class BracketForm(forms.Form):
+    qualifiers = forms.IntegerField(min_value=1, max_value=16, initial=2, help_text="Teams per pool (1, 2, 4...).")
+    placement = forms.ChoiceField(
+        choices=[("all", "Every place"), ("bronze", "Third place only"), ("none", "No placement games")],
+        initial="all",
+    )
+
+
 class GameMoveForm(forms.Form):
     start_at = forms.DateTimeField(
         label="Start (venue time)",
@@ -395,7 +403,7 @@ def standings(request, pk: int):
     )
 
 
-def bracket(request, pk: int):
+def bracket(request, pk: int, *, form: BracketForm | None = None):
     championship = _championship(pk)
     the_bracket = selectors.bracket_for(championship)
     rounds: OrderedDict = OrderedDict()
@@ -408,6 +416,7 @@ def bracket(request, pk: int):
         for item in sorted(the_bracket.games, key=lambda g: (g.stage == "placement", g.round)):
             label = "Placement games" if item.stage == "placement" else item.stage.replace("_", "-").capitalize()
             rounds.setdefault(label, []).append((item, games.get(item.code)))
+    director = can_direct(request.user, championship)
     return render(
         request,
         "tournaments/bracket.html",
@@ -416,9 +425,34 @@ def bracket(request, pk: int):
             "bracket": the_bracket,
             "rounds": rounds,
             "ranking": sorted(the_bracket.ranking.items()) if the_bracket else [],
+            "director": director,
+            "form": form or (BracketForm() if director and the_bracket is None else None),
             "tab": "bracket",
         },
+        status=400 if form is not None else 200,
     )
+
+
+@login_required
+@require_POST
+def bracket_manage(request, pk: int):
+    """Create the elimination games (1.3 B), or put the teams the standings and results decide into them."""
+    championship = _directed_championship(request, pk)
+    if "fill" in request.POST:
+        changed = services.bracket_fill(championship=championship, by=request.user)
+        messages.success(request, f"{len(changed)} games filled in from the standings and results.")
+        return redirect("tournaments:bracket", pk=championship.pk)
+    form = BracketForm(request.POST)
+    if form.is_valid():
+        try:
+            games = services.bracket_generate(championship=championship, **form.cleaned_data, by=request.user)
+        except ValidationError as exc:
+            apply_errors(form, exc)
+        else:
+            services.bracket_fill(championship=championship, by=request.user)
+            messages.success(request, f"{len(games)} elimination and placement games created.")
+            return redirect("tournaments:bracket", pk=championship.pk)
+    return bracket(request, championship.pk, form=form)
 
 
 def _pct(value):

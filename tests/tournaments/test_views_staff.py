@@ -439,3 +439,31 @@ def test_a_goal_time_beyond_the_period_is_shown_beside_the_minutes_r_10(director
     assert response.status_code == 200
     assert "R-10" in " ".join(response.context["goal"].errors["minute"])
     assert response.context["goal"]["second"].value() == "30"
+
+
+def test_a_director_creates_the_bracket_filled_from_the_standings(director_client):
+    from .test_views import build_championship
+
+    championship, (pool_a, pool_b) = build_championship(8, with_summaries=False)
+    page = director_client.get(reverse("tournaments:bracket", args=[championship.pk]))
+    assert "Create the elimination games" in page.text
+    response = director_client.post(
+        reverse("tournaments:bracket-manage", args=[championship.pk]), {"qualifiers": "2", "placement": "bronze"}
+    )
+    assert response.status_code == 302
+    semi = Game.objects.get(championship=championship, bracket_slot="SF1")
+    assert semi.home == pool_a.members.get(seed=1).entry
+    response = director_client.post(reverse("tournaments:bracket-manage", args=[championship.pk]), {"fill": "1"})
+    assert response.status_code == 302
+
+
+def test_a_bracket_the_pools_cannot_cross_is_refused_with_the_input_kept(director_client):
+    championship = ChampionshipFactory()
+    make_pool(championship, 4)
+    response = director_client.post(
+        reverse("tournaments:bracket-manage", args=[championship.pk]), {"qualifiers": "3", "placement": "none"}
+    )
+    assert response.status_code == 400
+    assert "qualifiers" in response.context["form"].errors
+    assert response.context["form"]["qualifiers"].value() == "3"
+    assert not Game.objects.filter(championship=championship).exists()
