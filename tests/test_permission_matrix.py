@@ -629,6 +629,13 @@ TARGETS += [
         "expect": expect(400, ANON=LOGIN, STAFF_B=403, GO=403, DC=403),
     },
     {
+        "name": "page official add to entry A",
+        "method": "post",
+        "format": "multipart",
+        "url": page("tournaments:official-add", "entry_a"),
+        "expect": expect(400, ANON=LOGIN, STAFF_B=403, GO=403, DC=403),
+    },
+    {
         "name": "page bracket fill",
         "method": "post",
         "format": "multipart",

@@ -27,5 +27,6 @@ urlpatterns = [
     path("entries/<int:pk>/roster/add/", views.roster_add, name="roster-add"),
     path("entries/<int:pk>/roster/confirm/", views.roster_confirm, name="roster-confirm"),
     path("entries/<int:pk>/roster/import/", views.roster_import, name="roster-import"),
+    path("entries/<int:pk>/officials/add/", views.official_add, name="official-add"),
     path("roster/<int:pk>/", views.roster_line_edit, name="roster-line-edit"),
 ]

@@ -35,6 +35,7 @@ from .models import (
     EntryStatus,
     Game,
     GameStatus,
+    OfficialRole,
     Pool,
     Position,
     Rink,
@@ -251,6 +252,17 @@ class RosterLineForm(forms.Form):
     position = forms.ChoiceField(choices=Position.choices)
     captain = forms.BooleanField(required=False)
     alternate = forms.BooleanField(required=False, label="Alternate captain")
+
+
+class OfficialForm(forms.Form):
+    person = forms.ModelChoiceField(queryset=Person.objects.none())
+    role = forms.ChoiceField(choices=OfficialRole.choices)
+
+    def __init__(self, *args, entry: TeamEntry, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["person"].queryset = Person.objects.filter(federation_id=entry.federation_id).order_by(
+            "last_name", "first_name"
+        )
 
 
 class RosterImportForm(forms.Form):
@@ -772,7 +784,7 @@ def my_entries(request):
     return render(request, "tournaments/my_entries.html", {"entries": mine})
 
 
-def _entry_page(request, entry, *, add=None, imp=None, status=200):
+def _entry_page(request, entry, *, add=None, imp=None, official=None, status=200):
     roster = selectors.roster_with_eligibility(entry)
     return render(
         request,
@@ -784,6 +796,7 @@ def _entry_page(request, entry, *, add=None, imp=None, status=200):
             "officials": entry.officials.select_related("person"),
             "add_form": add or RosterAddForm(entry=entry),
             "import_form": imp or RosterImportForm(),
+            "official_form": official or OfficialForm(entry=entry),
             "begun": services.championship_has_begun(entry.championship),
             "open": entry.status not in (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED),
         },
@@ -834,6 +847,23 @@ def roster_line_edit(request, pk: int):
         {"form": form, "line": line, "entry": entry, "approvals": approvals},
         status=400 if form.errors else 200,
     )
+
+
+@login_required
+@require_POST
+def official_add(request, pk: int):
+    """Name a team official of the entry (Terminology: Team Official)."""
+    entry = _managed_entry(request, pk)
+    form = OfficialForm(request.POST, entry=entry)
+    if form.is_valid():
+        try:
+            official = services.team_official_add(entry=entry, **form.cleaned_data, by=request.user)
+        except ValidationError as exc:
+            apply_errors(form, exc)
+        else:
+            messages.success(request, f"{official} named.")
+            return redirect("tournaments:entry-detail", pk=entry.pk)
+    return _entry_page(request, entry, official=form, status=400)
 
 
 @login_required

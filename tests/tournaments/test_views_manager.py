@@ -189,3 +189,15 @@ def test_a_good_csv_import_adds_every_row(manager_client, entry):
     line = RosterEntry.objects.get(entry=entry, person=person)
     assert (line.number, line.captain) == ("9", True)
     assert RosterEntry.objects.get(entry=entry, person=keeper).position == Position.GOALKEEPER
+
+
+def test_a_manager_names_a_team_official_and_a_duplicate_is_refused(manager_client, entry):
+    coach = PersonFactory(federation=entry.federation, is_team_official=True)
+    data = {"person": coach.pk, "role": "coach"}
+    response = manager_client.post(url("official-add", entry.pk), data)
+    assert response.status_code == 302
+    assert entry.officials.get().person == coach
+    again = manager_client.post(url("official-add", entry.pk), data)
+    assert again.status_code == 400
+    assert "already named" in " ".join(again.context["official_form"].errors["person"])
+    assert entry.officials.count() == 1
