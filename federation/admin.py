@@ -14,7 +14,6 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.uploadedfile import UploadedFile
-from django.db import models
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -43,6 +42,7 @@ from .forms import (
     EligibilityWaiverForm,
     EquipmentInspectionForm,
     EquipmentModelForm,
+    FederationForm,
     PassportForm,
     RejectionForm,
 )
@@ -63,6 +63,11 @@ def _adopt(obj, saved) -> None:
     for field in saved._meta.concrete_fields:
         setattr(obj, field.attname, getattr(saved, field.attname))
     obj._state.adding = False
+
+
+def _form_values(form, names) -> dict:
+    """The cleaned values of the form's fields that a service takes (``names``)."""
+    return {name: value for name, value in form.cleaned_data.items() if name in names}
 
 
 def _save_passport_form(passport_form, *, person) -> Passport:
@@ -123,12 +128,12 @@ class PersonScopedAdmin(RoleScopedAdmin):
 
 @admin.register(Federation)
 class FederationAdmin(RoleScopedAdmin):
+    form = FederationForm
     list_display = ["name", "short_name", "country", "level", "parent", "firs_affiliated", "good_standing"]
     list_filter = ["level", "firs_affiliated", "good_standing"]
     search_fields = ["name", "short_name"]
     list_select_related = ["parent"]
     autocomplete_fields = ["parent"]
-    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
     # The registry itself (affiliation, good standing: 1.1 A) is kept by IHTC executives.
     def has_add_permission(self, request):
@@ -139,6 +144,15 @@ class FederationAdmin(RoleScopedAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return _is_portal_staff(request.user) and can_manage_federations(request.user)
+
+    def save_model(self, request, obj, form, change):
+        # Through the service, as from the API (1.1 A, the lock, the audit trail).
+        fields = _form_values(form, services.FEDERATION_FIELDS)
+        if change:
+            saved = services.federation_update(federation=obj, by=request.user, **fields)
+        else:
+            saved = services.federation_create(by=request.user, **fields)
+        _adopt(obj, saved)
 
 
 # --- People and passports --------------------------------------------------------
@@ -209,6 +223,15 @@ class PersonAdmin(PersonScopedAdmin):
         if obj is not None:
             return _is_portal_staff(request.user) and can_edit_person(request.user, obj)
         return super().has_change_permission(request, obj)
+
+    def save_model(self, request, obj, form, change):
+        # Through the service, as from the API (the lock, the audit trail, the federation check).
+        fields = _form_values(form, services.PERSON_FIELDS)
+        if change:
+            saved = services.person_update(person=obj, by=request.user, **fields)
+        else:
+            saved = services.person_create(by=request.user, **fields)
+        _adopt(obj, saved)
 
     def save_formset(self, request, form, formset, change):
         if formset.model is not Passport:

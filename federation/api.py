@@ -11,7 +11,6 @@ never served here: the answers give the URL of their guarded page view.
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404
 from django.utils import timezone
@@ -35,7 +34,7 @@ from .filters import (
     PersonFilter,
     ProtectiveDeviceRequestFilter,
 )
-from .models import EligibilityWaiver, Federation, Person
+from .models import EligibilityWaiver, Person
 from .serializers import (
     DeviceRequestDecisionSerializer,
     DeviceRequestInputSerializer,
@@ -66,19 +65,6 @@ def _person_for(user, person_id, *, field: str = "person", for_edit: bool = True
         return access.access_person(user, person_id, for_edit=for_edit)
     except Http404:
         raise ValidationError({field: f"No person with id {person_id} in the records you may see."}) from None
-
-
-def _save_checked(instance, changes: dict, *, lock: bool):
-    """Apply ``changes``, validate the model (its field and constraint checks), save in one transaction."""
-    with transaction.atomic():
-        if lock and instance.pk:
-            # Two staff members editing the same record: the second works on the first's result.
-            instance = type(instance).objects.select_for_update().get(pk=instance.pk)
-        for name, value in changes.items():
-            setattr(instance, name, value)
-        instance.full_clean()
-        instance.save()
-    return instance
 
 
 class AccessViewSet(viewsets.GenericViewSet):
@@ -135,14 +121,17 @@ class FederationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Access
     def create(self, request, *args, **kwargs):
         serializer = FederationSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        federation = _save_checked(Federation(), serializer.validated_data, lock=False)
+        # 1.1 A (one national federation per country) is checked by the service, as in the admin.
+        federation = services.federation_create(by=request.user, **serializer.validated_data)
         return self.respond(federation, created=True)
 
     def update(self, request, *args, partial=False, **kwargs):
         federation = self.get_object()
         serializer = FederationSerializer(federation, data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
-        return self.respond(_save_checked(federation, serializer.validated_data, lock=True))
+        return self.respond(
+            services.federation_update(federation=federation, by=request.user, **serializer.validated_data)
+        )
 
     def partial_update(self, request, *args, **kwargs):
         return self.update(request, *args, partial=True, **kwargs)
@@ -176,25 +165,17 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessView
     def access_object(self, pk, *, for_edit):
         return access.access_person(self.request.user, pk, for_edit=for_edit)
 
-    def _check_federation(self, federation: Federation) -> None:
-        if not access.can_edit_federation(self.request.user, federation):
-            raise PermissionDenied("Only staff of a federation or international staff may register its people.")
-
     def create(self, request, *args, **kwargs):
         serializer = PersonSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        self._check_federation(serializer.validated_data["federation"])
-        person = _save_checked(Person(), serializer.validated_data, lock=False)
+        person = services.person_create(by=request.user, **serializer.validated_data)
         return self.respond(person, created=True)
 
     def update(self, request, *args, partial=False, **kwargs):
         person = self.get_object()
         serializer = PersonSerializer(person, data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
-        if "federation" in serializer.validated_data:
-            # Moving a person: the user must work for the federation it goes to as well.
-            self._check_federation(serializer.validated_data["federation"])
-        return self.respond(_save_checked(person, serializer.validated_data, lock=True))
+        return self.respond(services.person_update(person=person, by=request.user, **serializer.validated_data))
 
     def partial_update(self, request, *args, **kwargs):
         return self.update(request, *args, partial=True, **kwargs)

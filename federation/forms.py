@@ -13,7 +13,14 @@ from django.urls import reverse
 
 from . import equipment, services
 from .files import check_scan_upload
-from .models import EligibilityWaiver, EquipmentInspection, EquipmentModel, Passport, ProtectiveDeviceRequest
+from .models import (
+    EligibilityWaiver,
+    EquipmentInspection,
+    EquipmentModel,
+    Federation,
+    Passport,
+    ProtectiveDeviceRequest,
+)
 
 
 def _add_errors(form: forms.Form, error) -> None:
@@ -23,6 +30,30 @@ def _add_errors(form: forms.Form, error) -> None:
             form.add_error(field if field in form.fields else None, errors)
     else:
         form.add_error(None, error)
+
+
+class FederationForm(forms.ModelForm):
+    """The registry entry of a federation: 1.1 A (one national federation per country) as the API checks it."""
+
+    website = forms.URLField(max_length=200, required=False, assume_scheme="https")
+
+    class Meta:
+        model = Federation
+        fields = sorted(services.FEDERATION_FIELDS)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("level"):
+            try:
+                services.check_federation(
+                    level=data["level"],
+                    country=data.get("country") or "",
+                    parent=data.get("parent"),
+                    federation_pk=self.instance.pk,
+                )
+            except forms.ValidationError as error:
+                _add_errors(self, error)
+        return data
 
 
 class _StoredScan:

@@ -19,7 +19,6 @@ from .models import (
     EquipmentInspection,
     EquipmentModel,
     Federation,
-    FederationLevel,
     Passport,
     Person,
     ProtectiveDeviceRequest,
@@ -64,34 +63,9 @@ class FederationSerializer(serializers.ModelSerializer):
             "website",
             "address",
         ]
-        # The one-national-federation-per-country constraint is checked in validate(), citing 1.1 A.
+        # The one-national-federation-per-country constraint (1.1 A) is checked by
+        # services.check_federation, which the admin form calls too.
         validators: list = []
-
-    def validate(self, attrs):
-        level = attrs.get("level", getattr(self.instance, "level", None))
-        country = attrs.get("country", getattr(self.instance, "country", ""))
-        parent = attrs.get("parent", getattr(self.instance, "parent", None))
-        errors = {}
-        # A national federation is the federation of one country (1.1 A: "National Federations").
-        if level == FederationLevel.NATIONAL and not country:
-            errors["country"] = "Rule 1.1 A: a national federation is the federation of a country; give its country."
-        elif level == FederationLevel.NATIONAL:
-            others = Federation.objects.filter(level=FederationLevel.NATIONAL, country=country)
-            if self.instance is not None:
-                others = others.exclude(pk=self.instance.pk)
-            if others.exists():
-                errors["country"] = f"Rule 1.1 A: {country} already has a national federation."
-        if parent is not None and self.instance is not None:
-            ancestor, seen = parent, set()
-            while ancestor is not None and ancestor.pk not in seen:
-                if ancestor.pk == self.instance.pk:
-                    errors["parent"] = "A federation cannot be placed below itself."
-                    break
-                seen.add(ancestor.pk)
-                ancestor = ancestor.parent
-        if errors:
-            raise serializers.ValidationError(errors)
-        return attrs
 
 
 # --- People ----------------------------------------------------------------------

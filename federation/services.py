@@ -1,4 +1,4 @@
-"""Writes of the federation register: passports, waivers, equipment, device requests.
+"""Writes of the federation register: federations, people, passports, waivers, equipment, device requests.
 
 Every function has the same shape: check (raising ValidationError with a
 field -> "Rule ...: message" map, which forms show and the API turns into a
@@ -15,10 +15,16 @@ import numbers
 from collections.abc import Iterable, Mapping
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.access import can_approve_equipment, can_decide_device_request, can_grant_waiver
+from accounts.access import (
+    can_approve_equipment,
+    can_decide_device_request,
+    can_edit_federation,
+    can_grant_waiver,
+    can_manage_federations,
+)
 
 from . import eligibility, equipment
 from .files import check_scan_upload
@@ -30,11 +36,169 @@ from .models import (
     EquipmentInspection,
     EquipmentKind,
     EquipmentModel,
+    Federation,
+    FederationLevel,
     InspectionKind,
     Passport,
     Person,
     ProtectiveDeviceRequest,
 )
+
+# --- Federations (1.1 A) -------------------------------------------------------------
+
+FEDERATION_FIELDS = frozenset(
+    {
+        "name",
+        "short_name",
+        "country",
+        "level",
+        "parent",
+        "firs_affiliated",
+        "good_standing",
+        "contact_name",
+        "contact_email",
+        "contact_phone",
+        "website",
+        "address",
+    }
+)
+
+
+def check_federation(*, level: str, country: str, parent: Federation | None = None, federation_pk=None) -> None:
+    """Raise ValidationError unless a federation of ``level`` may stand for ``country`` below ``parent`` (1.1 A).
+
+    1.1 A speaks of "National Federations": a national federation is the
+    federation of one country, and a country has one. ``federation_pk`` is the
+    federation being changed (None for a new one), so it does not count
+    against itself and cannot be placed below itself.
+    """
+    errors = {}
+    country = str(country or "")
+    if level == FederationLevel.NATIONAL and not country:
+        errors["country"] = "Rule 1.1 A: a national federation is the federation of a country; give its country."
+    elif level == FederationLevel.NATIONAL:
+        others = Federation.objects.filter(level=FederationLevel.NATIONAL, country=country)
+        if federation_pk is not None:
+            others = others.exclude(pk=federation_pk)
+        if others.exists():
+            errors["country"] = f"Rule 1.1 A: {country} already has a national federation (one per country)."
+    if parent is not None and federation_pk is not None:
+        ancestor, seen = parent, set()
+        while ancestor is not None and ancestor.pk not in seen:
+            if ancestor.pk == federation_pk:
+                errors["parent"] = "A federation cannot be placed below itself."
+                break
+            seen.add(ancestor.pk)
+            ancestor = ancestor.parent
+    if errors:
+        raise ValidationError(errors)
+
+
+def check_can_manage_federations(user) -> None:
+    """1.1 A: affiliation and good standing are the IHTC's to record; its executives keep the registry."""
+    if not can_manage_federations(user):
+        raise PermissionDenied("Rule 1.1 A: only IHTC executives keep the federation registry.")
+
+
+def _unknown_fields(changes: Mapping, allowed: frozenset[str]) -> None:
+    unknown = set(changes) - allowed
+    if unknown:
+        raise ValidationError(dict.fromkeys(sorted(unknown), "This field cannot be changed here."))
+
+
+def _write_federation(federation: Federation, *, by) -> Federation:
+    check_federation(
+        level=federation.level, country=federation.country, parent=federation.parent, federation_pk=federation.pk
+    )
+    federation.full_clean()
+    federation._history_user = by  # the audit trail names who changed the registry
+    try:
+        with transaction.atomic():
+            federation.save()
+    except IntegrityError:
+        # Another executive registered the country's federation meanwhile: answer with the rule, not a crash.
+        check_federation(level=federation.level, country=federation.country, federation_pk=federation.pk)
+        raise
+    return federation
+
+
+def federation_create(*, by, **fields) -> Federation:
+    """Register a federation (1.1 A: one national federation per country); IHTC executives only."""
+    check_can_manage_federations(by)
+    _unknown_fields(fields, FEDERATION_FIELDS)
+    return _write_federation(Federation(**fields), by=by)
+
+
+def federation_update(*, federation: Federation, by, **changes) -> Federation:
+    """Change a federation's registry entry; ``changes`` are any of FEDERATION_FIELDS."""
+    check_can_manage_federations(by)
+    _unknown_fields(changes, FEDERATION_FIELDS)
+    with transaction.atomic():
+        # Two executives editing the same entry: the second works on the first's result.
+        locked = Federation.objects.select_for_update().get(pk=federation.pk)
+        for name, value in changes.items():
+            setattr(locked, name, value)
+        return _write_federation(locked, by=by)
+
+
+# --- People -------------------------------------------------------------------------
+
+PERSON_FIELDS = frozenset(
+    {
+        "federation",
+        "first_name",
+        "last_name",
+        "date_of_birth",
+        "gender",
+        "nationality",
+        "is_player",
+        "is_goalkeeper",
+        "is_team_official",
+        "is_referee",
+        "is_official",
+    }
+)
+
+
+def check_can_register_person(user, federation: Federation) -> None:
+    """Only staff of ``federation`` (or international staff) register its people or move someone into it."""
+    if not can_edit_federation(user, federation):
+        raise PermissionDenied("Only staff of a federation or international staff may register its people.")
+
+
+def _write_person(person: Person, *, by) -> Person:
+    # Names are kept without surrounding spaces; a blank one is refused by the model ("This field cannot be blank").
+    person.first_name = str(person.first_name or "").strip()
+    person.last_name = str(person.last_name or "").strip()
+    person.full_clean()
+    person._history_user = by  # the audit trail names who registered or changed the person
+    person.save()
+    return person
+
+
+def person_create(*, by, **fields) -> Person:
+    """Register a person in a federation ``by`` works for; validation errors name the field."""
+    _unknown_fields(fields, PERSON_FIELDS)
+    federation = fields.get("federation")
+    if federation is not None:
+        check_can_register_person(by, federation)
+    with transaction.atomic():
+        return _write_person(Person(**fields), by=by)
+
+
+def person_update(*, person: Person, by, **changes) -> Person:
+    """Change a person; moving them to another federation needs ``by`` to work for that one as well."""
+    _unknown_fields(changes, PERSON_FIELDS)
+    with transaction.atomic():
+        # Two staff members editing the same person: the second works on the first's result.
+        locked = Person.objects.select_for_update().get(pk=person.pk)
+        federation = changes.get("federation")
+        if federation is not None and federation.pk != locked.federation_id:
+            check_can_register_person(by, federation)
+        for name, value in changes.items():
+            setattr(locked, name, value)
+        return _write_person(locked, by=by)
+
 
 # --- Passports ------------------------------------------------------------------
 
@@ -258,16 +422,14 @@ def equipment_model_create(
         return _write_equipment_model(item, by=by, on=on)
 
 
-_EQUIPMENT_MODEL_FIELDS = {"kind", "manufacturer", "model_name", "certifications", "approved"}
+_EQUIPMENT_MODEL_FIELDS = frozenset({"kind", "manufacturer", "model_name", "certifications", "approved"})
 
 
 def equipment_model_update(
     *, equipment_model: EquipmentModel, by, on: datetime.date | None = None, **changes
 ) -> EquipmentModel:
     """Change a registered model; ``changes`` are any of kind, manufacturer, model_name, certifications, approved."""
-    unknown = set(changes) - _EQUIPMENT_MODEL_FIELDS
-    if unknown:
-        raise ValidationError(dict.fromkeys(sorted(unknown), "This field cannot be changed here."))
+    _unknown_fields(changes, _EQUIPMENT_MODEL_FIELDS)
     with transaction.atomic():
         locked = EquipmentModel.objects.select_for_update().get(pk=equipment_model.pk)
         for name, value in changes.items():
