@@ -164,6 +164,8 @@ class PassportInline(admin.TabularInline):
     extra = 0
     # The scan widget links a stored scan through the guarded view (forms.PrivateScanInput).
     fields = ["issuing_country", "number", "expiry_date", "scan"]
+    # federation/admin.css: narrower widgets, and the table scrolls within its module.
+    classes = ["passports-inline"]
 
 
 class EligibilityWaiverInline(admin.TabularInline):
@@ -203,6 +205,11 @@ class PersonAdmin(PersonScopedAdmin):
     list_select_related = ["federation"]
     inlines = [PassportInline, EligibilityWaiverInline]
     readonly_fields = ["eligibility"]
+
+    class Media:
+        # Layout of the eligibility table and the passports inline (no inline styles).
+        css = {"all": ["federation/admin.css"]}
+
     fieldsets = [
         (None, {"fields": ["federation", "first_name", "last_name", "date_of_birth", "gender", "nationality"]}),
         ("Roles", {"fields": ["is_player", "is_goalkeeper", "is_team_official", "is_referee", "is_official"]}),
@@ -283,14 +290,17 @@ class PersonAdmin(PersonScopedAdmin):
                 ((w.approved_by, r.message, w.reason) for r, w in result.waived),
             )
             verdict = (
-                mark_safe('<span style="color:#1b7f3a">eligible</span>')
+                mark_safe('<span class="verdict-eligible">eligible</span>')
                 if result.eligible
-                else mark_safe('<span style="color:#b00020">not eligible</span>')
+                else mark_safe('<span class="verdict-not-eligible">not eligible</span>')
             )
-            rows.append((category.label, verdict, format_html("<ul>{}{}</ul>", reasons, waived)))
+            rows.append(
+                (category.label, verdict, format_html('<ul class="eligibility-reasons">{}{}</ul>', reasons, waived))
+            )
         body = format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>", rows)
         return format_html(
-            "<table><thead><tr><th>Category</th><th>Verdict</th><th>Reasons (article)</th></tr></thead>"
+            '<table class="eligibility-table"><thead>'
+            "<tr><th>Category</th><th>Verdict</th><th>Reasons (article)</th></tr></thead>"
             "<tbody>{}</tbody></table>",
             body,
         )
