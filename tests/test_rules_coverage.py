@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.rulebook import parse_clauses, parse_contents, read_text, rulebook_clauses
+from tests.rulebook import BODY_NUMBER, parse_clauses, parse_contents, read_text, rulebook_clauses
 
 ROOT = Path(__file__).resolve().parent.parent
 COVERAGE = ROOT / "docs" / "rules-coverage.md"
@@ -137,6 +137,44 @@ def find_test(reference: str) -> None:
         raise LookupError(f"{reference}: no file {folder}/{param}")
 
 
+# Game scripts are named after the clause they play: `6.2.2-B_...json`, `6.2.3_...json` (an article
+# whose clause the file name does not letter) or `R-30_...json` (a decision, which has no row).
+SCRIPT_TEST = "tests/engine/test_scripts.py::test_script_meets_its_expectations"
+_SCRIPT_PREFIX = re.compile(r"(\d+(?:\.\d+)+)(?:-([A-Z]))?_")
+_CONTENTS_NUMBER = {body: contents for contents, body in BODY_NUMBER.items()}
+
+
+def script_prefix(name: str) -> tuple[str, str, str | None] | None:
+    """Return (file-name prefix, article, letter) of a game script, or None for a script named after an R-nn."""
+    match = _SCRIPT_PREFIX.match(name)
+    if match is None:
+        return None
+    number = match.group(1)
+    # Scripts citing the body's 9.3 belong to the row of the contents' 10.1.
+    return match.group(0)[:-1], _CONTENTS_NUMBER.get(number, number), match.group(2)
+
+
+def unlisted_script_articles(script_names, rows) -> list[str]:
+    """Return the script prefixes whose row names none of the scripts with that prefix.
+
+    A lettered prefix (`6.2.2-B`) belongs to its clause's row; an unlettered one (`6.2.3`) to the
+    article's row or to any of its clauses' rows.
+    """
+    problems = []
+    for prefix, article, letter in sorted({p for p in map(script_prefix, script_names) if p is not None}):
+        if letter is not None:
+            candidates = [row for row in rows if row.article == f"{article} {letter}"]
+        else:
+            candidates = [row for row in rows if row.article == article or row.article.startswith(f"{article} ")]
+        if not candidates:
+            problems.append(f"{prefix}: no row {article}{' ' + letter if letter else ''}")
+            continue
+        named = f"{SCRIPT_TEST}[{prefix}_"
+        if not any(test.startswith(named) for row in candidates for test in row.tests):
+            problems.append(f"{prefix}: {', '.join(row.article for row in candidates)} names none of its scripts")
+    return problems
+
+
 # The checks on the table.
 
 
@@ -182,6 +220,12 @@ def test_every_named_test_exists():
             except LookupError as error:
                 errors.append(f"{row.article}: {error}")
     assert not errors, "\n".join(errors)
+
+
+def test_every_clause_a_game_script_plays_names_one_of_its_scripts():
+    names = sorted(path.name for path in (ROOT / "tests" / "engine" / "scripts").glob("*.json"))
+    problems = unlisted_script_articles(names, coverage_rows())
+    assert not problems, "game scripts whose row names none of them:\n" + "\n".join(problems)
 
 
 # The checker's own parts, so a broken checker cannot pass everything.
@@ -306,3 +350,33 @@ def test_the_contents_list_every_article_once():
     assert len(numbers) == len(set(numbers))
     assert numbers[:4] == ["1", "1.1", "1.2", "1.3"]
     assert numbers[-2:] == ["10", "10.1"]
+
+
+def _row(article: str, *tests: str) -> Row:
+    return Row(0, article, "", "enforced", ("a.b",), tests)
+
+
+def test_script_prefix_reads_the_clause_and_maps_the_body_number_9_3_to_10_1():
+    assert script_prefix("6.2.2-B_three_in_box.json") == ("6.2.2-B", "6.2.2", "B")
+    assert script_prefix("6.2.3_coincidental_minors_alone.json") == ("6.2.3", "6.2.3", None)
+    assert script_prefix("9.3-G_shootout.json") == ("9.3-G", "10.1", "G")
+    assert script_prefix("R-30_designated_server.json") is None
+
+
+def test_unlisted_script_articles_wants_one_script_of_each_prefix_in_its_row():
+    rows = [
+        _row("6.2.2 B", f"{SCRIPT_TEST}[6.2.2-B_one.json]"),
+        _row("6.2.3 A", f"{SCRIPT_TEST}[6.2.3_alone.json]"),
+        _row("6.2.3 C"),
+        _row("5.5.11 E", "tests/engine/test_replay.py::test_x"),
+    ]
+    listed = ["6.2.2-B_one.json", "6.2.2-B_two.json", "6.2.3_alone.json", "R-30_x.json"]
+    assert unlisted_script_articles(listed, rows) == []
+    problems = unlisted_script_articles(
+        [*listed, "6.2.3-C_on_top.json", "5.5.11-E_deflected.json", "7.7-A_x.json"], rows
+    )
+    assert problems == [
+        "5.5.11-E: 5.5.11 E names none of its scripts",
+        "6.2.3-C: 6.2.3 C names none of its scripts",
+        "7.7-A: no row 7.7 A",
+    ]
