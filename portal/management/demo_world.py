@@ -154,6 +154,7 @@ class WorldBuilder:
     # --- the whole world ------------------------------------------------------------------------------------------
 
     def build(self) -> WorldSummary:
+        self.build_executives()
         self.build_federations()
         self.build_logins()
         self.reserve_fixed_names()
@@ -185,9 +186,10 @@ class WorldBuilder:
     # --- federations and logins -------------------------------------------------------------------------------------
 
     def _federation(self, *, key: str, level: str, parent: Federation | None = None, **fields) -> Federation:
-        federation = Federation(level=level, parent=parent, firs_affiliated=True, **fields)
-        federation.full_clean()
-        federation.save()
+        # 1.1 A: the IHTC's executive keeps the registry (affiliation, good standing, one per country).
+        federation = federation_services.federation_create(
+            by=self.users["ihtc.exec"], level=level, parent=parent, firs_affiliated=True, **fields
+        )
         self.federations[key] = federation
         return federation
 
@@ -247,16 +249,30 @@ class WorldBuilder:
         self.users[username] = user
         return user
 
+    def build_executives(self) -> None:
+        """The superuser and the IHTC executive come first: the executive registers the federations."""
+        for login in data.LOGINS:
+            if login.role in ("superuser", Role.IHTC_EXECUTIVE):
+                user = self._user(
+                    login.username,
+                    login.first_name,
+                    login.last_name,
+                    is_staff=True,
+                    superuser=login.role == "superuser",
+                )
+                if login.role == Role.IHTC_EXECUTIVE:
+                    RoleAssignment.objects.create(user=user, role=login.role)
+
     def build_logins(self) -> None:
         for login in data.LOGINS:
+            if login.username in self.users:
+                continue
             # Federation staff and IHTC executives work in the admin; the others use the portal's pages.
-            staff = login.role in ("superuser", Role.IHTC_EXECUTIVE, Role.FEDERATION_STAFF)
-            user = self._user(
-                login.username, login.first_name, login.last_name, is_staff=staff, superuser=login.role == "superuser"
-            )
+            staff = login.role == Role.FEDERATION_STAFF
+            user = self._user(login.username, login.first_name, login.last_name, is_staff=staff)
             if login.role == Role.FEDERATION_STAFF:
                 RoleAssignment.objects.create(user=user, role=login.role, federation=self.federations[login.scope])
-            elif login.role not in ("superuser", Role.TEAM_MANAGER):
+            elif login.role != Role.TEAM_MANAGER:
                 # A team manager's role comes with the entry: entry_set_managers assigns it (build_entries).
                 RoleAssignment.objects.create(user=user, role=login.role)
         for national in data.NATIONAL:
@@ -311,7 +327,9 @@ class WorldBuilder:
         **roles: bool,
     ) -> Person:
         national = self.nationals[code]
-        person = Person(
+        # Registered by the federation's own staff, as the register's pages and API do.
+        person = federation_services.person_create(
+            by=self.users[data.national_staff_login(code)],
             federation=self.federations[code],
             first_name=first_name,
             last_name=last_name,
@@ -320,8 +338,6 @@ class WorldBuilder:
             nationality=nationality or national.country,
             **roles,
         )
-        person.full_clean(exclude=["federation"])
-        person.save()
         if passports is None:
             expiry = datetime.date(self.rng.randint(2028, 2036), self.rng.randint(1, 12), 1) - datetime.timedelta(1)
             passports = ((national.country, expiry),)
