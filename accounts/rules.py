@@ -29,67 +29,51 @@ def is_federation_staff(user):
     return access.is_federation_staff(user)
 
 
-@rules.predicate
-def can_view_person(user, person=None):
-    if person is None:
-        return access.can_see_people(user)
-    return access.can_view_person(user, person)
+def _object_predicate(name: str, *, of_kind, of_object, of_record: bool = False):
+    """A predicate asking ``of_kind(user)`` without an object (list pages, add forms) and
+    ``of_object(user, obj)`` with one; ``of_record``: the object is a record of a person
+    (a waiver, an inspection, a device request) and ``of_object`` is asked about that person."""
+
+    def predicate(user, obj=None):
+        if obj is None:
+            return of_kind(user)
+        return of_object(user, obj.person if of_record else obj)
+
+    return rules.predicate(predicate, name=name)
 
 
-@rules.predicate
-def can_edit_person(user, person=None):
-    if person is None:
-        return access.is_federation_staff(user)
-    return access.can_edit_person(user, person)
-
-
-@rules.predicate
-def sees_persons_confidential(user, person=None):
-    """Passports, eligibility, waivers and medical requests of a person."""
-    if person is None:
-        return access.is_federation_staff(user)
-    return access.can_see_confidential(user, person)
-
-
-@rules.predicate
-def can_view_passport(user, passport=None):
-    if passport is None:
-        return access.is_federation_staff(user)
-    return access.can_view_passport(user, passport)
-
-
-@rules.predicate
-def can_edit_passport(user, passport=None):
-    if passport is None:
-        return access.is_federation_staff(user)
-    return access.can_edit_passport(user, passport)
+can_view_person = _object_predicate("can_view_person", of_kind=access.can_see_people, of_object=access.can_view_person)
+can_edit_person = _object_predicate(
+    "can_edit_person", of_kind=access.is_federation_staff, of_object=access.can_edit_person
+)
+# Passports, eligibility, waivers and medical requests of a person.
+sees_persons_confidential = _object_predicate(
+    "sees_persons_confidential", of_kind=access.is_federation_staff, of_object=access.can_see_confidential
+)
+can_view_passport = _object_predicate(
+    "can_view_passport", of_kind=access.is_federation_staff, of_object=access.can_view_passport
+)
+can_edit_passport = _object_predicate(
+    "can_edit_passport", of_kind=access.is_federation_staff, of_object=access.can_edit_passport
+)
+# Waivers and device requests: the audience of the holder's passports.
+sees_persons_confidential_records = _object_predicate(
+    "sees_persons_confidential_records",
+    of_kind=access.is_federation_staff,
+    of_object=access.can_see_confidential,
+    of_record=True,
+)
+can_edit_records_person = _object_predicate(
+    "can_edit_records_person", of_kind=access.is_federation_staff, of_object=access.can_edit_person, of_record=True
+)
+can_view_records_person = _object_predicate(
+    "can_view_records_person", of_kind=access.can_see_people, of_object=access.can_view_person, of_record=True
+)
 
 
 @rules.predicate
 def is_international_staff(user):
     return access.is_international_staff(user)
-
-
-@rules.predicate
-def sees_persons_confidential_records(user, record=None):
-    """Waivers and device requests: the audience of the holder's passports."""
-    if record is None:
-        return access.is_federation_staff(user)
-    return access.can_see_confidential(user, record.person)
-
-
-@rules.predicate
-def can_edit_records_person(user, record=None):
-    if record is None:
-        return access.is_federation_staff(user)
-    return access.can_edit_person(user, record.person)
-
-
-@rules.predicate
-def can_view_records_person(user, record=None):
-    if record is None:
-        return access.can_see_people(user)
-    return access.can_view_person(user, record.person)
 
 
 @rules.predicate

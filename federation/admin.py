@@ -55,7 +55,7 @@ from .models import (
     Person,
     ProtectiveDeviceRequest,
 )
-from .selectors import person_eligibility_by_category
+from .selectors import PERSON_ROLE_FIELDS, person_eligibility_by_category
 
 
 def _adopt(obj, saved) -> None:
@@ -191,16 +191,7 @@ class EligibilityWaiverInline(admin.TabularInline):
 @admin.register(Person)
 class PersonAdmin(PersonScopedAdmin):
     list_display = ["__str__", "federation", "date_of_birth", "gender", "nationality", "roles"]
-    list_filter = [
-        "federation",
-        "gender",
-        "nationality",
-        "is_player",
-        "is_goalkeeper",
-        "is_team_official",
-        "is_referee",
-        "is_official",
-    ]
+    list_filter = ["federation", "gender", "nationality", *PERSON_ROLE_FIELDS.values()]
     search_fields = ["first_name", "last_name", "passports__number"]
     list_select_related = ["federation"]
     inlines = [PassportInline, EligibilityWaiverInline]
@@ -212,7 +203,7 @@ class PersonAdmin(PersonScopedAdmin):
 
     fieldsets = [
         (None, {"fields": ["federation", "first_name", "last_name", "date_of_birth", "gender", "nationality"]}),
-        ("Roles", {"fields": ["is_player", "is_goalkeeper", "is_team_official", "is_referee", "is_official"]}),
+        ("Roles", {"fields": list(PERSON_ROLE_FIELDS.values())}),
         ("Eligibility", {"fields": ["eligibility"], "description": "1.1 B-G, R-01, R-02, R-03."}),
     ]
 
@@ -261,18 +252,9 @@ class PersonAdmin(PersonScopedAdmin):
 
     @admin.display(description="Roles")
     def roles(self, obj):
-        names = [
-            label
-            for flag, label in [
-                (obj.is_player, "player"),
-                (obj.is_goalkeeper, "goalkeeper"),
-                (obj.is_team_official, "team official"),
-                (obj.is_referee, "referee"),
-                (obj.is_official, "game official"),
-            ]
-            if flag
-        ]
-        return ", ".join(names) or "—"
+        # The roles' labels are the fields' verbose names ("player", ..., "game official").
+        held = [name for name in PERSON_ROLE_FIELDS.values() if getattr(obj, name)]
+        return ", ".join(str(Person._meta.get_field(name).verbose_name) for name in held) or "—"
 
     @admin.display(description="Eligibility this year (championship 1-10 July)")
     def eligibility(self, obj):

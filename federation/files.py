@@ -47,8 +47,10 @@ def private_file_response(file_field, *, content_type: str, filename_stem: str) 
     """Return a download response for a privately stored file.
 
     The browser saves it instead of rendering it (attachment, nosniff), and
-    no shared cache keeps a copy.
+    no shared cache keeps a copy. Nothing stored, or a missing file: 404.
     """
+    if not file_field:
+        raise Http404("No file is stored here.")
     extension = ALLOWED_SCAN_TYPES.get(content_type, "bin")
     try:
         handle = file_field.open("rb")

@@ -67,9 +67,14 @@ class PersonFilter(django_filters.FilterSet):
         return queryset.filter(**{PERSON_ROLE_FIELDS[value]: True})
 
 
-class PassportFilter(django_filters.FilterSet):
+class PersonRecordFilter(django_filters.FilterSet):
+    """The filters of any record of a person (passport, waiver, inspection, device request)."""
+
     person = django_filters.NumberFilter(field_name="person_id")
     federation = django_filters.ModelChoiceFilter(field_name="person__federation", queryset=Federation.objects.all())
+
+
+class PassportFilter(PersonRecordFilter):
     issuing_country = django_filters.ChoiceFilter(choices=COUNTRY_CHOICES)
     expiry_before = django_filters.DateFilter(field_name="expiry_date", lookup_expr="lt")
     expiry_after = django_filters.DateFilter(field_name="expiry_date", lookup_expr="gte")
@@ -83,9 +88,7 @@ class PassportFilter(django_filters.FilterSet):
         return queryset.exclude(scan="") if value else queryset.filter(scan="")
 
 
-class EligibilityWaiverFilter(django_filters.FilterSet):
-    person = django_filters.NumberFilter(field_name="person_id")
-    federation = django_filters.ModelChoiceFilter(field_name="person__federation", queryset=Federation.objects.all())
+class EligibilityWaiverFilter(PersonRecordFilter):
     code = django_filters.ChoiceFilter(choices=EligibilityWaiver._meta.get_field("code").choices)
     category = django_filters.ChoiceFilter(choices=CategoryChoice.choices)
     year = django_filters.NumberFilter()
@@ -108,9 +111,7 @@ class EquipmentModelFilter(django_filters.FilterSet):
         return queryset.filter(certifications__icontains=f'"{value.strip().upper()}"')
 
 
-class EquipmentInspectionFilter(django_filters.FilterSet):
-    person = django_filters.NumberFilter(field_name="person_id")
-    federation = django_filters.ModelChoiceFilter(field_name="person__federation", queryset=Federation.objects.all())
+class EquipmentInspectionFilter(PersonRecordFilter):
     kind = django_filters.ChoiceFilter(choices=InspectionKind.choices)
     inspected_after = django_filters.IsoDateTimeFilter(field_name="inspected_at", lookup_expr="gte")
     inspected_before = django_filters.IsoDateTimeFilter(field_name="inspected_at", lookup_expr="lt")
@@ -120,9 +121,7 @@ class EquipmentInspectionFilter(django_filters.FilterSet):
         fields = ["person", "kind", "compliant"]
 
 
-class ProtectiveDeviceRequestFilter(django_filters.FilterSet):
-    person = django_filters.NumberFilter(field_name="person_id")
-    federation = django_filters.ModelChoiceFilter(field_name="person__federation", queryset=Federation.objects.all())
+class ProtectiveDeviceRequestFilter(PersonRecordFilter):
     status = django_filters.ChoiceFilter(choices=DeviceRequestStatus.choices)
     submitted_after = django_filters.IsoDateTimeFilter(field_name="submitted_at", lookup_expr="gte")
     submitted_before = django_filters.IsoDateTimeFilter(field_name="submitted_at", lookup_expr="lt")

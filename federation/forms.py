@@ -32,6 +32,18 @@ def _add_errors(form: forms.Form, error) -> None:
         form.add_error(None, error)
 
 
+def _check(form: forms.Form, check, /, **arguments):
+    """Run a ``services.check_*`` function on the form's data, its errors going onto the form's fields.
+
+    Return what the check returns, or None when it refused.
+    """
+    try:
+        return check(**arguments)
+    except forms.ValidationError as error:
+        _add_errors(form, error)
+        return None
+
+
 class FederationForm(forms.ModelForm):
     """The registry entry of a federation: 1.1 A (one national federation per country) as the API checks it."""
 
@@ -39,20 +51,19 @@ class FederationForm(forms.ModelForm):
 
     class Meta:
         model = Federation
-        fields = sorted(services.FEDERATION_FIELDS)
+        fields = list(services.FEDERATION_FIELDS)
 
     def clean(self):
         data = super().clean()
         if data.get("level"):
-            try:
-                services.check_federation(
-                    level=data["level"],
-                    country=data.get("country") or "",
-                    parent=data.get("parent"),
-                    federation_pk=self.instance.pk,
-                )
-            except forms.ValidationError as error:
-                _add_errors(self, error)
+            _check(
+                self,
+                services.check_federation,
+                level=data["level"],
+                country=data.get("country") or "",
+                parent=data.get("parent"),
+                federation_pk=self.instance.pk,
+            )
         return data
 
 
@@ -110,15 +121,14 @@ class EligibilityWaiverForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        try:
-            services.check_waiver(
-                code=data.get("code", ""),
-                reason=data.get("reason", ""),
-                category=data.get("category", ""),
-                year=data.get("year"),
-            )
-        except forms.ValidationError as error:
-            _add_errors(self, error)
+        _check(
+            self,
+            services.check_waiver,
+            code=data.get("code", ""),
+            reason=data.get("reason", ""),
+            category=data.get("category", ""),
+            year=data.get("year"),
+        )
         return data
 
 
@@ -137,12 +147,15 @@ class EquipmentModelForm(forms.ModelForm):
     def clean(self):
         data = super().clean()
         if "kind" in data:
-            try:
-                data["certifications"] = services.check_equipment_approval(
-                    kind=data["kind"], certifications=data.get("certifications", []), approved=data.get("approved")
-                )
-            except forms.ValidationError as error:
-                _add_errors(self, error)
+            names = _check(
+                self,
+                services.check_equipment_approval,
+                kind=data["kind"],
+                certifications=data.get("certifications", []),
+                approved=data.get("approved"),
+            )
+            if names is not None:
+                data["certifications"] = names
         return data
 
 
@@ -160,12 +173,11 @@ class EquipmentInspectionForm(forms.ModelForm):
     def clean(self):
         data = super().clean()
         if "kind" in data and "measurements" in data:
-            try:
-                data["measurements"], _ = services.check_inspection_measurements(
-                    kind=data["kind"], measurements=data["measurements"]
-                )
-            except forms.ValidationError as error:
-                _add_errors(self, error)
+            checked = _check(
+                self, services.check_inspection_measurements, kind=data["kind"], measurements=data["measurements"]
+            )
+            if checked is not None:
+                data["measurements"], _ = checked
         return data
 
 
@@ -176,16 +188,15 @@ class DeviceRequestForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        try:
-            services.check_device_request(description=data.get("description", ""), physician=data.get("physician", ""))
-        except forms.ValidationError as error:
-            _add_errors(self, error)
+        _check(
+            self,
+            services.check_device_request,
+            description=data.get("description", ""),
+            physician=data.get("physician", ""),
+        )
         prescription = data.get("prescription")
         if isinstance(prescription, UploadedFile):
-            try:
-                check_scan_upload(prescription, field="prescription")
-            except forms.ValidationError as error:
-                _add_errors(self, error)
+            _check(self, check_scan_upload, uploaded_file=prescription, field="prescription")
         return data
 
 

@@ -273,6 +273,7 @@ class DeviceRequestStatus(models.TextChoices):
 
 # The allowed moves of a protective device request (3.2.8 C): the IHTC decides
 # a submitted request; a rejected one may be resubmitted; approval is final.
+# Checked in one place: services.check_device_transition.
 DEVICE_REQUEST_TRANSITIONS: dict[str, frozenset[str]] = {
     DeviceRequestStatus.SUBMITTED: frozenset({DeviceRequestStatus.APPROVED, DeviceRequestStatus.REJECTED}),
     DeviceRequestStatus.REJECTED: frozenset({DeviceRequestStatus.SUBMITTED}),
@@ -319,6 +320,3 @@ class ProtectiveDeviceRequest(models.Model):
 
     def __str__(self):
         return f"{self.person}: {self.description[:40]} ({self.get_status_display()})"
-
-    def can_move_to(self, status: str) -> bool:
-        return status in DEVICE_REQUEST_TRANSITIONS[self.status]

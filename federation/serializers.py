@@ -23,6 +23,7 @@ from .models import (
     Person,
     ProtectiveDeviceRequest,
 )
+from .services import FEDERATION_FIELDS, PERSON_FIELDS
 
 
 @extend_schema_field({"type": "string", "pattern": "^([A-Za-z]{2})?$", "description": "ISO 3166-1 alpha-2 code"})
@@ -40,6 +41,15 @@ class SafeCountryField(CountryField):
         return code
 
 
+def guarded_file_url(serializer, stored_file, view_name: str, pk: int) -> str | None:
+    """The absolute URL of the permission-checked view serving a stored file; None when nothing is stored."""
+    if not stored_file:
+        return None
+    url = reverse(view_name, kwargs={"pk": pk})
+    request = serializer.context.get("request")
+    return request.build_absolute_uri(url) if request else url
+
+
 # --- Federations -----------------------------------------------------------------
 
 
@@ -48,21 +58,7 @@ class FederationSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Federation
-        fields = [
-            "id",
-            "name",
-            "short_name",
-            "country",
-            "level",
-            "parent",
-            "firs_affiliated",
-            "good_standing",
-            "contact_name",
-            "contact_email",
-            "contact_phone",
-            "website",
-            "address",
-        ]
+        fields = ["id", *FEDERATION_FIELDS]
         # The one-national-federation-per-country constraint (1.1 A) is checked by
         # services.check_federation, which the admin form calls too.
         validators: list = []
@@ -77,29 +73,7 @@ class PersonSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Person
-        fields = [
-            "id",
-            "federation",
-            "federation_name",
-            "first_name",
-            "last_name",
-            "date_of_birth",
-            "gender",
-            "nationality",
-            "is_player",
-            "is_goalkeeper",
-            "is_team_official",
-            "is_referee",
-            "is_official",
-        ]
-
-    def validate_first_name(self, value):
-        if not value.strip():
-            raise serializers.ValidationError("This field may not be blank.")
-        return value.strip()
-
-    def validate_last_name(self, value):
-        return self.validate_first_name(value)
+        fields = ["id", "federation_name", *PERSON_FIELDS]
 
 
 class EligibilityQuerySerializer(serializers.Serializer):
@@ -184,11 +158,7 @@ class PassportSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(OpenApiTypes.URI)
     def get_scan_url(self, passport) -> str | None:
-        if not passport.scan:
-            return None
-        url = reverse("federation:passport-scan", kwargs={"pk": passport.pk})
-        request = self.context.get("request")
-        return request.build_absolute_uri(url) if request else url
+        return guarded_file_url(self, passport.scan, "federation:passport-scan", passport.pk)
 
 
 class PassportInputSerializer(serializers.Serializer):
@@ -340,11 +310,7 @@ class ProtectiveDeviceRequestSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(OpenApiTypes.URI)
     def get_prescription_url(self, device_request) -> str | None:
-        if not device_request.prescription:
-            return None
-        url = reverse("federation:device-prescription", kwargs={"pk": device_request.pk})
-        request = self.context.get("request")
-        return request.build_absolute_uri(url) if request else url
+        return guarded_file_url(self, device_request.prescription, "federation:device-prescription", device_request.pk)
 
 
 class DeviceRequestInputSerializer(serializers.Serializer):

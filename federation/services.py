@@ -43,24 +43,24 @@ from .models import (
     Person,
     ProtectiveDeviceRequest,
 )
+from .selectors import PERSON_ROLE_FIELDS
 
 # --- Federations (1.1 A) -------------------------------------------------------------
 
-FEDERATION_FIELDS = frozenset(
-    {
-        "name",
-        "short_name",
-        "country",
-        "level",
-        "parent",
-        "firs_affiliated",
-        "good_standing",
-        "contact_name",
-        "contact_email",
-        "contact_phone",
-        "website",
-        "address",
-    }
+# What a registry entry holds (the API's fields and the admin form's, in this order).
+FEDERATION_FIELDS = (
+    "name",
+    "short_name",
+    "country",
+    "level",
+    "parent",
+    "firs_affiliated",
+    "good_standing",
+    "contact_name",
+    "contact_email",
+    "contact_phone",
+    "website",
+    "address",
 )
 
 
@@ -100,8 +100,8 @@ def check_can_manage_federations(user) -> None:
         raise PermissionDenied("Rule 1.1 A: only IHTC executives keep the federation registry.")
 
 
-def _unknown_fields(changes: Mapping, allowed: frozenset[str]) -> None:
-    unknown = set(changes) - allowed
+def _unknown_fields(changes: Mapping, allowed: Iterable[str]) -> None:
+    unknown = set(changes) - set(allowed)
     if unknown:
         raise ValidationError(dict.fromkeys(sorted(unknown), "This field cannot be changed here."))
 
@@ -143,20 +143,15 @@ def federation_update(*, federation: Federation, by, **changes) -> Federation:
 
 # --- People -------------------------------------------------------------------------
 
-PERSON_FIELDS = frozenset(
-    {
-        "federation",
-        "first_name",
-        "last_name",
-        "date_of_birth",
-        "gender",
-        "nationality",
-        "is_player",
-        "is_goalkeeper",
-        "is_team_official",
-        "is_referee",
-        "is_official",
-    }
+# What a person's record holds: identity, then the roles (selectors.PERSON_ROLE_FIELDS).
+PERSON_FIELDS = (
+    "federation",
+    "first_name",
+    "last_name",
+    "date_of_birth",
+    "gender",
+    "nationality",
+    *PERSON_ROLE_FIELDS.values(),
 )
 
 
@@ -422,7 +417,7 @@ def equipment_model_create(
         return _write_equipment_model(item, by=by, on=on)
 
 
-_EQUIPMENT_MODEL_FIELDS = frozenset({"kind", "manufacturer", "model_name", "certifications", "approved"})
+_EQUIPMENT_MODEL_FIELDS = ("kind", "manufacturer", "model_name", "certifications", "approved")
 
 
 def equipment_model_update(
