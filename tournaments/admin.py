@@ -116,6 +116,29 @@ class ChampionshipAdmin(SimpleHistoryAdmin):
     date_hierarchy = "start_date"
     inlines = [PoolInline, TeamEntryInline]
     readonly_fields = ["published_rinks"]
+    # The money field's currency column is set with the amount; ``entry_fee_currency`` is the form's own field.
+    exclude = ["entry_fee_currency"]
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+
+        class ActingForm(form):
+            # The set-up check needs who acts (directors of the sanctioning body); the admin does not pass it.
+            def __init__(self, *args, **kw):
+                super().__init__(*args, by=request.user, **kw)
+
+        return ActingForm
+
+    def save_model(self, request, obj, form, change):
+        # Through the services, as from the page and the API (directors, the lock, the ruleset frozen once begun).
+        values = form.service_values()
+        if change:
+            saved = services.championship_update(championship=obj, **values, by=request.user)
+        else:
+            saved = services.championship_create(**values, by=request.user)
+        obj.pk = saved.pk
+        obj.refresh_from_db()
+        obj._state.adding = False
 
     @admin.display(description="Rinks (published with the championship, 2.1 F)")
     def published_rinks(self, obj):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
-from djmoney.money import Money
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
@@ -65,7 +64,6 @@ from .serializers import (
     StatisticsSerializer,
     VenueSerializer,
 )
-from .views import championship_save
 
 _REFUSED = {
     400: OpenApiResponse(description="Bad input: the field and the rule it breaks."),
@@ -145,7 +143,7 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
     )
     def create(self, request, *args, **kwargs):
         data = self.input(ChampionshipInputSerializer)
-        championship = championship_save(championship=None, data=data, by=request.user)
+        championship = services.championship_create(**data, by=request.user)
         return self.answer(ChampionshipSerializer, championship, created=True)
 
     @extend_schema(
@@ -157,7 +155,7 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
         championship = self.get_object()
         services.check_can_direct(request.user, championship)
         data = self.input(ChampionshipInputSerializer, instance=championship, partial=True)
-        championship = championship_save(championship=championship, data=data, by=request.user)
+        championship = services.championship_update(championship=championship, **data, by=request.user)
         return self.answer(ChampionshipSerializer, championship)
 
     @extend_schema(
@@ -257,7 +255,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
         data = self.input(FeePaidInputSerializer)
         entry = services.entry_record_fee_paid(
             entry=entry,
-            amount=Money(data["amount"], data["currency"].upper()),
+            amount=services.money(data["amount"], data["currency"]),
             paid_at=data.get("paid_at"),
             by=request.user,
         )

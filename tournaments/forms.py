@@ -22,45 +22,69 @@ from .models import (
 )
 
 
-def _apply(form: forms.BaseForm, exc: ValidationError) -> None:
-    """Show a service's error beside its field when the form has it, else at the top."""
-    for field, messages in exc.message_dict.items():
-        form.add_error(field if field in form.fields else None, messages)
+def apply_errors(form: forms.BaseForm, exc: ValidationError) -> None:
+    """Show a service's error beside the field it names, or above the form when the form has no such field."""
+    if hasattr(exc, "error_dict"):
+        for field, messages in exc.message_dict.items():
+            form.add_error(field if field in form.fields else None, messages)
+    else:
+        form.add_error(None, exc.messages)
 
 
 class ChampionshipForm(forms.ModelForm):
+    """A championship's set-up, for the page and the admin: checked by ``services.check_championship_setup``
+    as ``championship_create`` / ``championship_update`` check it; ``service_values`` is what they take."""
+
+    entry_fee = forms.DecimalField(max_digits=10, decimal_places=2, min_value=0)
+    entry_fee_currency = forms.CharField(max_length=3, initial="USD", help_text="ISO 4217 code, e.g. USD")
+
     class Meta:
         model = Championship
-        fields = [
-            "name",
-            "category",
-            "level",
-            "start_date",
-            "end_date",
-            "venue",
-            "entry_closing_date",
-            "entry_fee",
-            "sanctioning_body",
-            "ruleset",
-            "standings_preset",
-        ]
+        fields = services.CHAMPIONSHIP_FIELDS
+        widgets = {
+            "start_date": forms.DateInput(attrs={"type": "date"}),
+            "end_date": forms.DateInput(attrs={"type": "date"}),
+            "entry_closing_date": forms.DateInput(attrs={"type": "date"}),
+            "ruleset": forms.Textarea(attrs={"rows": 6}),
+        }
 
-    def clean_ruleset(self):
-        data = self.cleaned_data.get("ruleset") or {}
-        try:
-            services.check_ruleset(data)
-        except ValidationError as exc:
-            raise ValidationError(exc.message_dict["ruleset"]) from None
-        return data
+    # The currency right after the amount.
+    _after_fee = services.CHAMPIONSHIP_FIELDS.index("entry_fee") + 1
+    field_order = [
+        *services.CHAMPIONSHIP_FIELDS[:_after_fee],
+        "entry_fee_currency",
+        *services.CHAMPIONSHIP_FIELDS[_after_fee:],
+    ]
+
+    def __init__(self, *args, by, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.by = by
+        if self.instance.pk:
+            self.initial["entry_fee"] = self.instance.entry_fee.amount
+            self.initial["entry_fee_currency"] = str(self.instance.entry_fee.currency)
 
     def clean(self):
         cleaned = super().clean()
-        if self.instance.pk and ({"ruleset", "standings_preset"} & set(self.changed_data)):
+        if "ruleset" in cleaned:
+            cleaned["ruleset"] = cleaned["ruleset"] or {}
+        if "entry_fee" in cleaned and "entry_fee_currency" in cleaned:
             try:
-                services.check_ruleset_editable(self.instance)
+                cleaned["entry_fee"] = services.money(
+                    cleaned["entry_fee"], cleaned.pop("entry_fee_currency"), field="entry_fee_currency"
+                )
             except ValidationError as exc:
-                _apply(self, exc)
+                apply_errors(self, exc)
+        if not self.errors:
+            try:
+                services.check_championship_setup(
+                    championship=self.instance if self.instance.pk else None, changes=self.service_values(), by=self.by
+                )
+            except ValidationError as exc:
+                apply_errors(self, exc)
         return cleaned
+
+    def service_values(self) -> dict:
+        return {name: self.cleaned_data[name] for name in services.CHAMPIONSHIP_FIELDS if name in self.cleaned_data}
 
 
 class TeamEntryForm(forms.ModelForm):
@@ -77,7 +101,7 @@ class TeamEntryForm(forms.ModelForm):
                 services.check_federation_may_enter(cleaned["federation"])
                 services.check_entries_open(cleaned["championship"], now=timezone.now())
             except ValidationError as exc:
-                _apply(self, exc)
+                apply_errors(self, exc)
         return cleaned
 
 
@@ -123,7 +147,7 @@ class RosterEntryForm(forms.ModelForm):
                     now=now,
                 )
         except ValidationError as exc:
-            _apply(self, exc)
+            apply_errors(self, exc)
         return cleaned
 
 
@@ -191,7 +215,7 @@ class GameForm(forms.ModelForm):
                     rules=services.championship_standings_rules(game.championship),
                 )
         except ValidationError as exc:
-            _apply(self, exc)
+            apply_errors(self, exc)
         return cleaned
 
 
@@ -214,7 +238,7 @@ class _SummaryForm(forms.ModelForm):
         try:
             type(self).check(record)
         except ValidationError as exc:
-            _apply(self, exc)
+            apply_errors(self, exc)
         return cleaned
 
 

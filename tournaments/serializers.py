@@ -114,7 +114,7 @@ class ChampionshipSerializer(serializers.ModelSerializer):
 
 
 class ChampionshipInputSerializer(serializers.ModelSerializer):
-    """Set-up fields; ``ruleset`` and ``standings_preset`` go through ``championship_update_ruleset``."""
+    """What ``championship_create`` / ``championship_update`` take; the fee's amount and currency become one Money."""
 
     entry_fee = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
     entry_fee_currency = serializers.RegexField(r"^[A-Za-z]{3}$", help_text="ISO 4217 code, e.g. USD")
@@ -123,23 +123,16 @@ class ChampionshipInputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Championship
-        fields = [
-            "name",
-            "category",
-            "level",
-            "start_date",
-            "end_date",
-            "venue",
-            "entry_closing_date",
-            "entry_fee",
-            "entry_fee_currency",
-            "sanctioning_body",
-            "standings_preset",
-            "ruleset",
-        ]
+        fields = [*services.CHAMPIONSHIP_FIELDS, "entry_fee_currency"]
 
-    def validate_entry_fee_currency(self, value):
-        return value.upper()
+    def validate(self, attrs):
+        if "entry_fee" in attrs or "entry_fee_currency" in attrs:
+            # A partial change may name one of the two; the other is the stored one.
+            current = self.instance.entry_fee if self.instance is not None else None
+            amount = attrs.pop("entry_fee", current.amount if current is not None else None)
+            currency = attrs.pop("entry_fee_currency", str(current.currency) if current is not None else "")
+            attrs["entry_fee"] = services.money(amount, currency, field="entry_fee_currency")
+        return attrs
 
 
 # --- entries -----------------------------------------------------------------------------------------------------

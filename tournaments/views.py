@@ -15,19 +15,18 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
-from djmoney.money import Money
 
 from accounts.access import is_federation_staff
 from federation.models import Person
 
 from . import rinks as rink_rules
 from . import selectors, services
+from .forms import ChampionshipForm, apply_errors
 from .imports import roster_import_csv
 from .models import (
     Championship,
@@ -46,60 +45,6 @@ from .models import (
 LEADERS = 20
 
 # --- forms ----------------------------------------------------------------------------------------------------------
-
-
-def apply_errors(form: forms.BaseForm, exc: ValidationError) -> None:
-    """Show a service's error beside the field it names, or above the form when the form has no such field."""
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.message_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
-
-
-class ChampionshipForm(forms.ModelForm):
-    """The championship's set-up. The ruleset and its preset are saved by ``championship_update_ruleset``."""
-
-    entry_fee = forms.DecimalField(max_digits=10, decimal_places=2, min_value=0)
-    entry_fee_currency = forms.CharField(max_length=3, initial="USD")
-
-    class Meta:
-        model = Championship
-        fields = [
-            "name",
-            "category",
-            "level",
-            "start_date",
-            "end_date",
-            "venue",
-            "entry_closing_date",
-            "sanctioning_body",
-            "standings_preset",
-            "ruleset",
-        ]
-        widgets = {
-            "start_date": forms.DateInput(attrs={"type": "date"}),
-            "end_date": forms.DateInput(attrs={"type": "date"}),
-            "entry_closing_date": forms.DateInput(attrs={"type": "date"}),
-            "ruleset": forms.Textarea(attrs={"rows": 6}),
-        }
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        if self.instance.pk:
-            self.initial.setdefault("entry_fee", self.instance.entry_fee.amount)
-            self.initial.setdefault("entry_fee_currency", str(self.instance.entry_fee.currency))
-
-    def clean_entry_fee_currency(self):
-        return self.cleaned_data["entry_fee_currency"].strip().upper()
-
-    def clean_ruleset(self):
-        data = self.cleaned_data.get("ruleset") or {}
-        try:
-            services.check_ruleset(data)
-        except ValidationError as exc:
-            raise ValidationError(exc.message_dict["ruleset"]) from None
-        return data
 
 
 class FeePaidForm(forms.Form):
@@ -501,71 +446,21 @@ def leaders(request, pk: int):
 # --- tournament direction (staff) -----------------------------------------------------------------------------------
 
 
-_SETUP_FIELDS = (
-    "name",
-    "category",
-    "level",
-    "start_date",
-    "end_date",
-    "venue",
-    "entry_closing_date",
-    "sanctioning_body",
-)
-
-
-def championship_save(*, championship: Championship | None, data: dict, by) -> Championship:
-    """Create or change a championship's set-up, for its directors (staff of the sanctioning body or international).
-
-    The ruleset and its standings preset go through ``championship_update_ruleset``,
-    which refuses them once the championship has begun; nothing is saved then.
-    """
-    ruleset, preset = data.get("ruleset"), data.get("standings_preset")
-    if ruleset is not None:
-        services.check_ruleset(ruleset)
-    with transaction.atomic():
-        if championship is None:
-            stored = Championship(ruleset=ruleset or {}, **({"standings_preset": preset} if preset else {}))
-        else:
-            stored = Championship.objects.select_for_update().select_related("venue").get(pk=championship.pk)
-            services.check_can_direct(by, stored)
-        for field in _SETUP_FIELDS:
-            if field in data:
-                setattr(stored, field, data[field])
-        if "entry_fee" in data or "entry_fee_currency" in data:
-            amount = data.get("entry_fee", stored.entry_fee.amount if stored.entry_fee is not None else None)
-            currency = data.get("entry_fee_currency") or str(stored.entry_fee.currency)
-            stored.entry_fee = Money(amount, currency.upper())
-        # The (new) sanctioning body's staff or international staff direct the championship.
-        services.check_can_direct(by, stored)
-        if championship is None:
-            stored.full_clean()
-            stored.save()
-            return stored
-        stored.full_clean(exclude=["ruleset", "standings_preset"])
-        stored.save()
-        changed = (ruleset is not None and ruleset != stored.ruleset) or (
-            preset is not None and preset != stored.standings_preset
-        )
-        if changed:
-            stored = services.championship_update_ruleset(
-                championship=stored,
-                ruleset=stored.ruleset if ruleset is None else ruleset,
-                standings_preset=preset,
-                by=by,
-            )
-        return stored
-
-
 @login_required
 def championship_edit(request, pk: int | None = None):
     championship = _directed_championship(request, pk) if pk else None
     if championship is None and not is_federation_staff(request.user):
         # Championships are set up by federation staff; which body a user may sanction is the service's check.
         raise PermissionDenied("Only federation staff set up championships.")
-    form = ChampionshipForm(request.POST or None, instance=championship)
+    form = ChampionshipForm(request.POST or None, instance=championship, by=request.user)
     if request.method == "POST" and form.is_valid():
         try:
-            saved = championship_save(championship=championship, data=form.cleaned_data, by=request.user)
+            if championship is None:
+                saved = services.championship_create(**form.service_values(), by=request.user)
+            else:
+                saved = services.championship_update(
+                    championship=championship, **form.service_values(), by=request.user
+                )
         except ValidationError as exc:
             apply_errors(form, exc)
         else:
@@ -599,7 +494,7 @@ def entry_fee_paid(request, pk: int):
     try:
         if not form.is_valid():
             raise ValidationError(dict(form.errors.items()))
-        amount = Money(form.cleaned_data["amount"], form.cleaned_data["currency"].strip().upper())
+        amount = services.money(form.cleaned_data["amount"], form.cleaned_data["currency"])
         services.entry_record_fee_paid(entry=entry, amount=amount, by=request.user)
     except ValidationError as exc:
         for field, errors in getattr(exc, "message_dict", {"": exc.messages}).items():

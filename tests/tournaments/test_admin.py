@@ -18,6 +18,7 @@ from tests.factories import (
 from tournaments.models import GameStatus, GoalRecord, RosterEntry, TeamEntry
 
 from .conftest import full_roster, make_pool, round_robin_games
+from .test_views import finish
 
 pytestmark = pytest.mark.django_db
 
@@ -190,8 +191,8 @@ def test_the_championship_form_refuses_entries_closing_after_the_start_1_1_a(sta
         "end_date": "2027-07-10",
         "venue": championship.venue.pk,
         "entry_closing_date": "2027-07-05",
-        "entry_fee_0": "500",
-        "entry_fee_1": "USD",
+        "entry_fee": "500",
+        "entry_fee_currency": "usd",
         "sanctioning_body": championship.sanctioning_body.pk,
         "ruleset": "{}",
         "standings_preset": "firs-2017",
@@ -208,3 +209,57 @@ def test_the_championship_form_refuses_entries_closing_after_the_start_1_1_a(sta
     assert "roster.max_skaters" in response.content.decode()
     response = staff_client.post(url, {**data, "entry_closing_date": "2027-05-01"})
     assert response.status_code == 302
+
+
+def _championship_admin_data(championship, **changes):
+    data = {
+        "name": championship.name,
+        "category": championship.category,
+        "level": championship.level,
+        "start_date": championship.start_date.isoformat(),
+        "end_date": championship.end_date.isoformat(),
+        "venue": championship.venue.pk,
+        "entry_closing_date": championship.entry_closing_date.isoformat(),
+        "entry_fee": "500",
+        "entry_fee_currency": "USD",
+        "sanctioning_body": championship.sanctioning_body.pk,
+        "ruleset": "{}",
+        "standings_preset": championship.standings_preset,
+        "pools-TOTAL_FORMS": "0",
+        "pools-INITIAL_FORMS": "0",
+        "entries-TOTAL_FORMS": "0",
+        "entries-INITIAL_FORMS": "0",
+    }
+    data.update(changes)
+    return data
+
+
+def test_the_championship_admin_saves_through_the_service(staff_client, championship, director):
+    url = reverse("admin:tournaments_championship_change", args=[championship.pk])
+    response = staff_client.post(url, _championship_admin_data(championship, name="Renamed", entry_fee="650"))
+    assert response.status_code == 302
+    championship.refresh_from_db()
+    assert championship.name == "Renamed" and championship.entry_fee.amount == Decimal("650")
+    assert championship.history.first().history_user == director
+
+
+def test_the_championship_admin_shows_the_frozen_ruleset_and_stores_nothing_3_1_1_b(staff_client, championship):
+    pool = make_pool(championship, 2)
+    _, games = round_robin_games(pool)
+    finish(next(iter(games.values())), 1, 0)
+    url = reverse("admin:tournaments_championship_change", args=[championship.pk])
+    data = _championship_admin_data(championship, name="Renamed", ruleset='{"roster": {"max_skaters": 12}}')
+    response = staff_client.post(url, data)
+    assert response.status_code == 200
+    assert "frozen once the championship has begun" in response.content.decode()
+    championship.refresh_from_db()
+    assert championship.ruleset == {} and championship.name != "Renamed"
+
+
+def test_the_championship_admin_refuses_an_unknown_currency(staff_client, championship):
+    url = reverse("admin:tournaments_championship_change", args=[championship.pk])
+    response = staff_client.post(url, _championship_admin_data(championship, entry_fee_currency="ABC"))
+    assert response.status_code == 200
+    assert "ISO 4217" in response.content.decode()
+    championship.refresh_from_db()
+    assert str(championship.entry_fee.currency) == "USD"

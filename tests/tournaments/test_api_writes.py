@@ -154,6 +154,31 @@ def test_dates_in_the_wrong_order_are_a_400_not_a_500(api):
     assert response.status_code == 400
 
 
+def test_an_unknown_currency_is_a_400_naming_the_field_not_a_500(api):
+    template = ChampionshipFactory()
+    response = api.post("/api/championships/", _championship_body(template, entry_fee_currency="abc"), format="json")
+    assert response.status_code == 400
+    assert "ISO 4217" in response.json()["entry_fee_currency"][0]
+    assert not Championship.objects.filter(name="Euro 2027").exists()
+
+
+def test_a_partial_change_of_the_fee_keeps_the_stored_currency(api):
+    championship = ChampionshipFactory()
+    response = api.patch(f"/api/championships/{championship.pk}/", {"entry_fee": "120.00"}, format="json")
+    assert response.status_code == 200, response.json()
+    championship.refresh_from_db()
+    assert championship.entry_fee.amount == Decimal("120.00") and str(championship.entry_fee.currency) == "USD"
+
+
+def test_an_unknown_fee_currency_is_a_400_naming_the_field(api):
+    entry = TeamEntryFactory(status=EntryStatus.ENTERED, fee_paid=False, fee_paid_amount=None, fee_paid_at=None)
+    response = api.post(f"/api/entries/{entry.pk}/fee-paid/", {"amount": "500", "currency": "zzz"}, format="json")
+    assert response.status_code == 400
+    assert "ISO 4217" in response.json()["currency"][0]
+    entry.refresh_from_db()
+    assert not entry.fee_paid
+
+
 # --- entries -------------------------------------------------------------------------------------------------------
 
 

@@ -154,6 +154,18 @@ def test_the_ruleset_can_change_before_the_start(director_client):
     assert championship.standings_preset == "iihf"
 
 
+def test_the_set_up_page_shows_an_unknown_currency_beside_its_field(director_client):
+    championship = ChampionshipFactory()
+    response = director_client.post(
+        reverse("tournaments:championship-edit", args=[championship.pk]),
+        _setup_data(championship, entry_fee_currency="abc", name="Renamed"),
+    )
+    assert response.status_code == 200
+    assert "ISO 4217" in response.context["form"].errors["entry_fee_currency"][0]
+    championship.refresh_from_db()
+    assert championship.name != "Renamed"
+
+
 # --- entries -------------------------------------------------------------------------------------------------------
 
 
