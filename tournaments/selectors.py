@@ -216,6 +216,41 @@ def bracket_for(championship: Championship) -> scheduling.Bracket | None:
 # --- statistics --------------------------------------------------------------------------------------------------
 
 
+# The statistics core's summaries, field -> column of the record's ``values()`` row.
+_GOAL_COLUMNS = {
+    "game_id": "game_id",
+    "team": "entry__name",
+    "scorer": "scorer_id",
+    "assist": "assist_id",
+    "own_goal": "own_goal",
+    "empty_net": "empty_net",
+    "power_play": "power_play",
+    "shorthanded": "shorthanded",
+    "penalty_shot": "penalty_shot",
+}
+_PENALTY_COLUMNS = {
+    "game_id": "game_id",
+    "team": "entry__name",
+    "person": "person_id",
+    "minutes": "minutes",
+    "infraction": "infraction_code",
+    "gives_power_play": "gives_power_play",
+}
+_GOALKEEPER_COLUMNS = {
+    "game_id": "game_id",
+    "team": "entry__name",
+    "goalkeeper": "goalkeeper_id",
+    "shots_against": "shots_against",
+    "saves": "saves",
+    "goals_against": "goals_against",
+}
+
+
+def _summaries(summary, columns: dict[str, str], rows: Iterable[dict]) -> list:
+    """Build the core's ``summary`` dataclass from each ``values()`` row, ``columns`` naming where each field is."""
+    return [summary(**{field: row[column] for field, column in columns.items()}) for row in rows]
+
+
 @dataclass(frozen=True)
 class ChampionshipStatistics:
     """The official tables (4.3, 4.6 note, 8.1 B-D): people by id, teams by entry name."""
@@ -252,55 +287,21 @@ def championship_statistics(championship: Championship) -> ChampionshipStatistic
         for team in (game.home, game.away)
         for person in players_by_team.get(team, ())
     ]
-    goal_rows = list(
-        GoalRecord.objects.filter(game__championship=championship, game__status=GameStatus.FINAL).values(
-            "game_id", "entry__name", "scorer_id", "assist_id", "own_goal", "empty_net", "power_play", "shorthanded",
-            "penalty_shot", "forfeit_award",
-        )
-    )  # fmt: skip
+    final = {"game__championship": championship, "game__status": GameStatus.FINAL}
+    goal_rows = list(GoalRecord.objects.filter(**final).values(*_GOAL_COLUMNS.values(), "forfeit_award"))
     # 8.1 B: the forfeit goal names the captain at the time of the forfeit; it wins over today's roster.
     captains.update({g["entry__name"]: g["scorer_id"] for g in goal_rows if g["forfeit_award"]})
-    goals = [
-        statistics.GoalSummary(
-            game_id=g["game_id"],
-            team=g["entry__name"],
-            scorer=g["scorer_id"],
-            assist=g["assist_id"],
-            own_goal=g["own_goal"],
-            empty_net=g["empty_net"],
-            power_play=g["power_play"],
-            shorthanded=g["shorthanded"],
-            penalty_shot=g["penalty_shot"],
-        )
-        for g in goal_rows
-        if not g["forfeit_award"]
-    ]
-    penalties = [
-        statistics.PenaltySummary(
-            game_id=p["game_id"],
-            team=p["entry__name"],
-            person=p["person_id"],
-            minutes=p["minutes"],
-            infraction=p["infraction_code"],
-            gives_power_play=p["gives_power_play"],
-        )
-        for p in PenaltyRecord.objects.filter(game__championship=championship, game__status=GameStatus.FINAL).values(
-            "game_id", "entry__name", "person_id", "minutes", "infraction_code", "gives_power_play"
-        )
-    ]
-    keepers = [
-        statistics.GoalkeeperGame(
-            game_id=k["game_id"],
-            team=k["entry__name"],
-            goalkeeper=k["goalkeeper_id"],
-            shots_against=k["shots_against"],
-            saves=k["saves"],
-            goals_against=k["goals_against"],
-        )
-        for k in GoalkeeperRecord.objects.filter(game__championship=championship, game__status=GameStatus.FINAL).values(
-            "game_id", "entry__name", "goalkeeper_id", "shots_against", "saves", "goals_against"
-        )
-    ]
+    goals = _summaries(statistics.GoalSummary, _GOAL_COLUMNS, [g for g in goal_rows if not g["forfeit_award"]])
+    penalties = _summaries(
+        statistics.PenaltySummary,
+        _PENALTY_COLUMNS,
+        PenaltyRecord.objects.filter(**final).values(*_PENALTY_COLUMNS.values()),
+    )
+    keepers = _summaries(
+        statistics.GoalkeeperGame,
+        _GOALKEEPER_COLUMNS,
+        GoalkeeperRecord.objects.filter(**final).values(*_GOALKEEPER_COLUMNS.values()),
+    )
     players = statistics.player_statistics(
         games=games,
         appearances=appearances,

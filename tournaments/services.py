@@ -31,6 +31,7 @@ from federation.selectors import person_facts, waiver_facts
 from . import rinks as rink_rules
 from . import rosters as roster_rules
 from . import scheduling
+from . import statistics as stats_rules
 from .models import (
     ENTRY_TRANSITIONS,
     GAME_TRANSITIONS,
@@ -549,6 +550,12 @@ def check_jersey_number(number: str) -> str:
     return number
 
 
+def check_position(position: str) -> None:
+    """3.1.1 A: a roster names players and goalkeepers."""
+    if position not in Position.values:
+        raise _error("position", f"Rule 3.1.1 A: one of {', '.join(Position.values)}")
+
+
 def _check_entry_open(entry: TeamEntry) -> None:
     if entry.status in (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED):
         raise _error("entry", f"the entry is {entry.get_status_display().lower()}")
@@ -580,8 +587,7 @@ def check_roster_add(
 ) -> RosterEntry:
     """Return the new roster line, unsaved, once every rule allows it (3.1.1 A-B, 3.1.2, 3.2.9 C-E)."""
     number = check_jersey_number(number)
-    if position not in Position.values:
-        raise _error("position", f"Rule 3.1.1 A: one of {', '.join(Position.values)}")
+    check_position(position)
     _check_entry_open(entry)
     check_roster_change(entry, kind=roster_rules.ADD, now=now)
     if any(r.person_id == person.pk for r in roster):
@@ -673,8 +679,7 @@ def check_roster_update(
             line.number = number
             change.fields.append("number")
     if position is not None and position != line.position:
-        if position not in Position.values:
-            raise _error("position", f"Rule 3.1.1 A: one of {', '.join(Position.values)}")
+        check_position(position)
         check_roster_change(entry, kind=roster_rules.SUBSTITUTE, now=now)
         line.position = position
         change.fields.append("position")
@@ -962,10 +967,7 @@ def schedule_generate(
             kind=PhaseKind.ROUND_ROBIN,
             defaults={"name": "Round robin", "order": 1},
         )
-        number = (
-            Game.objects.filter(championship=championship).order_by("-number").values_list("number", flat=True).first()
-            or 0
-        )
+        number = _last_game_number(championship)
         games = []
         for item in sorted(planned, key=lambda g: (g.slot, g.rink)):
             number += 1
@@ -1281,6 +1283,17 @@ def _roster_person_ids(entry: TeamEntry) -> set[int]:
     return set(RosterEntry.objects.filter(entry=entry).values_list("person_id", flat=True))
 
 
+def _summary_line_add(model, check, *, game: Game, by: User, **fields):
+    """Enter a line of the game summary: with the game locked, ``check`` (the line's rules) passes, then it is saved."""
+    check_can_direct(by, game.championship)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("phase", "championship").get(pk=game.pk)
+        record = model(game=game, **fields)
+        check(record)
+        _save(record, by)
+    return record
+
+
 def check_goal(record: GoalRecord) -> None:
     """Refuse a goal the summary cannot hold (5.5.11 B-D, R-32, 8.1 B); ``record.game`` has its phase loaded."""
     game, entry = record.game, record.entry
@@ -1321,25 +1334,22 @@ def goal_add(
     by: User,
 ) -> GoalRecord:
     """Enter a goal of the game summary (5.5.11); one scorer and at most one assist (R-32)."""
-    check_can_direct(by, game.championship)
-    with transaction.atomic():
-        game = Game.objects.select_for_update().select_related("phase", "championship").get(pk=game.pk)
-        record = GoalRecord(
-            game=game,
-            entry=entry,
-            scorer=scorer,
-            assist=assist,
-            period=period,
-            time_tenths=time_tenths,
-            own_goal=own_goal,
-            empty_net=empty_net,
-            power_play=power_play,
-            shorthanded=shorthanded,
-            penalty_shot=penalty_shot,
-        )
-        check_goal(record)
-        _save(record, by)
-    return record
+    return _summary_line_add(
+        GoalRecord,
+        check_goal,
+        game=game,
+        by=by,
+        entry=entry,
+        scorer=scorer,
+        assist=assist,
+        period=period,
+        time_tenths=time_tenths,
+        own_goal=own_goal,
+        empty_net=empty_net,
+        power_play=power_play,
+        shorthanded=shorthanded,
+        penalty_shot=penalty_shot,
+    )
 
 
 def check_infraction(code: str) -> None:
@@ -1383,36 +1393,28 @@ def penalty_add(
     by: User,
 ) -> PenaltyRecord:
     """Enter a penalty of the game summary (R-20): a person of the team, or the bench (no person)."""
-    check_can_direct(by, game.championship)
-    with transaction.atomic():
-        game = Game.objects.select_for_update().select_related("phase", "championship").get(pk=game.pk)
-        record = PenaltyRecord(
-            game=game,
-            entry=entry,
-            person=person,
-            infraction_code=infraction_code,
-            minutes=minutes,
-            gives_power_play=gives_power_play,
-            period=period,
-            time_tenths=time_tenths,
-        )
-        check_penalty(record)
-        _save(record, by)
-    return record
+    return _summary_line_add(
+        PenaltyRecord,
+        check_penalty,
+        game=game,
+        by=by,
+        entry=entry,
+        person=person,
+        infraction_code=infraction_code,
+        minutes=minutes,
+        gives_power_play=gives_power_play,
+        period=period,
+        time_tenths=time_tenths,
+    )
 
 
 def check_goalkeeper_line(record: GoalkeeperRecord) -> None:
     """Refuse a goalkeeper line that does not add up (4.6 note) or belongs to a forfeit (8.1 B)."""
-    for field in ("shots_against", "saves", "goals_against"):
-        value = getattr(record, field)
-        if value is None or value < 0:
-            raise _error(field, "a whole number, 0 or more")
-    if record.saves + record.goals_against != record.shots_against:
-        raise _error(
-            "shots_against",
-            "Rule 4.6 note: shots against are the saves plus the goals against "
-            f"({record.saves} + {record.goals_against} ≠ {record.shots_against}).",
-        )
+    problem = stats_rules.goalkeeper_counts_problem(
+        shots_against=record.shots_against, saves=record.saves, goals_against=record.goals_against
+    )
+    if problem is not None:
+        raise _error(*problem)
     game, entry = record.game, record.entry
     _check_team_of_game(game, entry)
     if game.decided_in == DecidedIn.FORFEIT:

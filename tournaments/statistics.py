@@ -239,6 +239,24 @@ def player_statistics(
     return tuple(result)
 
 
+def goalkeeper_counts_problem(*, shots_against, saves, goals_against) -> tuple[str, str] | None:
+    """Return (count, message) when a goalkeeper's counts for a game do not add up, else None.
+
+    Counts are whole numbers of 0 or more, and a save is a shot that would
+    have entered the goal (4.6 note): shots against = saves + goals against.
+    """
+    for name, value in (("shots_against", shots_against), ("saves", saves), ("goals_against", goals_against)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            return name, f"a count is a whole number >= 0, not {value!r}"
+    if shots_against != saves + goals_against:
+        return (
+            "shots_against",
+            f"Rule 4.6 note: a save is a shot that would have entered, so shots against ({shots_against}) "
+            f"are saves ({saves}) + goals against ({goals_against})",
+        )
+    return None
+
+
 def goalkeeper_statistics(
     *,
     games: Iterable[GameResult],
@@ -258,16 +276,11 @@ def goalkeeper_statistics(
     rows: dict[tuple[Person, str], dict[str, int | None]] = {}
     for i, line in enumerate(goalkeepers):
         field = f"goalkeepers[{i}]"
-        for name in ("shots_against", "saves", "goals_against"):
-            value = getattr(line, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise StatisticsError(f"{field}.{name}", f"a count is a whole number >= 0, not {value!r}")
-        if line.shots_against != line.saves + line.goals_against:
-            raise StatisticsError(
-                f"{field}.shots_against",
-                f"Rule 4.6 note: a save is a shot that would have entered, so shots against ({line.shots_against}) "
-                f"are saves ({line.saves}) + goals against ({line.goals_against})",
-            )
+        problem = goalkeeper_counts_problem(
+            shots_against=line.shots_against, saves=line.saves, goals_against=line.goals_against
+        )
+        if problem is not None:
+            raise StatisticsError(f"{field}.{problem[0]}", problem[1])
         game = table.get(field, line.game_id, line.team)
         if game is None or game.forfeited_by is not None:
             continue

@@ -705,20 +705,33 @@ def entry_detail(request, pk: int):
     return _entry_page(request, entry)
 
 
-@login_required
-@require_POST
-def roster_add(request, pk: int):
+def _entry_form_post(request, pk: int, *, slot: str, make_form, write, done):
+    """Post one of the entry page's forms: the service writes and the page says ``done(result)``,
+    or the page comes back (400) with the service's error beside the field it names."""
     entry = _managed_entry(request, pk)
-    form = RosterAddForm(request.POST, entry=entry)
+    form = make_form(entry)
     if form.is_valid():
         try:
-            line = services.roster_add_player(entry=entry, **form.cleaned_data, by=request.user)
+            result = write(entry, form.cleaned_data)
         except ValidationError as exc:
             apply_errors(form, exc)
         else:
-            messages.success(request, f"#{line.number} {line.person} added to the roster.")
+            messages.success(request, done(result))
             return redirect("tournaments:entry-detail", pk=entry.pk)
-    return _entry_page(request, entry, add=form, status=400)
+    return _entry_page(request, entry, status=400, **{slot: form})
+
+
+@login_required
+@require_POST
+def roster_add(request, pk: int):
+    return _entry_form_post(
+        request,
+        pk,
+        slot="add",
+        make_form=lambda entry: RosterAddForm(request.POST, entry=entry),
+        write=lambda entry, data: services.roster_add_player(entry=entry, **data, by=request.user),
+        done=lambda line: f"#{line.number} {line.person} added to the roster.",
+    )
 
 
 @login_required
@@ -748,17 +761,14 @@ def roster_line_edit(request, pk: int):
 @require_POST
 def official_add(request, pk: int):
     """Name a team official of the entry (Terminology: Team Official)."""
-    entry = _managed_entry(request, pk)
-    form = OfficialForm(request.POST, entry=entry)
-    if form.is_valid():
-        try:
-            official = services.team_official_add(entry=entry, **form.cleaned_data, by=request.user)
-        except ValidationError as exc:
-            apply_errors(form, exc)
-        else:
-            messages.success(request, f"{official} named.")
-            return redirect("tournaments:entry-detail", pk=entry.pk)
-    return _entry_page(request, entry, official=form, status=400)
+    return _entry_form_post(
+        request,
+        pk,
+        slot="official",
+        make_form=lambda entry: OfficialForm(request.POST, entry=entry),
+        write=lambda entry, data: services.team_official_add(entry=entry, **data, by=request.user),
+        done=lambda official: f"{official} named.",
+    )
 
 
 @login_required
@@ -779,14 +789,11 @@ def roster_confirm(request, pk: int):
 @login_required
 @require_POST
 def roster_import(request, pk: int):
-    entry = _managed_entry(request, pk)
-    form = RosterImportForm(request.POST, request.FILES)
-    if form.is_valid():
-        try:
-            added = roster_import_csv(entry, form.cleaned_data["file"], by=request.user)
-        except ValidationError as exc:
-            apply_errors(form, exc)
-        else:
-            messages.success(request, f"{len(added)} players imported.")
-            return redirect("tournaments:entry-detail", pk=entry.pk)
-    return _entry_page(request, entry, imp=form, status=400)
+    return _entry_form_post(
+        request,
+        pk,
+        slot="imp",
+        make_form=lambda entry: RosterImportForm(request.POST, request.FILES),
+        write=lambda entry, data: roster_import_csv(entry, data["file"], by=request.user),
+        done=lambda added: f"{len(added)} players imported.",
+    )
