@@ -260,26 +260,12 @@ class RosterEntryAdmin(SimpleHistoryAdmin):
 
     def save_model(self, request, obj, form, change):
         data = form.cleaned_data
+        changes = {name: data[name] for name in services.ROSTER_LINE_FIELDS}
         if not change:
-            line = services.roster_add_player(
-                entry=data["entry"],
-                person=data["person"],
-                number=data["number"],
-                position=data["position"],
-                captain=data["captain"],
-                alternate=data["alternate"],
-                by=request.user,
-            )
+            line = services.roster_add_player(entry=data["entry"], person=data["person"], **changes, by=request.user)
             obj.pk = line.pk
             return
-        services.roster_update(
-            roster_entry=obj,
-            number=data["number"],
-            position=data["position"],
-            captain=data["captain"],
-            alternate=data["alternate"],
-            by=request.user,
-        )
+        services.roster_update(roster_entry=obj, **changes, by=request.user)
 
     def delete_model(self, request, obj):
         services.roster_remove(roster_entry=obj, by=request.user)

@@ -196,7 +196,9 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
         services.check_can_direct(request.user, championship)
         data = self.input(ScheduleGenerateInputSerializer)
         games = services.schedule_generate(championship=championship, **data, by=request.user)
-        return self.answer(GameSerializer, _games().filter(pk__in=[g.pk for g in games]), many=True, created=True)
+        return self.answer(
+            GameSerializer, selectors.games_shown().filter(pk__in=[g.pk for g in games]), many=True, created=True
+        )
 
     @extend_schema(
         summary="Create the elimination and placement games (1.3 B)",
@@ -210,7 +212,9 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
         data = self.input(BracketGenerateInputSerializer)
         games = services.bracket_generate(championship=championship, **data, by=request.user)
         services.bracket_fill(championship=championship, by=request.user)
-        return self.answer(GameSerializer, _games().filter(pk__in=[g.pk for g in games]), many=True, created=True)
+        return self.answer(
+            GameSerializer, selectors.games_shown().filter(pk__in=[g.pk for g in games]), many=True, created=True
+        )
 
 
 # --- entries and rosters -----------------------------------------------------------------------------------------
@@ -393,10 +397,6 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
         return self.answer(PoolStandingsSerializer, selectors.pool_standings(pool), created=True)
 
 
-def _games():
-    return Game.objects.select_related("championship__venue", "phase", "home", "away", "rink")
-
-
 @extend_schema_view(
     list=extend_schema(summary="The schedule and results (times in UTC and at the venue; home team first, 5.4 D)"),
     retrieve=extend_schema(summary="A game"),
@@ -408,7 +408,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
     ordering = ["start_at", "number"]
 
     def get_queryset(self):
-        return _games()
+        return selectors.games_shown()
 
     def directed_game(self) -> Game:
         game = self.get_object()
@@ -425,7 +425,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
         game = self.directed_game()
         data = self.input(GameResultInputSerializer)
         services.game_record_result(game=game, **data, by=request.user)
-        return self.answer(GameSerializer, _games().get(pk=game.pk))
+        return self.answer(GameSerializer, selectors.games_shown().get(pk=game.pk))
 
     @extend_schema(
         summary="Move a game to another time or rink (no team or rink twice at once; rinks meet the level, 2.1 C)",
@@ -437,7 +437,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
         game = self.directed_game()
         data = self.input(GameMoveInputSerializer)
         services.game_move(game=game, start_at=data.get("start_at"), rink=data.get("rink"), by=request.user)
-        return self.answer(GameSerializer, _games().get(pk=game.pk))
+        return self.answer(GameSerializer, selectors.games_shown().get(pk=game.pk))
 
     @extend_schema(
         summary="Set a goalkeeper's line: shots against = saves + goals against (4.6 note); none in a forfeit (8.1 B)",

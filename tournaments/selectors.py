@@ -59,6 +59,11 @@ def roster_with_eligibility(entry: TeamEntry) -> list[tuple[RosterEntry, Eligibi
     return [(line, results[line.pk]) for line in roster]
 
 
+def games_shown() -> QuerySet[Game]:
+    """Return games with what the schedule, results and the API show of them (teams, rink, phase, venue) joined."""
+    return Game.objects.select_related("championship__venue", "home", "away", "rink", "pool", "phase", "forfeited_by")
+
+
 # --- standings ---------------------------------------------------------------------------------------------------
 
 _GAME_FIELDS = (

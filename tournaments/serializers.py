@@ -90,22 +90,7 @@ class ChampionshipSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Championship
-        fields = [
-            "id",
-            "name",
-            "category",
-            "level",
-            "start_date",
-            "end_date",
-            "venue",
-            "rinks",
-            "entry_closing_date",
-            "entry_fee",
-            "entry_fee_currency",
-            "sanctioning_body",
-            "standings_preset",
-            "ruleset",
-        ]
+        fields = ["id", *services.CHAMPIONSHIP_FIELDS, "entry_fee_currency", "rinks"]
 
     @extend_schema_field(PublishedRinkSerializer(many=True))
     def get_rinks(self, championship):
@@ -565,15 +550,11 @@ class StatisticsSerializer(serializers.Serializer):
     goalkeepers = serializers.SerializerMethodField()
     teams = TeamStatisticsSerializer(many=True)
 
+    # In the statistics core's order, as the leaders page shows them.
     @extend_schema_field(PlayerStatisticsSerializer(many=True))
     def get_players(self, stats):
-        rows = sorted(stats.players, key=lambda p: (-p.points, -p.goals, p.person))
-        return PlayerStatisticsSerializer(rows, many=True, context={"people": stats.people}).data
+        return PlayerStatisticsSerializer(stats.players, many=True, context={"people": stats.people}).data
 
     @extend_schema_field(GoalkeeperStatisticsSerializer(many=True))
     def get_goalkeepers(self, stats):
-        rows = sorted(
-            stats.goalkeepers,
-            key=lambda g: (-(g.save_percentage if g.save_percentage is not None else -1.0), g.goalkeeper),
-        )
-        return GoalkeeperStatisticsSerializer(rows, many=True, context={"people": stats.people}).data
+        return GoalkeeperStatisticsSerializer(stats.goalkeepers, many=True, context={"people": stats.people}).data

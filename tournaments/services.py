@@ -632,6 +632,10 @@ def roster_add_player(
     return new
 
 
+# What ``roster_update`` changes on a roster line.
+ROSTER_LINE_FIELDS = ("number", "position", "captain", "alternate")
+
+
 @dataclasses.dataclass
 class RosterChange:
     line: RosterEntry

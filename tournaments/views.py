@@ -123,8 +123,11 @@ class _TimeFields(forms.Form):
     minute = forms.IntegerField(min_value=0, max_value=20, help_text="Elapsed time in the period (R-10).")
     second = forms.IntegerField(min_value=0, max_value=59)
 
-    def time_tenths(self) -> int:
-        return (self.cleaned_data["minute"] * 60 + self.cleaned_data["second"]) * 10
+    def service_values(self) -> dict:
+        """The cleaned data as the summary services take it: minutes and seconds become elapsed tenths (R-10)."""
+        values = {name: value for name, value in self.cleaned_data.items() if name not in ("minute", "second")}
+        values["time_tenths"] = (self.cleaned_data["minute"] * 60 + self.cleaned_data["second"]) * 10
+        return values
 
 
 class GoalForm(_TimeFields):
@@ -296,11 +299,7 @@ def championship_detail(request, pk: int):
 
 
 def _games(championship: Championship):
-    return (
-        Game.objects.filter(championship=championship)
-        .select_related("home", "away", "rink", "pool", "phase", "forfeited_by")
-        .order_by("start_at", "number")
-    )
+    return selectors.games_shown().filter(championship=championship).order_by("start_at", "number")
 
 
 def _by_day(games, zone) -> OrderedDict:
@@ -429,14 +428,12 @@ def leaders(request, pk: int):
         "tournaments/leaders.html",
         {
             "championship": championship,
-            "points": top(lambda p: (-p.points, -p.goals, p.games, p.person), lambda p: p.points),
+            # The core orders players by points and goalkeepers by save percentage (the official tables).
+            "points": [(p, people.get(p.person)) for p in stats.players if p.points][:LEADERS],
             "goals": top(lambda p: (-p.goals, p.games, p.person), lambda p: p.goals),
             "assists": top(lambda p: (-p.assists, p.games, p.person), lambda p: p.assists),
             "penalty_minutes": top(lambda p: (-p.penalty_minutes, p.person), lambda p: p.penalty_minutes),
-            "goalkeepers": [
-                (g, people.get(g.goalkeeper))
-                for g in sorted(stats.goalkeepers, key=lambda g: (-_pct(g.save_percentage), -g.saves, g.goalkeeper))
-            ],
+            "goalkeepers": [(g, people.get(g.goalkeeper)) for g in stats.goalkeepers],
             "teams": sorted(stats.teams, key=lambda t: (-_pct(t.power_play_percentage), t.team)),
             "tab": "leaders",
         },
@@ -593,39 +590,16 @@ def _game_action(request, game, action, *, move, result, goal, penalty) -> bool:
     data = form.cleaned_data
     try:
         if action == "move":
-            services.game_move(game=game, start_at=data["start_at"], rink=data["rink"], by=request.user)
+            services.game_move(game=game, **data, by=request.user)
             messages.success(request, "Game moved.")
         elif action == "result":
             services.game_record_result(game=game, **data, by=request.user)
             messages.success(request, "Result recorded.")
         elif action == "goal":
-            services.goal_add(
-                game=game,
-                entry=data["entry"],
-                scorer=data["scorer"],
-                assist=data["assist"],
-                period=data["period"],
-                time_tenths=form.time_tenths(),
-                own_goal=data["own_goal"],
-                empty_net=data["empty_net"],
-                power_play=data["power_play"],
-                shorthanded=data["shorthanded"],
-                penalty_shot=data["penalty_shot"],
-                by=request.user,
-            )
+            services.goal_add(game=game, **form.service_values(), by=request.user)
             messages.success(request, "Goal added.")
         else:
-            services.penalty_add(
-                game=game,
-                entry=data["entry"],
-                person=data["person"],
-                infraction_code=data["infraction_code"].strip(),
-                minutes=data["minutes"],
-                gives_power_play=data["gives_power_play"],
-                period=data["period"],
-                time_tenths=form.time_tenths(),
-                by=request.user,
-            )
+            services.penalty_add(game=game, **form.service_values(), by=request.user)
             messages.success(request, "Penalty added.")
     except ValidationError as exc:
         errors = getattr(exc, "error_dict", None)
@@ -738,7 +712,7 @@ def roster_add(request, pk: int):
 def roster_line_edit(request, pk: int):
     line = get_object_or_404(RosterEntry.objects.select_related("person", "entry"), pk=pk)
     entry = _managed_entry(request, line.entry_id)
-    initial = {f: getattr(line, f) for f in ("number", "position", "captain", "alternate")}
+    initial = {f: getattr(line, f) for f in services.ROSTER_LINE_FIELDS}
     form = RosterLineForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:

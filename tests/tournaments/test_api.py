@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from tests.factories import ChampionshipFactory, SuperuserFactory, UserFactory
@@ -152,6 +153,18 @@ def test_statistics_match_the_selector(api):
     assert keeper["save_percentage"] == max(g.save_percentage for g in stats.goalkeepers)
     assert {t["team"] for t in data["teams"]} == {t.team for t in stats.teams}
     assert all(t["power_play_percentage"] is not None for t in data["teams"] if t["power_plays"])
+
+
+def test_the_api_and_the_leaders_page_list_players_and_goalkeepers_in_the_cores_order(api, client):
+    """One order for the official tables (4.3, 4.6 note): the statistics core's, on the API and the page."""
+    championship, _ = build_championship(4)
+    data = api.get(f"/api/championships/{championship.pk}/statistics/").json()
+    stats = championship_statistics(championship)
+    assert [p["person"] for p in data["players"]] == [p.person for p in stats.players]
+    assert [g["goalkeeper"] for g in data["goalkeepers"]] == [g.goalkeeper for g in stats.goalkeepers]
+    page = client.get(reverse("tournaments:leaders", args=[championship.pk]))
+    assert [g for g, _ in page.context["goalkeepers"]] == list(stats.goalkeepers)
+    assert [p for p, _ in page.context["points"]] == [p for p in stats.players if p.points][:20]
 
 
 def test_the_bracket_endpoint_fills_in_from_the_standings(api):

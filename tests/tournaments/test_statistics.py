@@ -9,6 +9,7 @@ from tournaments.statistics import (
     GoalSummary,
     PenaltySummary,
     StatisticsError,
+    goalkeeper_counts_problem,
     goalkeeper_statistics,
     player_statistics,
     team_special_teams,
@@ -147,6 +148,16 @@ def test_a_save_is_a_shot_that_would_have_entered():
     with pytest.raises(StatisticsError, match="4.6 note") as error:
         goalkeeper_statistics(games=GAMES, goalkeepers=[GoalkeeperGame(1, "ITA", "zoff", 25, 19, 1)])
     assert error.value.field == "goalkeepers[0].shots_against"
+
+
+def test_goalkeeper_counts_add_up_or_name_the_count_4_6_note():
+    """The one check of a goalkeeper's counts, used by the statistics core and the goalkeeper-line service."""
+    assert goalkeeper_counts_problem(shots_against=20, saves=18, goals_against=2) is None
+    field, message = goalkeeper_counts_problem(shots_against=20, saves=17, goals_against=2)
+    assert field == "shots_against" and message.startswith("Rule 4.6 note")
+    assert goalkeeper_counts_problem(shots_against=1, saves=-1, goals_against=2)[0] == "saves"
+    assert goalkeeper_counts_problem(shots_against=1, saves=True, goals_against=0)[0] == "saves"
+    assert goalkeeper_counts_problem(shots_against=1, saves=0, goals_against=None)[0] == "goals_against"
 
 
 def test_a_goalkeeper_without_shots_has_no_save_percentage():
