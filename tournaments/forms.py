@@ -117,18 +117,12 @@ class RosterEntryForm(forms.ModelForm):
         if self.errors:
             return cleaned
         now = timezone.now()
+        changes = {name: cleaned[name] for name in services.ROSTER_LINE_FIELDS}
         try:
             if self.instance.pk is None:
                 entry = cleaned["entry"]
                 services.check_roster_add(
-                    entry=entry,
-                    roster=list(entry.roster.all()),
-                    person=cleaned["person"],
-                    number=cleaned["number"],
-                    position=cleaned["position"],
-                    captain=cleaned["captain"],
-                    alternate=cleaned["alternate"],
-                    now=now,
+                    entry=entry, roster=list(entry.roster.all()), person=cleaned["person"], **changes, now=now
                 )
             else:
                 entry = self.instance.entry
@@ -136,16 +130,7 @@ class RosterEntryForm(forms.ModelForm):
                     raise ValidationError({"person": "Rule 3.1.1 B: a line is not moved; remove it and add a new one."})
                 roster = list(entry.roster.all())
                 line = next(r for r in roster if r.pk == self.instance.pk)
-                services.check_roster_update(
-                    entry=entry,
-                    roster=roster,
-                    line=line,
-                    number=cleaned["number"],
-                    position=cleaned["position"],
-                    captain=cleaned["captain"],
-                    alternate=cleaned["alternate"],
-                    now=now,
-                )
+                services.check_roster_update(entry=entry, roster=roster, line=line, **changes, now=now)
         except ValidationError as exc:
             apply_errors(self, exc)
         return cleaned
@@ -189,20 +174,15 @@ class GameForm(forms.ModelForm):
         if self.errors or game.pk is None:
             return cleaned
         try:
-            if game.status == GameStatus.FINAL:
-                if set(self.changed_data) - {"start_at", "rink"}:
-                    raise ValidationError({"home_goals": "the result is final"})
-                if {"start_at", "rink"} & set(self.changed_data):
-                    raise ValidationError({"start_at": "a final game cannot be moved"})
-                return cleaned
+            if game.status == GameStatus.FINAL and set(self.changed_data) - {"start_at", "rink"}:
+                raise ValidationError({"home_goals": "the result is final"})
             if {"start_at", "rink"} & set(self.changed_data):
-                rink = cleaned.get("rink")
-                if rink is not None and rink != game.rink:
-                    services.check_rink_for(rink, game.championship)
-                if cleaned.get("start_at") is not None:
-                    problems = services.game_conflicts(game, start_at=cleaned["start_at"], rink=rink)
-                    if problems:
-                        raise ValidationError({"start_at": problems})
+                # What ``game_move`` will do: an empty time or rink keeps the game's.
+                services.check_game_move(
+                    game, start_at=cleaned.get("start_at") or game.start_at, rink=cleaned.get("rink") or game.rink
+                )
+            if game.status == GameStatus.FINAL:
+                return cleaned
             if self.has_result():
                 services.check_result(
                     game,

@@ -1088,6 +1088,19 @@ def game_conflicts(game: Game, *, start_at: datetime.datetime, rink: Rink | None
     return problems
 
 
+def check_game_move(game: Game, *, start_at: datetime.datetime | None, rink: Rink | None) -> None:
+    """Refuse to move the game to ``start_at`` on ``rink``: only a scheduled game moves, to a rink that meets
+    the championship's level (2.1 C), with no team and no rink twice at the same time."""
+    if game.status != GameStatus.SCHEDULED:
+        raise _error("start_at", "a final game cannot be moved")
+    if rink is not None and rink.pk != game.rink_id:
+        check_rink_for(rink, game.championship)
+    if start_at is not None:
+        problems = game_conflicts(game, start_at=start_at, rink=rink)
+        if problems:
+            raise _error("start_at", problems)
+
+
 def game_move(
     *,
     game: Game,
@@ -1103,16 +1116,10 @@ def game_move(
         # Lock the championship: two moves at once must not both see the slot free.
         championship = Championship.objects.select_for_update().get(pk=game.championship_id)
         game = Game.objects.select_for_update().get(pk=game.pk)
-        if game.status != GameStatus.SCHEDULED:
-            raise _error("start_at", "a final game cannot be moved")
+        game.championship = championship
         new_start = start_at or game.start_at
         new_rink = rink or game.rink
-        if new_rink is not None and new_rink != game.rink:
-            check_rink_for(new_rink, championship)
-        if new_start is not None:
-            problems = game_conflicts(game, start_at=new_start, rink=new_rink)
-            if problems:
-                raise _error("start_at", problems)
+        check_game_move(game, start_at=new_start, rink=new_rink)
         game.start_at = new_start
         game.rink = new_rink
         _save(game, by, update_fields=["start_at", "rink"])
