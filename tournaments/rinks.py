@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from .errors import CoreInputError
+
 WORLD = "world"
 INTERNATIONAL = "international"
 CONTINENTAL = "continental"
@@ -23,13 +25,8 @@ ERROR = "error"
 ADVICE = "advice"
 
 
-class RinkError(ValueError):
+class RinkError(CoreInputError):
     """Input that cannot be checked; `field` names it."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -118,28 +115,17 @@ def check_rink(dimensions: RinkDimensions, *, level: str) -> tuple[Violation, ..
         found.append(Violation(field, article, f"Rule {article}: {message}", ADVICE))
 
     where = {WORLD: "a World Championship", INTERNATIONAL: "an international event", CONTINENTAL: "a continental event"}
-    if length < limits.min_length_m:
-        if limits.article == "2.1 C" and length >= LEVEL_MINIMUMS[NATIONAL].min_length_m:
-            error(
-                "length_m",
-                "2.1 C",
-                f"{where[level]} needs a rink at least {_m(limits.min_length_m)} long, not {_m(length)}",
-            )
-        else:
-            error("length_m", "2.1 B", f"a rink is 40 to 60 m long, not {_m(length)}")
-    elif length > limits.max_length_m:
-        error("length_m", "2.1 B", f"a rink is 40 to 60 m long, not {_m(length)}")
-    if width < limits.min_width_m:
-        if limits.article == "2.1 C" and width >= LEVEL_MINIMUMS[NATIONAL].min_width_m:
-            error(
-                "width_m",
-                "2.1 C",
-                f"{where[level]} needs a rink at least {_m(limits.min_width_m)} wide, not {_m(width)}",
-            )
-        else:
-            error("width_m", "2.1 B", f"a rink is 20 to 30 m wide, not {_m(width)}")
-    elif width > limits.max_width_m:
-        error("width_m", "2.1 B", f"a rink is 20 to 30 m wide, not {_m(width)}")
+    national = LEVEL_MINIMUMS[NATIONAL]
+    sizes = (
+        ("length_m", length, limits.min_length_m, limits.max_length_m, national.min_length_m, "long"),
+        ("width_m", width, limits.min_width_m, limits.max_width_m, national.min_width_m, "wide"),
+    )
+    for field, value, low, high, national_low, word in sizes:
+        # 2.1 B: 40-60 m by 20-30 m everywhere; 2.1 C: a higher minimum for the higher levels.
+        if limits.article == "2.1 C" and national_low <= value < low:
+            error(field, "2.1 C", f"{where[level]} needs a rink at least {_m(low)} {word}, not {_m(value)}")
+        elif not national_low <= value <= high:
+            error(field, "2.1 B", f"a rink is {national_low.normalize():f} to {_m(high)} {word}, not {_m(value)}")
 
     if abs(length / width - 2) > RATIO_TOLERANCE:
         advice("width_m", "2.1 B", f"width to length should be about 1:2 ({_m(width)} x {_m(length)})")

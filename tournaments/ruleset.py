@@ -25,17 +25,13 @@ from federation.eligibility import (
     EligibilityRules,
 )
 
+from .errors import CoreInputError
 from .rosters import RosterLimits
 from .standings import PRESETS, SHOOTOUT, TIEBREAKER_NAMES, PointsScheme, StandingsRules
 
 
-class RulesetError(ValueError):
+class RulesetError(CoreInputError):
     """A ruleset value that cannot be used; `field` is the dotted key."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
 
 
 @dataclass(frozen=True)

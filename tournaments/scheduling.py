@@ -13,16 +13,12 @@ from dataclasses import dataclass, replace
 from datetime import date, time
 from types import MappingProxyType
 
+from .errors import CoreInputError
 from .standings import Standings
 
 
-class SchedulingError(ValueError):
+class SchedulingError(CoreInputError):
     """A schedule or bracket that cannot be made; `field` names what is missing or wrong."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
 
 
 # --- round robin ---

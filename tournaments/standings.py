@@ -12,16 +12,13 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .errors import CoreInputError
+
 RESULT_KINDS = ("regulation", "overtime", "shootout", "forfeit")
 
 
-class StandingsError(ValueError):
+class StandingsError(CoreInputError):
     """Results that cannot make a table; `field` names the offending input."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
 
 
 @dataclass(frozen=True)

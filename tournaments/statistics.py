@@ -12,18 +12,14 @@ from collections.abc import Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from .errors import CoreInputError
 from .standings import GameResult
 
 Person = Hashable
 
 
-class StatisticsError(ValueError):
+class StatisticsError(CoreInputError):
     """A summary that cannot be counted; `field` names it."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
 
 
 @dataclass(frozen=True)
