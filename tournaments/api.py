@@ -211,7 +211,6 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
         services.check_can_direct(request.user, championship)
         data = self.input(BracketGenerateInputSerializer)
         games = services.bracket_generate(championship=championship, **data, by=request.user)
-        services.bracket_fill(championship=championship, by=request.user)
         return self.answer(
             GameSerializer, selectors.games_shown().filter(pk__in=[g.pk for g in games]), many=True, created=True
         )

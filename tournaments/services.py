@@ -1001,8 +1001,9 @@ def bracket_generate(
     """Create the elimination games (pre-quarter-finals to final, 1.3 B) and the placement games.
 
     The first round crosses the pools two by two (1A v 2B, 1B v 2A...); the
-    teams fill in from the standings and results (``bracket_fill``). Times and
-    rinks are set by moving the games.
+    teams the standings and results already decide are put in at once, the
+    others as they are decided (``bracket_fill``). Times and rinks are set by
+    moving the games.
     """
     check_can_direct(by, championship)
     pool_names = list(Pool.objects.filter(championship=championship).order_by("name").values_list("name", flat=True))
@@ -1042,6 +1043,7 @@ def bracket_generate(
                 )
             )
         bulk_create_with_history(games, Game, default_user=by)
+        bracket_fill(championship=championship, by=by)
     return games
 
 

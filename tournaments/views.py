@@ -405,7 +405,6 @@ def bracket_manage(request, pk: int):
         except ValidationError as exc:
             apply_errors(form, exc)
         else:
-            services.bracket_fill(championship=championship, by=request.user)
             messages.success(request, f"{len(games)} elimination and placement games created.")
             return redirect("tournaments:bracket", pk=championship.pk)
     return bracket(request, championship.pk, form=form)

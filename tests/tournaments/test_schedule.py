@@ -146,6 +146,22 @@ def test_the_bracket_fills_from_the_standings_and_results(championship, director
     assert bronze.home == sf1.away
 
 
+def test_a_bracket_made_after_the_pools_are_played_starts_filled_1_3_b(championship, director):
+    """bracket_generate puts in the teams the standings already decide, for the page and the API alike."""
+    pools = two_pools(championship)
+    services.schedule_generate(
+        championship=championship, days=DAYS, slot_times=SLOTS, rinks=[RinkFactory(venue=championship.venue)],
+        by=director,
+    )  # fmt: skip
+    _play_pools(championship, director)
+    services.bracket_generate(championship=championship, qualifiers=2, by=director)
+    tables = {p.name: services_table(p) for p in pools}
+    for slot in ("SF1", "SF2"):
+        semi = Game.objects.select_related("home", "away").get(championship=championship, bracket_slot=slot)
+        assert {semi.home.name, semi.away.name} <= set(tables["A"][:2]) | set(tables["B"][:2])
+    assert Game.objects.get(championship=championship, bracket_slot="F").home is None
+
+
 def services_table(pool):
     from tournaments.selectors import standings_for_pool
 
