@@ -32,6 +32,7 @@ from . import rinks as rink_rules
 from . import rosters as roster_rules
 from . import scheduling
 from . import statistics as stats_rules
+from .errors import CoreInputError
 from .models import (
     ENTRY_TRANSITIONS,
     GAME_TRANSITIONS,
@@ -91,6 +92,11 @@ def _create(model, by: User, **fields):
 
 def _error(field: str, message: str | list[str]) -> ValidationError:
     return ValidationError({field: message})
+
+
+def _core_error(exc: CoreInputError) -> ValidationError:
+    """A pure core's refusal as the services' error, naming the same field."""
+    return _error(exc.field, exc.message)
 
 
 def _transition(current: str, target: str, table: dict[str, frozenset[str]], *, field: str = "status") -> None:
@@ -468,8 +474,7 @@ def entry_set_managers(*, entry: TeamEntry, managers: Iterable[User], by: User) 
     managers = list(managers)
     with transaction.atomic():
         entry = TeamEntry.objects.select_for_update().get(pk=entry.pk)
-        if entry.status in (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED):
-            raise _error("managers", f"the entry is {entry.get_status_display().lower()}")
+        _check_entry_open(entry, field="managers")
         entry.managers.set(managers)
         # The team manager role of the access layer, scoped to the federation.
         for user in managers:
@@ -556,9 +561,10 @@ def check_position(position: str) -> None:
         raise _error("position", f"Rule 3.1.1 A: one of {', '.join(Position.values)}")
 
 
-def _check_entry_open(entry: TeamEntry) -> None:
+def _check_entry_open(entry: TeamEntry, *, field: str = "entry") -> None:
+    """A withdrawn or disqualified entry (8.1 C) changes no more."""
     if entry.status in (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED):
-        raise _error("entry", f"the entry is {entry.get_status_display().lower()}")
+        raise _error(field, f"the entry is {entry.get_status_display().lower()}")
 
 
 def _check_not_on_other_roster(entry: TeamEntry, person: Person) -> None:
@@ -961,7 +967,7 @@ def schedule_generate(
             pools, days=list(days), rinks=list(rink_by_name), slot_times=list(slot_times), rest_slots=rest_slots
         )
     except SchedulingError as exc:
-        raise _error(exc.field, exc.message) from None
+        raise _core_error(exc) from None
     with transaction.atomic():
         championship = Championship.objects.select_for_update().select_related("venue").get(pk=championship.pk)
         if Game.objects.filter(championship=championship, phase__kind=PhaseKind.ROUND_ROBIN).exists():
@@ -1013,7 +1019,7 @@ def bracket_generate(
         first_round = scheduling.crossover_pairings(pool_names, qualifiers=qualifiers)
         bracket = scheduling.elimination_bracket(first_round, placement=placement)
     except scheduling.SchedulingError as exc:
-        raise _error(exc.field, exc.message) from None
+        raise _core_error(exc) from None
     with transaction.atomic():
         championship = Championship.objects.select_for_update().get(pk=championship.pk)
         if Game.objects.filter(championship=championship).exclude(bracket_slot="").exists():
