@@ -579,7 +579,8 @@ class WorldBuilder:
             rink.save()
             self.rinks.append(rink)
         spec = data.CHAMPIONSHIP
-        championship = Championship(
+        # Set up by the sanctioning body's staff (FIRS), who direct it.
+        championship = tournament_services.championship_create(
             name=spec.name,
             category=spec.category,
             level=spec.level,
@@ -587,11 +588,10 @@ class WorldBuilder:
             end_date=spec.end_date,
             venue=venue,
             entry_closing_date=spec.entry_closing_date,
-            entry_fee=Money(spec.entry_fee, spec.currency),
+            entry_fee=tournament_services.money(spec.entry_fee, spec.currency),
             sanctioning_body=self.federations[spec.sanctioning_body],
+            by=self.users["firs.staff"],
         )
-        championship.full_clean()
-        championship.save()
         self.championship = championship
         for rink in self.rinks:
             # 2.1 C: the service's own check; the demo's rinks meet the world level.
