@@ -444,3 +444,19 @@ def test_the_roster_lists_goalkeepers_then_players_by_number(entry):
     lines = roster_with_eligibility(entry)
     assert [line.number for line, _ in lines] == ["30", "2", "9", "10"]
     assert all(result.eligible for _, result in lines)
+
+
+def test_a_roster_line_is_a_player_or_a_goalkeeper_3_1_1_a(entry, director):
+    """One check (services.check_position) for adding a line and for changing one."""
+    person = eligible_person(entry.federation)
+    with pytest.raises(ValidationError) as exc:
+        services.roster_add_player(
+            entry=entry, person=person, number="9", position="coach", by=director, now=BEFORE_START
+        )
+    assert "Rule 3.1.1 A" in messages(exc, "position")
+    line = services.roster_add_player(entry=entry, person=person, number="9", by=director, now=BEFORE_START)
+    with pytest.raises(ValidationError) as exc:
+        services.roster_update(roster_entry=line, position="coach", by=director, now=BEFORE_START)
+    assert "Rule 3.1.1 A" in messages(exc, "position")
+    line.refresh_from_db()
+    assert line.position == Position.PLAYER
