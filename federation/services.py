@@ -25,6 +25,7 @@ from accounts.access import (
     can_grant_waiver,
     can_manage_federations,
 )
+from portal.services import check_transition
 
 from . import eligibility, equipment
 from .files import check_scan_upload
@@ -533,14 +534,7 @@ def check_device_request(*, description: str, physician: str) -> None:
 
 def check_device_transition(*, current: str, target: str) -> None:
     """Raise ValidationError unless a request may move from ``current`` to ``target`` (DEVICE_REQUEST_TRANSITIONS)."""
-    if target not in DEVICE_REQUEST_TRANSITIONS.get(current, ()):
-        allowed = ", ".join(sorted(DEVICE_REQUEST_TRANSITIONS.get(current, ()))) or "nothing (final)"
-        raise ValidationError(
-            {
-                "status": f"Rule 3.2.8 C: a request that is {DeviceRequestStatus(current).label.lower()} cannot become "
-                f"{DeviceRequestStatus(target).label.lower()}; it can become: {allowed}."
-            }
-        )
+    check_transition(DEVICE_REQUEST_TRANSITIONS, current, target, subject="a request", article="Rule 3.2.8 C")
 
 
 def check_can_decide_device_request(user) -> None:

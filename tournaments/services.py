@@ -27,6 +27,7 @@ from accounts.models import Role, RoleAssignment, User
 from federation.eligibility import Category, ChampionshipFacts, EligibilityResult, check_eligibility
 from federation.models import Federation, FederationLevel, Person
 from federation.selectors import person_facts, waiver_facts
+from portal.services import check_transition
 
 from . import rinks as rink_rules
 from . import rosters as roster_rules
@@ -97,11 +98,6 @@ def _error(field: str, message: str | list[str]) -> ValidationError:
 def _core_error(exc: CoreInputError) -> ValidationError:
     """A pure core's refusal as the services' error, naming the same field."""
     return _error(exc.field, exc.message)
-
-
-def _transition(current: str, target: str, table: dict[str, frozenset[str]], *, field: str = "status") -> None:
-    if target not in table.get(current, frozenset()):
-        raise _error(field, f"cannot change from {current!r} to {target!r}")
 
 
 def _venue_today(championship: Championship, now: datetime.datetime) -> datetime.date:
@@ -458,7 +454,10 @@ def entry_record_fee_paid(
             )
         if amount < entry.fee_due:
             raise _error("amount", f"Rule 1.1 A: the entry fee is {entry.fee_due}; {amount} does not cover it.")
-        _transition(entry.status, EntryStatus.CONFIRMED, ENTRY_TRANSITIONS)
+        # 1.1 A: paying the fee confirms an entry that is still only entered.
+        check_transition(
+            ENTRY_TRANSITIONS, entry.status, EntryStatus.CONFIRMED, subject="an entry", article="Rule 1.1 A"
+        )
         entry.fee_paid = True
         entry.fee_paid_amount = amount
         entry.fee_paid_at = paid_at
@@ -488,7 +487,7 @@ def entry_withdraw(*, entry: TeamEntry, by: User) -> TeamEntry:
         raise PermissionDenied("Only staff of the team's federation or international staff withdraw its entry.")
     with transaction.atomic():
         entry = TeamEntry.objects.select_for_update().get(pk=entry.pk)
-        _transition(entry.status, EntryStatus.WITHDRAWN, ENTRY_TRANSITIONS)
+        check_transition(ENTRY_TRANSITIONS, entry.status, EntryStatus.WITHDRAWN, subject="an entry")
         if Game.objects.filter(Q(home=entry) | Q(away=entry), status=GameStatus.FINAL).exists():
             raise _error("status", "the team has played: a team that stops playing forfeits its games (8.1).")
         entry.status = EntryStatus.WITHDRAWN
@@ -1205,7 +1204,14 @@ def _disqualify_if_forfeits(
     entry = TeamEntry.objects.select_for_update().get(pk=entry.pk)
     if entry.status == EntryStatus.DISQUALIFIED:
         return None
-    _transition(entry.status, EntryStatus.DISQUALIFIED, ENTRY_TRANSITIONS, field="forfeited_by")
+    check_transition(
+        ENTRY_TRANSITIONS,
+        entry.status,
+        EntryStatus.DISQUALIFIED,
+        field="forfeited_by",
+        subject="an entry",
+        article="Rule 8.1 C",
+    )
     entry.status = EntryStatus.DISQUALIFIED
     _save(entry, by, update_fields=["status"])
     reason = (
@@ -1246,7 +1252,7 @@ def game_record_result(
                 raise _error(field, f"Rule 8.1 C: {team} is disqualified for the remainder of the tournament.")
         if game.status == GameStatus.FINAL:
             raise _error("status", f"game #{game.number} is final; its result is recorded once")
-        _transition(game.status, GameStatus.FINAL, GAME_TRANSITIONS)
+        check_transition(GAME_TRANSITIONS, game.status, GameStatus.FINAL, subject="a game")
         check_result(
             game,
             home_goals=home_goals,

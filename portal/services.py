@@ -1,0 +1,60 @@
+"""Service plumbing shared by the apps: status transition tables and the acting user of the audit trail."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Set
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import ValidationError
+
+if TYPE_CHECKING:
+    from django.db import models
+
+    from accounts.models import User
+
+
+def check_transition(
+    table: Mapping[str, Set[str]],
+    current: str,
+    target: str,
+    *,
+    field: str = "status",
+    subject: str = "it",
+    article: str = "",
+) -> None:
+    """Raise ValidationError on ``field`` unless ``table`` allows the move from ``current`` to ``target``.
+
+    ``table`` maps each status to the statuses it may become (the tables beside
+    the models, keyed by ``TextChoices`` members, whose labels the message
+    shows); ``subject`` names the thing in the message ("a request") and
+    ``article`` cites the rule or R-id that sets the table, when one does.
+    """
+    allowed = table.get(current, frozenset())
+    if target in allowed:
+        return
+    labels = {str(status): str(getattr(status, "label", status)).lower() for status in table}
+    choices = ", ".join(sorted(labels.get(str(status), str(status)) for status in allowed)) or "nothing (final)"
+    message = (
+        f"{subject} that is {labels.get(str(current), current)} cannot become "
+        f"{labels.get(str(target), target)}; it can become: {choices}."
+    )
+    raise ValidationError({field: f"{article}: {message}" if article else message[0].upper() + message[1:]})
+
+
+def audited_save(obj: models.Model, by: User | None, /, *, update_fields: list[str] | None = None) -> None:
+    """Save ``obj`` with ``by`` named as the author of the change in its history (simple-history's ``_history_user``)."""
+    obj._history_user = by
+    obj.save(update_fields=update_fields)
+
+
+def audited_create(model: type[models.Model], by: User | None, /, **fields) -> models.Model:
+    """Create a ``model`` row from ``fields`` with ``by`` named as its author in the history."""
+    obj = model(**fields)
+    audited_save(obj, by)
+    return obj
+
+
+def audited_delete(obj: models.Model, by: User | None, /) -> None:
+    """Delete ``obj`` with ``by`` named as the author of the deletion in its history."""
+    obj._history_user = by
+    obj.delete()
