@@ -25,7 +25,7 @@ from accounts.access import (
     can_grant_waiver,
     can_manage_federations,
 )
-from portal.services import check_transition
+from portal.services import audited_save, check_transition
 
 from . import eligibility, equipment
 from .files import check_scan_upload
@@ -112,10 +112,9 @@ def _write_federation(federation: Federation, *, by) -> Federation:
         level=federation.level, country=federation.country, parent=federation.parent, federation_pk=federation.pk
     )
     federation.full_clean()
-    federation._history_user = by  # the audit trail names who changed the registry
     try:
         with transaction.atomic():
-            federation.save()
+            audited_save(federation, by)  # the audit trail names who changed the registry
     except IntegrityError:
         # Another executive registered the country's federation meanwhile: answer with the rule, not a crash.
         check_federation(level=federation.level, country=federation.country, federation_pk=federation.pk)
@@ -167,8 +166,7 @@ def _write_person(person: Person, *, by) -> Person:
     person.first_name = str(person.first_name or "").strip()
     person.last_name = str(person.last_name or "").strip()
     person.full_clean()
-    person._history_user = by  # the audit trail names who registered or changed the person
-    person.save()
+    audited_save(person, by)  # the audit trail names who registered or changed the person
     return person
 
 

@@ -27,7 +27,7 @@ from accounts.models import Role, RoleAssignment, User
 from federation.eligibility import Category, ChampionshipFacts, EligibilityResult, check_eligibility
 from federation.models import Federation, FederationLevel, Person
 from federation.selectors import person_facts, waiver_facts
-from portal.services import check_transition
+from portal.services import audited_create, audited_delete, audited_save, check_transition
 
 from . import rinks as rink_rules
 from . import rosters as roster_rules
@@ -77,18 +77,6 @@ PENALTY_MINUTES = frozenset({0, 2, 4, 5, 10})
 
 def _now(now: datetime.datetime | None) -> datetime.datetime:
     return now if now is not None else timezone.now()
-
-
-def _save(obj, by: User, *, update_fields: list[str] | None = None) -> None:
-    """Save with the acting user in the audit trail (simple-history reads ``_history_user``)."""
-    obj._history_user = by
-    obj.save(update_fields=update_fields)
-
-
-def _create(model, by: User, **fields):
-    obj = model(**fields)
-    _save(obj, by)
-    return obj
 
 
 def _error(field: str, message: str | list[str]) -> ValidationError:
@@ -202,7 +190,7 @@ def championship_update_ruleset(
         if standings_preset is not None:
             championship.standings_preset = standings_preset
             fields.append("standings_preset")
-        _save(championship, by, update_fields=fields)
+        audited_save(championship, by, update_fields=fields)
     return championship
 
 
@@ -307,7 +295,7 @@ def championship_create(
     championship = Championship(**fields)
     championship.full_clean()
     with transaction.atomic():
-        _save(championship, by)
+        audited_save(championship, by)
     return championship
 
 
@@ -336,7 +324,7 @@ def championship_update(
         if setup:
             # The money field is stored as two columns: amount and currency.
             columns = [*setup, "entry_fee_currency"] if "entry_fee" in setup else setup
-            _save(stored, by, update_fields=columns)
+            audited_save(stored, by, update_fields=columns)
         if ruleset_changes:
             stored = championship_update_ruleset(
                 championship=stored,
@@ -422,7 +410,7 @@ def entry_create(
             raise _error("federation", f"Rule 1.1 A: {federation} has already entered its national team.")
         if TeamEntry.objects.filter(championship=championship, name=name).exists():
             raise _error("name", f"another team is already entered as {name!r}")
-        return _create(
+        return audited_create(
             TeamEntry,
             by,
             championship=championship,
@@ -462,7 +450,7 @@ def entry_record_fee_paid(
         entry.fee_paid_amount = amount
         entry.fee_paid_at = paid_at
         entry.status = EntryStatus.CONFIRMED
-        _save(entry, by, update_fields=["fee_paid", "fee_paid_amount", "fee_paid_at", "status"])
+        audited_save(entry, by, update_fields=["fee_paid", "fee_paid_amount", "fee_paid_at", "status"])
     return entry
 
 
@@ -491,7 +479,7 @@ def entry_withdraw(*, entry: TeamEntry, by: User) -> TeamEntry:
         if Game.objects.filter(Q(home=entry) | Q(away=entry), status=GameStatus.FINAL).exists():
             raise _error("status", "the team has played: a team that stops playing forfeits its games (8.1).")
         entry.status = EntryStatus.WITHDRAWN
-        _save(entry, by, update_fields=["status"])
+        audited_save(entry, by, update_fields=["status"])
     return entry
 
 
@@ -633,7 +621,7 @@ def roster_add_player(
             alternate=alternate,
             now=now,
         )
-        _save(new, by)
+        audited_save(new, by)
     return new
 
 
@@ -732,10 +720,10 @@ def roster_update(
             now=now,
         )
         if change.fields:
-            _save(line, by, update_fields=change.fields)
+            audited_save(line, by, update_fields=change.fields)
         if change.approval is not None:
             change.approval.applied_at = now
-            _save(change.approval, by, update_fields=["applied_at"])
+            audited_save(change.approval, by, update_fields=["applied_at"])
     return line
 
 
@@ -750,9 +738,8 @@ def roster_remove(*, roster_entry: RosterEntry, by: User, now: datetime.datetime
         )
         _check_entry_open(entry)
         check_roster_change(entry, kind=roster_rules.REMOVE, now=now)
-        line = RosterEntry.objects.get(pk=roster_entry.pk)
-        line._history_user = by  # the audit trail names who removed the player
-        line.delete()
+        # The audit trail names who removed the player.
+        audited_delete(RosterEntry.objects.get(pk=roster_entry.pk), by)
 
 
 def number_change_approve(
@@ -771,7 +758,7 @@ def number_change_approve(
         raise _error("reason", "Rule 3.2.9 D: the written approval states its reason.")
     if new_number == roster_entry.number:
         raise _error("new_number", "the player already wears this number")
-    return _create(
+    return audited_create(
         NumberChangeApproval,
         by,
         roster_entry=roster_entry,
@@ -854,7 +841,7 @@ def team_official_add(*, entry: TeamEntry, person: Person, role: str, by: User):
         raise _error("role", f"one of {', '.join(OfficialRole.values)}")
     if TeamOfficial.objects.filter(entry=entry, person=person, role=role).exists():
         raise _error("person", f"{person} is already named as {role}")
-    return _create(TeamOfficial, by, entry=entry, person=person, role=role)
+    return audited_create(TeamOfficial, by, entry=entry, person=person, role=role)
 
 
 # --- pools and schedule --------------------------------------------------------------------------------------------
@@ -867,7 +854,7 @@ def pool_create(*, championship: Championship, name: str, by: User) -> Pool:
         raise _error("name", "a pool needs a name")
     if Pool.objects.filter(championship=championship, name=name).exists():
         raise _error("name", f"pool {name} exists already")
-    return _create(Pool, by, championship=championship, name=name)
+    return audited_create(Pool, by, championship=championship, name=name)
 
 
 def check_pool_entry(pool: Pool, entry: TeamEntry) -> None:
@@ -890,7 +877,7 @@ def pool_add_entry(*, pool: Pool, entry: TeamEntry, seed: int = 0, by: User) -> 
         check_pool_entry(pool, entry)
         if PoolTeam.objects.filter(entry=entry).exists():
             raise _error("entry", f"{entry} is already in this pool")
-        return _create(PoolTeam, by, pool=pool, entry=entry, seed=seed)
+        return audited_create(PoolTeam, by, pool=pool, entry=entry, seed=seed)
 
 
 def rink_dimensions(rink: Rink) -> rink_rules.RinkDimensions:
@@ -1077,7 +1064,7 @@ def bracket_fill(*, championship: Championship, by: User) -> list[Game]:
             away = entries.get(item.away) if item.away else None
             if (game.home_id, game.away_id) != (home and home.pk, away and away.pk):
                 game.home, game.away = home, away
-                _save(game, by, update_fields=["home", "away"])
+                audited_save(game, by, update_fields=["home", "away"])
                 changed.append(game)
     return changed
 
@@ -1129,7 +1116,7 @@ def game_move(
         check_game_move(game, start_at=new_start, rink=new_rink)
         game.start_at = new_start
         game.rink = new_rink
-        _save(game, by, update_fields=["start_at", "rink"])
+        audited_save(game, by, update_fields=["start_at", "rink"])
     return game
 
 
@@ -1213,13 +1200,13 @@ def _disqualify_if_forfeits(
         article="Rule 8.1 C",
     )
     entry.status = EntryStatus.DISQUALIFIED
-    _save(entry, by, update_fields=["status"])
+    audited_save(entry, by, update_fields=["status"])
     reason = (
         "Rule 8.1 C: a second forfeit in the round robin"
         if not after
         else "Rule 8.1 C: a forfeit after the round robin"
     )
-    return _create(Disqualification, by, entry=entry, reason=reason, game=game, at=now, recorded_by=by)
+    return audited_create(Disqualification, by, entry=entry, reason=reason, game=game, at=now, recorded_by=by)
 
 
 def game_record_result(
@@ -1268,7 +1255,7 @@ def game_record_result(
             captain = _winner_captain(winner)
             home_goals, away_goals = (1, 0) if winner.pk == game.home_id else (0, 1)
             # 8.1 B: the captain's goal; it may not go to any other player, and there is no assist.
-            _create(
+            audited_create(
                 GoalRecord, by, game=game, entry=winner, scorer=captain, period=1, time_tenths=0, forfeit_award=True
             )
         game.home_goals = home_goals
@@ -1280,7 +1267,7 @@ def game_record_result(
         game.status = GameStatus.FINAL
         game.finalized_at = now
         game.finalized_by = by
-        _save(game, by)
+        audited_save(game, by)
         if forfeited_by is not None:
             _disqualify_if_forfeits(forfeited_by, game=game, by=by, now=now)
     return game
@@ -1315,7 +1302,7 @@ def _summary_line_add(model, check, *, game: Game, by: User, **fields):
         game = Game.objects.select_for_update().select_related("phase", "championship").get(pk=game.pk)
         record = model(game=game, **fields)
         check(record)
-        _save(record, by)
+        audited_save(record, by)
     return record
 
 
@@ -1470,7 +1457,7 @@ def goalkeeper_record_set(
         record.entry = entry
         record.shots_against, record.saves, record.goals_against = shots_against, saves, goals_against
         check_goalkeeper_line(record)
-        _save(record, by)
+        audited_save(record, by)
     return record
 
 
@@ -1491,7 +1478,7 @@ def standings_shootout_enter(*, pool: Pool, ordered_entries: Sequence[TeamEntry]
                 "ordered_entries",
                 f"Rule 9.3 G / R-42: a shoot-out decides only teams still tied after 9.3 C-F (pending: {pending}).",
             )
-        shootout = _create(StandingsShootout, by, pool=pool, entered_by=by, entered_at=timezone.now())
+        shootout = audited_create(StandingsShootout, by, pool=pool, entered_by=by, entered_at=timezone.now())
         StandingsShootoutPlace.objects.bulk_create(
             StandingsShootoutPlace(shootout=shootout, entry=entry, place=place)
             for place, entry in enumerate(ordered_entries, start=1)
