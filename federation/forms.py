@@ -11,6 +11,8 @@ from django import forms
 from django.core.files.uploadedfile import UploadedFile
 from django.urls import reverse
 
+from portal.forms import apply_errors
+
 from . import equipment, services
 from .files import check_scan_upload
 from .models import (
@@ -23,15 +25,6 @@ from .models import (
 )
 
 
-def _add_errors(form: forms.Form, error) -> None:
-    """Attach a service ValidationError to the form's fields (or to the form when no field matches)."""
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error)
-
-
 def _check(form: forms.Form, check, /, **arguments):
     """Run a ``services.check_*`` function on the form's data, its errors going onto the form's fields.
 
@@ -40,7 +33,7 @@ def _check(form: forms.Form, check, /, **arguments):
     try:
         return check(**arguments)
     except forms.ValidationError as error:
-        _add_errors(form, error)
+        apply_errors(form, error)
         return None
 
 

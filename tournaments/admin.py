@@ -10,6 +10,7 @@ from django.utils.html import format_html, format_html_join
 from simple_history.admin import SimpleHistoryAdmin
 
 from federation.models import EligibilityWaiver
+from portal.forms import apply_errors
 
 from . import rinks as rink_rules
 from . import services
@@ -312,8 +313,7 @@ class PoolTeamInline(admin.TabularInline):
                     try:
                         services.check_pool_entry(obj, cleaned["entry"])
                     except ValidationError as exc:
-                        for field, msgs in exc.message_dict.items():
-                            self.add_error(field if field in self.fields else None, msgs)
+                        apply_errors(self, exc)
                 return cleaned
 
         formset.form = CheckedForm

@@ -7,6 +7,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from portal.forms import apply_errors
+
 from . import services
 from .models import (
     Championship,
@@ -20,15 +22,6 @@ from .models import (
     RosterEntry,
     TeamEntry,
 )
-
-
-def apply_errors(form: forms.BaseForm, exc: ValidationError) -> None:
-    """Show a service's error beside the field it names, or above the form when the form has no such field."""
-    if hasattr(exc, "error_dict"):
-        for field, messages in exc.message_dict.items():
-            form.add_error(field if field in form.fields else None, messages)
-    else:
-        form.add_error(None, exc.messages)
 
 
 class ChampionshipForm(forms.ModelForm):

@@ -23,10 +23,11 @@ from django.views.decorators.http import require_POST
 
 from accounts.access import is_federation_staff
 from federation.models import Person
+from portal.forms import apply_errors
 
 from . import rinks as rink_rules
 from . import selectors, services
-from .forms import ChampionshipForm, apply_errors
+from .forms import ChampionshipForm
 from .imports import roster_import_csv
 from .models import (
     Championship,

@@ -1,0 +1,20 @@
+"""Form plumbing shared by the apps."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+
+def apply_errors(form: forms.BaseForm, exc: ValidationError) -> None:
+    """Show a service's ValidationError beside the fields it names, or above the form for any other.
+
+    A service error is a field -> messages map (or a plain list); a field the
+    form does not have (or ``__all__``) goes to the form's own errors, so no
+    message is lost.
+    """
+    if hasattr(exc, "error_dict"):
+        for field, messages in exc.message_dict.items():
+            form.add_error(field if field in form.fields else None, messages)
+    else:
+        form.add_error(None, exc.messages)
