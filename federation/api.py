@@ -22,7 +22,7 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
 from accounts import access
-from portal.api import RulesPermission
+from portal.api import RulesPermission, ServiceAnswerMixin
 
 from . import selectors, services
 from .filters import (
@@ -67,7 +67,7 @@ def _person_for(user, person_id, *, field: str = "person", for_edit: bool = True
         raise ValidationError({field: f"No person with id {person_id} in the records you may see."}) from None
 
 
-class AccessViewSet(viewsets.GenericViewSet):
+class AccessViewSet(ServiceAnswerMixin, viewsets.GenericViewSet):
     """Objects come from an ``access_*`` gate, lists from a ``*_visible_to`` selector."""
 
     permission_classes = [RulesPermission]
@@ -83,10 +83,6 @@ class AccessViewSet(viewsets.GenericViewSet):
 
     def is_write(self) -> bool:
         return self.action in _WRITE_ACTIONS
-
-    def respond(self, instance, *, created: bool = False) -> Response:
-        data = self.get_serializer(instance).data
-        return Response(data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 # --- Federations -------------------------------------------------------------------------
@@ -119,19 +115,15 @@ class FederationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Access
         return access.access_federation(self.request.user, pk, for_edit=for_edit)
 
     def create(self, request, *args, **kwargs):
-        serializer = FederationSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        data = self.input(FederationSerializer)
         # 1.1 A (one national federation per country) is checked by the service, as in the admin.
-        federation = services.federation_create(by=request.user, **serializer.validated_data)
-        return self.respond(federation, created=True)
+        federation = services.federation_create(by=request.user, **data)
+        return self.answer(federation, created=True)
 
     def update(self, request, *args, partial=False, **kwargs):
         federation = self.get_object()
-        serializer = FederationSerializer(federation, data=request.data, partial=partial)
-        serializer.is_valid(raise_exception=True)
-        return self.respond(
-            services.federation_update(federation=federation, by=request.user, **serializer.validated_data)
-        )
+        data = self.input(FederationSerializer, instance=federation, partial=partial)
+        return self.answer(services.federation_update(federation=federation, by=request.user, **data))
 
     def partial_update(self, request, *args, **kwargs):
         return self.update(request, *args, partial=True, **kwargs)
@@ -166,16 +158,14 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessView
         return access.access_person(self.request.user, pk, for_edit=for_edit)
 
     def create(self, request, *args, **kwargs):
-        serializer = PersonSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        person = services.person_create(by=request.user, **serializer.validated_data)
-        return self.respond(person, created=True)
+        data = self.input(PersonSerializer)
+        person = services.person_create(by=request.user, **data)
+        return self.answer(person, created=True)
 
     def update(self, request, *args, partial=False, **kwargs):
         person = self.get_object()
-        serializer = PersonSerializer(person, data=request.data, partial=partial)
-        serializer.is_valid(raise_exception=True)
-        return self.respond(services.person_update(person=person, by=request.user, **serializer.validated_data))
+        data = self.input(PersonSerializer, instance=person, partial=partial)
+        return self.answer(services.person_update(person=person, by=request.user, **data))
 
     def partial_update(self, request, *args, **kwargs):
         return self.update(request, *args, partial=True, **kwargs)
@@ -273,9 +263,7 @@ class PassportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessVi
         return access.access_passport(self.request.user, pk, for_edit=for_edit)
 
     def create(self, request, *args, **kwargs):
-        serializer = PassportInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = self.input(PassportInputSerializer)
         person = _person_for(request.user, data["person"])
         passport = services.passport_add(
             person=person,
@@ -284,14 +272,13 @@ class PassportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessVi
             expiry_date=data["expiry_date"],
             scan=data.get("scan"),
         )
-        return self.respond(passport, created=True)
+        return self.answer(passport, created=True)
 
     def partial_update(self, request, *args, **kwargs):
         passport = self.get_object()
-        serializer = PassportUpdateSerializer(data=request.data, partial=True)
-        serializer.is_valid(raise_exception=True)
-        passport = services.passport_update(passport=passport, **serializer.validated_data)
-        return self.respond(passport)
+        data = self.input(PassportUpdateSerializer, partial=True)
+        passport = services.passport_update(passport=passport, **data)
+        return self.answer(passport)
 
     def destroy(self, request, *args, **kwargs):
         services.passport_remove(passport=self.get_object())
@@ -327,9 +314,7 @@ class EligibilityWaiverViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
         return access.access_waiver(self.request.user, pk)
 
     def create(self, request, *args, **kwargs):
-        serializer = EligibilityWaiverInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = self.input(EligibilityWaiverInputSerializer)
         person = _person_for(request.user, data["person"], for_edit=False)
         waiver = services.waiver_grant(
             person=person,
@@ -339,7 +324,7 @@ class EligibilityWaiverViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
             year=data["year"],
             approved_by=request.user,
         )
-        return self.respond(waiver, created=True)
+        return self.answer(waiver, created=True)
 
 
 # --- Equipment approval registry (3.2.6 A) ----------------------------------------------------
@@ -379,17 +364,15 @@ class EquipmentModelViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Ac
         return access.access_equipment_model(self.request.user, pk)
 
     def create(self, request, *args, **kwargs):
-        serializer = EquipmentModelInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        item = services.equipment_model_create(**serializer.validated_data, by=request.user)
-        return self.respond(item, created=True)
+        data = self.input(EquipmentModelInputSerializer)
+        item = services.equipment_model_create(**data, by=request.user)
+        return self.answer(item, created=True)
 
     def partial_update(self, request, *args, **kwargs):
         item = self.get_object()
-        serializer = EquipmentModelUpdateSerializer(data=request.data, partial=True)
-        serializer.is_valid(raise_exception=True)
-        item = services.equipment_model_update(equipment_model=item, by=request.user, **serializer.validated_data)
-        return self.respond(item)
+        data = self.input(EquipmentModelUpdateSerializer, partial=True)
+        item = services.equipment_model_update(equipment_model=item, by=request.user, **data)
+        return self.answer(item)
 
 
 # --- Equipment inspections (3.2.2 C-D, 3.2.5 C-E) -----------------------------------------------
@@ -422,9 +405,7 @@ class EquipmentInspectionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixi
         return access.access_inspection(self.request.user, pk)
 
     def create(self, request, *args, **kwargs):
-        serializer = EquipmentInspectionInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = self.input(EquipmentInspectionInputSerializer)
         person = _person_for(request.user, data["person"], for_edit=False)
         if not access.can_record_inspection(request.user, person):
             raise PermissionDenied("Only the person's federation staff and game officials record inspections.")
@@ -436,7 +417,7 @@ class EquipmentInspectionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixi
             inspected_at=data.get("inspected_at"),
             inspected_by=request.user,
         )
-        return self.respond(inspection, created=True)
+        return self.answer(inspection, created=True)
 
 
 # --- Protective device requests (3.2.8 C) ------------------------------------------------------
@@ -475,9 +456,7 @@ class ProtectiveDeviceRequestViewSet(mixins.ListModelMixin, mixins.RetrieveModel
         return self.action == "resubmit"
 
     def create(self, request, *args, **kwargs):
-        serializer = DeviceRequestInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = self.input(DeviceRequestInputSerializer)
         person = _person_for(request.user, data["person"])
         device_request = services.device_request_submit(
             person=person,
@@ -486,16 +465,15 @@ class ProtectiveDeviceRequestViewSet(mixins.ListModelMixin, mixins.RetrieveModel
             prescription=data.get("prescription"),
             submitted_by=request.user,
         )
-        return self.respond(device_request, created=True)
+        return self.answer(device_request, created=True)
 
     def _decide(self, request, *, approve: bool) -> Response:
         device_request = self.get_object()
-        serializer = DeviceRequestDecisionSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        data = self.input(DeviceRequestDecisionSerializer)
         device_request = services.device_request_decide(
-            request=device_request, approve=approve, reason=serializer.validated_data["reason"], decided_by=request.user
+            request=device_request, approve=approve, reason=data["reason"], decided_by=request.user
         )
-        return self.respond(device_request)
+        return self.answer(device_request)
 
     @extend_schema(
         summary="Approve a submitted request (3.2.8 C; the IHTC)",
@@ -523,9 +501,6 @@ class ProtectiveDeviceRequestViewSet(mixins.ListModelMixin, mixins.RetrieveModel
     @action(detail=True, methods=["post"])
     def resubmit(self, request, pk=None):
         device_request = self.get_object()
-        serializer = DeviceRequestResubmitSerializer(data=request.data, partial=True)
-        serializer.is_valid(raise_exception=True)
-        device_request = services.device_request_resubmit(
-            request=device_request, submitted_by=request.user, **serializer.validated_data
-        )
-        return self.respond(device_request)
+        data = self.input(DeviceRequestResubmitSerializer, partial=True)
+        device_request = services.device_request_resubmit(request=device_request, submitted_by=request.user, **data)
+        return self.answer(device_request)

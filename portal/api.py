@@ -63,3 +63,23 @@ class RulesPermission(permissions.BasePermission):
     def has_object_permission(self, request, view, obj):
         perm = self._perm(view)
         return bool(perm and request.user.has_perm(perm, obj))
+
+
+class ServiceAnswerMixin:
+    """A view that writes through a service: ``input`` checks the request's shape, ``answer`` serializes the result.
+
+    The service between them checks who may and the rule; its ValidationError
+    becomes a 400 naming the field through ``exception_handler``.
+    """
+
+    def input(self, serializer_class, **kwargs) -> dict:
+        """Return the request body as ``serializer_class`` validates it (a 400 naming the field otherwise)."""
+        serializer = serializer_class(data=self.request.data, **kwargs)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    def answer(self, instance, *, serializer_class=None, created: bool = False, many: bool = False) -> Response:
+        """Answer with ``instance`` serialized (by the view's serializer unless one is named): 201 if created, else 200."""
+        serializer_class = serializer_class or self.get_serializer_class()
+        data = serializer_class(instance, many=many, context=self.get_serializer_context()).data
+        return Response(data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)

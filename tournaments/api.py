@@ -20,6 +20,7 @@ from rest_framework.response import Response
 
 from accounts.models import User
 from federation.models import Person
+from portal.api import ServiceAnswerMixin
 
 from . import selectors, services
 from .filters import (
@@ -83,17 +84,8 @@ class PublicReadPermission(permissions.BasePermission):
         return bool(request.user and request.user.is_authenticated)
 
 
-class TournamentViewSet(viewsets.GenericViewSet):
+class TournamentViewSet(ServiceAnswerMixin, viewsets.GenericViewSet):
     permission_classes = [PublicReadPermission]
-
-    def input(self, serializer_class, **kwargs):
-        serializer = serializer_class(data=self.request.data, **kwargs)
-        serializer.is_valid(raise_exception=True)
-        return serializer.validated_data
-
-    def answer(self, serializer_class, instance, *, created=False, **kwargs) -> Response:
-        data = serializer_class(instance, context=self.get_serializer_context(), **kwargs).data
-        return Response(data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 def _entry_person(entry: TeamEntry, person_id: int, *, field: str = "person") -> Person:
@@ -144,7 +136,7 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
     def create(self, request, *args, **kwargs):
         data = self.input(ChampionshipInputSerializer)
         championship = services.championship_create(**data, by=request.user)
-        return self.answer(ChampionshipSerializer, championship, created=True)
+        return self.answer(championship, created=True, serializer_class=ChampionshipSerializer)
 
     @extend_schema(
         summary="Change the set-up; the ruleset is frozen once the championship has begun",
@@ -156,7 +148,7 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
         services.check_can_direct(request.user, championship)
         data = self.input(ChampionshipInputSerializer, instance=championship, partial=True)
         championship = services.championship_update(championship=championship, **data, by=request.user)
-        return self.answer(ChampionshipSerializer, championship)
+        return self.answer(championship, serializer_class=ChampionshipSerializer)
 
     @extend_schema(
         summary="Every pool's table with how each tie was broken (9.3)", responses=PoolStandingsSerializer(many=True)
@@ -164,7 +156,9 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None):
         championship = self.get_object()
-        return self.answer(PoolStandingsSerializer, selectors.championship_standings(championship), many=True)
+        return self.answer(
+            selectors.championship_standings(championship), many=True, serializer_class=PoolStandingsSerializer
+        )
 
     @extend_schema(
         summary="Players, goalkeepers and special teams (4.3, 4.6 note, 8.1 B-D)", responses=StatisticsSerializer
@@ -172,7 +166,7 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
     @action(detail=True, methods=["get"])
     def statistics(self, request, pk=None):
         championship = self.get_object()
-        return self.answer(StatisticsSerializer, selectors.championship_statistics(championship))
+        return self.answer(selectors.championship_statistics(championship), serializer_class=StatisticsSerializer)
 
     @extend_schema(
         summary="The elimination bracket, filled in from the standings and results (1.3 B, 9.3)",
@@ -183,7 +177,7 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
         the_bracket = selectors.bracket_for(self.get_object())
         if the_bracket is None:
             return Response({"detail": "The elimination phase is not drawn yet."}, status=status.HTTP_404_NOT_FOUND)
-        return self.answer(BracketSerializer, the_bracket)
+        return self.answer(the_bracket, serializer_class=BracketSerializer)
 
     @extend_schema(
         summary="Generate the round-robin schedule (no team twice at once; rinks meet the level, 2.1 C)",
@@ -197,7 +191,10 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
         data = self.input(ScheduleGenerateInputSerializer)
         games = services.schedule_generate(championship=championship, **data, by=request.user)
         return self.answer(
-            GameSerializer, selectors.games_shown().filter(pk__in=[g.pk for g in games]), many=True, created=True
+            selectors.games_shown().filter(pk__in=[g.pk for g in games]),
+            many=True,
+            created=True,
+            serializer_class=GameSerializer,
         )
 
     @extend_schema(
@@ -212,7 +209,10 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
         data = self.input(BracketGenerateInputSerializer)
         games = services.bracket_generate(championship=championship, **data, by=request.user)
         return self.answer(
-            GameSerializer, selectors.games_shown().filter(pk__in=[g.pk for g in games]), many=True, created=True
+            selectors.games_shown().filter(pk__in=[g.pk for g in games]),
+            many=True,
+            created=True,
+            serializer_class=GameSerializer,
         )
 
 
@@ -245,7 +245,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
     def create(self, request, *args, **kwargs):
         data = self.input(EntryInputSerializer)
         entry = services.entry_create(**data, by=request.user)
-        return self.answer(EntrySerializer, entry, created=True)
+        return self.answer(entry, created=True, serializer_class=EntrySerializer)
 
     @extend_schema(
         summary="Record the entry fee as paid (1.1 A), which confirms the entry",
@@ -262,7 +262,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
             paid_at=data.get("paid_at"),
             by=request.user,
         )
-        return self.answer(EntrySerializer, entry)
+        return self.answer(entry, serializer_class=EntrySerializer)
 
     @extend_schema(
         summary="Name the team managers (staff of the entering federation)",
@@ -278,7 +278,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
         if missing:
             raise ValidationError({"managers": f"No active user with id {missing[0]}."})
         entry = services.entry_set_managers(entry=entry, managers=users, by=request.user)
-        return self.answer(EntrySerializer, entry)
+        return self.answer(entry, serializer_class=EntrySerializer)
 
     @extend_schema(
         summary="The roster with every player's eligibility and its articles (the team's managers and staff)",
@@ -300,7 +300,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
     @action(detail=True, methods=["post"], url_path="confirm-roster")
     def confirm_roster(self, request, pk=None):
         entry = self.managed_entry()
-        return self.answer(EntrySerializer, services.roster_confirm(entry=entry, by=request.user))
+        return self.answer(services.roster_confirm(entry=entry, by=request.user), serializer_class=EntrySerializer)
 
     @extend_schema(
         summary="Import players from a CSV file: per-row errors, nothing saved if any row fails",
@@ -313,7 +313,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
         data = self.input(RosterImportSerializer)
         added = roster_import_csv(entry, data["file"], by=request.user)
         lines = RosterEntry.objects.filter(pk__in=[line.pk for line in added]).select_related("person")
-        return self.answer(RosterEntrySerializer, lines, many=True, created=True)
+        return self.answer(lines, many=True, created=True, serializer_class=RosterEntrySerializer)
 
 
 @extend_schema_view(
@@ -338,7 +338,7 @@ class RosterEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tourn
         services.check_can_manage_entry(request.user, entry)
         data["person"] = _entry_person(entry, data["person"])
         line = services.roster_add_player(entry=entry, **data, by=request.user)
-        return self.answer(RosterEntrySerializer, line, created=True)
+        return self.answer(line, created=True, serializer_class=RosterEntrySerializer)
 
     @extend_schema(
         summary="Change number, position or captaincy (a number after registration needs IHTC approval, 3.2.9 D)",
@@ -350,7 +350,7 @@ class RosterEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tourn
         services.check_can_manage_entry(request.user, line.entry)
         data = self.input(RosterEntryUpdateSerializer)
         line = services.roster_update(roster_entry=line, **data, by=request.user)
-        return self.answer(RosterEntrySerializer, line)
+        return self.answer(line, serializer_class=RosterEntrySerializer)
 
     @extend_schema(summary="Take a player off the roster (none added after the start, 3.1.1 B)", responses=_REFUSED)
     def destroy(self, request, *args, **kwargs):
@@ -376,7 +376,7 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
     )
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None):
-        return self.answer(PoolStandingsSerializer, selectors.pool_standings(self.get_object()))
+        return self.answer(selectors.pool_standings(self.get_object()), serializer_class=PoolStandingsSerializer)
 
     @extend_schema(
         summary="Enter the shoot-out between teams still tied after 9.3 C-F (9.3 G, R-42), best first",
@@ -393,7 +393,7 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
         if unknown:
             raise ValidationError({"entries": f"Entry {unknown[0]} does not play in pool {pool.name}."})
         services.standings_shootout_enter(pool=pool, ordered_entries=[members[i] for i in ids], by=request.user)
-        return self.answer(PoolStandingsSerializer, selectors.pool_standings(pool), created=True)
+        return self.answer(selectors.pool_standings(pool), created=True, serializer_class=PoolStandingsSerializer)
 
 
 @extend_schema_view(
@@ -424,7 +424,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
         game = self.directed_game()
         data = self.input(GameResultInputSerializer)
         services.game_record_result(game=game, **data, by=request.user)
-        return self.answer(GameSerializer, selectors.games_shown().get(pk=game.pk))
+        return self.answer(selectors.games_shown().get(pk=game.pk), serializer_class=GameSerializer)
 
     @extend_schema(
         summary="Move a game to another time or rink (no team or rink twice at once; rinks meet the level, 2.1 C)",
@@ -436,7 +436,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
         game = self.directed_game()
         data = self.input(GameMoveInputSerializer)
         services.game_move(game=game, start_at=data.get("start_at"), rink=data.get("rink"), by=request.user)
-        return self.answer(GameSerializer, selectors.games_shown().get(pk=game.pk))
+        return self.answer(selectors.games_shown().get(pk=game.pk), serializer_class=GameSerializer)
 
     @extend_schema(
         summary="Set a goalkeeper's line: shots against = saves + goals against (4.6 note); none in a forfeit (8.1 B)",
@@ -448,7 +448,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
         game = self.directed_game()
         data = self.input(GoalkeeperLineInputSerializer)
         line = services.goalkeeper_record_set(game=game, **data, by=request.user)
-        return self.answer(GoalkeeperLineSerializer, line)
+        return self.answer(line, serializer_class=GoalkeeperLineSerializer)
 
 
 @extend_schema_view(list=extend_schema(summary="Goals of game summaries"), retrieve=extend_schema(summary="A goal"))
@@ -466,7 +466,7 @@ class GoalViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
     def create(self, request, *args, **kwargs):
         data = self.input(GoalInputSerializer)
         goal = services.goal_add(**data, by=request.user)
-        return self.answer(GoalSerializer, goal, created=True)
+        return self.answer(goal, created=True, serializer_class=GoalSerializer)
 
 
 @extend_schema_view(
@@ -487,4 +487,4 @@ class PenaltyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tournamen
         data = self.input(PenaltyInputSerializer)
         data.setdefault("person", None)  # a bench penalty names no one
         penalty = services.penalty_add(**data, by=request.user)
-        return self.answer(PenaltySerializer, penalty, created=True)
+        return self.answer(penalty, created=True, serializer_class=PenaltySerializer)
