@@ -355,3 +355,20 @@ class GameFactory(factory.django.DjangoModelFactory):
             g.championship.start_date, datetime.time(10), tzinfo=zoneinfo.ZoneInfo(g.championship.venue.time_zone)
         )
     )
+
+
+def with_role(role, federation=None, **user_kwargs) -> User:
+    """Return a user holding ``role``, scoped to ``federation`` (None: a role that is not a federation's)."""
+    user = UserFactory(**user_kwargs)
+    RoleAssignmentFactory(user=user, role=role, federation=federation)
+    return user
+
+
+def client_for(user):
+    """Return a DRF test client logged in as ``user`` (anonymous when ``user`` is None)."""
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client

@@ -15,15 +15,10 @@ from tests.factories import (
     SuperuserFactory,
     UserFactory,
     federation_staff,
+    with_role,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def with_role(role, federation=None):
-    user = UserFactory()
-    RoleAssignmentFactory(user=user, role=role, federation=federation)
-    return user
 
 
 @pytest.fixture

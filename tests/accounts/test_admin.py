@@ -3,14 +3,19 @@
 import pytest
 
 from accounts.models import Role, RoleAssignment, User
-from tests.factories import FederationFactory, RoleAssignmentFactory, SuperuserFactory, UserFactory, federation_staff
+from tests.factories import (
+    FederationFactory,
+    SuperuserFactory,
+    UserFactory,
+    federation_staff,
+    with_role,
+)
 
 pytestmark = pytest.mark.django_db
 
 
 def executive():
-    user = UserFactory(is_staff=True)
-    RoleAssignmentFactory(user=user, role=Role.IHTC_EXECUTIVE, federation=None)
+    user = with_role(Role.IHTC_EXECUTIVE, is_staff=True)
     return user
 
 

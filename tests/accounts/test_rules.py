@@ -7,19 +7,12 @@ from tests.factories import (
     FederationFactory,
     PassportFactory,
     PersonFactory,
-    RoleAssignmentFactory,
     SuperuserFactory,
-    UserFactory,
     federation_staff,
+    with_role,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def with_role(role, federation=None):
-    user = UserFactory()
-    RoleAssignmentFactory(user=user, role=role, federation=federation)
-    return user
 
 
 def test_national_staff_may_view_and_change_their_own_people_only():

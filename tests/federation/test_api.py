@@ -13,29 +13,16 @@ from tests.factories import (
     FederationFactory,
     PassportFactory,
     PersonFactory,
-    RoleAssignmentFactory,
     SuperuserFactory,
-    UserFactory,
+    client_for,
     federation_staff,
     html_upload,
     international_staff,
     jpeg_upload,
+    with_role,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
-def with_role(role, federation=None):
-    user = UserFactory()
-    RoleAssignmentFactory(user=user, role=role, federation=federation)
-    return user
 
 
 def ids(response) -> set[int]:

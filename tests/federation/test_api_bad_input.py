@@ -2,10 +2,16 @@
 naming the field (or 404 for an unknown id in the URL), and nothing stored changes."""
 
 import pytest
-from rest_framework.test import APIClient
 
 from federation.models import EquipmentInspection, Federation, Passport, Person
-from tests.factories import FederationFactory, PassportFactory, PersonFactory, SuperuserFactory, federation_staff
+from tests.factories import (
+    FederationFactory,
+    PassportFactory,
+    PersonFactory,
+    SuperuserFactory,
+    client_for,
+    federation_staff,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -17,8 +23,7 @@ def federation():
 
 @pytest.fixture
 def staff_client(federation):
-    client = APIClient()
-    client.force_authenticate(federation_staff(federation))
+    client = client_for(federation_staff(federation))
     return client
 
 
@@ -165,8 +170,7 @@ def test_a_passport_update_with_a_bad_country_changes_nothing(staff_client, fede
     ],
 )
 def test_a_federation_with_a_bad_field_is_a_400_naming_it(body, field):
-    client = APIClient()
-    client.force_authenticate(SuperuserFactory())
+    client = client_for(SuperuserFactory())
     response = client.post("/api/federations/", body, format="json")
     assert response.status_code == 400, response.content
     assert field in response.json()

@@ -2,7 +2,6 @@
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from accounts.models import Role
 from federation.models import (
@@ -19,27 +18,16 @@ from tests.factories import (
     FederationFactory,
     PersonFactory,
     ProtectiveDeviceRequestFactory,
-    RoleAssignmentFactory,
     UserFactory,
+    client_for,
     federation_staff,
     html_upload,
     international_staff,
     pdf_upload,
+    with_role,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
-def with_role(role, federation=None):
-    user = UserFactory()
-    RoleAssignmentFactory(user=user, role=role, federation=federation)
-    return user
 
 
 def ids(response) -> set[int]:

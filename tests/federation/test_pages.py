@@ -13,10 +13,10 @@ from tests.factories import (
     PassportFactory,
     PersonFactory,
     ProtectiveDeviceRequestFactory,
-    RoleAssignmentFactory,
     UserFactory,
     federation_staff,
     international_staff,
+    with_role,
 )
 
 pytestmark = pytest.mark.django_db
@@ -150,8 +150,7 @@ def test_a_game_official_sees_the_person_but_no_passport_or_medical_record(clien
     person = PersonFactory()
     PassportFactory(person=person, number="SECRET123")
     ProtectiveDeviceRequestFactory(person=person, description="Knee brace")
-    official = UserFactory()
-    RoleAssignmentFactory(user=official, role=Role.GAME_OFFICIAL, federation=None)
+    official = with_role(Role.GAME_OFFICIAL)
     client.force_login(official)
     response = client.get(reverse("federation:person-detail", args=[person.pk]))
     assert response.status_code == 200

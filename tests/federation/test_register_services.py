@@ -5,7 +5,6 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from accounts.models import Role
 from federation import services
@@ -14,19 +13,18 @@ from tests.factories import (
     FederationFactory,
     InternationalFederationFactory,
     PersonFactory,
-    RoleAssignmentFactory,
     SuperuserFactory,
-    UserFactory,
+    client_for,
     federation_staff,
     international_staff,
+    with_role,
 )
 
 pytestmark = pytest.mark.django_db
 
 
 def executive():
-    user = UserFactory(is_staff=True)
-    RoleAssignmentFactory(user=user, role=Role.IHTC_EXECUTIVE, federation=None)
+    user = with_role(Role.IHTC_EXECUTIVE, is_staff=True)
     return user
 
 
@@ -213,8 +211,7 @@ def test_person_update_with_a_bad_date_changes_nothing():
 
 def test_the_api_and_the_admin_refuse_a_second_national_federation_with_the_same_message(client):
     FederationFactory(country="IT", name="Federazione Italiana")
-    api = APIClient()
-    api.force_authenticate(SuperuserFactory())
+    api = client_for(SuperuserFactory())
     response = api.post("/api/federations/", {"name": "Another", "country": "IT", "level": "national"}, format="json")
     assert response.status_code == 400
     api_message = response.json()["country"][0]

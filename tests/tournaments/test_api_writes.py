@@ -14,11 +14,12 @@ from tests.factories import (
     FederationFactory,
     PersonFactory,
     RinkFactory,
-    RoleAssignmentFactory,
     TeamEntryFactory,
     UserFactory,
+    client_for,
     federation_staff,
     international_staff,
+    with_role,
 )
 from tournaments import services
 from tournaments.models import (
@@ -49,8 +50,7 @@ def director():
 
 @pytest.fixture
 def api(director):
-    client = APIClient()
-    client.force_authenticate(director)
+    client = client_for(director)
     return client
 
 
@@ -97,8 +97,7 @@ def test_an_anonymous_write_is_refused_and_stores_nothing(played):
 def test_staff_of_another_federation_may_not_record_a_result(played):
     championship, pool, (a, b, c), games = played
     game = games[(a.name, b.name)]
-    client = APIClient()
-    client.force_authenticate(federation_staff())
+    client = client_for(federation_staff())
     response = client.post(f"/api/games/{game.pk}/result/", {"home_goals": 1, "away_goals": 0}, format="json")
     assert response.status_code == 403
     assert Game.objects.get(pk=game.pk).status == GameStatus.SCHEDULED
@@ -117,8 +116,7 @@ def test_a_director_sets_up_a_championship(api):
 
 def test_only_staff_of_the_sanctioning_body_set_up_its_championship():
     template = ChampionshipFactory()
-    client = APIClient()
-    client.force_authenticate(federation_staff())
+    client = client_for(federation_staff())
     response = client.post("/api/championships/", _championship_body(template), format="json")
     assert response.status_code == 403
     assert not Championship.objects.filter(name="Euro 2027").exists()
@@ -208,8 +206,7 @@ def test_staff_of_the_federation_name_its_team_managers():
     entry = TeamEntryFactory()
     staff = federation_staff(entry.federation)
     manager = UserFactory()
-    client = APIClient()
-    client.force_authenticate(staff)
+    client = client_for(staff)
     response = client.post(f"/api/entries/{entry.pk}/managers/", {"managers": [manager.pk]}, format="json")
     assert response.status_code == 200
     assert list(entry.managers.all()) == [manager]
@@ -225,11 +222,9 @@ def test_staff_of_the_federation_name_its_team_managers():
 @pytest.fixture
 def manager_api():
     entry = TeamEntryFactory(championship=ChampionshipFactory())
-    user = UserFactory()
-    RoleAssignmentFactory(user=user, role=Role.TEAM_MANAGER, federation=entry.federation)
+    user = with_role(Role.TEAM_MANAGER, entry.federation)
     entry.managers.add(user)
-    client = APIClient()
-    client.force_authenticate(user)
+    client = client_for(user)
     return client, entry
 
 

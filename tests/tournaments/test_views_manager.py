@@ -16,6 +16,7 @@ from tests.factories import (
     TeamEntryFactory,
     UserFactory,
     international_staff,
+    with_role,
 )
 from tournaments import services
 from tournaments.models import Position, RosterEntry
@@ -33,8 +34,7 @@ def entry():
 
 @pytest.fixture
 def manager(entry):
-    user = UserFactory()
-    RoleAssignmentFactory(user=user, role=Role.TEAM_MANAGER, federation=entry.federation)
+    user = with_role(Role.TEAM_MANAGER, entry.federation)
     entry.managers.add(user)
     return user
 

@@ -11,13 +11,14 @@ from django.urls import reverse
 from accounts.models import Role
 from tests.factories import (
     ChampionshipFactory,
+    FederationFactory,
     RinkFactory,
-    RoleAssignmentFactory,
     SuperuserFactory,
     TeamEntryFactory,
     UserFactory,
     federation_staff,
     international_staff,
+    with_role,
 )
 from tournaments.models import (
     Championship,
@@ -66,8 +67,7 @@ def test_a_team_manager_may_not_move_a_game(client):
     championship = ChampionshipFactory()
     pool = make_pool(championship, 2)
     _, games = round_robin_games(pool)
-    manager = UserFactory()
-    RoleAssignmentFactory(user=manager, role=Role.TEAM_MANAGER)
+    manager = with_role(Role.TEAM_MANAGER, FederationFactory())
     client.force_login(manager)
     game = next(iter(games.values()))
     response = client.post(reverse("tournaments:game-manage", args=[game.pk]), {"action": "move"})
