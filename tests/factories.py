@@ -372,3 +372,8 @@ def client_for(user):
     if user is not None:
         client.force_authenticate(user)
     return client
+
+
+def ids(response) -> set[int]:
+    """Return the ids of the rows on a page of an API list answer."""
+    return {row["id"] for row in response.json()["results"]}

@@ -22,16 +22,13 @@ from tests.factories import (
     client_for,
     federation_staff,
     html_upload,
+    ids,
     international_staff,
     pdf_upload,
     with_role,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def ids(response) -> set[int]:
-    return {row["id"] for row in response.json()["results"]}
 
 
 @pytest.fixture
