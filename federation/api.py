@@ -68,13 +68,13 @@ def _person_for(user, person_id, *, field: str = "person", for_edit: bool = True
 
 
 class AccessViewSet(ServiceAnswerMixin, viewsets.GenericViewSet):
-    """Objects come from an ``access_*`` gate, lists from a ``*_visible_to`` selector."""
+    """Objects come from an ``access_*`` gate, lists from a ``*_visible_to`` selector.
+
+    Each subclass defines ``access_object(pk, *, for_edit)`` with its gate.
+    """
 
     permission_classes = [RulesPermission]
     permission_required: dict[str, str] = {}
-
-    def access_object(self, pk, *, for_edit: bool):
-        raise NotImplementedError
 
     def get_object(self):
         obj = self.access_object(self.kwargs[self.lookup_url_kwarg or self.lookup_field], for_edit=self.is_write())
