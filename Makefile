@@ -16,6 +16,7 @@ DEMO_COMMAND ?= $(PY) manage.py demo
 # pytest-django creates and drops the test database test_<name> beside it.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/portal
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/9
+TEST_PG_SUITE_URL ?= postgres://postgres@127.0.0.1:5432/portalsuite
 # Under `make test` a missing service or browser fails the run instead of skipping tests.
 PYTEST := PORTAL_TESTS_STRICT=1 $(PY) -m pytest
 
@@ -23,7 +24,7 @@ PYTEST := PORTAL_TESTS_STRICT=1 $(PY) -m pytest
 
 help:
 	@echo "make run      set up (.venv, requirements), migrate, load the demo, start web + Celery worker + beat"
-	@echo "make test     lint, then unit tests (SQLite), integration tests (PostgreSQL, Redis, real worker), browser tests"
+	@echo "make test     lint, then unit tests (SQLite, then PostgreSQL), integration tests (PostgreSQL, Redis, real worker), browser tests"
 	@echo "make lint     ruff check and ruff format --check"
 	@echo "make format   ruff format and ruff check --fix"
 	@echo "make migrate  apply database migrations"
@@ -47,6 +48,8 @@ run: $(VENV)/.installed-run
 	PY=$(PY) HOST=$(HOST) PORT=$(PORT) DEMO_COMMAND="$(DEMO_COMMAND)" scripts/run
 
 UNIT_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 -m "not integration and not browser and not bench"
+# The same suite on PostgreSQL: locking (select_for_update), constraints and TRUNCATE differ from SQLite.
+POSTGRES_TESTS := DATABASE_URL=$(TEST_PG_SUITE_URL) env -u REDIS_URL $(PYTEST) -n 2 -m "not integration and not browser and not bench"
 INTEGRATION_TESTS := DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PYTEST) -m integration tests/integration
 BROWSER_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -m browser tests/e2e
 
@@ -58,6 +61,8 @@ test: $(VENV)/.installed-dev chromium services
 	$(MAKE) --no-print-directory lint || failed="$$failed lint"; \
 	echo "== Unit tests (SQLite, 2 processes)"; \
 	$(UNIT_TESTS) || failed="$$failed unit"; \
+	echo "== Unit tests again on PostgreSQL (2 processes)"; \
+	$(POSTGRES_TESTS) || failed="$$failed unit-postgres"; \
 	echo "== Integration tests (PostgreSQL, Redis, real Celery worker and beat)"; \
 	$(INTEGRATION_TESTS) || failed="$$failed integration"; \
 	echo "== Browser tests (Playwright, Debian's chromium)"; \

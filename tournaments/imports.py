@@ -143,7 +143,9 @@ def roster_import_csv(entry: TeamEntry, file, *, by: User, now: datetime.datetim
         raise ValidationError({"file": "the file has a header but no players"})
     with transaction.atomic():
         entry = (
-            TeamEntry.objects.select_for_update().select_related("championship__venue", "federation").get(pk=entry.pk)
+            TeamEntry.objects.select_for_update(of=("self",))
+            .select_related("championship__venue", "federation")
+            .get(pk=entry.pk)
         )
         roster = list(entry.roster.all())
         new: list[RosterEntry] = []

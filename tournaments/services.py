@@ -183,7 +183,9 @@ def championship_update_ruleset(
     if standings_preset is not None:
         check_standings_preset(standings_preset)
     with transaction.atomic():
-        championship = Championship.objects.select_for_update().select_related("venue").get(pk=championship.pk)
+        championship = (
+            Championship.objects.select_for_update(of=("self",)).select_related("venue").get(pk=championship.pk)
+        )
         check_ruleset_editable(championship, now=now)
         championship.ruleset = ruleset
         fields = ["ruleset"]
@@ -314,7 +316,7 @@ def championship_update(
     check_can_direct(by, championship)
     with transaction.atomic():
         # Two directors editing at once: the second works on the first's result.
-        stored = Championship.objects.select_for_update().select_related("venue").get(pk=championship.pk)
+        stored = Championship.objects.select_for_update(of=("self",)).select_related("venue").get(pk=championship.pk)
         check_championship_setup(championship=stored, changes=changes, by=by, now=now)
         ruleset_changes = _ruleset_changes(stored, changes)
         setup = [name for name in CHAMPIONSHIP_SETUP_FIELDS if name in changes]
@@ -608,7 +610,7 @@ def roster_add_player(
     now = _now(now)
     check_can_manage_entry(by, entry)
     with transaction.atomic():
-        entry = TeamEntry.objects.select_for_update().select_related("championship__venue").get(pk=entry.pk)
+        entry = TeamEntry.objects.select_for_update(of=("self",)).select_related("championship__venue").get(pk=entry.pk)
         # Lock the person too: two teams adding the same player at once must not both succeed.
         Person.objects.select_for_update().filter(pk=person.pk).exists()
         new = check_roster_add(
@@ -705,7 +707,9 @@ def roster_update(
     check_can_manage_entry(by, roster_entry.entry)
     with transaction.atomic():
         entry = (
-            TeamEntry.objects.select_for_update().select_related("championship__venue").get(pk=roster_entry.entry_id)
+            TeamEntry.objects.select_for_update(of=("self",))
+            .select_related("championship__venue")
+            .get(pk=roster_entry.entry_id)
         )
         roster = list(entry.roster.all())
         line = next(r for r in roster if r.pk == roster_entry.pk)
@@ -734,7 +738,9 @@ def roster_remove(*, roster_entry: RosterEntry, by: User, now: datetime.datetime
     check_can_manage_entry(by, roster_entry.entry)
     with transaction.atomic():
         entry = (
-            TeamEntry.objects.select_for_update().select_related("championship__venue").get(pk=roster_entry.entry_id)
+            TeamEntry.objects.select_for_update(of=("self",))
+            .select_related("championship__venue")
+            .get(pk=roster_entry.entry_id)
         )
         _check_entry_open(entry)
         check_roster_change(entry, kind=roster_rules.REMOVE, now=now)
@@ -808,7 +814,9 @@ def roster_confirm(*, entry: TeamEntry, by: User, now: datetime.datetime | None 
     check_can_manage_entry(by, entry)
     with transaction.atomic():
         entry = (
-            TeamEntry.objects.select_for_update().select_related("championship__venue", "federation").get(pk=entry.pk)
+            TeamEntry.objects.select_for_update(of=("self",))
+            .select_related("championship__venue", "federation")
+            .get(pk=entry.pk)
         )
         _check_entry_open(entry)
         roster = roster_for_entry(entry)
@@ -955,7 +963,9 @@ def schedule_generate(
     except SchedulingError as exc:
         raise _core_error(exc) from None
     with transaction.atomic():
-        championship = Championship.objects.select_for_update().select_related("venue").get(pk=championship.pk)
+        championship = (
+            Championship.objects.select_for_update(of=("self",)).select_related("venue").get(pk=championship.pk)
+        )
         if Game.objects.filter(championship=championship, phase__kind=PhaseKind.ROUND_ROBIN).exists():
             raise _error("championship", "the round-robin schedule exists already; move games instead")
         phase, _ = Phase.objects.get_or_create(
@@ -1231,7 +1241,7 @@ def game_record_result(
     check_can_direct(by, game.championship)
     rules = championship_standings_rules(game.championship)
     with transaction.atomic():
-        game = Game.objects.select_for_update().select_related("phase", "home", "away").get(pk=game.pk)
+        game = Game.objects.select_for_update(of=("self",)).select_related("phase", "home", "away").get(pk=game.pk)
         if game.home_id is None or game.away_id is None:
             raise _error("home", "both teams must be known before a result is recorded")
         for field, team in (("home", game.home), ("away", game.away)):
@@ -1299,7 +1309,7 @@ def _summary_line_add(model, check, *, game: Game, by: User, **fields):
     """Enter a line of the game summary: with the game locked, ``check`` (the line's rules) passes, then it is saved."""
     check_can_direct(by, game.championship)
     with transaction.atomic():
-        game = Game.objects.select_for_update().select_related("phase", "championship").get(pk=game.pk)
+        game = Game.objects.select_for_update(of=("self",)).select_related("phase", "championship").get(pk=game.pk)
         record = model(game=game, **fields)
         check(record)
         audited_save(record, by)
@@ -1470,7 +1480,7 @@ def standings_shootout_enter(*, pool: Pool, ordered_entries: Sequence[TeamEntry]
     if len(set(names)) != len(names):
         raise _error("ordered_entries", "a team is listed twice")
     with transaction.atomic():
-        pool = Pool.objects.select_for_update().select_related("championship").get(pk=pool.pk)
+        pool = Pool.objects.select_for_update(of=("self",)).select_related("championship").get(pk=pool.pk)
         standings = standings_for_pool(pool)
         if frozenset(names) not in {frozenset(group) for group in standings.unresolved}:
             pending = "; ".join(", ".join(group) for group in standings.unresolved) or "none"

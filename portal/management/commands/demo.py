@@ -22,7 +22,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
+from django.db import connection, transaction
 
 from accounts.models import User
 from federation.models import Federation, Passport, ProtectiveDeviceRequest
@@ -119,6 +119,11 @@ class Command(BaseCommand):
             (r.prescription.storage, r.prescription.name)
             for r in ProtectiveDeviceRequest.objects.exclude(prescription="").only("prescription")
         ]
+        if connection.vendor == "postgresql":
+            # TRUNCATE refuses tables with deferred foreign-key checks still pending
+            # in this transaction (a world built earlier in it): run them now.
+            with connection.cursor() as cursor:
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         call_command("flush", interactive=False, verbosity=0)
 
         def delete_files():
