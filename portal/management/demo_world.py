@@ -194,22 +194,15 @@ class WorldBuilder:
         return federation
 
     def build_federations(self) -> None:
-        firs = data.FIRS
-        self._federation(
-            key=firs.key,
-            level=FederationLevel.INTERNATIONAL,
-            name=firs.name,
-            short_name=firs.short_name,
-            website=firs.website,
-            contact_name=firs.contact_name,
-            contact_email=f"office@{firs.short_name.lower()}.example.org",
-            address=firs.address,
-        )
-        for body in data.CONTINENTAL:
+        # FIRS, then the continental bodies below it.
+        for body, level, parent in [
+            (data.FIRS, FederationLevel.INTERNATIONAL, None),
+            *[(b, FederationLevel.CONTINENTAL, b.parent) for b in data.CONTINENTAL],
+        ]:
             self._federation(
                 key=body.key,
-                level=FederationLevel.CONTINENTAL,
-                parent=self.federations[body.parent],
+                level=level,
+                **({"parent": self.federations[parent]} if parent else {}),
                 name=body.name,
                 short_name=body.short_name,
                 website=body.website,
