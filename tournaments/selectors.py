@@ -17,6 +17,7 @@ from federation.eligibility import EligibilityResult
 from federation.models import EligibilityWaiver, Person
 
 from . import scheduling, statistics
+from .facts import championship_standings_rules, roster_eligibility
 from .models import (
     Championship,
     DecidedIn,
@@ -52,8 +53,6 @@ def roster_for_entry(entry: TeamEntry) -> list[RosterEntry]:
 
 def roster_with_eligibility(entry: TeamEntry) -> list[tuple[RosterEntry, EligibilityResult]]:
     """Return each roster line with its eligibility (1.1 B-G, R-01..R-03), waivers applied."""
-    from .services import roster_eligibility
-
     roster = roster_for_entry(entry)
     results = roster_eligibility(entry, roster)
     return [(line, results[line.pk]) for line in roster]
@@ -113,8 +112,6 @@ class PoolStandings:
 
 
 def _pool_standings(pools: Iterable[Pool], championship: Championship) -> dict[int, PoolStandings]:
-    from .services import championship_standings_rules
-
     pools = list(pools)
     rules = championship_standings_rules(championship)
     pool_ids = [p.pk for p in pools]

@@ -1,0 +1,166 @@
+"""Team entries (1.1 A): entering, the entry fee, the team's managers, withdrawal."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import Q
+from djmoney.money import Money
+
+from accounts.access import can_edit_federation
+from accounts.models import Role, RoleAssignment, User
+from federation.models import Federation, FederationLevel
+from portal.services import audited_create, audited_save, check_transition
+from tournaments.facts import (
+    field_error,
+    resolve_now,
+    venue_today,
+)
+from tournaments.models import (
+    ENTRY_TRANSITIONS,
+    Championship,
+    EntryStatus,
+    Game,
+    GameStatus,
+    TeamEntry,
+)
+from tournaments.services.championships import check_can_direct
+
+
+def can_manage_entry(user: User, entry: TeamEntry) -> bool:
+    """Return True for the entry's team managers, staff of its federation and international staff."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if can_edit_federation(user, entry.federation):
+        return True
+    return entry.managers.filter(pk=user.pk).exists()
+
+
+def check_can_manage_entry(user: User, entry: TeamEntry) -> None:
+    if not can_manage_entry(user, entry):
+        raise PermissionDenied("Only the team's managers or staff of its federation may change this entry.")
+
+
+def check_federation_may_enter(federation: Federation) -> None:
+    """1.1 A: the competitions are open to the national teams of national federations affiliated with FIRS."""
+    if federation.level != FederationLevel.NATIONAL:
+        raise field_error("federation", "Rule 1.1 A: only a national federation enters a national team.")
+    if not federation.firs_affiliated:
+        raise field_error("federation", f"Rule 1.1 A: {federation} is not affiliated with FIRS.")
+    if not federation.good_standing:
+        raise field_error("federation", f"Rule 1.1 A: {federation} is not in good standing.")
+
+
+def check_entries_open(championship: Championship, *, now: datetime.datetime) -> None:
+    """1.1 A: an entry is confirmed prior to the closing date set by the IHTC (dates at the venue)."""
+    today = venue_today(championship, now)
+    if today >= championship.entry_closing_date:
+        raise field_error(
+            "championship",
+            f"Rule 1.1 A: entries closed on {championship.entry_closing_date:%Y-%m-%d}; "
+            "an entry must be made prior to the closing date.",
+        )
+
+
+def entry_create(
+    *,
+    championship: Championship,
+    federation: Federation,
+    name: str = "",
+    by: User,
+    now: datetime.datetime | None = None,
+) -> TeamEntry:
+    """Enter the federation's national team; the fee due is the championship's entry fee (1.1 A)."""
+    now = resolve_now(now)
+    if not can_edit_federation(by, federation):
+        raise PermissionDenied("Only staff of the federation or international staff may enter its team.")
+    check_federation_may_enter(federation)
+    check_entries_open(championship, now=now)
+    name = (name or federation.short_name or federation.name).strip()
+    with transaction.atomic():
+        # Two staff entering at once must not both find the name free.
+        Championship.objects.select_for_update().filter(pk=championship.pk).exists()
+        if TeamEntry.objects.filter(championship=championship, federation=federation).exists():
+            raise field_error("federation", f"Rule 1.1 A: {federation} has already entered its national team.")
+        if TeamEntry.objects.filter(championship=championship, name=name).exists():
+            raise field_error("name", f"another team is already entered as {name!r}")
+        return audited_create(
+            TeamEntry,
+            by,
+            championship=championship,
+            federation=federation,
+            name=name,
+            fee_due=championship.entry_fee,
+            entered_at=now,
+            entered_by=by,
+        )
+
+
+def entry_record_fee_paid(
+    *,
+    entry: TeamEntry,
+    amount: Money,
+    paid_at: datetime.datetime | None = None,
+    by: User,
+) -> TeamEntry:
+    """Record the entry fee as paid, which confirms the entry (1.1 A)."""
+    check_can_direct(by, entry.championship)
+    paid_at = resolve_now(paid_at)
+    with transaction.atomic():
+        entry = TeamEntry.objects.select_for_update().get(pk=entry.pk)
+        if entry.fee_paid:
+            raise field_error("amount", "Rule 1.1 A: the entry fee is already recorded as paid.")
+        if amount.currency != entry.fee_due.currency:
+            raise field_error(
+                "amount", f"Rule 1.1 A: the entry fee is due in {entry.fee_due.currency}, not {amount.currency}."
+            )
+        if amount < entry.fee_due:
+            raise field_error("amount", f"Rule 1.1 A: the entry fee is {entry.fee_due}; {amount} does not cover it.")
+        # 1.1 A: paying the fee confirms an entry that is still only entered.
+        check_transition(
+            ENTRY_TRANSITIONS, entry.status, EntryStatus.CONFIRMED, subject="an entry", article="Rule 1.1 A"
+        )
+        entry.fee_paid = True
+        entry.fee_paid_amount = amount
+        entry.fee_paid_at = paid_at
+        entry.status = EntryStatus.CONFIRMED
+        audited_save(entry, by, update_fields=["fee_paid", "fee_paid_amount", "fee_paid_at", "status"])
+    return entry
+
+
+def entry_set_managers(*, entry: TeamEntry, managers: Iterable[User], by: User) -> TeamEntry:
+    """Name the team's managers; only staff of the entering federation (or international staff) may."""
+    if not can_edit_federation(by, entry.federation):
+        raise PermissionDenied("Only staff of the team's federation or international staff name its managers.")
+    managers = list(managers)
+    with transaction.atomic():
+        entry = TeamEntry.objects.select_for_update().get(pk=entry.pk)
+        check_entry_open(entry, field="managers")
+        entry.managers.set(managers)
+        # The team manager role of the access layer, scoped to the federation.
+        for user in managers:
+            RoleAssignment.objects.get_or_create(user=user, role=Role.TEAM_MANAGER, federation=entry.federation)
+    return entry
+
+
+def entry_withdraw(*, entry: TeamEntry, by: User) -> TeamEntry:
+    """Withdraw the entry before it plays."""
+    if not can_edit_federation(by, entry.federation):
+        raise PermissionDenied("Only staff of the team's federation or international staff withdraw its entry.")
+    with transaction.atomic():
+        entry = TeamEntry.objects.select_for_update().get(pk=entry.pk)
+        check_transition(ENTRY_TRANSITIONS, entry.status, EntryStatus.WITHDRAWN, subject="an entry")
+        if Game.objects.filter(Q(home=entry) | Q(away=entry), status=GameStatus.FINAL).exists():
+            raise field_error("status", "the team has played: a team that stops playing forfeits its games (8.1).")
+        entry.status = EntryStatus.WITHDRAWN
+        audited_save(entry, by, update_fields=["status"])
+    return entry
+
+
+def check_entry_open(entry: TeamEntry, *, field: str = "entry") -> None:
+    """A withdrawn or disqualified entry (8.1 C) changes no more."""
+    if entry.status in (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED):
+        raise field_error(field, f"the entry is {entry.get_status_display().lower()}")

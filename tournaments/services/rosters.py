@@ -1,0 +1,358 @@
+"""Rosters (3.1.1, 3.1.2, 3.2.9, R-04..R-07): lines, numbers, registration and team officials."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections.abc import Iterable, Sequence
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from simple_history.utils import bulk_update_with_history
+
+from accounts.access import is_international_staff
+from accounts.models import User
+from federation.models import Person
+from portal.services import audited_create, audited_delete, audited_save
+from tournaments import rosters as roster_rules
+from tournaments.facts import (
+    championship_has_begun,
+    field_error,
+    resolve_now,
+    roster_eligibility,
+    roster_limits,
+)
+from tournaments.models import (
+    NumberChangeApproval,
+    OfficialRole,
+    Position,
+    RosterEntry,
+    TeamEntry,
+    TeamOfficial,
+)
+from tournaments.selectors import roster_for_entry
+from tournaments.services.entries import check_can_manage_entry, check_entry_open
+
+
+def _lines(roster: Sequence[RosterEntry]) -> list[roster_rules.RosterLine]:
+    return [
+        roster_rules.RosterLine(
+            person_id=r.person_id, number=r.number, position=r.position, captain=r.captain, alternate=r.alternate
+        )
+        for r in roster
+    ]
+
+
+# The pure core names the fields of its RosterLine; the forms and the API name theirs.
+_PROBLEM_FIELDS = {"person_id": "person", "lines": "roster"}
+
+
+def _problems_error(
+    problems: Iterable[roster_rules.RosterProblem], *, default_field: str = "roster"
+) -> ValidationError:
+    errors: dict[str, list[str]] = {}
+    for problem in problems:
+        field = _PROBLEM_FIELDS.get(problem.field, problem.field) or default_field
+        errors.setdefault(field, []).append(problem.message)
+    return ValidationError(errors)
+
+
+def check_roster_lines(
+    lines: Sequence[roster_rules.RosterLine], *, limits: roster_rules.RosterLimits, complete: bool
+) -> None:
+    """Refuse a roster that breaks R-04..R-06; before registration (``complete=False``) only the maxima apply."""
+    problems = roster_rules.check_roster(lines, limits=limits, complete=complete)
+    if problems:
+        raise _problems_error(problems)
+
+
+def check_roster_change(
+    entry: TeamEntry, *, kind: str, approved: bool = False, registered: bool = True, now: datetime.datetime
+) -> None:
+    """R-05: no addition or substitution once the first game has started (3.1.1 B); a number change
+    after registration only with the IHTC's written approval (3.2.9 D)."""
+    problem = roster_rules.check_roster_change(
+        first_game_started=championship_has_begun(entry.championship, now=now),
+        kind=kind,
+        number_change_approved=approved,
+        registered=registered,
+    )
+    if problem is not None:
+        raise _problems_error([problem], default_field="number" if kind == "number_change" else "roster")
+
+
+def check_jersey_number(number: str) -> str:
+    """3.2.9 C: 1-99 without a leading zero; return the number as typed, stripped."""
+    number = (number or "").strip()
+    problem = roster_rules.check_jersey_number(number)
+    if problem is not None:
+        raise field_error("number", problem.message)
+    return number
+
+
+def check_position(position: str) -> None:
+    """3.1.1 A: a roster names players and goalkeepers."""
+    if position not in Position.values:
+        raise field_error("position", f"Rule 3.1.1 A: one of {', '.join(Position.values)}")
+
+
+def _check_not_on_other_roster(entry: TeamEntry, person: Person) -> None:
+    other = (
+        RosterEntry.objects.filter(entry__championship_id=entry.championship_id, person=person)
+        .exclude(entry=entry)
+        .select_related("entry")
+        .first()
+    )
+    if other is not None:
+        raise field_error(
+            "person", f"Rule 3.1.1 A: {person} is already on the roster of {other.entry} in this championship."
+        )
+
+
+def check_roster_add(
+    *,
+    entry: TeamEntry,
+    roster: Sequence[RosterEntry],
+    person: Person,
+    number: str,
+    position: str,
+    captain: bool,
+    alternate: bool,
+    now: datetime.datetime,
+) -> RosterEntry:
+    """Return the new roster line, unsaved, once every rule allows it (3.1.1 A-B, 3.1.2, 3.2.9 C-E)."""
+    number = check_jersey_number(number)
+    check_position(position)
+    check_entry_open(entry)
+    check_roster_change(entry, kind=roster_rules.ADD, now=now)
+    if any(r.person_id == person.pk for r in roster):
+        raise field_error("person", f"Rule 3.1.1 A: {person} is already on this roster.")
+    _check_not_on_other_roster(entry, person)
+    new = RosterEntry(
+        entry=entry, person=person, number=number, position=position, captain=captain, alternate=alternate
+    )
+    check_roster_lines(_lines([*roster, new]), limits=roster_limits(entry.championship), complete=False)
+    return new
+
+
+def roster_add_player(
+    *,
+    entry: TeamEntry,
+    person: Person,
+    number: str,
+    position: str = Position.PLAYER,
+    captain: bool = False,
+    alternate: bool = False,
+    by: User,
+    now: datetime.datetime | None = None,
+) -> RosterEntry:
+    """Add a player or goalkeeper to the team's roster (3.1.1 A-B, 3.1.2, 3.2.9 C-E)."""
+    now = resolve_now(now)
+    check_can_manage_entry(by, entry)
+    with transaction.atomic():
+        entry = TeamEntry.objects.select_for_update(of=("self",)).select_related("championship__venue").get(pk=entry.pk)
+        # Lock the person too: two teams adding the same player at once must not both succeed.
+        Person.objects.select_for_update().filter(pk=person.pk).exists()
+        new = check_roster_add(
+            entry=entry,
+            roster=list(entry.roster.all()),
+            person=person,
+            number=number,
+            position=position,
+            captain=captain,
+            alternate=alternate,
+            now=now,
+        )
+        audited_save(new, by)
+    return new
+
+
+# What ``roster_update`` changes on a roster line.
+ROSTER_LINE_FIELDS = ("number", "position", "captain", "alternate")
+
+
+@dataclasses.dataclass
+class RosterChange:
+    line: RosterEntry
+    fields: list[str]
+    approval: NumberChangeApproval | None = None
+
+
+def check_roster_update(
+    *,
+    entry: TeamEntry,
+    roster: Sequence[RosterEntry],
+    line: RosterEntry,
+    number: str | None = None,
+    position: str | None = None,
+    captain: bool | None = None,
+    alternate: bool | None = None,
+    now: datetime.datetime,
+) -> RosterChange:
+    """Apply the changes to ``line`` (one of ``roster``) in memory once every rule allows them.
+
+    After registration a new number needs a recorded IHTC approval (3.2.9 D,
+    R-05); turning a player into a goalkeeper or back after the start is a
+    substitution (3.1.1 B).
+    """
+    check_entry_open(entry)
+    change = RosterChange(line=line, fields=[])
+    if number is not None:
+        number = check_jersey_number(number)
+        if number != line.number:
+            if line.confirmed:
+                change.approval = (
+                    NumberChangeApproval.objects.filter(
+                        roster_entry=line, old_number=line.number, new_number=number, applied_at__isnull=True
+                    )
+                    .order_by("approved_at")
+                    .first()
+                )
+            check_roster_change(
+                entry,
+                kind=roster_rules.NUMBER_CHANGE,
+                approved=change.approval is not None,
+                registered=line.confirmed,
+                now=now,
+            )
+            line.number = number
+            change.fields.append("number")
+    if position is not None and position != line.position:
+        check_position(position)
+        check_roster_change(entry, kind=roster_rules.SUBSTITUTE, now=now)
+        line.position = position
+        change.fields.append("position")
+    for field, value in (("captain", captain), ("alternate", alternate)):
+        if value is not None and value != getattr(line, field):
+            setattr(line, field, value)
+            change.fields.append(field)
+    if change.fields:
+        # Maxima only: moving the captaincy takes two changes (the line-up marks the captain per game, R-07).
+        check_roster_lines(_lines(roster), limits=roster_limits(entry.championship), complete=False)
+    return change
+
+
+def roster_update(
+    *,
+    roster_entry: RosterEntry,
+    number: str | None = None,
+    position: str | None = None,
+    captain: bool | None = None,
+    alternate: bool | None = None,
+    by: User,
+    now: datetime.datetime | None = None,
+) -> RosterEntry:
+    """Change a roster line (number, position, captain's marks) under 3.1.1 B, 3.1.2 and 3.2.9 C-E."""
+    now = resolve_now(now)
+    check_can_manage_entry(by, roster_entry.entry)
+    with transaction.atomic():
+        entry = (
+            TeamEntry.objects.select_for_update(of=("self",))
+            .select_related("championship__venue")
+            .get(pk=roster_entry.entry_id)
+        )
+        roster = list(entry.roster.all())
+        line = next(r for r in roster if r.pk == roster_entry.pk)
+        change = check_roster_update(
+            entry=entry,
+            roster=roster,
+            line=line,
+            number=number,
+            position=position,
+            captain=captain,
+            alternate=alternate,
+            now=now,
+        )
+        if change.fields:
+            audited_save(line, by, update_fields=change.fields)
+        if change.approval is not None:
+            change.approval.applied_at = now
+            audited_save(change.approval, by, update_fields=["applied_at"])
+    return line
+
+
+def roster_remove(*, roster_entry: RosterEntry, by: User, now: datetime.datetime | None = None) -> None:
+    """Take a player off the roster. 3.1.1 B forbids additions and substitutions once the championship
+    has begun, not a removal; a removed player cannot be replaced then."""
+    now = resolve_now(now)
+    check_can_manage_entry(by, roster_entry.entry)
+    with transaction.atomic():
+        entry = (
+            TeamEntry.objects.select_for_update(of=("self",))
+            .select_related("championship__venue")
+            .get(pk=roster_entry.entry_id)
+        )
+        check_entry_open(entry)
+        check_roster_change(entry, kind=roster_rules.REMOVE, now=now)
+        # The audit trail names who removed the player.
+        audited_delete(RosterEntry.objects.get(pk=roster_entry.pk), by)
+
+
+def number_change_approve(
+    *,
+    roster_entry: RosterEntry,
+    new_number: str,
+    reason: str,
+    by: User,
+    now: datetime.datetime | None = None,
+) -> NumberChangeApproval:
+    """Record the IHTC's written approval of a jersey number change (3.2.9 D)."""
+    if not is_international_staff(by):
+        raise PermissionDenied("Rule 3.2.9 D: only the IHTC approves a number change.")
+    new_number = check_jersey_number(new_number)
+    if not (reason or "").strip():
+        raise field_error("reason", "Rule 3.2.9 D: the written approval states its reason.")
+    if new_number == roster_entry.number:
+        raise field_error("new_number", "the player already wears this number")
+    return audited_create(
+        NumberChangeApproval,
+        by,
+        roster_entry=roster_entry,
+        old_number=roster_entry.number,
+        new_number=new_number,
+        reason=reason.strip(),
+        approved_by=by,
+        approved_at=resolve_now(now),
+    )
+
+
+def roster_confirm(*, entry: TeamEntry, by: User, now: datetime.datetime | None = None) -> TeamEntry:
+    """Register the roster: complete within the limits (R-04..R-06) and every player eligible or waived (1.1)."""
+    now = resolve_now(now)
+    check_can_manage_entry(by, entry)
+    with transaction.atomic():
+        entry = (
+            TeamEntry.objects.select_for_update(of=("self",))
+            .select_related("championship__venue", "federation")
+            .get(pk=entry.pk)
+        )
+        check_entry_open(entry)
+        roster = roster_for_entry(entry)
+        check_roster_lines(_lines(roster), limits=roster_limits(entry.championship), complete=True)
+        eligibility = roster_eligibility(entry, roster)
+        refusals = [
+            f"#{line.number} {line.person}: {reason.message}"
+            for line in roster
+            for reason in eligibility[line.pk].reasons
+            if not eligibility[line.pk].eligible
+        ]
+        if refusals:
+            raise field_error("roster", refusals)
+        unconfirmed = [line for line in roster if not line.confirmed]
+        for line in unconfirmed:
+            line.confirmed, line.confirmed_at, line.confirmed_by = True, now, by
+        bulk_update_with_history(
+            unconfirmed, RosterEntry, ["confirmed", "confirmed_at", "confirmed_by"], default_user=by
+        )
+    return entry
+
+
+def team_official_add(*, entry: TeamEntry, person: Person, role: str, by: User):
+    """Name a team official (Terminology: Team Official)."""
+    check_can_manage_entry(by, entry)
+    check_entry_open(entry)
+    if role not in OfficialRole.values:
+        raise field_error("role", f"one of {', '.join(OfficialRole.values)}")
+    if TeamOfficial.objects.filter(entry=entry, person=person, role=role).exists():
+        raise field_error("person", f"{person} is already named as {role}")
+    return audited_create(TeamOfficial, by, entry=entry, person=person, role=role)
