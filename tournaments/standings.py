@@ -219,9 +219,16 @@ class _Table:
                 record.add(pair)
         return record
 
-    def common_opponents(self, group: Collection[str]) -> frozenset[str]:
-        """Return the opponents that every team of `group` has played."""
-        sets = [set(self.pairs[team]) for team in group]
+    def common_opponents(self, group: Collection[str], *, beaten: bool) -> frozenset[str]:
+        """Return the opponents outside `group` that every team of `group` beat (`beaten`) or lost to.
+
+        R-42: an opponent beaten (or lost to) by only some of the tied teams is
+        not common; with no common opponent the criterion separates nobody.
+        """
+        sets = [
+            {opponent for opponent, pair in self.pairs[team].items() if (pair.wins if beaten else pair.losses)}
+            for team in group
+        ]
         return frozenset(set.intersection(*sets)) - frozenset(group) if sets else frozenset()
 
     def against(self, team: str, opponents: Collection[str]) -> _Record:
@@ -273,12 +280,13 @@ def _goals_against(table: _Table, group: frozenset[str], team: str) -> int:
 
 
 def _goals_against_in_wins_vs_common(table: _Table, group: frozenset[str], team: str) -> int:
-    # 9.3 E: taken literally, a team without a win against a common opponent has allowed 0 in such wins.
-    return table.against(team, table.common_opponents(group)).goals_against_in_wins
+    # 9.3 E / R-42: goals allowed in the games won against the opponents that every tied team beat.
+    return table.against(team, table.common_opponents(group, beaten=True)).goals_against_in_wins
 
 
 def _goals_for_in_losses_vs_common(table: _Table, group: frozenset[str], team: str) -> int:
-    return table.against(team, table.common_opponents(group)).goals_for_in_losses
+    # 9.3 F / R-42: goals scored in the games lost to the opponents that every tied team lost to.
+    return table.against(team, table.common_opponents(group, beaten=False)).goals_for_in_losses
 
 
 def _goal_difference(table: _Table, group: frozenset[str], team: str) -> int:

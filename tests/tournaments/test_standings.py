@@ -217,7 +217,7 @@ CYCLE = [
 def test_teams_still_tied_after_a_partial_split_restart_from_head_to_head():
     """R-42: goals allowed (9.3 D) puts C first (2 against 6 and 6); A and B restart at 9.3 C, where A beat B.
 
-    Going on to 9.3 E instead would have put B above A (1 goal allowed in wins against common opponents, A 4).
+    Going on to 9.3 E instead would have put B above A (D is the one opponent both beat: B allowed 0, A 4).
     """
     table = compute_standings(["A", "B", "C", "D"], CYCLE)
     assert table.order == ("C", "A", "B", "D")
@@ -230,7 +230,8 @@ def test_without_restart_the_still_tied_teams_go_on_with_the_next_criterion():
     rules = StandingsRules(restart_after_partial_split=False)
     table = compute_standings(["A", "B", "C", "D"], CYCLE, rules=rules)
     assert table.order == ("C", "B", "A", "D")
-    assert table.row("B").decided_by == "9.3 E: goals allowed in wins against common opponents 1 vs 4"
+    # R-42: D is the only opponent both A and B beat (B beat C too, A did not): B allowed 0 against it, A 4.
+    assert table.row("B").decided_by == "9.3 E: goals allowed in wins against common opponents 0 vs 4"
 
 
 def test_a_disqualified_teams_games_are_removed_from_every_table():
