@@ -272,6 +272,8 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
     @action(detail=True, methods=["post"])
     def managers(self, request, pk=None):
         entry = self.get_object()
+        # Refuse before looking anyone up: a caller who may not name managers learns nothing about user ids.
+        services.check_can_name_managers(request.user, entry)
         ids = self.input(ManagersInputSerializer)["managers"]
         users = list(User.objects.filter(pk__in=ids, is_active=True))
         missing = sorted(set(ids) - {u.pk for u in users})

@@ -102,9 +102,13 @@ def _flag(row: dict[str, str], column: str) -> bool:
 def _person(row: dict[str, str], entry: TeamEntry) -> Person:
     if row.get("person_id"):
         try:
-            return Person.objects.get(pk=int(row["person_id"]))
-        except (ValueError, Person.DoesNotExist):
-            raise RowError("person_id", f"no person with id {row['person_id']!r}") from None
+            person_id = int(row["person_id"])
+            # Only the entering federation's register (1.1 A): the row names the id, never another federation's person.
+            return Person.objects.get(pk=person_id, federation_id=entry.federation_id)
+        except (ValueError, OverflowError, Person.DoesNotExist):
+            raise RowError(
+                "person_id", f"Rule 1.1 A: no person with id {row['person_id']!r} in {entry.federation}"
+            ) from None
     missing = [c for c in IDENTITY_COLUMNS if not row.get(c)]
     if missing:
         raise RowError(missing[0], "required when there is no person_id")

@@ -8,7 +8,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
-from accounts.models import Role
+from accounts.models import Role, RoleAssignment
 from tests.factories import (
     ChampionshipFactory,
     FederationFactory,
@@ -214,6 +214,43 @@ def test_staff_of_the_federation_name_its_team_managers():
     assert unknown.status_code == 400 and "managers" in unknown.json()
     client.force_authenticate(federation_staff())
     assert client.post(f"/api/entries/{entry.pk}/managers/", {"managers": []}, format="json").status_code == 403
+
+
+def test_a_caller_who_may_not_name_managers_learns_nothing_about_user_ids():
+    entry = TeamEntryFactory()
+    client = client_for(federation_staff())
+    for ids in ([999999], [UserFactory().pk]):
+        response = client.post(f"/api/entries/{entry.pk}/managers/", {"managers": ids}, format="json")
+        assert response.status_code == 403
+    assert not entry.managers.exists()
+
+
+def test_a_manager_taken_off_the_entry_loses_the_rights_it_gave():
+    entry = TeamEntryFactory()
+    staff = client_for(federation_staff(entry.federation))
+    manager = UserFactory()
+    assert (
+        staff.post(f"/api/entries/{entry.pk}/managers/", {"managers": [manager.pk]}, format="json").status_code == 200
+    )
+    assert RoleAssignment.objects.filter(user=manager, role=Role.TEAM_MANAGER, federation=entry.federation).exists()
+    as_manager = client_for(manager)
+    assert as_manager.get(f"/api/entries/{entry.pk}/roster/").status_code == 200
+
+    assert staff.post(f"/api/entries/{entry.pk}/managers/", {"managers": []}, format="json").status_code == 200
+    assert not RoleAssignment.objects.filter(user=manager, role=Role.TEAM_MANAGER).exists()
+    assert as_manager.get(f"/api/entries/{entry.pk}/roster/").status_code in (403, 404)
+
+
+def test_a_manager_of_another_entry_of_the_federation_keeps_his_role():
+    entry = TeamEntryFactory()
+    other = TeamEntryFactory(federation=entry.federation)
+    manager = UserFactory()
+    by = federation_staff(entry.federation)
+    services.entry_set_managers(entry=entry, managers=[manager], by=by)
+    services.entry_set_managers(entry=other, managers=[manager], by=by)
+    services.entry_set_managers(entry=entry, managers=[], by=by)
+    assert RoleAssignment.objects.filter(user=manager, role=Role.TEAM_MANAGER, federation=entry.federation).exists()
+    assert list(other.managers.all()) == [manager]
 
 
 # --- rosters -------------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import io
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from tests.factories import GameFactory, UserFactory
+from tests.factories import FederationFactory, GameFactory, UserFactory
 from tournaments.imports import roster_import_csv
 from tournaments.models import Position, RosterEntry
 
@@ -104,3 +104,22 @@ def test_it_reads_semicolons_and_a_spreadsheet_bom(entry, director):
     text = "\ufeffperson_id;number;position;captain\n" + f"{person.pk};12;P;y\n"
     created = roster_import_csv(entry, csv_file(text), by=director, now=BEFORE_START)
     assert [(line.person, line.number, line.captain) for line in created] == [(person, "12", True)]
+
+
+def test_another_federations_person_id_is_refused_like_a_hand_made_add_1_1_a(entry, director):
+    """The import runs the single add's checks: another federation's register is not the team's to pick from."""
+    stranger = eligible_person(FederationFactory())
+    text = f"person_id,number,position\n{stranger.pk},9,player\n"
+    with pytest.raises(ValidationError) as exc:
+        roster_import_csv(entry, csv_file(text), by=director, now=BEFORE_START)
+    assert errors(exc) == [f"Row 2, person_id: Rule 1.1 A: no person with id '{stranger.pk}' in {entry.federation}"]
+    assert stranger.last_name not in errors(exc)[0]
+    assert not RosterEntry.objects.exists()
+
+
+def test_an_out_of_range_person_id_is_a_row_error_not_a_crash(entry, director):
+    text = "person_id,number,position\n99999999999999999999999,9,player\n"
+    with pytest.raises(ValidationError) as exc:
+        roster_import_csv(entry, csv_file(text), by=director, now=BEFORE_START)
+    assert errors(exc)[0].startswith("Row 2, person_id: Rule 1.1 A: no person with id")
+    assert not RosterEntry.objects.exists()

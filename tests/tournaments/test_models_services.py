@@ -318,7 +318,17 @@ def test_a_person_plays_for_one_team_of_a_championship(entry, director):
     services.roster_add_player(entry=entry, person=person, number="9", by=director, now=BEFORE_START)
     with pytest.raises(ValidationError) as exc:
         services.roster_add_player(entry=other, person=person, number="9", by=director, now=BEFORE_START)
-    assert "already on the roster" in messages(exc, "person")
+    # The other team is another federation's: its register does not hold the person (1.1 A), nor is he named.
+    assert "Rule 1.1 A" in messages(exc, "person") and str(person) not in messages(exc, "person")
+    assert RosterEntry.objects.filter(person=person).count() == 1
+
+
+def test_a_roster_names_only_people_of_the_entering_federation_1_1_a(entry, director):
+    stranger = eligible_person(FederationFactory())
+    with pytest.raises(ValidationError) as exc:
+        services.roster_add_player(entry=entry, person=stranger, number="9", by=director, now=BEFORE_START)
+    assert messages(exc, "person") == f"Rule 1.1 A: no person with id {stranger.pk} in {entry.federation}."
+    assert not RosterEntry.objects.filter(person=stranger).exists()
 
 
 # --- ruleset -----------------------------------------------------------------------------------------------------

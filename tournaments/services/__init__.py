@@ -40,6 +40,7 @@ from tournaments.services.championships import (
 from tournaments.services.entries import (
     can_manage_entry,
     check_can_manage_entry,
+    check_can_name_managers,
     check_entries_open,
     check_entry_open,
     check_federation_may_enter,
@@ -65,6 +66,7 @@ from tournaments.services.rosters import (
     ROSTER_LINE_FIELDS,
     RosterChange,
     check_jersey_number,
+    check_person_of_entry,
     check_position,
     check_roster_add,
     check_roster_change,
@@ -94,6 +96,8 @@ from tournaments.services.schedule import (
 )
 
 __all__ = [
+    "check_can_name_managers",
+    "check_person_of_entry",
     "CHAMPIONSHIP_FIELDS",
     "CHAMPIONSHIP_SETUP_FIELDS",
     "GAME_SLOT",

@@ -13,7 +13,7 @@ from djmoney.money import Money
 from accounts.access import can_edit_federation
 from accounts.models import Role, RoleAssignment, User
 from federation.models import Federation, FederationLevel
-from portal.services import audited_create, audited_save, check_transition
+from portal.services import audited_create, audited_delete, audited_save, check_transition
 from tournaments.facts import (
     field_error,
     resolve_now,
@@ -131,18 +131,37 @@ def entry_record_fee_paid(
     return entry
 
 
-def entry_set_managers(*, entry: TeamEntry, managers: Iterable[User], by: User) -> TeamEntry:
-    """Name the team's managers; only staff of the entering federation (or international staff) may."""
-    if not can_edit_federation(by, entry.federation):
+def check_can_name_managers(user: User, entry: TeamEntry) -> None:
+    """Only staff of the entering federation (or international staff) name the team's managers."""
+    if not can_edit_federation(user, entry.federation):
         raise PermissionDenied("Only staff of the team's federation or international staff name its managers.")
+
+
+def entry_set_managers(*, entry: TeamEntry, managers: Iterable[User], by: User) -> TeamEntry:
+    """Name the team's managers; only staff of the entering federation (or international staff) may.
+
+    A manager taken off the entry loses every right that came from it: his team
+    manager role of the federation goes unless he still manages another of its entries.
+    """
+    check_can_name_managers(by, entry)
     managers = list(managers)
     with transaction.atomic():
         entry = TeamEntry.objects.select_for_update().get(pk=entry.pk)
         check_entry_open(entry, field="managers")
+        removed = set(entry.managers.values_list("pk", flat=True)) - {user.pk for user in managers}
         entry.managers.set(managers)
         # The team manager role of the access layer, scoped to the federation.
         for user in managers:
             RoleAssignment.objects.get_or_create(user=user, role=Role.TEAM_MANAGER, federation=entry.federation)
+        still_managing = set(
+            TeamEntry.managers.through.objects.filter(
+                user_id__in=removed, teamentry__federation_id=entry.federation_id
+            ).values_list("user_id", flat=True)
+        )
+        for assignment in RoleAssignment.objects.filter(
+            user_id__in=removed - still_managing, role=Role.TEAM_MANAGER, federation=entry.federation
+        ):
+            audited_delete(assignment, by)
     return entry
 
 

@@ -109,6 +109,16 @@ def _check_not_on_other_roster(entry: TeamEntry, person: Person) -> None:
         )
 
 
+def check_person_of_entry(entry: TeamEntry, person: Person, *, field: str = "person") -> None:
+    """1.1 A: a national team is made of people registered with the entering federation.
+
+    The refusal names the id only, never the person: another federation's
+    register is not the team's to read (the same answer for an id that does not exist).
+    """
+    if person.federation_id != entry.federation_id:
+        raise field_error(field, f"Rule 1.1 A: no person with id {person.pk} in {entry.federation}.")
+
+
 def check_roster_add(
     *,
     entry: TeamEntry,
@@ -124,6 +134,7 @@ def check_roster_add(
     number = check_jersey_number(number)
     check_position(position)
     check_entry_open(entry)
+    check_person_of_entry(entry, person)
     check_roster_change(entry, kind=roster_rules.ADD, now=now)
     if any(r.person_id == person.pk for r in roster):
         raise field_error("person", f"Rule 3.1.1 A: {person} is already on this roster.")
