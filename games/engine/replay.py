@@ -65,7 +65,7 @@ from .state import (
 )
 
 try:  # the Annex C index; without it, infraction codes are taken as given
-    from .penalty_index import get_infraction
+    from .penalty_index import get_infraction, unknown_code_hint
 except ImportError:  # pragma: no cover - only while the index is being written
     get_infraction = None
 
@@ -495,7 +495,10 @@ class Replayer:
                 get_infraction(event.infraction)
             except KeyError:
                 self.refuse(
-                    f"R-20: {event.infraction!r} is not a line of the Annex C penalty index", event, "infraction"
+                    f"R-20: {event.infraction!r} is not a line of the Annex C penalty index; "
+                    f"{unknown_code_hint(event.infraction)}",
+                    event,
+                    "infraction",
                 )
         if event.served_by is not None:
             server = team.players.get(event.served_by)

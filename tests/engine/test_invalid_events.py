@@ -429,3 +429,12 @@ def test_it_refuses_a_penalty_shot_by_the_team_that_was_penalized():
         ev("penalty_shot", 1, "5:00", id="ps", team="home", player=5, scored=True),
     ]
     assert refused(events, r"Rule 6\.1\.8").event_id == "ps"
+
+
+def test_an_unknown_infraction_code_suggests_the_nearest_codes():
+    events = [
+        ev("period_start", 1),
+        ev("penalty", 1, "1:00", team="home", player=5, penalty="minor", infraction="slashng"),
+    ]
+    error = refused(events, r"R-20: 'slashng' is not a line of the Annex C penalty index; nearest: slashing")
+    assert error.field == "infraction"
