@@ -171,7 +171,7 @@ def parse_event(data: dict, seq: int) -> Event:
     seq = data.get("seq", seq)
     if isinstance(seq, bool) or not isinstance(seq, int):
         raise EventFormatError("R-10: seq is an integer entry sequence", field="seq")
-    event_id = str(data["id"]) if data.get("id") is not None else f"e{seq}"
+    event_id = _entry_id(data, seq)
     if kind in UNTIMED or (kind == FORFEIT and data.get("period") is None):
         period, time = AFTER_PERIODS, 0
     else:
@@ -242,11 +242,29 @@ def parse_event(data: dict, seq: int) -> Event:
     return event
 
 
+def _entry_id(entry: object, seq: int) -> str:
+    """Return the id an entry of the log has, or would have once parsed (its ``id``, else ``e<seq>``)."""
+    if isinstance(entry, dict):
+        if entry.get("id") is not None:
+            return str(entry["id"])
+        given = entry.get("seq", seq)
+        if isinstance(given, int) and not isinstance(given, bool):
+            seq = given
+    return f"e{seq}"
+
+
 def parse_log(entries: list) -> list[Event]:
     """Return the events of a list of mappings; positions are the entry sequence."""
     if not isinstance(entries, list):
         raise EventFormatError("R-10: the events are a list", field="events")
-    events = [parse_event(entry, seq) for seq, entry in enumerate(entries)]
+    events = []
+    for seq, entry in enumerate(entries):
+        try:
+            events.append(parse_event(entry, seq))
+        except EventFormatError as exc:
+            if exc.event_id is None:
+                exc.event_id = _entry_id(entry, seq)  # the refusal names the event it is about
+            raise
     seen: set[str] = set()
     for event in events:
         if event.id in seen:

@@ -16,6 +16,7 @@ the penalties the scorekeeper adds by count (6.1.7), which no referee signals.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -309,12 +310,22 @@ if len(INFRACTIONS) != len(_LINES):
     raise ValueError("Annex C: two index lines share a code")
 
 
+def nearest_codes(code: str, limit: int = 3) -> list[str]:
+    """Return the index codes closest in spelling to an unknown one (difflib), best first."""
+    return difflib.get_close_matches(code, list(INFRACTIONS), n=limit, cutoff=0.6)
+
+
+def unknown_code_hint(code: str) -> str:
+    """Return the end of the message refusing an unknown code: the nearest codes, or where the codes are."""
+    nearest = nearest_codes(code)
+    if nearest:
+        return f"nearest: {', '.join(nearest)}"
+    return f"see games.engine.penalty_index.INFRACTIONS for the {len(INFRACTIONS)} codes"
+
+
 def get_infraction(code: str) -> Infraction:
     """Return the Annex C index line with this code."""
     try:
         return INFRACTIONS[code]
     except KeyError:
-        raise KeyError(
-            f"Annex C: no penalty index line with code {code!r}; "
-            f"see games.engine.penalty_index.INFRACTIONS for the {len(INFRACTIONS)} codes"
-        ) from None
+        raise KeyError(f"Annex C: no penalty index line with code {code!r}; {unknown_code_hint(code)}") from None

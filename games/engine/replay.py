@@ -65,7 +65,7 @@ from .state import (
 )
 
 try:  # the Annex C index; without it, infraction codes are taken as given
-    from .penalty_index import get_infraction
+    from .penalty_index import get_infraction, unknown_code_hint
 except ImportError:  # pragma: no cover - only while the index is being written
     get_infraction = None
 
@@ -286,6 +286,8 @@ class Replayer:
                 self.refuse("Rule 1.3 D: round-robin games have no overtime; a tie stands (1.3 A)", event, "period")
             if event.period > rules.periods + 1:
                 self.refuse("Rule 1.3 B / R-11: one 10-minute overtime, then a shoot-out", event, "period")
+        if event.period == 1:
+            self.check_starting_line_ups(event)
         state.period = event.period
         state.elapsed = 0
         state.now = (event.period - 1) * rules.period_length
@@ -293,6 +295,24 @@ class Replayer:
         state.running = True  # 5.4 B: each period starts with a face-off
         self.length = state.period_length
         self.mark_at = state.now + self.length - rules.two_minute_mark
+
+    def check_starting_line_ups(self, event: Event) -> None:
+        """5.3 B: at the whistle that starts the game each team has four floor players and a goalkeeper.
+
+        Checked when play starts, not when the game is set up: a team that cannot start forfeits (8.1 A), and
+        the ``forfeit`` is recorded 1-0 to the other team (8.1 B, R-41).
+        """
+        needed = self.rules.floor_players
+        for team in self.teams.values():
+            roster = team.roster
+            if len(roster.skaters) < needed or not roster.goalkeepers:
+                self.refuse(
+                    f"Rule 5.3 B / 8.1 A: {team.side} ({roster.name}) has {len(roster.skaters)} floor player(s) "
+                    f"and {len(roster.goalkeepers)} goalkeeper(s); a game starts with {needed} floor players and "
+                    "a goalkeeper; the team forfeits (enter the forfeit, 8.1 B)",
+                    event,
+                    "team",
+                )
 
     def period_end(self, event: Event) -> None:
         state = self.state
@@ -475,7 +495,10 @@ class Replayer:
                 get_infraction(event.infraction)
             except KeyError:
                 self.refuse(
-                    f"R-20: {event.infraction!r} is not a line of the Annex C penalty index", event, "infraction"
+                    f"R-20: {event.infraction!r} is not a line of the Annex C penalty index; "
+                    f"{unknown_code_hint(event.infraction)}",
+                    event,
+                    "infraction",
                 )
         if event.served_by is not None:
             server = team.players.get(event.served_by)
@@ -749,8 +772,14 @@ class Replayer:
             self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {event.team} line-up", event, "player")
         if player.out_of_game is not None:
             self.refuse(f"Rule {player.out_of_game} / R-30: {event.player} is out of the game", event, "player")
-        if shooting.pending_shots:
-            shooting.pending_shots.pop(0)  # the shot awarded first is taken first
+        if not shooting.pending_shots:
+            self.refuse(
+                f"Rule 6.1.8: no penalty shot has been awarded to {shooting.side} and not yet taken (a penalty "
+                "of kind penalty_shot to the other team, or 6.4.6 C / 6.4.8 B in the last two minutes)",
+                event,
+                "team",
+            )
+        shooting.pending_shots.pop(0)  # the shot awarded first is taken first
         if event.scored:
             self.score(event, shooting, self.teams[other(event.team)], penalty_shot=True)
             self.assess()

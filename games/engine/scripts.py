@@ -6,11 +6,12 @@ The format is documented in docs/game-scripts.md.
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .errors import EngineError, ScriptError
 from .events import Event, parse_log, parse_time
 from .replay import replay, state_at
-from .ruleset import ROUND_ROBIN, Ruleset
+from .ruleset import DEFAULT_RULESET, ROUND_ROBIN, Ruleset
 from .state import Game, TeamRoster
 
 # Keys of the state an expectation may check (GameState.to_dict()).
@@ -55,11 +56,12 @@ class Script:
     title: str
     rule: str
     description: str
-    game: Game
+    game: Game | None  # None: the teams were refused (``refusal``)
     ruleset: Ruleset
     events: list[Event]
     expectations: list[Expectation] = field(default_factory=list)
-    expect_error: dict | None = None
+    expect_error: dict[str, Any] | None = None
+    refusal: EngineError | None = None  # raised while the teams or the log were read, kept for expect_error
 
 
 @dataclass(slots=True)
@@ -89,8 +91,6 @@ def _roster(side: str, data) -> TeamRoster:
         if len(set(value)) != len(value):
             raise ScriptError(f"Rule 3.2.9 D / R-06: teams.{side}.{key} repeats a number", field="teams")
         numbers[key] = frozenset(value)
-    if not numbers["players"]:
-        raise ScriptError(f"Rule 5.3 B: teams.{side} needs floor players", field="teams")
     return TeamRoster(
         name=str(data.get("name", side)),
         skaters=numbers["players"],
@@ -107,23 +107,55 @@ def _moment(value, label: str) -> tuple[int, int] | None:
     return (value["period"], parse_time(value["time"], field="at.time"))
 
 
-def parse_script(data: dict) -> Script:
-    """Return the Script of a parsed JSON document, refusing unknown keys."""
+def parse_script(data: dict[str, Any]) -> Script:
+    """Return the Script of a parsed JSON document, refusing unknown keys.
+
+    A refusal raised while the teams, the ruleset or the log are read (a short mapping, a goal with two
+    assists, 5.5.11 C) is raised, unless the script expects an error (``expect_error``): then it is kept
+    as the script's ``refusal``, and ``run_script`` checks it as it checks a refusal of the replay.
+    """
     if not isinstance(data, dict):
         raise ScriptError("a game script is a JSON object", field="script")
     unknown = set(data) - _SCRIPT_KEYS
     if unknown:
         raise ScriptError(f"unknown script key(s) {', '.join(sorted(unknown))}", field="script")
-    teams = data.get("teams")
-    if not isinstance(teams, dict) or set(teams) != {"home", "away"}:
-        raise ScriptError("R-07: teams has exactly 'home' and 'away'", field="teams")
-    game = Game(
-        home=_roster("home", teams["home"]),
-        away=_roster("away", teams["away"]),
-        game_type=data.get("game_type", ROUND_ROBIN),
+    expectations = _expectations(data.get("expect", []))
+    expect_error = data.get("expect_error")
+    if expect_error is not None and (not isinstance(expect_error, dict) or "rule" not in expect_error):
+        raise ScriptError('expect_error is {"rule": "...", "event": "id"}', field="expect_error")
+    script = Script(
+        title=str(data.get("title", "")),
+        rule=str(data.get("rule", "")),
+        description=str(data.get("description", "")),
+        game=None,
+        ruleset=DEFAULT_RULESET,
+        events=[],
+        expectations=expectations,
+        expect_error=expect_error,
     )
+    try:
+        teams = data.get("teams")
+        if not isinstance(teams, dict) or set(teams) != {"home", "away"}:
+            raise ScriptError("R-07: teams has exactly 'home' and 'away'", field="teams")
+        script.game = Game(
+            home=_roster("home", teams["home"]),
+            away=_roster("away", teams["away"]),
+            game_type=data.get("game_type", ROUND_ROBIN),
+        )
+        script.ruleset = Ruleset.from_dict(data.get("ruleset"))
+        script.events = parse_log(data.get("events", []))
+    except EngineError as exc:
+        if expect_error is None:
+            raise
+        script.refusal = exc
+    return script
+
+
+def _expectations(entries: object) -> list[Expectation]:
+    if not isinstance(entries, list):
+        raise ScriptError("expect is a list of expectations", field="expect")
     expectations = []
-    for index, entry in enumerate(data.get("expect", [])):
+    for index, entry in enumerate(entries):
         label = f"expect[{index}]"
         if not isinstance(entry, dict) or "at" not in entry:
             raise ScriptError(f"{label}: an expectation has 'at' and the values to check", field="expect")
@@ -137,19 +169,7 @@ def parse_script(data: dict) -> Script:
         else:
             label += " at end"
         expectations.append(Expectation(at=at, checks=checks, label=label))
-    expect_error = data.get("expect_error")
-    if expect_error is not None and (not isinstance(expect_error, dict) or "rule" not in expect_error):
-        raise ScriptError('expect_error is {"rule": "...", "event": "id"}', field="expect_error")
-    return Script(
-        title=str(data.get("title", "")),
-        rule=str(data.get("rule", "")),
-        description=str(data.get("description", "")),
-        game=game,
-        ruleset=Ruleset.from_dict(data.get("ruleset")),
-        events=parse_log(data.get("events", [])),
-        expectations=expectations,
-        expect_error=expect_error,
-    )
+    return expectations
 
 
 def load_script(path: str | Path) -> Script:
@@ -209,23 +229,23 @@ def _compare_items(expected: list, actual: list, path: str, inclusive: bool) -> 
 def run_script(script: Script) -> Outcome:
     """Replay a script, check its expectations and return the outcome."""
     mismatches: list[str] = []
-    final, error = None, None
-    try:
-        final = replay(script.events, script.game, script.ruleset).to_dict()
-    except EngineError as exc:
-        error = exc
+    final: dict[str, Any] | None = None
+    error = script.refusal
+    game = script.game
+    if error is None and game is not None:
+        try:
+            final = replay(script.events, game, script.ruleset).to_dict()
+        except EngineError as exc:
+            error = exc
     wanted = script.expect_error
     if wanted is not None:
-        if error is None:
-            mismatches.append(f"expect_error: the log replayed without the error {wanted['rule']!r}")
-        else:
-            if wanted["rule"] not in error.message:
-                mismatches.append(f"expect_error: expected an error citing {wanted['rule']!r}, got {error}")
-            if wanted.get("event") is not None and str(wanted["event"]) != error.event_id:
-                mismatches.append(f"expect_error: expected the error on event {wanted['event']}, got {error}")
+        mismatches.extend(_check_error(wanted, error))
     elif error is not None:
         mismatches.append(f"replay refused the log: {error}")
     for expectation in script.expectations:
+        if game is None:
+            mismatches.append(f"{expectation.label}: no state (the teams or the log were refused)")
+            continue
         try:
             if expectation.at is None:
                 if final is None:
@@ -234,13 +254,25 @@ def run_script(script: Script) -> Outcome:
                 state = final
             else:
                 period, time = expectation.at
-                state = state_at(script.events, script.game, period, time, script.ruleset).to_dict()
+                state = state_at(script.events, game, period, time, script.ruleset).to_dict()
         except EngineError as exc:
             mismatches.append(f"{expectation.label}: replay refused the log: {exc}")
             continue
         for key, value in expectation.checks.items():
             mismatches.extend(f"{expectation.label}: {m}" for m in compare(value, state[key], key))
     return Outcome(state=final, error=error, mismatches=mismatches)
+
+
+def _check_error(wanted: dict[str, Any], error: EngineError | None) -> list[str]:
+    """Return the mismatches of the refusal a script expects: its rule cited, its event named."""
+    if error is None:
+        return [f"expect_error: the log replayed without the error {wanted['rule']!r}"]
+    out = []
+    if str(wanted["rule"]) not in error.message:
+        out.append(f"expect_error: expected an error citing {wanted['rule']!r}, got {error}")
+    if wanted.get("event") is not None and str(wanted["event"]) != error.event_id:
+        out.append(f"expect_error: expected the error on event {wanted['event']}, got {error}")
+    return out
 
 
 def run_file(path: str | Path) -> Outcome:

@@ -23,7 +23,11 @@ ENDED = "ended"
 
 @dataclass(frozen=True, slots=True)
 class TeamRoster:
-    """A team's line-up for the game (5.1 B, R-07): floor players, goalkeepers, captain."""
+    """A team's line-up for the game (5.1 B, R-07): floor players, goalkeepers, captain.
+
+    A line-up too short to start (5.3 B) is accepted here: the game's ``period_start`` refuses it, and the
+    ``forfeit`` that 8.1 A declares for that team can be recorded (R-41).
+    """
 
     name: str
     skaters: frozenset[int]
@@ -36,8 +40,6 @@ class TeamRoster:
         for number in self.skaters | self.goalkeepers:
             if not 1 <= number <= 99:
                 raise ScriptError(f"Rule 3.2.9 C: {self.name}: numbers are 1-99", field="teams")
-        if len(self.skaters) < 4 or not self.goalkeepers:
-            raise ScriptError(f"Rule 5.3 B: {self.name} needs four floor players and a goalkeeper", field="teams")
         if self.captain is not None and self.captain not in self.skaters:
             raise ScriptError(f"Rule 3.1.2 C / R-06: {self.name}: the captain is a floor player", field="teams")
 

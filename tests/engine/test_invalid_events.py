@@ -409,3 +409,32 @@ def test_it_refuses_the_clock_starting_while_the_period_end_waits_for_a_penalty_
     ]
     error = refused(events, r"1\.2 A / 6\.1\.8 F")
     assert error.event_id == "go"
+
+
+def test_it_refuses_a_penalty_shot_with_no_shot_awarded_to_that_team():
+    """6.1.8: the shot is taken by the team a penalty shot was awarded to; none awarded, none taken."""
+    events = [
+        ev("period_start", 1),
+        ev("clock_stop", 1, "5:00"),
+        ev("penalty_shot", 1, "5:00", id="ps", team="home", player=5, scored=True),
+    ]
+    error = refused(events, r"Rule 6\.1\.8: no penalty shot has been awarded to home")
+    assert (error.field, error.event_id) == ("team", "ps")
+
+
+def test_it_refuses_a_penalty_shot_by_the_team_that_was_penalized():
+    events = [
+        ev("period_start", 1),
+        ev("penalty", 1, "5:00", team="home", player=6, penalty="penalty_shot"),
+        ev("penalty_shot", 1, "5:00", id="ps", team="home", player=5, scored=True),
+    ]
+    assert refused(events, r"Rule 6\.1\.8").event_id == "ps"
+
+
+def test_an_unknown_infraction_code_suggests_the_nearest_codes():
+    events = [
+        ev("period_start", 1),
+        ev("penalty", 1, "1:00", team="home", player=5, penalty="minor", infraction="slashng"),
+    ]
+    error = refused(events, r"R-20: 'slashng' is not a line of the Annex C penalty index; nearest: slashing")
+    assert error.field == "infraction"

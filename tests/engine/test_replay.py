@@ -6,6 +6,8 @@ import pytest
 
 from games.engine import (
     EventFormatError,
+    Game,
+    InvalidEvent,
     Ruleset,
     ScriptError,
     TeamRoster,
@@ -219,11 +221,32 @@ def test_a_shot_on_goal_is_a_save_for_the_goalkeeper_in_net():
     assert (away[31].saves, away[35].saves, state.teams["home"].shots) == (1, 1, 3)
 
 
-def test_a_team_needs_four_floor_players_and_a_goalkeeper():
-    with pytest.raises(ScriptError, match=r"5\.3 B"):
-        TeamRoster("Short", frozenset({2, 3, 4}), frozenset({1}))
-    with pytest.raises(ScriptError, match=r"5\.3 B"):
-        TeamRoster("No goalkeeper", frozenset({2, 3, 4, 5}), frozenset())
+SHORT = TeamRoster("Short", frozenset({2, 3, 4}), frozenset({1}), captain=2)
+NO_GOALKEEPER = TeamRoster("No goalkeeper", frozenset({2, 3, 4, 5}), frozenset(), captain=2)
+
+
+@pytest.mark.parametrize("roster", [SHORT, NO_GOALKEEPER], ids=["three_floor_players", "no_goalkeeper"])
+def test_a_team_that_cannot_start_is_refused_at_the_period_start_not_at_set_up(roster):
+    """5.3 B is checked at the whistle that starts the game: the line-up itself is accepted."""
+    short = Game(home=game().home, away=roster)
+    with pytest.raises(InvalidEvent, match=r"Rule 5\.3 B / 8\.1 A: away \(") as info:
+        replay(parse_log([ev("period_start", 1, id="start")]), short)
+    assert (info.value.event_id, info.value.field) == ("start", "team")
+
+
+@pytest.mark.parametrize("roster", [SHORT, NO_GOALKEEPER], ids=["three_floor_players", "no_goalkeeper"])
+def test_the_forfeit_of_a_team_that_cannot_start_is_recorded_one_nil(roster):
+    """8.1 A declares the forfeit; 8.1 B, R-41 record it 1-0, the goal to the other captain."""
+    state = replay(parse_log([ev("forfeit", id="f", team="home")]), Game(home=roster, away=game().away))
+    assert (state.status, state.result.decided_by, state.result.forfeited_by) == ("ended", "forfeit", "home")
+    assert (state.result.home, state.result.away, state.result.winner) == (0, 1, "away")
+    assert state.teams["away"].players[12].goals == 1
+
+
+def test_the_starting_line_up_is_checked_against_the_rulesets_floor_players():
+    three_a_side = Ruleset(floor_players=3, min_floor_players=2)
+    state = replay(parse_log([ev("period_start", 1)]), Game(home=SHORT, away=SHORT), three_a_side)
+    assert state.status == "in_progress"
 
 
 def test_an_ejected_players_misconduct_leaves_the_box_and_a_substitute_serves_his_minor():

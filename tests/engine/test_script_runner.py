@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import ScriptError
+from games.engine import EngineError, ScriptError
 from games.engine.__main__ import main
 from games.engine.scripts import compare, parse_script, run_script
 
@@ -77,10 +77,10 @@ def test_it_compares_times_as_times_and_lists_item_by_item():
             {
                 "teams": {
                     "home": {"players": [2, 3], "goalkeepers": [1]},
-                    "away": {"players": [4, 5, 6, 7], "goalkeepers": [8]},
+                    "away": {"players": [3, 4, 5, 6], "goalkeepers": [8, 3]},
                 }
             },
-            "5.3 B",
+            "R-06",
         ),
         ({"game_type": "friendly"}, "1.3"),
         ({"expect": [{"at": {"period": 1, "time": "1:00"}, "mood": "happy"}]}, "cannot check mood"),
@@ -105,3 +105,64 @@ def test_the_command_line_exits_1_naming_the_mismatch(tmp_path):
 def test_the_command_line_exits_0_when_every_expectation_holds_and_2_without_a_file():
     assert main([str(SCRIPT)], stdout=StringIO(), stderr=StringIO()) == 0
     assert main([], stdout=StringIO(), stderr=StringIO()) == 2
+
+
+TWO_ASSISTS = [
+    {"type": "period_start", "period": 1},
+    {"type": "goal", "id": "g", "period": 1, "time": "1:00", "team": "home", "player": 5, "assists": [6, 7]},
+]
+
+
+def test_an_expected_refusal_raised_while_the_log_is_read_passes_with_its_rule_and_event():
+    """5.5.11 C is refused while the log is read; the script expecting it passes (issue 8)."""
+    data = script(events=TWO_ASSISTS, expect=[], expect_error={"rule": "5.5.11 C", "event": "g"})
+    outcome = run_script(parse_script(data))
+    assert outcome.ok
+    assert (outcome.state, outcome.error.event_id, outcome.error.field) == (None, "g", "assists")
+
+
+def test_an_expected_refusal_raised_while_the_log_is_read_must_cite_the_rule_and_name_the_event():
+    wrong_rule = run_script(parse_script(script(events=TWO_ASSISTS, expect=[], expect_error={"rule": "5.5.11 D"})))
+    assert wrong_rule.mismatches == [
+        "expect_error: expected an error citing '5.5.11 D', got "
+        "Rule 5.5.11 C / R-32: a goal has at most one assist (event g)"
+    ]
+    wrong_event = run_script(
+        parse_script(script(events=TWO_ASSISTS, expect=[], expect_error={"rule": "5.5.11 C", "event": "e0"}))
+    )
+    assert wrong_event.mismatches == [
+        "expect_error: expected the error on event e0, got Rule 5.5.11 C / R-32: a goal has at most one assist (event g)"
+    ]
+
+
+def test_a_refusal_of_the_log_names_the_event_by_its_position_when_it_has_no_id():
+    events = [{"type": "period_start", "period": 1}, {"type": "shot", "period": 1, "time": "1:60", "team": "home"}]
+    with pytest.raises(EngineError, match="R-10") as info:
+        parse_script(script(events=events, expect=[]))
+    assert info.value.event_id == "e1"
+
+
+def test_an_expected_refusal_of_the_teams_passes_and_leaves_no_state_to_check():
+    teams = {
+        "home": {"players": [2, 3, 4, 5], "goalkeepers": [1], "captain": 1},
+        "away": {"players": [12, 13, 14, 15], "goalkeepers": [11]},
+    }
+    data = script(teams=teams, expect_error={"rule": "3.1.2 C"})
+    outcome = run_script(parse_script(data))
+    assert outcome.error.field == "teams"
+    assert outcome.mismatches == [
+        "expect[0] at P1 4:00: no state (the teams or the log were refused)",
+        "expect[1] at P1 4:10: no state (the teams or the log were refused)",
+    ]
+    assert run_script(parse_script(dict(data, expect=[]))).ok
+
+
+def test_a_short_line_up_is_refused_at_the_period_start_and_the_script_names_that_event():
+    """5.3 B is checked when play starts (issue 8): the refusal names the period_start."""
+    teams = {
+        "home": {"players": [2, 3, 4], "goalkeepers": [1]},
+        "away": {"players": [12, 13, 14, 15], "goalkeepers": [11]},
+    }
+    events = [{"type": "period_start", "id": "start", "period": 1}]
+    data = script(teams=teams, events=events, expect=[], expect_error={"rule": "5.3 B", "event": "start"})
+    assert run_script(parse_script(data)).ok
