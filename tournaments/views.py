@@ -354,6 +354,7 @@ def standings(request, pk: int):
         {
             "championship": championship,
             "tables": selectors.championship_standings(championship),
+            "points": services.championship_standings_rules(championship).points,
             "director": can_direct(request.user, championship),
             "tab": "standings",
         },

@@ -169,6 +169,15 @@ def test_standings_say_that_a_table_needs_a_shootout(client):
     assert reverse("tournaments:standings-shootout", args=[pool.pk]) not in response.text
 
 
+def test_the_standings_legend_gives_the_presets_points_and_keeps_the_forfeit_column_on_a_phone(client):
+    """9.3 A / R-41: win 2, tie 1, loss 0, forfeit -2; the phone layout hides only `.wide` columns."""
+    championship = ChampionshipFactory()
+    make_pool(championship, 2)
+    text = client.get(reverse("tournaments:standings", args=[championship.pk])).text
+    assert "win 2, tie 1, loss 0, forfeit -2" in text
+    assert '<th class="num" title="Forfeits">FF</th>' in text
+
+
 def test_a_disqualified_team_is_kept_and_marked_at_the_bottom(client):
     """8.1 D: the team's games leave the table; its row stays, marked."""
     championship = ChampionshipFactory()
