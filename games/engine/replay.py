@@ -522,7 +522,13 @@ class Replayer:
                 )
 
     def record_penalty(
-        self, event: Event, *, status: str = "assessed", signalled: bool = False, kind: str | None = None
+        self,
+        event: Event,
+        *,
+        status: str = "assessed",
+        signalled: bool = False,
+        kind: str | None = None,
+        call: bool = True,
     ) -> PenaltyRecord:
         """Write one penalty on the sheet, charge its minutes and count the call (R-20, R-21, R-29)."""
         state = self.state
@@ -547,6 +553,7 @@ class Replayer:
             stick=bool(line and line.stick_infraction),
             pairable=event.coincidental,
             seq=event.seq,
+            call=call,
         )
         if status == "assessed":
             record.minutes = self.rules.minutes_for(kind)
@@ -604,6 +611,9 @@ class Replayer:
         batch, self.batch, self.batch_key = self.batch, [], None
         state, rules = self.state, self.rules
         records: list[PenaltyRecord] = []
+        # R-31 / 6.1.7 A: one offence is one call. A penalty shot given with the major or match penalty that
+        # 6.1.8 E still imposes for the same offence (same player, same stoppage) is not a second call.
+        with_major = {(e.team, e.player) for e, _ in batch if e.penalty in (MAJOR, MATCH) and e.player is not None}
         for event, signalled in batch:
             kind = event.penalty
             if (
@@ -620,7 +630,8 @@ class Replayer:
                     f"penalty shot to {other(event.team)} instead of the {kind.replace('_', ' ')} ({event.id})",
                 )
                 continue
-            record = self.record_penalty(event, signalled=signalled)
+            shot_with_major = kind == PENALTY_SHOT and (event.team, event.player) in with_major
+            record = self.record_penalty(event, signalled=signalled, call=not shot_with_major)
             if kind == PENALTY_SHOT:
                 record.status = "penalty_shot"
                 self.teams[other(event.team)].pending_shots.append(record.id)
