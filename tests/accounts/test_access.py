@@ -141,7 +141,7 @@ def test_people_editable_q_matches_can_edit_person(world):
 
 
 def test_a_team_manager_sees_only_the_people_of_the_entries_he_manages_read_only(world):
-    from tests.factories import TeamEntryFactory, RosterEntryFactory
+    from tests.factories import RosterEntryFactory, TeamEntryFactory
     from tournaments.models import TeamOfficial
 
     manager = with_role(Role.TEAM_MANAGER, federation=world["a"])
@@ -163,7 +163,7 @@ def test_a_team_manager_sees_only_the_people_of_the_entries_he_manages_read_only
 
 
 def test_a_team_manager_removed_from_the_entry_no_longer_sees_its_people(world):
-    from tests.factories import TeamEntryFactory, RosterEntryFactory
+    from tests.factories import RosterEntryFactory, TeamEntryFactory
 
     manager = with_role(Role.TEAM_MANAGER, federation=world["a"])
     entry = TeamEntryFactory(federation=world["a"])
