@@ -16,9 +16,11 @@ Who sees what:
 - staff of a national federation: their federation's people and passports;
 - discipline committee members and game officials: every person's name and
   data (they need them across federations), never passports or scans;
-- team managers (scoped to a federation): that federation's people, read
-  only (they pick their roster from them), never passports or scans; a team
-  manager without a federation sees no one.
+- team managers: least privilege, the people of the entries they manage
+  (the players on those rosters and the team officials), read only, never
+  passports or scans; the roster form offers them the candidates of the
+  entry's federation itself. Removed from an entry, they no longer see its
+  people.
 
 A person's confidential records (passports and scans, eligibility waivers,
 protective device requests and prescriptions) have the audience of passports:
@@ -76,7 +78,7 @@ def _assignments(user) -> tuple[_Assignment, ...]:
 
 def forget_roles(user) -> None:
     """Drop the roles cached on a user object (after its role assignments changed)."""
-    for attr in ("_portal_assignments",):
+    for attr in ("_portal_assignments", "_portal_manages_entries"):
         if hasattr(user, attr):
             delattr(user, attr)
 
@@ -118,21 +120,25 @@ def staff_federation_ids(user) -> set[int]:
     return {a.federation_id for a in _assignments(user) if a.role == Role.FEDERATION_STAFF and a.federation_id}
 
 
-def team_manager_federation_ids(user) -> set[int]:
-    """Return the ids of the federations whose teams the user manages."""
-    return {a.federation_id for a in _assignments(user) if a.role == Role.TEAM_MANAGER and a.federation_id}
-
-
 def is_federation_staff(user) -> bool:
     """Staff of at least one federation, or international staff."""
     return is_international_staff(user) or bool(staff_federation_ids(user))
 
 
+def manages_entries(user) -> bool:
+    """Whether the user is a team manager named on at least one entry (read once per user object)."""
+    if not has_role(user, Role.TEAM_MANAGER):
+        return False
+    cached = getattr(user, "_portal_manages_entries", None)
+    if cached is None:
+        cached = user.managed_entries.exists()
+        user._portal_manages_entries = cached
+    return cached
+
+
 def can_see_people(user) -> bool:
     """Whether the user may see any person at all (the people list is open to them)."""
-    return (
-        is_federation_staff(user) or bool(roles_of(user) & _PEOPLE_READERS) or bool(team_manager_federation_ids(user))
-    )
+    return is_federation_staff(user) or bool(roles_of(user) & _PEOPLE_READERS) or manages_entries(user)
 
 
 # --- Federations --------------------------------------------------------------
@@ -168,26 +174,40 @@ def access_federation(user, federation_id, *, for_edit: bool = False) -> Federat
 # --- People -------------------------------------------------------------------
 
 
+def _managed_people_q(user) -> Q:
+    """The people of the entries ``user`` manages: their rosters' players and their team officials."""
+    return Q(roster_entries__entry__managers=user) | Q(team_official_roles__entry__managers=user)
+
+
 def people_visible_to(user) -> QuerySet[Person]:
     """People a user may see: all for international staff, their federation's for national staff.
 
     Discipline committee members and game officials see every person (they
     need names across federations) but not passports: see ``passports_visible_to``.
-    Team managers see the people of the federation whose teams they manage.
+    Team managers see the people of the entries they manage, nobody else.
     """
+    if not getattr(user, "is_authenticated", False):
+        return Person.objects.none()
     if is_international_staff(user) or roles_of(user) & _PEOPLE_READERS:
         return Person.objects.all()
-    ids = staff_federation_ids(user) | team_manager_federation_ids(user)
+    q = Q(pk__in=[])
+    ids = staff_federation_ids(user)
     if ids:
-        return Person.objects.filter(federation_id__in=ids)
-    return Person.objects.none()
+        q |= Q(federation_id__in=ids)
+    if manages_entries(user):
+        q |= Q(pk__in=Person.objects.filter(_managed_people_q(user)).values("pk"))
+    return Person.objects.filter(q)
 
 
 def can_view_person(user, person: Person) -> bool:
-    """The object form of ``people_visible_to`` (no query beyond the user's roles)."""
+    """The object form of ``people_visible_to``."""
+    if not getattr(user, "is_authenticated", False):
+        return False
     if is_international_staff(user) or roles_of(user) & _PEOPLE_READERS:
         return True
-    return person.federation_id in staff_federation_ids(user) | team_manager_federation_ids(user)
+    if person.federation_id in staff_federation_ids(user):
+        return True
+    return manages_entries(user) and Person.objects.filter(_managed_people_q(user), pk=person.pk).exists()
 
 
 def can_edit_person(user, person: Person) -> bool:

@@ -1,37 +1,21 @@
 """Admin of logins and their roles: kept by IHTC executives (and superusers).
 
 Django's model permissions are not used; who may do what comes from the
-access layer (``accounts.access.can_manage_accounts``). An executive cannot
+access layer (``accounts.access.can_manage_accounts``, through the
+``accounts.*`` rules of ``accounts/rules.py`` that ``portal.admin`` asks). An executive cannot
 raise anyone (themselves included) to superuser or touch a superuser's
 account: those stay with superusers.
 """
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
-from simple_history.admin import SimpleHistoryAdmin
 
-from .access import can_manage_accounts
+from portal.admin import AccessAdmin, AccessPermissionsMixin
+
 from .models import RoleAssignment, User
 
 
-class AccountsAdminMixin:
-    def has_module_permission(self, request):
-        return can_manage_accounts(request.user)
-
-    def has_view_permission(self, request, obj=None):
-        return can_manage_accounts(request.user)
-
-    def has_add_permission(self, request, *args):
-        return can_manage_accounts(request.user)
-
-    def has_change_permission(self, request, obj=None):
-        return can_manage_accounts(request.user)
-
-    def has_delete_permission(self, request, obj=None):
-        return can_manage_accounts(request.user)
-
-
-class RoleAssignmentInline(AccountsAdminMixin, admin.TabularInline):
+class RoleAssignmentInline(AccessPermissionsMixin, admin.TabularInline):
     model = RoleAssignment
     extra = 0
     autocomplete_fields = ["federation"]
@@ -42,7 +26,7 @@ _SUPERUSER_ONLY_FIELDS = ["is_superuser", "groups", "user_permissions"]
 
 
 @admin.register(User)
-class UserAdmin(AccountsAdminMixin, BaseUserAdmin):
+class UserAdmin(AccessPermissionsMixin, BaseUserAdmin):
     inlines = [RoleAssignmentInline]
     list_filter = [*BaseUserAdmin.list_filter, "role_assignments__role"]
 
@@ -68,7 +52,7 @@ class UserAdmin(AccountsAdminMixin, BaseUserAdmin):
 
 
 @admin.register(RoleAssignment)
-class RoleAssignmentAdmin(AccountsAdminMixin, SimpleHistoryAdmin):
+class RoleAssignmentAdmin(AccessAdmin):
     list_display = ["user", "role", "federation", "created_at"]
     list_filter = ["role", "federation"]
     search_fields = ["user__username", "user__first_name", "user__last_name", "federation__name"]

@@ -137,3 +137,52 @@ rules.add_perm("federation.add_protectivedevicerequest", is_federation_staff)
 rules.add_perm("federation.change_protectivedevicerequest", can_edit_records_person)
 rules.add_perm("federation.decide_protectivedevicerequest", is_international_staff)
 rules.add_perm("federation.delete_protectivedevicerequest", is_superuser)
+
+
+# --- Accounts: logins and their roles are kept by IHTC executives (and superusers) ---------------
+
+
+@rules.predicate
+def manages_accounts(user):
+    return access.can_manage_accounts(user)
+
+
+rules.add_perm("accounts", manages_accounts)
+for _model in ("user", "roleassignment"):
+    for _action in ("view", "add", "change", "delete"):
+        rules.add_perm(f"accounts.{_action}_{_model}", manages_accounts)
+
+
+# --- The admin of the other apps: superusers only ---------------------------------------------
+# portal.admin.AccessAdmin asks these for every admin page. Championships are directed through their pages and the API (tournaments.services checks the
+# directors and managers); their admin pages, and the worker heartbeats, are the superuser's.
+SUPERUSER_ADMIN_MODELS = {
+    "tournaments": (
+        "venue",
+        "rink",
+        "championship",
+        "teamentry",
+        "rosterentry",
+        "teamofficial",
+        "numberchangeapproval",
+        "pool",
+        "poolteam",
+        "phase",
+        "game",
+        "goalrecord",
+        "penaltyrecord",
+        "goalkeeperrecord",
+        "disqualification",
+        "standingsshootout",
+        "standingsshootoutplace",
+    ),
+    "portal": ("workerheartbeat",),
+    # Roles are RoleAssignments; Django's groups are not used. Login attempts (django-axes) are the superuser's.
+    "auth": ("group",),
+    "axes": ("accessattempt", "accesslog", "accessfailurelog"),
+}
+for _app, _models in SUPERUSER_ADMIN_MODELS.items():
+    rules.add_perm(_app, is_superuser)
+    for _model in _models:
+        for _action in ("view", "add", "change", "delete"):
+            rules.add_perm(f"{_app}.{_action}_{_model}", is_superuser)

@@ -3,7 +3,9 @@
 What a staff member may see and change comes from their roles through the
 access layer (accounts.access), not from Django's model permissions: national
 staff work on their own federation's people, international staff on all.
-Every list keeps its history (django-simple-history).
+Every page, history and revert included, asks the ``federation.*`` rules of
+``accounts/rules.py`` with the object (``portal.admin.AccessAdmin``); the
+admins below only narrow them. Every list keeps its history (django-simple-history).
 """
 
 from __future__ import annotations
@@ -18,14 +20,10 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from simple_history.admin import SimpleHistoryAdmin
 
 from accounts.access import (
     can_approve_equipment,
     can_decide_device_request,
-    can_edit_person,
-    can_grant_waiver,
-    can_manage_federations,
     device_requests_visible_to,
     inspections_visible_to,
     is_federation_staff,
@@ -35,6 +33,7 @@ from accounts.access import (
     staff_federation_ids,
     waivers_visible_to,
 )
+from portal.admin import AccessAdmin
 
 from . import services
 from .forms import (
@@ -70,7 +69,7 @@ def _form_values(form, names) -> dict:
     return {name: value for name, value in form.cleaned_data.items() if name in names}
 
 
-def _save_passport_form(passport_form, *, person) -> Passport:
+def _save_passport_form(passport_form, *, person, by) -> Passport:
     """Save a passport form (the inline or the passport page) through the services."""
     data = passport_form.cleaned_data
     fields = {"issuing_country": data["issuing_country"], "number": data["number"], "expiry_date": data["expiry_date"]}
@@ -79,9 +78,9 @@ def _save_passport_form(passport_form, *, person) -> Passport:
     if passport_form.instance.pk:
         # The clear checkbox of a file field cleans to False.
         return services.passport_update(
-            passport=passport_form.instance, **fields, scan=new_scan, clear_scan=scan is False
+            passport=passport_form.instance, by=by, **fields, scan=new_scan, clear_scan=scan is False
         )
-    return services.passport_add(person=person, **fields, scan=new_scan)
+    return services.passport_add(person=person, by=by, **fields, scan=new_scan)
 
 
 def _is_portal_staff(user) -> bool:
@@ -89,23 +88,24 @@ def _is_portal_staff(user) -> bool:
     return bool(user.is_active and user.is_staff and is_federation_staff(user))
 
 
-class RoleScopedAdmin(SimpleHistoryAdmin):
-    """Read access for every federation staff member; changes per object as the subclass says."""
+class RoleScopedAdmin(AccessAdmin):
+    """For federation staff with the admin flag: the rules permission, asked with the object; deletions
+    are international staff's (the subclasses narrow further, never widen)."""
 
     def has_module_permission(self, request):
-        return _is_portal_staff(request.user)
+        return _is_portal_staff(request.user) and super().has_module_permission(request)
 
     def has_view_permission(self, request, obj=None):
-        return _is_portal_staff(request.user)
+        return _is_portal_staff(request.user) and super().has_view_permission(request, obj)
 
     def has_add_permission(self, request):
-        return _is_portal_staff(request.user)
+        return _is_portal_staff(request.user) and super().has_add_permission(request)
 
     def has_change_permission(self, request, obj=None):
-        return _is_portal_staff(request.user)
+        return _is_portal_staff(request.user) and super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request, obj=None):
-        return is_international_staff(request.user)
+        return is_international_staff(request.user) and super().has_delete_permission(request, obj)
 
 
 class PersonScopedAdmin(RoleScopedAdmin):
@@ -135,15 +135,7 @@ class FederationAdmin(RoleScopedAdmin):
     list_select_related = ["parent"]
     autocomplete_fields = ["parent"]
 
-    # The registry itself (affiliation, good standing: 1.1 A) is kept by IHTC executives.
-    def has_add_permission(self, request):
-        return _is_portal_staff(request.user) and can_manage_federations(request.user)
-
-    def has_change_permission(self, request, obj=None):
-        return _is_portal_staff(request.user) and can_manage_federations(request.user)
-
-    def has_delete_permission(self, request, obj=None):
-        return _is_portal_staff(request.user) and can_manage_federations(request.user)
+    # The registry itself (affiliation, good standing: 1.1 A) is kept by IHTC executives (accounts/rules.py).
 
     def save_model(self, request, obj, form, change):
         # Through the service, as from the API (1.1 A, the lock, the audit trail).
@@ -217,11 +209,6 @@ class PersonAdmin(PersonScopedAdmin):
             kwargs["queryset"] = Federation.objects.filter(pk__in=staff_federation_ids(request.user))
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
-    def has_change_permission(self, request, obj=None):
-        if obj is not None:
-            return _is_portal_staff(request.user) and can_edit_person(request.user, obj)
-        return super().has_change_permission(request, obj)
-
     def save_model(self, request, obj, form, change):
         # Through the service, as from the API (the lock, the audit trail, the federation check).
         fields = _form_values(form, services.PERSON_FIELDS)
@@ -239,11 +226,11 @@ class PersonAdmin(PersonScopedAdmin):
         for passport_form in formset.forms:
             if passport_form in formset.deleted_forms:
                 if passport_form.instance.pk:
-                    services.passport_remove(passport=passport_form.instance)
+                    services.passport_remove(passport=passport_form.instance, by=request.user)
                     formset.deleted_objects.append(passport_form.instance)
             elif passport_form.has_changed():
                 existed = bool(passport_form.instance.pk)
-                saved = _save_passport_form(passport_form, person=form.instance)
+                saved = _save_passport_form(passport_form, person=form.instance, by=request.user)
                 if existed:
                     formset.changed_objects.append((saved, passport_form.changed_data))
                 else:
@@ -302,27 +289,23 @@ class PassportAdmin(PersonScopedAdmin):
     def get_fields(self, request, obj=None):
         return ["person", *PassportForm.Meta.fields]
 
-    def has_change_permission(self, request, obj=None):
-        if obj is not None:
-            return _is_portal_staff(request.user) and can_edit_person(request.user, obj.person)
-        return super().has_change_permission(request, obj)
-
     @admin.display(boolean=True, description="Scan")
     def has_scan(self, obj):
         return bool(obj.scan)
 
     def save_model(self, request, obj, form, change):
-        _adopt(obj, _save_passport_form(form, person=obj.person if change else form.cleaned_data["person"]))
+        person = obj.person if change else form.cleaned_data["person"]
+        _adopt(obj, _save_passport_form(form, person=person, by=request.user))
 
     def get_readonly_fields(self, request, obj=None):
         return ["person"] if obj else []
 
     def delete_model(self, request, obj):
-        services.passport_remove(passport=obj)
+        services.passport_remove(passport=obj, by=request.user)
 
     def delete_queryset(self, request, queryset):
         for passport in queryset:
-            services.passport_remove(passport=passport)
+            services.passport_remove(passport=passport, by=request.user)
 
 
 # --- Waivers -----------------------------------------------------------------------
@@ -341,10 +324,8 @@ class EligibilityWaiverAdmin(PersonScopedAdmin):
     def get_readonly_fields(self, request, obj=None):
         return ["person", "code", "category", "year", "reason", "approved_by", "approved_at"] if obj else []
 
-    # R-03: the IHTC grants waivers; a granted waiver is a record, not edited (delete and grant anew).
-    def has_add_permission(self, request):
-        return _is_portal_staff(request.user) and can_grant_waiver(request.user)
-
+    # R-03: the IHTC grants waivers (accounts/rules.py); a granted waiver is a record, not edited
+    # (delete and grant anew).
     def has_change_permission(self, request, obj=None):
         return False
 
@@ -374,10 +355,10 @@ class EquipmentModelAdmin(RoleScopedAdmin):
 
     # 3.2.6 A: the approval registry is kept by the IHTC.
     def has_add_permission(self, request):
-        return _is_portal_staff(request.user) and can_approve_equipment(request.user)
+        return super().has_add_permission(request) and can_approve_equipment(request.user)
 
     def has_change_permission(self, request, obj=None):
-        return _is_portal_staff(request.user) and can_approve_equipment(request.user)
+        return super().has_change_permission(request, obj) and can_approve_equipment(request.user)
 
     @admin.display(description="Certifications")
     def certification_list(self, obj):

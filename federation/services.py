@@ -22,8 +22,11 @@ from accounts.access import (
     can_approve_equipment,
     can_decide_device_request,
     can_edit_federation,
+    can_edit_person,
     can_grant_waiver,
     can_manage_federations,
+    can_record_inspection,
+    is_federation_staff,
 )
 from portal.services import audited_save, check_transition
 
@@ -161,6 +164,16 @@ def check_can_register_person(user, federation: Federation) -> None:
         raise PermissionDenied("Only staff of a federation or international staff may register its people.")
 
 
+def check_can_edit_person(user, person: Person) -> None:
+    """Only staff of the person's federation (or international staff) change the person or their records.
+
+    Every service that writes a person's record asks this itself, whoever
+    calls it (a page, the API, the admin and its history revert form).
+    """
+    if not can_edit_person(user, person):
+        raise PermissionDenied("Only staff of the person's federation or international staff may change their records.")
+
+
 def _write_person(person: Person, *, by) -> Person:
     # Names are kept without surrounding spaces; a blank one is refused by the model ("This field cannot be blank").
     person.first_name = str(person.first_name or "").strip()
@@ -186,6 +199,8 @@ def person_update(*, person: Person, by, **changes) -> Person:
     with transaction.atomic():
         # Two staff members editing the same person: the second works on the first's result.
         locked = Person.objects.select_for_update().get(pk=person.pk)
+        # Checked on the stored person, not on the caller's copy (an admin revert form brings an old one).
+        check_can_edit_person(by, locked)
         federation = changes.get("federation")
         if federation is not None and federation.pk != locked.federation_id:
             check_can_register_person(by, federation)
@@ -232,9 +247,11 @@ def passport_add(
     issuing_country: str,
     number: str,
     expiry_date: datetime.date,
+    by,
     scan=None,
 ) -> Passport:
     """Record a passport of ``person`` (1.1 B); ``scan`` is checked by its content before anything is stored."""
+    check_can_edit_person(by, person)
     passport = Passport(
         person=person,
         issuing_country=str(issuing_country).upper(),
@@ -247,6 +264,7 @@ def passport_add(
 def passport_update(
     *,
     passport: Passport,
+    by,
     issuing_country: str | None = None,
     number: str | None = None,
     expiry_date: datetime.date | None = None,
@@ -260,7 +278,8 @@ def passport_update(
     """
     with transaction.atomic():
         # Two staff members editing the same passport: the second works on the first's result.
-        locked = Passport.objects.select_for_update().get(pk=passport.pk)
+        locked = Passport.objects.select_for_update(of=("self",)).select_related("person").get(pk=passport.pk)
+        check_can_edit_person(by, locked.person)
         if issuing_country is not None:
             locked.issuing_country = str(issuing_country).upper()
         if number is not None:
@@ -271,10 +290,11 @@ def passport_update(
     return locked
 
 
-def passport_remove(*, passport: Passport) -> None:
+def passport_remove(*, passport: Passport, by) -> None:
     """Delete a passport and, after the commit, its scan (the history keeps the passport's data)."""
     with transaction.atomic():
-        locked = Passport.objects.select_for_update().get(pk=passport.pk)
+        locked = Passport.objects.select_for_update(of=("self",)).select_related("person").get(pk=passport.pk)
+        check_can_edit_person(by, locked.person)
         _delete_file_on_commit(locked.scan.storage, locked.scan.name)
         locked.delete()
 
@@ -376,7 +396,14 @@ def check_can_approve_equipment(user) -> None:
         raise PermissionDenied("Rule 3.2.6 A: only the IHTC (international staff) approves equipment models.")
 
 
+def check_can_register_equipment(user) -> None:
+    """Federation staff register models in the registry (3.2.6 A); approving them is the IHTC's."""
+    if not is_federation_staff(user):
+        raise PermissionDenied("Rule 3.2.6 A: only federation staff register equipment models.")
+
+
 def _write_equipment_model(item: EquipmentModel, *, by, on: datetime.date | None) -> EquipmentModel:
+    check_can_register_equipment(by)
     item.certifications = check_equipment_approval(
         kind=item.kind, certifications=item.certifications, approved=item.approved
     )
@@ -502,7 +529,12 @@ def equipment_inspection_record(
     inspected_at: datetime.datetime | None = None,
     notes: str = "",
 ) -> EquipmentInspection:
-    """Record an inspection; its violations are computed here from the measurements, never typed in."""
+    """Record an inspection; its violations are computed here from the measurements, never typed in.
+
+    ``inspected_by`` must keep the person's record or be a game official (3.2.2, 3.2.5: inspected at the rink).
+    """
+    if not can_record_inspection(inspected_by, person):
+        raise PermissionDenied("Only the person's federation staff and game officials record inspections.")
     clean, violations = check_inspection_measurements(kind=kind, measurements=measurements)
     with transaction.atomic():
         return EquipmentInspection.objects.create(
@@ -551,6 +583,7 @@ def device_request_submit(
     at: datetime.datetime | None = None,
 ) -> ProtectiveDeviceRequest:
     """Ask the IHTC's permission for ``person`` to wear a physician-prescribed device (3.2.8 C)."""
+    check_can_edit_person(submitted_by, person)
     check_device_request(description=description, physician=physician)
     if prescription is None:
         raise ValidationError({"prescription": "Rule 3.2.8 C: attach the physician's prescription."})
@@ -605,7 +638,10 @@ def device_request_resubmit(
     """Submit a rejected request again, optionally with a new description, physician or prescription."""
     content_type = check_scan_upload(prescription, field="prescription") if prescription is not None else None
     with transaction.atomic():
-        locked = ProtectiveDeviceRequest.objects.select_for_update().get(pk=request.pk)
+        locked = (
+            ProtectiveDeviceRequest.objects.select_for_update(of=("self",)).select_related("person").get(pk=request.pk)
+        )
+        check_can_edit_person(submitted_by, locked.person)
         check_device_transition(current=locked.status, target=DeviceRequestStatus.SUBMITTED)
         if description is not None:
             locked.description = description.strip()

@@ -1,11 +1,118 @@
+"""The admin's one gate: every ModelAdmin of the portal derives from ``AccessAdmin``.
+
+Who may do what on an admin page is the ``rules`` permission of
+``accounts/rules.py`` (the predicates over ``accounts.access``), asked with
+the object whenever there is one: the list and add pages ask "some object
+of that kind", the change, delete, history and revert pages ask about the
+object itself. Django's own admin asks its view permission without the
+object and simple-history's pages fall back to that, so here:
+
+- the history page and the revert form find the object through
+  ``get_queryset`` (scoped like the change page): an object the user may not
+  see is "no such object", never its stored history;
+- a revert (POST of the revert form) needs change permission on the object
+  as it is and on the version being restored, and then saves through the
+  admin's ``save_model``, i.e. the services, which check again.
+
+Subclasses may narrow a permission further (``super()... and ...``), never widen it.
+"""
+
+from __future__ import annotations
+
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib import admin
+from django.contrib.admin.utils import unquote
+from django.contrib.auth import get_permission_codename
+from django.contrib.auth.models import Group
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from simple_history.admin import SimpleHistoryAdmin
+
+from accounts.access import is_superuser
 
 from .models import WorkerHeartbeat
 
 
+def admin_permission(request, opts, action: str, obj=None) -> bool:
+    """Whether the admin user of ``request`` holds ``<app>.<action>_<model>`` (with ``obj`` when given)."""
+    user = request.user
+    codename = get_permission_codename(action, opts)
+    return bool(user.is_active and user.is_staff and user.has_perm(f"{opts.app_label}.{codename}", obj))
+
+
+class AccessPermissionsMixin:
+    """The permission methods of a ModelAdmin or inline, answered by ``accounts/rules.py``."""
+
+    def has_module_permission(self, request):
+        user = request.user
+        return bool(user.is_active and user.is_staff and user.has_module_perms(self.opts.app_label))
+
+    def has_view_permission(self, request, obj=None):
+        return admin_permission(request, self.opts, "view", obj) or admin_permission(request, self.opts, "change", obj)
+
+    def has_add_permission(self, request, *args):
+        return admin_permission(request, self.opts, "add")
+
+    def has_change_permission(self, request, obj=None):
+        return admin_permission(request, self.opts, "change", obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return admin_permission(request, self.opts, "delete", obj)
+
+
+class AccessAdmin(AccessPermissionsMixin, SimpleHistoryAdmin):
+    """A ModelAdmin whose every view (list, add, change, delete, history, revert) goes through the access layer."""
+
+    def _visible_object(self, request, object_id):
+        """The live object, if the user's queryset holds it (None otherwise: not visible, or deleted)."""
+        return self.get_object(request, unquote(object_id))
+
+    def history_view(self, request, object_id, extra_context=None):
+        obj = self._visible_object(request, object_id)
+        if obj is None:
+            if is_superuser(request.user):
+                # A deleted object's stored history, for whoever sees everything.
+                return super().history_view(request, object_id, extra_context)
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        if not self.has_view_history_or_change_history_permission(request, obj):
+            raise PermissionDenied
+        return super().history_view(request, object_id, extra_context)
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        obj = self._visible_object(request, object_id)
+        if obj is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        if not self.has_view_history_or_change_history_permission(request, obj):
+            raise PermissionDenied
+        if request.method == "POST":
+            history_model = getattr(self.model, self.opts.simple_history_manager_attribute).model
+            version = get_object_or_404(
+                history_model, **{self.opts.pk.attname: obj.pk, "history_id": unquote(version_id)}
+            ).instance
+            # Restoring writes: change permission on the object as it is and as it would become.
+            if (
+                self.revert_disabled(request, obj)
+                or not self.has_change_history_permission(request, obj)
+                or not self.has_change_history_permission(request, version)
+            ):
+                raise PermissionDenied
+        return super().history_form_view(request, object_id, version_id, extra_context)
+
+
+def adopt_third_party_admins(site: admin.AdminSite, models) -> None:
+    """Register the admins of other packages (auth's groups, django-axes' logs) again, through the access layer."""
+    for model in models:
+        original = type(site._registry[model])
+        site.unregister(model)
+        site.register(model, type(original.__name__, (AccessPermissionsMixin, original), {}))
+
+
+adopt_third_party_admins(admin.site, [Group, AccessAttempt, AccessLog, AccessFailureLog])
+
+
 @admin.register(WorkerHeartbeat)
-class WorkerHeartbeatAdmin(admin.ModelAdmin):
+class WorkerHeartbeatAdmin(AccessPermissionsMixin, admin.ModelAdmin):
     """Read-only: rows are written by the heartbeat task, never by hand."""
 
     list_display = ["worker", "last_seen", "alive", "beats", "first_seen"]

@@ -1,5 +1,6 @@
 """Tournament administration. Forms check through the services' check functions and saves go
-through the services, so the admin enforces the same rules as the pages and the API."""
+through the services, so the admin enforces the same rules as the pages and the API. Who may open
+which page (history and revert included) is asked of accounts/rules.py by ``portal.admin.AccessAdmin``."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Prefetch
 from django.utils.html import format_html, format_html_join
-from simple_history.admin import SimpleHistoryAdmin
 
 from federation.models import EligibilityWaiver
+from portal.admin import AccessAdmin
 from portal.forms import apply_errors
 
 from . import rinks as rink_rules
@@ -82,7 +83,7 @@ class RinkInline(admin.TabularInline):
 
 
 @admin.register(Venue)
-class VenueAdmin(SimpleHistoryAdmin):
+class VenueAdmin(AccessAdmin):
     list_display = ["name", "city", "country", "time_zone"]
     search_fields = ["name", "city"]
     list_filter = ["country"]
@@ -108,7 +109,7 @@ class TeamEntryInline(admin.TabularInline):
 
 
 @admin.register(Championship)
-class ChampionshipAdmin(SimpleHistoryAdmin):
+class ChampionshipAdmin(AccessAdmin):
     form = ChampionshipForm
     list_display = ["name", "category", "level", "start_date", "end_date", "venue", "sanctioning_body"]
     list_filter = ["level", "category", "start_date"]
@@ -204,7 +205,7 @@ class TeamOfficialInline(admin.TabularInline):
 
 
 @admin.register(TeamEntry)
-class TeamEntryAdmin(SimpleHistoryAdmin):
+class TeamEntryAdmin(AccessAdmin):
     form = TeamEntryForm
     list_display = ["name", "championship", "federation", "status", "fee_paid", "fee_due"]
     list_filter = ["status", "fee_paid", "championship"]
@@ -250,7 +251,7 @@ class TeamEntryAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(RosterEntry)
-class RosterEntryAdmin(SimpleHistoryAdmin):
+class RosterEntryAdmin(AccessAdmin):
     form = RosterEntryForm
     list_display = ["entry", "number", "person", "position", "captain", "alternate", "confirmed"]
     list_filter = ["entry__championship", "position", "confirmed"]
@@ -277,7 +278,7 @@ class RosterEntryAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(NumberChangeApproval)
-class NumberChangeApprovalAdmin(SimpleHistoryAdmin):
+class NumberChangeApprovalAdmin(AccessAdmin):
     form = NumberChangeApprovalForm
     list_display = ["roster_entry", "old_number", "new_number", "approved_by", "approved_at", "applied_at"]
     list_select_related = ["roster_entry__person", "approved_by"]
@@ -321,7 +322,7 @@ class PoolTeamInline(admin.TabularInline):
 
 
 @admin.register(Pool)
-class PoolAdmin(SimpleHistoryAdmin):
+class PoolAdmin(AccessAdmin):
     list_display = ["name", "championship"]
     list_filter = ["championship"]
     list_select_related = ["championship"]
@@ -350,7 +351,7 @@ class GoalkeeperRecordInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(SimpleHistoryAdmin):
+class GameAdmin(AccessAdmin):
     form = GameForm
     list_display = ["number", "championship", "phase", "pool", "home", "away", "start_at", "rink", "status", "score"]
     list_filter = ["championship", "phase__kind", "pool", "status"]
@@ -389,7 +390,7 @@ class GameAdmin(SimpleHistoryAdmin):
         obj.refresh_from_db()
 
 
-class ReadOnlyAdmin(SimpleHistoryAdmin):
+class ReadOnlyAdmin(AccessAdmin):
     """Records written by the services only; staff read them here."""
 
     def has_add_permission(self, request, obj=None):

@@ -320,9 +320,10 @@ class WorldBuilder:
         **roles: bool,
     ) -> Person:
         national = self.nationals[code]
+        staff = self.users[data.national_staff_login(code)]
         # Registered by the federation's own staff, as the register's pages and API do.
         person = federation_services.person_create(
-            by=self.users[data.national_staff_login(code)],
+            by=staff,
             federation=self.federations[code],
             first_name=first_name,
             last_name=last_name,
@@ -342,6 +343,7 @@ class WorldBuilder:
                 issuing_country=country,
                 number=self._passport_number(issuer.passport_prefix if issuer else "", country),
                 expiry_date=expiry,
+                by=staff,
             )
         return person
 
@@ -459,7 +461,9 @@ class WorldBuilder:
             )
             title = f"PASSPORT - {passport.issuing_country.name.upper()}"
             content = png_bytes(title, lines) if kind == "png" else pdf_bytes(title, lines)
-            federation_services.passport_update(passport=passport, scan=ContentFile(content, name=f"scan.{kind}"))
+            federation_services.passport_update(
+                passport=passport, by=self.users["ihtc.exec"], scan=ContentFile(content, name=f"scan.{kind}")
+            )
 
     # --- equipment (3.2.2, 3.2.5, 3.2.6 A, 3.2.8 C) --------------------------------------------------------------
 

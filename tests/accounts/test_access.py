@@ -140,11 +140,37 @@ def test_people_editable_q_matches_can_edit_person(world):
     assert editable == {p for p in Person.objects.all() if access.can_edit_person(staff, p)}
 
 
-def test_a_team_manager_sees_the_people_of_their_federation_read_only(world):
+def test_a_team_manager_sees_only_the_people_of_the_entries_he_manages_read_only(world):
+    from tests.factories import RosterEntryFactory, TeamEntryFactory
+    from tournaments.models import TeamOfficial
+
     manager = with_role(Role.TEAM_MANAGER, federation=world["a"])
-    assert set(access.people_visible_to(manager)) == {world["person_a"], world["passport_a"].person}
-    assert access.can_view_person(manager, world["person_a"])
+    entry = TeamEntryFactory(federation=world["a"])
+    entry.managers.add(manager)
+    player = RosterEntryFactory(entry=entry, person=world["person_a"]).person
+    coach = PersonFactory(federation=world["a"])
+    TeamOfficial.objects.create(entry=entry, person=coach, role="coach")
+    # Least privilege: the roster's player and the team official, not the rest of the federation.
+    assert set(access.people_visible_to(manager)) == {player, coach}
+    assert access.can_see_people(manager)
+    assert access.can_view_person(manager, player)
+    assert access.can_view_person(manager, coach)
+    assert not access.can_view_person(manager, world["passport_a"].person)
     assert not access.can_view_person(manager, world["person_b"])
-    assert not access.can_edit_person(manager, world["person_a"])
-    assert not access.can_see_confidential(manager, world["person_a"])
+    assert not access.can_edit_person(manager, player)
+    assert not access.can_see_confidential(manager, player)
     assert access.passports_visible_to(manager).count() == 0
+
+
+def test_a_team_manager_removed_from_the_entry_no_longer_sees_its_people(world):
+    from tests.factories import RosterEntryFactory, TeamEntryFactory
+
+    manager = with_role(Role.TEAM_MANAGER, federation=world["a"])
+    entry = TeamEntryFactory(federation=world["a"])
+    entry.managers.add(manager)
+    RosterEntryFactory(entry=entry, person=world["person_a"])
+    assert access.can_view_person(manager, world["person_a"])
+    entry.managers.remove(manager)
+    access.forget_roles(manager)
+    assert access.people_visible_to(manager).count() == 0
+    assert not access.can_view_person(manager, world["person_a"])

@@ -320,7 +320,12 @@ def _passport_with_scan(person):
     from tests.factories import pdf_upload
 
     return services.passport_add(
-        person=person, issuing_country="IT", number="YA7", expiry_date=datetime.date(2031, 1, 1), scan=pdf_upload()
+        by=SuperuserFactory(),
+        person=person,
+        issuing_country="IT",
+        number="YA7",
+        expiry_date=datetime.date(2031, 1, 1),
+        scan=pdf_upload(),
     )
 
 
@@ -370,7 +375,12 @@ def test_admin_pages_link_stored_files_only_through_the_guarded_views(client):
 
     person = PersonFactory()
     passport = services.passport_add(
-        person=person, issuing_country="IT", number="YA5", expiry_date=datetime.date(2031, 1, 1), scan=pdf_upload()
+        by=SuperuserFactory(),
+        person=person,
+        issuing_country="IT",
+        number="YA5",
+        expiry_date=datetime.date(2031, 1, 1),
+        scan=pdf_upload(),
     )
     device_request = ProtectiveDeviceRequestFactory(person=person)
     client.force_login(SuperuserFactory())

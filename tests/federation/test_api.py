@@ -447,11 +447,20 @@ def test_api_writes_with_basic_auth_are_audited_too(fed_a):
     assert person.history.latest().history_user == staff
 
 
-def test_a_team_manager_lists_their_federations_people_to_pick_a_roster(fed_a, fed_b):
-    mine, theirs = PersonFactory(federation=fed_a), PersonFactory(federation=fed_b)
+def test_a_team_manager_sees_only_the_people_of_his_entries(fed_a, fed_b):
+    """Least privilege: his roster's players, not the federation's other people (names, dates of birth)."""
+    from tests.factories import RosterEntryFactory, TeamEntryFactory
+
+    manager = with_role(Role.TEAM_MANAGER, federation=fed_a)
+    mine, other, theirs = (PersonFactory(federation=fed) for fed in (fed_a, fed_a, fed_b))
     passport = PassportFactory(person=mine)
-    client = client_for(with_role(Role.TEAM_MANAGER, federation=fed_a))
+    entry = TeamEntryFactory(federation=fed_a)
+    entry.managers.add(manager)
+    RosterEntryFactory(entry=entry, person=mine)
+    client = client_for(manager)
     assert ids(client.get("/api/people/")) == {mine.pk}
+    assert client.get(f"/api/people/{mine.pk}/").status_code == 200
+    assert client.get(f"/api/people/{other.pk}/").status_code == 404
     assert client.get(f"/api/people/{theirs.pk}/").status_code == 404
     assert client.patch(f"/api/people/{mine.pk}/", {"is_referee": True}, format="json").status_code == 403
     assert client.get(f"/api/people/{mine.pk}/eligibility/").status_code == 403

@@ -31,6 +31,7 @@ def messages_of(caught, field):
 def test_passport_add_stores_the_scan_privately_with_its_content_type():
     person = PersonFactory()
     passport = services.passport_add(
+        by=international_staff(),
         person=person,
         issuing_country="it",
         number="ya 123 456",
@@ -47,7 +48,11 @@ def test_passport_add_stores_the_scan_privately_with_its_content_type():
 
 def test_passport_add_without_scan_is_allowed():
     passport = services.passport_add(
-        person=PersonFactory(), issuing_country="DE", number="C01X00T47", expiry_date=datetime.date(2030, 1, 1)
+        by=international_staff(),
+        person=PersonFactory(),
+        issuing_country="DE",
+        number="C01X00T47",
+        expiry_date=datetime.date(2030, 1, 1),
     )
     assert not passport.scan
     assert passport.scan_content_type == ""
@@ -57,6 +62,7 @@ def test_passport_add_refuses_html_renamed_png_and_stores_nothing(settings):
     person = PersonFactory()
     with pytest.raises(ValidationError) as caught:
         services.passport_add(
+            by=international_staff(),
             person=person,
             issuing_country="IT",
             number="YA1",
@@ -73,7 +79,11 @@ def test_passport_add_refuses_a_number_already_registered_for_the_country():
     PassportFactory(issuing_country="IT", number="YA123456")
     with pytest.raises(ValidationError) as caught:
         services.passport_add(
-            person=PersonFactory(), issuing_country="IT", number="ya123456", expiry_date=datetime.date(2031, 1, 1)
+            by=international_staff(),
+            person=PersonFactory(),
+            issuing_country="IT",
+            number="ya123456",
+            expiry_date=datetime.date(2031, 1, 1),
         )
     assert "already exists" in " ".join(caught.value.messages)
     assert Passport.objects.count() == 1
@@ -82,13 +92,18 @@ def test_passport_add_refuses_a_number_already_registered_for_the_country():
 def test_passport_add_refuses_an_unknown_country_naming_the_field():
     with pytest.raises(ValidationError) as caught:
         services.passport_add(
-            person=PersonFactory(), issuing_country="XX", number="1", expiry_date=datetime.date(2031, 1, 1)
+            by=international_staff(),
+            person=PersonFactory(),
+            issuing_country="XX",
+            number="1",
+            expiry_date=datetime.date(2031, 1, 1),
         )
     assert "issuing_country" in caught.value.message_dict
 
 
 def test_passport_update_replaces_the_scan_and_deletes_the_old_file(django_capture_on_commit_callbacks):
     passport = services.passport_add(
+        by=international_staff(),
         person=PersonFactory(),
         issuing_country="IT",
         number="YA9",
@@ -98,7 +113,9 @@ def test_passport_update_replaces_the_scan_and_deletes_the_old_file(django_captu
     old_name = passport.scan.name
     storage = passport.scan.storage
     with django_capture_on_commit_callbacks(execute=True):
-        updated = services.passport_update(passport=passport, expiry_date=datetime.date(2036, 1, 1), scan=jpeg_upload())
+        updated = services.passport_update(
+            by=international_staff(), passport=passport, expiry_date=datetime.date(2036, 1, 1), scan=jpeg_upload()
+        )
     updated.refresh_from_db()
     assert updated.expiry_date == datetime.date(2036, 1, 1)
     assert updated.scan_content_type == "image/jpeg"
@@ -109,7 +126,9 @@ def test_passport_update_replaces_the_scan_and_deletes_the_old_file(django_captu
 def test_passport_update_refusing_a_scan_changes_nothing():
     passport = PassportFactory(expiry_date=datetime.date(2030, 1, 1))
     with pytest.raises(ValidationError) as caught:
-        services.passport_update(passport=passport, expiry_date=datetime.date(2040, 1, 1), scan=html_upload())
+        services.passport_update(
+            by=international_staff(), passport=passport, expiry_date=datetime.date(2040, 1, 1), scan=html_upload()
+        )
     assert "scan" in caught.value.message_dict
     passport.refresh_from_db()
     assert passport.expiry_date == datetime.date(2030, 1, 1)
@@ -236,7 +255,7 @@ def test_inspection_of_a_legal_player_stick_is_compliant():
         person=PersonFactory(),
         kind="player_stick",
         measurements={"length_mm": 1570, "blade_length_mm": 320, "blade_max_width_mm": 90, "blade_min_width_mm": 50},
-        inspected_by=federation_staff(),
+        inspected_by=international_staff(),
     )
     assert inspection.compliant
     assert inspection.violations == []
@@ -247,7 +266,7 @@ def test_inspection_computes_violations_citing_3_2_2_c():
         person=PersonFactory(),
         kind="player_stick",
         measurements={"length_mm": 1571, "blade_length_mm": 320},
-        inspected_by=federation_staff(),
+        inspected_by=international_staff(),
     )
     inspection.refresh_from_db()
     assert not inspection.compliant
@@ -263,7 +282,7 @@ def test_inspection_of_a_goalkeeper_stick_uses_3_2_2_d():
         kind="goalkeeper_stick",
         # 39 cm blade is legal for a goalkeeper (3.2.2 D), not for a player (3.2.2 C).
         measurements={"blade_length_mm": 390, "heel_width_mm": 141},
-        inspected_by=federation_staff(),
+        inspected_by=international_staff(),
     )
     assert [(v["field"], v["article"]) for v in inspection.violations] == [("heel_width_mm", "3.2.2 D")]
 
@@ -273,7 +292,7 @@ def test_inspection_of_goalkeeper_equipment_uses_3_2_5():
         person=PersonFactory(is_goalkeeper=True),
         kind="goalkeeper_equipment",
         measurements={"leg_pad_width_mm": 301, "glove_padding_width_mm": 200, "leg_pads_altered": True},
-        inspected_by=federation_staff(),
+        inspected_by=international_staff(),
     )
     assert sorted(v["article"] for v in inspection.violations) == ["3.2.5 E", "3.2.5 E"]
 
@@ -291,7 +310,7 @@ def test_inspection_of_goalkeeper_equipment_uses_3_2_5():
 def test_inspection_refuses_malformed_measurements_and_stores_nothing(measurements, expected):
     with pytest.raises(ValidationError) as caught:
         services.equipment_inspection_record(
-            person=PersonFactory(), kind="player_stick", measurements=measurements, inspected_by=federation_staff()
+            person=PersonFactory(), kind="player_stick", measurements=measurements, inspected_by=international_staff()
         )
     assert expected in messages_of(caught, "measurements")
     assert not EquipmentInspection.objects.exists()
@@ -300,7 +319,7 @@ def test_inspection_refuses_malformed_measurements_and_stores_nothing(measuremen
 def test_inspection_refuses_an_unknown_kind():
     with pytest.raises(ValidationError) as caught:
         services.equipment_inspection_record(
-            person=PersonFactory(), kind="skates", measurements={"length_mm": 1}, inspected_by=federation_staff()
+            person=PersonFactory(), kind="skates", measurements={"length_mm": 1}, inspected_by=international_staff()
         )
     assert "kind" in caught.value.message_dict
 
@@ -311,14 +330,24 @@ def test_inspection_refuses_an_unknown_kind():
 def test_passport_add_refuses_a_missing_number():
     with pytest.raises(ValidationError) as caught:
         services.passport_add(
-            person=PersonFactory(), issuing_country="IT", number=None, expiry_date=datetime.date(2031, 1, 1)
+            by=international_staff(),
+            person=PersonFactory(),
+            issuing_country="IT",
+            number=None,
+            expiry_date=datetime.date(2031, 1, 1),
         )
     assert "number" in caught.value.message_dict
 
 
 def test_passport_add_refuses_a_malformed_expiry_date():
     with pytest.raises(ValidationError) as caught:
-        services.passport_add(person=PersonFactory(), issuing_country="IT", number="A1", expiry_date="31/12/2030")
+        services.passport_add(
+            by=international_staff(),
+            person=PersonFactory(),
+            issuing_country="IT",
+            number="A1",
+            expiry_date="31/12/2030",
+        )
     assert "expiry_date" in caught.value.message_dict
 
 
