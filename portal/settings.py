@@ -8,7 +8,11 @@ broker server), an in-process channel layer and console e-mail.
 - ``DATABASE_URL``: e.g. ``postgres://user@127.0.0.1:5432/portal``.
 - ``REDIS_URL``: cache, Celery broker and results, channel layer.
 - ``DJANGO_PRODUCTION=1``: hardened settings; requires ``DJANGO_SECRET_KEY``
-  and ``DJANGO_ALLOWED_HOSTS``.
+  and ``DJANGO_ALLOWED_HOSTS``; static files come from ``collectstatic``'s
+  hashed copies (``scripts/production`` collects them).
+
+Static files are served by WhiteNoise in every mode, so DEBUG can be off
+without a separate web server for them.
 """
 
 from pathlib import Path
@@ -42,6 +46,8 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # Before staticfiles: `runserver` leaves static files to WhiteNoise, as in production.
+    "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
     "django_filters",
@@ -63,6 +69,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files, right after the security headers and before anything that touches the session.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -217,12 +225,16 @@ STORAGES = {
     },
     "staticfiles": {
         "BACKEND": (
-            "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
+            # Hashed names (cached for a year) and gzip/brotli copies, written by `collectstatic`.
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
             if PRODUCTION
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
 }
+# Outside production WhiteNoise serves straight from the apps' static folders: no collectstatic needed.
+WHITENOISE_USE_FINDERS = not PRODUCTION
+WHITENOISE_AUTOREFRESH = DEBUG and not PRODUCTION
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 
@@ -255,6 +267,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # No badge image from validator.swagger.io: the docs load nothing from outside.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {"ChampionshipLevelEnum": "tournaments.models.Level"},

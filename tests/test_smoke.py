@@ -16,3 +16,11 @@ def test_api_docs_page_serves_local_assets(client):
     # drf-spectacular-sidecar: Swagger UI comes from our own static files, no CDN.
     assert b"cdn.jsdelivr" not in response.content
     assert b"/static/drf_spectacular_sidecar/" in response.content
+
+
+@pytest.mark.django_db
+def test_redoc_page_loads_no_google_fonts(client):
+    response = client.get(reverse("api-redoc"))
+    assert response.status_code == 200
+    assert b"fonts.googleapis" not in response.content and b"fonts.gstatic" not in response.content
+    assert b"/static/drf_spectacular_sidecar/redoc/" in response.content
