@@ -20,7 +20,7 @@ TEST_PG_SUITE_URL ?= postgres://postgres@127.0.0.1:5432/portalsuite
 # Under `make test` a missing service or browser fails the run instead of skipping tests.
 PYTEST := PORTAL_TESTS_STRICT=1 $(PY) -m pytest
 
-.PHONY: help run test lint format migrate demo worker beat bench services chromium
+.PHONY: help run test lint format migrate demo worker beat bench services chromium production
 
 help:
 	@echo "make run      set up (.venv, requirements), migrate, load the demo, start web + Celery worker + beat"
@@ -31,6 +31,7 @@ help:
 	@echo "make demo     load the demo world (python manage.py demo)"
 	@echo "make worker   a Celery worker in the foreground"
 	@echo "make beat     Celery beat in the foreground"
+	@echo "make production  check --deploy, migrate, collectstatic, serve with gunicorn (DJANGO_PRODUCTION=1)"
 	@echo "make bench    the benchmarks under tests/bench (not part of make test)"
 
 # Stamps: reinstall when a requirements file changes.
@@ -88,6 +89,9 @@ worker: $(VENV)/.installed-run
 
 beat: $(VENV)/.installed-run
 	$(PY) -m celery -A portal beat -l info
+
+production: $(VENV)/.installed-run
+	PY=$(PY) scripts/production
 
 bench: $(VENV)/.installed-dev
 	$(PY) -m pytest tests/bench -m bench

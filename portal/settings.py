@@ -225,8 +225,10 @@ STORAGES = {
     },
     "staticfiles": {
         "BACKEND": (
-            # Hashed names (cached for a year) and gzip/brotli copies, written by `collectstatic`.
-            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            # Hashed names, which WhiteNoise serves with far-future cache headers; written by `collectstatic`
+            # (scripts/production). Not WhiteNoise's compressed variant: compressing the API docs' source maps
+            # takes over a minute here, for files only developers fetch.
+            "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
             if PRODUCTION
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )

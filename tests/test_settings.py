@@ -103,3 +103,54 @@ def test_redis_url_selects_redis_for_cache_broker_results_and_channels(tmp_path)
     assert values["cache"] == "django_redis.cache.RedisCache"
     assert values["channels"] == "channels_redis.core.RedisChannelLayer"
     assert values["remote_control"] is True
+
+
+def test_production_mode_serves_pages_after_collectstatic(tmp_path):
+    """The production path: collectstatic, then gunicorn serves the home page, login and API docs with their CSS."""
+    import re
+    import socket
+    import time
+    import urllib.request
+
+    variables = _production(DJANGO_ALLOWED_HOSTS="127.0.0.1", DJANGO_SECURE_SSL_REDIRECT="0")
+    for command in (("migrate", "--noinput"), ("collectstatic", "--noinput")):
+        done = _manage(*command, tmp_path=tmp_path, **variables)
+        assert done.returncode == 0, done.stderr
+    assert (tmp_path / "data" / "static" / "staticfiles.json").exists()
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if k not in _SERVICE_VARIABLES and not k.startswith("DJANGO_")}
+    env.update(PORTAL_DATA_DIR=str(tmp_path / "data"), DJANGO_SETTINGS_MODULE="portal.settings", **variables)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "portal.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"{base}/accounts/login/", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.2)
+        for path in ("/", "/accounts/login/", "/api/docs/"):
+            with urllib.request.urlopen(f"{base}{path}", timeout=10) as answer:
+                assert answer.status == 200, path
+                page = answer.read().decode()
+        home = urllib.request.urlopen(f"{base}/", timeout=10).read().decode()
+        # The stylesheet is named by its hashed name from the manifest and served by WhiteNoise.
+        css = re.search(r'href="(/static/[^"]*portal\.[0-9a-f]{12}\.css)"', home)
+        assert css, home[:500]
+        with urllib.request.urlopen(f"{base}{css.group(1)}", timeout=10) as answer:
+            assert answer.status == 200
+            assert "max-age" in answer.headers.get("Cache-Control", "")
+        assert "swagger" in page.lower()
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
