@@ -14,9 +14,11 @@ DEMO_COMMAND ?= $(PY) manage.py demo
 
 # The integration tests' PostgreSQL and Redis (this machine's; `scripts/services` starts them).
 # pytest-django creates and drops the test database test_<name> beside it.
-TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/portal
+# Database names carry a short hash of this checkout's path: two clones on one machine never share them.
+CHECKOUT_ID := $(shell printf '%s' "$(CURDIR)" | md5sum | cut -c1-8)
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/portal_$(CHECKOUT_ID)
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/9
-TEST_PG_SUITE_URL ?= postgres://postgres@127.0.0.1:5432/portalsuite
+TEST_PG_SUITE_URL ?= postgres://postgres@127.0.0.1:5432/portalsuite_$(CHECKOUT_ID)
 # Under `make test` a missing service or browser fails the run instead of skipping tests.
 PYTEST := PORTAL_TESTS_STRICT=1 $(PY) -m pytest
 
