@@ -5,8 +5,11 @@ what every role gets. Other apps add their rows (tournaments, games,
 discipline pages) to the same list, and the objects their rows need to
 ``OBJECTS``; ``World`` builds an object only when a row asks for it.
 
-Expected values: an HTTP status, ``LOGIN`` (a redirect to a login page) or
-``ELSEWHERE`` (a redirect, not to a login page: the admin's "no such object").
+Expected values: an HTTP status, ``LOGIN`` (a redirect to a login page),
+``ELSEWHERE`` (a redirect, not to a login page: the admin's "no such object") or
+``SAVED`` (a redirect, not to a login page, after the write was stored). A row with
+``stored`` (a function of the world) is a write: its value must change for ``SAVED``
+and stay the same for every other answer.
 
 Roles: anonymous, IHTC executive, international federation staff, national
 staff of federation A, national staff of federation B, team manager (of A),
@@ -45,6 +48,7 @@ from tests.factories import (
 
 LOGIN = "login"
 ELSEWHERE = "elsewhere"
+SAVED = "saved"
 
 ANON = "anonymous"
 EXEC = "ihtc_executive"
@@ -132,6 +136,10 @@ class World:
 
     def pk(self, name) -> int:
         return self[name].pk
+
+    def history_id(self, name) -> int:
+        """The id of the latest stored version of an object (simple-history)."""
+        return self[name].history.latest().history_id
 
 
 def make_user(role: str, world: World):
@@ -493,6 +501,102 @@ TARGETS: list[dict] = [
     },
 ]
 
+# --- Admin history pages and their revert form (django-simple-history), per object ---------------------------------
+
+
+def _admin_form_data(obj, **changes) -> dict:
+    """What the admin's change form of ``obj`` posts (as a superuser sees it), with ``changes``."""
+    from django import forms
+    from django.test import RequestFactory
+
+    model_admin = admin.site._registry[type(obj)]
+    request = RequestFactory().get("/")
+    request.user = SuperuserFactory()
+    form = model_admin.get_form(request, obj)(instance=obj)
+    data = {
+        name: "" if form[name].value() is None else form[name].value()
+        for name, field in form.fields.items()
+        if not isinstance(field, forms.FileField)
+    }
+    return {**data, **changes}
+
+
+def _stored(name: str, field: str) -> Callable[[World], object]:
+    """The stored value of ``field`` of the world's object ``name`` (read again from the database)."""
+    return lambda w: getattr(type(w[name]).objects.get(pk=w.pk(name)), field)
+
+
+def admin_history_rows(model: str, name: str, *, view, revert, change: dict, field: str) -> list[dict]:
+    """The history page, the revert form and the revert itself (its POST) of the world's object ``name``."""
+    history = f"admin:federation_{model}_history"
+    form = f"admin:federation_{model}_simple_history"
+
+    def form_url(w):
+        return reverse(form, args=[w.pk(name), w.history_id(name)])
+
+    return [
+        {"name": f"admin {model} A history", "method": "get", "url": page(history, name), "expect": view},
+        {"name": f"admin {model} A revert form", "method": "get", "url": form_url, "expect": view},
+        {
+            "name": f"admin {model} A revert",
+            "method": "post",
+            "format": "multipart",
+            "url": form_url,
+            "data": lambda w: _admin_form_data(w[name], **change),
+            "stored": _stored(name, field),
+            "expect": revert,
+        },
+    ]
+
+
+# A revert writes: change permission on the object, through the services (which check again).
+ADMIN_REVERT_A = expect(SAVED, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, STAFF_B=ELSEWHERE)
+# Waivers, inspections and device requests are records: nobody edits them in the admin, so nobody reverts them.
+ADMIN_NO_REVERT_A = expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, STAFF_B=ELSEWHERE)
+
+TARGETS += [
+    *admin_history_rows(
+        "person",
+        "person_a",
+        view=ADMIN_STAFF_OBJECT_A,
+        revert=ADMIN_REVERT_A,
+        change={"last_name": "Reverted"},
+        field="last_name",
+    ),
+    *admin_history_rows(
+        "passport",
+        "passport_a",
+        view=ADMIN_STAFF_OBJECT_A,
+        revert=ADMIN_REVERT_A,
+        change={"expiry_date": "2031-01-31"},
+        field="expiry_date",
+    ),
+    *admin_history_rows(
+        "eligibilitywaiver",
+        "waiver_a",
+        view=ADMIN_STAFF_OBJECT_A,
+        revert=ADMIN_NO_REVERT_A,
+        change={"reason": "Reverted"},
+        field="reason",
+    ),
+    *admin_history_rows(
+        "protectivedevicerequest",
+        "device_request_a",
+        view=ADMIN_STAFF_OBJECT_A,
+        revert=ADMIN_NO_REVERT_A,
+        change={"description": "Reverted"},
+        field="description",
+    ),
+    *admin_history_rows(
+        "equipmentinspection",
+        "inspection_a",
+        view=ADMIN_STAFF_OBJECT_A,
+        revert=ADMIN_NO_REVERT_A,
+        change={"notes": "Reverted"},
+        field="notes",
+    ),
+]
+
 # --- Championships: public pages and API reads, direction (staff of the sanctioning body), team managers ------------
 
 
@@ -786,8 +890,12 @@ def test_permission_matrix(target, role, expected):
     client = Client()
     if user is not None:
         client.force_login(user)
+    before = target["stored"](world) if "stored" in target else None
     response = _call(client, target, world)
-    if expected in (LOGIN, ELSEWHERE):
+    if "stored" in target:
+        after = target["stored"](world)
+        assert (after != before) == (expected == SAVED), f"{target['name']} as {role}: stored {before!r} -> {after!r}"
+    if expected in (LOGIN, ELSEWHERE, SAVED):
         assert response.status_code == 302, f"{target['name']} as {role}: {response.status_code}"
         to_login = "login" in response["Location"]
         assert to_login == (expected == LOGIN), f"{target['name']} as {role}: redirected to {response['Location']}"
@@ -839,6 +947,9 @@ class _UnsavedWorld(World):
     """Stands in for the world when only URLs are needed: every object has pk 1."""
 
     def pk(self, name) -> int:
+        return 1
+
+    def history_id(self, name) -> int:
         return 1
 
     def __getitem__(self, name):
