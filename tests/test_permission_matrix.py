@@ -40,6 +40,7 @@ from tests.factories import (
     RoleAssignmentFactory,
     SuperuserFactory,
     UserFactory,
+    admin_form_data,
     federation_staff,
     international_staff,
     jpeg_upload,
@@ -504,23 +505,6 @@ TARGETS: list[dict] = [
 # --- Admin history pages and their revert form (django-simple-history), per object ---------------------------------
 
 
-def _admin_form_data(obj, **changes) -> dict:
-    """What the admin's change form of ``obj`` posts (as a superuser sees it), with ``changes``."""
-    from django import forms
-    from django.test import RequestFactory
-
-    model_admin = admin.site._registry[type(obj)]
-    request = RequestFactory().get("/")
-    request.user = SuperuserFactory()
-    form = model_admin.get_form(request, obj)(instance=obj)
-    data = {
-        name: "" if form[name].value() is None else form[name].value()
-        for name, field in form.fields.items()
-        if not isinstance(field, forms.FileField)
-    }
-    return {**data, **changes}
-
-
 def _stored(name: str, field: str) -> Callable[[World], object]:
     """The stored value of ``field`` of the world's object ``name`` (read again from the database)."""
     return lambda w: getattr(type(w[name]).objects.get(pk=w.pk(name)), field)
@@ -542,7 +526,7 @@ def admin_history_rows(model: str, name: str, *, view, revert, change: dict, fie
             "method": "post",
             "format": "multipart",
             "url": form_url,
-            "data": lambda w: _admin_form_data(w[name], **change),
+            "data": lambda w: admin_form_data(w[name], **change),
             "stored": _stored(name, field),
             "expect": revert,
         },
@@ -554,48 +538,19 @@ ADMIN_REVERT_A = expect(SAVED, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, STAFF_B
 # Waivers, inspections and device requests are records: nobody edits them in the admin, so nobody reverts them.
 ADMIN_NO_REVERT_A = expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, STAFF_B=ELSEWHERE)
 
-TARGETS += [
-    *admin_history_rows(
-        "person",
-        "person_a",
-        view=ADMIN_STAFF_OBJECT_A,
-        revert=ADMIN_REVERT_A,
-        change={"last_name": "Reverted"},
-        field="last_name",
-    ),
-    *admin_history_rows(
-        "passport",
-        "passport_a",
-        view=ADMIN_STAFF_OBJECT_A,
-        revert=ADMIN_REVERT_A,
-        change={"expiry_date": "2031-01-31"},
-        field="expiry_date",
-    ),
-    *admin_history_rows(
-        "eligibilitywaiver",
-        "waiver_a",
-        view=ADMIN_STAFF_OBJECT_A,
-        revert=ADMIN_NO_REVERT_A,
-        change={"reason": "Reverted"},
-        field="reason",
-    ),
-    *admin_history_rows(
-        "protectivedevicerequest",
-        "device_request_a",
-        view=ADMIN_STAFF_OBJECT_A,
-        revert=ADMIN_NO_REVERT_A,
-        change={"description": "Reverted"},
-        field="description",
-    ),
-    *admin_history_rows(
-        "equipmentinspection",
-        "inspection_a",
-        view=ADMIN_STAFF_OBJECT_A,
-        revert=ADMIN_NO_REVERT_A,
-        change={"notes": "Reverted"},
-        field="notes",
-    ),
+# (admin model, the world's object of A, what its revert may do, the field changed, its new value)
+ADMIN_HISTORIES = [
+    ("person", "person_a", ADMIN_REVERT_A, "last_name", "Reverted"),
+    ("passport", "passport_a", ADMIN_REVERT_A, "expiry_date", "2031-01-31"),
+    ("eligibilitywaiver", "waiver_a", ADMIN_NO_REVERT_A, "reason", "Reverted"),
+    ("protectivedevicerequest", "device_request_a", ADMIN_NO_REVERT_A, "description", "Reverted"),
+    ("equipmentinspection", "inspection_a", ADMIN_NO_REVERT_A, "notes", "Reverted"),
 ]
+for _model, _name, _revert, _field, _value in ADMIN_HISTORIES:
+    TARGETS += admin_history_rows(
+        _model, _name, view=ADMIN_STAFF_OBJECT_A, revert=_revert, change={_field: _value}, field=_field
+    )
+
 
 # --- Championships: public pages and API reads, direction (staff of the sanctioning body), team managers ------------
 

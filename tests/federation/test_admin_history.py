@@ -13,6 +13,7 @@ from tests.factories import (
     FederationFactory,
     PassportFactory,
     PersonFactory,
+    admin_form_data,
     federation_staff,
 )
 
@@ -29,7 +30,7 @@ def test_another_federations_staff_can_neither_read_nor_revert_a_passports_histo
     assert history.status_code == 302 and "login" not in history["Location"]
     url = reverse("admin:federation_passport_simple_history", args=[passport.pk, version.history_id])
     assert client.get(url).status_code == 302
-    posted = client.post(url, {"issuing_country": "DE", "number": passport.number, "expiry_date": "2031-01-31"})
+    posted = client.post(url, admin_form_data(passport, expiry_date="2031-01-31"))
     assert posted.status_code == 302 and "login" not in posted["Location"]
     passport.refresh_from_db()
     assert passport.expiry_date == datetime.date(2027, 1, 31)
@@ -48,19 +49,6 @@ def test_person_and_passport_services_refuse_another_federations_staff():
     assert passport.expiry_date != datetime.date(2031, 1, 31)
 
 
-def _person_form(person, **changes) -> dict:
-    """The person's admin form as posted (the fields of ``services.PERSON_FIELDS`` that the form shows)."""
-    data = {
-        "federation": person.federation_id,
-        "first_name": person.first_name,
-        "last_name": person.last_name,
-        "date_of_birth": person.date_of_birth.isoformat(),
-        "gender": person.gender,
-        "nationality": str(person.nationality),
-    }
-    return {**data, **changes}
-
-
 def test_another_federations_staff_can_neither_read_nor_revert_a_persons_history():
     germany, italy = FederationFactory(), FederationFactory()
     person = PersonFactory(federation=germany, last_name="Schmidt")
@@ -75,7 +63,7 @@ def test_another_federations_staff_can_neither_read_nor_revert_a_persons_history
     form = client.get(url)
     assert form.status_code == 302 and b"Schmidt" not in form.content
     # The attack of the issue: move the German person into Italy's federation through the revert form.
-    posted = client.post(url, _person_form(person, federation=italy.pk, last_name="Rossi"))
+    posted = client.post(url, admin_form_data(person, federation=italy.pk, last_name="Rossi"))
     assert posted.status_code == 302 and "login" not in posted["Location"]
     person.refresh_from_db()
     assert (person.federation, person.last_name) == (germany, "Schmidt")
@@ -94,7 +82,7 @@ def test_a_federations_own_staff_can_revert_their_persons_and_passports_history(
     assert client.get(reverse("admin:federation_person_history", args=[person.pk])).status_code == 200
     url = reverse("admin:federation_person_simple_history", args=[person.pk, first.history_id])
     assert client.get(url).status_code == 200
-    posted = client.post(url, _person_form(person, last_name=old_name))
+    posted = client.post(url, admin_form_data(person, last_name=old_name))
     assert posted.status_code == 302 and "login" not in posted["Location"]
     person.refresh_from_db()
     assert person.last_name == old_name
@@ -103,9 +91,7 @@ def test_a_federations_own_staff_can_revert_their_persons_and_passports_history(
     passport_url = reverse(
         "admin:federation_passport_simple_history", args=[passport.pk, passport.history.latest().history_id]
     )
-    posted = client.post(
-        passport_url, {"issuing_country": "DE", "number": passport.number, "expiry_date": "2031-01-31"}
-    )
+    posted = client.post(passport_url, admin_form_data(passport, expiry_date="2031-01-31"))
     assert posted.status_code == 302
     passport.refresh_from_db()
     assert passport.expiry_date == datetime.date(2031, 1, 31)
@@ -121,7 +107,7 @@ def test_a_revert_needs_change_permission_even_with_view_permission():
     url = reverse(
         "admin:federation_eligibilitywaiver_simple_history", args=[waiver.pk, waiver.history.latest().history_id]
     )
-    posted = client.post(url, {"person": waiver.person_id, "code": waiver.code, "reason": "Reverted"})
+    posted = client.post(url, admin_form_data(waiver, reason="Reverted"))
     assert posted.status_code == 403
     waiver.refresh_from_db()
     assert waiver.reason == "Renewal pending"
