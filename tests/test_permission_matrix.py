@@ -538,18 +538,22 @@ ADMIN_REVERT_A = expect(SAVED, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, STAFF_B
 # Waivers, inspections and device requests are records: nobody edits them in the admin, so nobody reverts them.
 ADMIN_NO_REVERT_A = expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, STAFF_B=ELSEWHERE)
 
-# (admin model, the world's object of A, what its revert may do, the field changed, its new value)
+# The registry's shared records: read by all staff, reverted by who keeps them (executives; the IHTC for 3.2.6 A).
+ADMIN_REVERT_EXECUTIVES = expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=SAVED, SU=SAVED)
+ADMIN_REVERT_IHTC = expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED)
+
+# (admin model, the world's object, who reads its history, what its revert may do, the field changed, its new value)
 ADMIN_HISTORIES = [
-    ("person", "person_a", ADMIN_REVERT_A, "last_name", "Reverted"),
-    ("passport", "passport_a", ADMIN_REVERT_A, "expiry_date", "2031-01-31"),
-    ("eligibilitywaiver", "waiver_a", ADMIN_NO_REVERT_A, "reason", "Reverted"),
-    ("protectivedevicerequest", "device_request_a", ADMIN_NO_REVERT_A, "description", "Reverted"),
-    ("equipmentinspection", "inspection_a", ADMIN_NO_REVERT_A, "notes", "Reverted"),
+    ("federation", "fed_a", ADMIN_STAFF, ADMIN_REVERT_EXECUTIVES, "contact_name", "Reverted"),
+    ("person", "person_a", ADMIN_STAFF_OBJECT_A, ADMIN_REVERT_A, "last_name", "Reverted"),
+    ("passport", "passport_a", ADMIN_STAFF_OBJECT_A, ADMIN_REVERT_A, "expiry_date", "2031-01-31"),
+    ("eligibilitywaiver", "waiver_a", ADMIN_STAFF_OBJECT_A, ADMIN_NO_REVERT_A, "reason", "Reverted"),
+    ("equipmentmodel", "equipment_model", ADMIN_STAFF, ADMIN_REVERT_IHTC, "model_name", "Reverted"),
+    ("equipmentinspection", "inspection_a", ADMIN_STAFF_OBJECT_A, ADMIN_NO_REVERT_A, "notes", "Reverted"),
+    ("protectivedevicerequest", "device_request_a", ADMIN_STAFF_OBJECT_A, ADMIN_NO_REVERT_A, "description", "Reverted"),
 ]
-for _model, _name, _revert, _field, _value in ADMIN_HISTORIES:
-    TARGETS += admin_history_rows(
-        _model, _name, view=ADMIN_STAFF_OBJECT_A, revert=_revert, change={_field: _value}, field=_field
-    )
+for _model, _name, _view, _revert, _field, _value in ADMIN_HISTORIES:
+    TARGETS += admin_history_rows(_model, _name, view=_view, revert=_revert, change={_field: _value}, field=_field)
 
 
 # --- Championships: public pages and API reads, direction (staff of the sanctioning body), team managers ------------
@@ -920,6 +924,17 @@ def test_every_route_of_the_federation_api_and_pages_is_in_the_matrix():
     )
     missing = routes - _target_route_names()
     assert not missing, f"routes with no row in the permission matrix: {sorted(missing)}"
+
+
+def test_every_history_page_and_revert_form_of_the_federation_admin_is_in_the_matrix():
+    history_routes = {
+        name
+        for name in _route_names(admin.site.get_urls(), "admin")
+        if name.startswith("admin:federation_") and name.endswith(("_history", "_simple_history"))
+    }
+    assert history_routes, "the federation admin keeps history (django-simple-history)"
+    missing = history_routes - _target_route_names()
+    assert not missing, f"admin history routes with no row in the permission matrix: {sorted(missing)}"
 
 
 def test_every_role_has_an_expectation_in_every_federation_row():
