@@ -5,8 +5,11 @@ what every role gets. Other apps add their rows (tournaments, games,
 discipline pages) to the same list, and the objects their rows need to
 ``OBJECTS``; ``World`` builds an object only when a row asks for it.
 
-Expected values: an HTTP status, ``LOGIN`` (a redirect to a login page) or
-``ELSEWHERE`` (a redirect, not to a login page: the admin's "no such object").
+Expected values: an HTTP status, ``LOGIN`` (a redirect to a login page),
+``ELSEWHERE`` (a redirect, not to a login page: the admin's "no such object") or
+``SAVED`` (a redirect, not to a login page, after the write was stored). A row with
+``stored`` (a function of the world) is a write: its value must change for ``SAVED``
+and stay the same for every other answer.
 
 Roles: anonymous, IHTC executive, international federation staff, national
 staff of federation A, national staff of federation B, team manager (of A),
@@ -37,6 +40,7 @@ from tests.factories import (
     RoleAssignmentFactory,
     SuperuserFactory,
     UserFactory,
+    admin_form_data,
     federation_staff,
     international_staff,
     jpeg_upload,
@@ -45,6 +49,7 @@ from tests.factories import (
 
 LOGIN = "login"
 ELSEWHERE = "elsewhere"
+SAVED = "saved"
 
 ANON = "anonymous"
 EXEC = "ihtc_executive"
@@ -132,6 +137,10 @@ class World:
 
     def pk(self, name) -> int:
         return self[name].pk
+
+    def history_id(self, name) -> int:
+        """The id of the latest stored version of an object (simple-history)."""
+        return self[name].history.latest().history_id
 
 
 def make_user(role: str, world: World):
@@ -493,6 +502,60 @@ TARGETS: list[dict] = [
     },
 ]
 
+# --- Admin history pages and their revert form (django-simple-history), per object ---------------------------------
+
+
+def _stored(name: str, field: str) -> Callable[[World], object]:
+    """The stored value of ``field`` of the world's object ``name`` (read again from the database)."""
+    return lambda w: getattr(type(w[name]).objects.get(pk=w.pk(name)), field)
+
+
+def admin_history_rows(model: str, name: str, *, view, revert, change: dict, field: str) -> list[dict]:
+    """The history page, the revert form and the revert itself (its POST) of the world's object ``name``."""
+    history = f"admin:federation_{model}_history"
+    form = f"admin:federation_{model}_simple_history"
+
+    def form_url(w):
+        return reverse(form, args=[w.pk(name), w.history_id(name)])
+
+    return [
+        {"name": f"admin {model} A history", "method": "get", "url": page(history, name), "expect": view},
+        {"name": f"admin {model} A revert form", "method": "get", "url": form_url, "expect": view},
+        {
+            "name": f"admin {model} A revert",
+            "method": "post",
+            "format": "multipart",
+            "url": form_url,
+            "data": lambda w: admin_form_data(w[name], **change),
+            "stored": _stored(name, field),
+            "expect": revert,
+        },
+    ]
+
+
+# A revert writes: change permission on the object, through the services (which check again).
+ADMIN_REVERT_A = expect(SAVED, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, STAFF_B=ELSEWHERE)
+# Waivers, inspections and device requests are records: nobody edits them in the admin, so nobody reverts them.
+ADMIN_NO_REVERT_A = expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, STAFF_B=ELSEWHERE)
+
+# The registry's shared records: read by all staff, reverted by who keeps them (executives; the IHTC for 3.2.6 A).
+ADMIN_REVERT_EXECUTIVES = expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=SAVED, SU=SAVED)
+ADMIN_REVERT_IHTC = expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED)
+
+# (admin model, the world's object, who reads its history, what its revert may do, the field changed, its new value)
+ADMIN_HISTORIES = [
+    ("federation", "fed_a", ADMIN_STAFF, ADMIN_REVERT_EXECUTIVES, "contact_name", "Reverted"),
+    ("person", "person_a", ADMIN_STAFF_OBJECT_A, ADMIN_REVERT_A, "last_name", "Reverted"),
+    ("passport", "passport_a", ADMIN_STAFF_OBJECT_A, ADMIN_REVERT_A, "expiry_date", "2031-01-31"),
+    ("eligibilitywaiver", "waiver_a", ADMIN_STAFF_OBJECT_A, ADMIN_NO_REVERT_A, "reason", "Reverted"),
+    ("equipmentmodel", "equipment_model", ADMIN_STAFF, ADMIN_REVERT_IHTC, "model_name", "Reverted"),
+    ("equipmentinspection", "inspection_a", ADMIN_STAFF_OBJECT_A, ADMIN_NO_REVERT_A, "notes", "Reverted"),
+    ("protectivedevicerequest", "device_request_a", ADMIN_STAFF_OBJECT_A, ADMIN_NO_REVERT_A, "description", "Reverted"),
+]
+for _model, _name, _view, _revert, _field, _value in ADMIN_HISTORIES:
+    TARGETS += admin_history_rows(_model, _name, view=_view, revert=_revert, change={_field: _value}, field=_field)
+
+
 # --- Championships: public pages and API reads, direction (staff of the sanctioning body), team managers ------------
 
 
@@ -786,8 +849,12 @@ def test_permission_matrix(target, role, expected):
     client = Client()
     if user is not None:
         client.force_login(user)
+    before = target["stored"](world) if "stored" in target else None
     response = _call(client, target, world)
-    if expected in (LOGIN, ELSEWHERE):
+    if "stored" in target:
+        after = target["stored"](world)
+        assert (after != before) == (expected == SAVED), f"{target['name']} as {role}: stored {before!r} -> {after!r}"
+    if expected in (LOGIN, ELSEWHERE, SAVED):
         assert response.status_code == 302, f"{target['name']} as {role}: {response.status_code}"
         to_login = "login" in response["Location"]
         assert to_login == (expected == LOGIN), f"{target['name']} as {role}: redirected to {response['Location']}"
@@ -841,6 +908,9 @@ class _UnsavedWorld(World):
     def pk(self, name) -> int:
         return 1
 
+    def history_id(self, name) -> int:
+        return 1
+
     def __getitem__(self, name):
         raise AssertionError("a row's URL must use world.pk(), not the object")
 
@@ -854,6 +924,17 @@ def test_every_route_of_the_federation_api_and_pages_is_in_the_matrix():
     )
     missing = routes - _target_route_names()
     assert not missing, f"routes with no row in the permission matrix: {sorted(missing)}"
+
+
+def test_every_history_page_and_revert_form_of_the_federation_admin_is_in_the_matrix():
+    history_routes = {
+        name
+        for name in _route_names(admin.site.get_urls(), "admin")
+        if name.startswith("admin:federation_") and name.endswith(("_history", "_simple_history"))
+    }
+    assert history_routes, "the federation admin keeps history (django-simple-history)"
+    missing = history_routes - _target_route_names()
+    assert not missing, f"admin history routes with no row in the permission matrix: {sorted(missing)}"
 
 
 def test_every_role_has_an_expectation_in_every_federation_row():
