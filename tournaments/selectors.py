@@ -318,6 +318,12 @@ def championship_statistics(championship: Championship) -> ChampionshipStatistic
     return ChampionshipStatistics(players=players, goalkeepers=goalkeepers, teams=teams, people=people, entries=entries)
 
 
+def roster_is_confirmed(entry: TeamEntry) -> bool:
+    """Return True when the entry has a roster and every line of it is confirmed (registered)."""
+    lines = RosterEntry.objects.filter(entry=entry)
+    return lines.exists() and not lines.filter(confirmed=False).exists()
+
+
 def entries_managed_by(user) -> QuerySet[TeamEntry]:
     """Return the entries a user may manage: his teams as team manager, his federation's as its staff,
     every entry for international staff (see ``services.can_manage_entry``)."""

@@ -646,16 +646,14 @@ def standings_shootout(request, pk: int):
 @login_required
 def my_entries(request):
     """The entries the user manages (team managers) or may act for (staff of the federation)."""
-    mine = (
-        TeamEntry.objects.filter(managers=request.user)
-        .select_related("championship", "federation")
-        .order_by("-championship__start_date", "name")
-    )
+    mine = selectors.entries_managed_by(request.user).order_by("-championship__start_date", "name")
     return render(request, "tournaments/my_entries.html", {"entries": mine})
 
 
 def _entry_page(request, entry, *, add=None, imp=None, official=None, status=200):
     roster = selectors.roster_with_eligibility(entry)
+    begun = services.championship_has_begun(entry.championship)
+    is_open = entry.status not in (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED)
     return render(
         request,
         "tournaments/entry_detail.html",
@@ -667,8 +665,11 @@ def _entry_page(request, entry, *, add=None, imp=None, official=None, status=200
             "add_form": add or RosterAddForm(entry=entry),
             "import_form": imp or RosterImportForm(),
             "official_form": official or OfficialForm(entry=entry),
-            "begun": services.championship_has_begun(entry.championship),
-            "open": entry.status not in (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED),
+            "begun": begun,
+            "open": is_open,
+            # 3.1.1 B (R-05): once frozen, the page offers no roster change the services would refuse.
+            "editable": is_open and not begun,
+            "refused_forms": [form for form in (add, imp) if form is not None],
         },
         status=status,
     )
@@ -750,6 +751,7 @@ def official_add(request, pk: int):
 @require_POST
 def roster_confirm(request, pk: int):
     entry = _managed_entry(request, pk)
+    already = selectors.roster_is_confirmed(entry)
     try:
         services.roster_confirm(entry=entry, by=request.user)
     except ValidationError as exc:
@@ -757,7 +759,10 @@ def roster_confirm(request, pk: int):
             for error in errors:
                 messages.error(request, error)
     else:
-        messages.success(request, "Roster confirmed (registered).")
+        if already:
+            messages.info(request, "The roster is already confirmed.")
+        else:
+            messages.success(request, "Roster confirmed (registered).")
     return redirect("tournaments:entry-detail", pk=entry.pk)
 
 

@@ -6,6 +6,8 @@ import datetime
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import Role
@@ -15,6 +17,7 @@ from tests.factories import (
     RoleAssignmentFactory,
     TeamEntryFactory,
     UserFactory,
+    federation_staff,
     international_staff,
     with_role,
 )
@@ -52,6 +55,43 @@ def url(name, *args):
 def test_a_manager_finds_the_team_under_my_teams(manager_client, entry):
     response = manager_client.get(url("my-entries"))
     assert url("entry-detail", entry.pk) in response.text
+
+
+def test_national_staff_find_their_federations_entries_under_my_teams(client, entry):
+    staff = federation_staff(entry.federation)
+    own = TeamEntryFactory(championship=ChampionshipFactory(), federation=entry.federation)
+    other = TeamEntryFactory(championship=entry.championship)
+    client.force_login(staff)
+    page = client.get(url("my-entries"))
+    assert page.status_code == 200
+    assert url("entry-detail", entry.pk) in page.text
+    assert url("entry-detail", own.pk) in page.text
+    assert url("entry-detail", other.pk) not in page.text
+
+
+def test_international_staff_find_every_entry_under_my_teams(client, entry):
+    other = TeamEntryFactory(championship=entry.championship)
+    client.force_login(international_staff())
+    page = client.get(url("my-entries"))
+    assert url("entry-detail", entry.pk) in page.text
+    assert url("entry-detail", other.pk) in page.text
+
+
+def _my_teams_queries(client) -> tuple[int, int]:
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(url("my-entries"))
+    assert page.status_code == 200
+    return len(page.context["entries"]), len(queries)
+
+
+def test_my_teams_runs_the_same_number_of_queries_for_2_and_6_entries(client):
+    client.force_login(international_staff())
+    TeamEntryFactory.create_batch(2)
+    shown_two, two = _my_teams_queries(client)
+    TeamEntryFactory.create_batch(4)
+    shown_six, six = _my_teams_queries(client)
+    assert (shown_two, shown_six) == (2, 6)
+    assert six == two
 
 
 def test_someone_who_does_not_manage_the_entry_is_refused(client, entry):
@@ -159,6 +199,47 @@ def test_the_roster_is_shown_frozen_after_the_first_game(manager_client, entry):
     assert response.status_code == 400
     assert "R-05" in response.text
     assert not RosterEntry.objects.filter(person=person).exists()
+
+
+def test_a_frozen_roster_offers_no_change_add_import_or_confirm(manager_client, entry):
+    """3.1.1 B: after the first game the page shows none of the actions the services would refuse."""
+    lines = full_roster(entry)
+    pool = make_pool(entry.championship, 2)
+    _, games = round_robin_games(pool)
+    finish(next(iter(games.values())), 1, 0)
+    page = manager_client.get(url("entry-detail", entry.pk))
+    assert page.status_code == 200
+    assert "Rule 3.1.1 B: the roster is frozen since the first game" in page.text
+    for line in lines:
+        assert url("roster-line-edit", line.pk) not in page.text
+    for action in ("roster-add", "roster-import", "roster-confirm"):
+        assert url(action, entry.pk) not in page.text
+    assert "Confirm the roster" not in page.text
+
+
+def test_an_open_roster_offers_change_add_import_and_confirm(manager_client, entry):
+    lines = full_roster(entry)
+    page = manager_client.get(url("entry-detail", entry.pk))
+    assert "the roster is frozen" not in page.text
+    assert url("roster-line-edit", lines[0].pk) in page.text
+    for action in ("roster-add", "roster-import", "roster-confirm"):
+        assert url(action, entry.pk) in page.text
+
+
+def test_confirming_an_already_confirmed_roster_says_so(manager_client, entry):
+    full_roster(entry, confirmed=True)
+    response = manager_client.post(url("roster-confirm", entry.pk), follow=True)
+    assert "The roster is already confirmed" in response.text
+    assert "Roster confirmed (registered)" not in response.text
+    assert not RosterEntry.objects.filter(entry=entry, confirmed=False).exists()
+
+
+def test_confirming_a_partly_confirmed_roster_reports_the_registration(manager_client, entry):
+    lines = full_roster(entry, confirmed=True)
+    RosterEntry.objects.filter(pk=lines[-1].pk).update(confirmed=False)
+    response = manager_client.post(url("roster-confirm", entry.pk), follow=True)
+    assert "Roster confirmed (registered)" in response.text
+    assert "already confirmed" not in response.text
 
 
 def _csv(text: str) -> SimpleUploadedFile:
