@@ -2,6 +2,7 @@
 
 import pytest
 
+from federation.api_urls import router as federation_router
 from tests.factories import (
     EquipmentModelFactory,
     GameFactory,
@@ -10,6 +11,7 @@ from tests.factories import (
     SuperuserFactory,
     client_for,
 )
+from tournaments.api_urls import router as tournaments_router
 from tournaments.models import GoalRecord
 
 pytestmark = pytest.mark.django_db
@@ -37,6 +39,21 @@ def test_an_id_filter_beyond_the_database_range_is_a_400_naming_the_field(url, f
     response = client_for(SuperuserFactory()).get(url, {field: TOO_BIG})
     assert response.status_code == 400
     assert field in response.json()
+
+
+def test_no_filter_of_any_api_list_answers_a_500_for_a_value_out_of_range():
+    client = client_for(SuperuserFactory())
+    out_of_range = [TOO_BIG, f"-{TOO_BIG}", "0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00", "0001-01-01"]
+    server_errors = []
+    for router in (federation_router, tournaments_router):
+        for prefix, viewset, _basename in router.registry:
+            filterset = getattr(viewset, "filterset_class", None)
+            for name in filterset.base_filters if filterset else ():
+                for value in out_of_range:
+                    status = client.get(f"/api/{prefix}/", {name: value}).status_code
+                    if status >= 500:
+                        server_errors.append((prefix, name, value, status))
+    assert server_errors == []
 
 
 def test_a_datetime_filter_that_cannot_be_converted_to_utc_is_a_400_naming_the_field():
