@@ -17,11 +17,11 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from accounts import access
-from portal.api import RulesPermission, ServiceAnswerMixin
+from portal.api import JSONParser, RulesPermission, ServiceAnswerMixin
 
 from . import selectors, services
 from .filters import (

@@ -9,6 +9,8 @@ from __future__ import annotations
 import django_filters
 from django_countries import countries
 
+from portal.filters import SafeIsoDateTimeFilter, id_filter
+
 from .models import (
     CategoryChoice,
     DeviceRequestStatus,
@@ -70,7 +72,7 @@ class PersonFilter(django_filters.FilterSet):
 class PersonRecordFilter(django_filters.FilterSet):
     """The filters of any record of a person (passport, waiver, inspection, device request)."""
 
-    person = django_filters.NumberFilter(field_name="person_id")
+    person = id_filter(field_name="person_id")
     federation = django_filters.ModelChoiceFilter(field_name="person__federation", queryset=Federation.objects.all())
 
 
@@ -113,8 +115,8 @@ class EquipmentModelFilter(django_filters.FilterSet):
 
 class EquipmentInspectionFilter(PersonRecordFilter):
     kind = django_filters.ChoiceFilter(choices=InspectionKind.choices)
-    inspected_after = django_filters.IsoDateTimeFilter(field_name="inspected_at", lookup_expr="gte")
-    inspected_before = django_filters.IsoDateTimeFilter(field_name="inspected_at", lookup_expr="lt")
+    inspected_after = SafeIsoDateTimeFilter(field_name="inspected_at", lookup_expr="gte")
+    inspected_before = SafeIsoDateTimeFilter(field_name="inspected_at", lookup_expr="lt")
 
     class Meta:
         model = EquipmentInspection
@@ -123,8 +125,8 @@ class EquipmentInspectionFilter(PersonRecordFilter):
 
 class ProtectiveDeviceRequestFilter(PersonRecordFilter):
     status = django_filters.ChoiceFilter(choices=DeviceRequestStatus.choices)
-    submitted_after = django_filters.IsoDateTimeFilter(field_name="submitted_at", lookup_expr="gte")
-    submitted_before = django_filters.IsoDateTimeFilter(field_name="submitted_at", lookup_expr="lt")
+    submitted_after = SafeIsoDateTimeFilter(field_name="submitted_at", lookup_expr="gte")
+    submitted_before = SafeIsoDateTimeFilter(field_name="submitted_at", lookup_expr="lt")
 
     class Meta:
         model = ProtectiveDeviceRequest

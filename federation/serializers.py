@@ -131,7 +131,7 @@ class PersonEligibilitySerializer(serializers.Serializer):
 class PassportSerializer(serializers.ModelSerializer):
     """A passport's metadata; the scan itself only through ``federation:passport-scan``."""
 
-    person_name = serializers.CharField(source="person.__str__", read_only=True)
+    person_name = serializers.StringRelatedField(source="person", read_only=True)
     federation = serializers.IntegerField(source="person.federation_id", read_only=True)
     issuing_country = SafeCountryField()
     has_scan = serializers.SerializerMethodField()
@@ -190,7 +190,7 @@ class PassportUpdateSerializer(PassportInputSerializer):
 
 
 class EligibilityWaiverSerializer(serializers.ModelSerializer):
-    approved_by = serializers.CharField(source="approved_by.__str__", read_only=True)
+    approved_by = serializers.StringRelatedField(read_only=True)
 
     class Meta:
         model = EligibilityWaiver
@@ -210,7 +210,7 @@ class EligibilityWaiverInputSerializer(serializers.Serializer):
 
 
 class EquipmentModelSerializer(serializers.ModelSerializer):
-    approved_by = serializers.CharField(source="approved_by.__str__", read_only=True, allow_null=True)
+    approved_by = serializers.StringRelatedField(read_only=True)
 
     class Meta:
         model = EquipmentModel
@@ -252,7 +252,7 @@ class ViolationSerializer(serializers.Serializer):
 
 
 class EquipmentInspectionSerializer(serializers.ModelSerializer):
-    inspected_by = serializers.CharField(source="inspected_by.__str__", read_only=True)
+    inspected_by = serializers.StringRelatedField(read_only=True)
     violations = ViolationSerializer(many=True, read_only=True)
     measurements = serializers.DictField(child=serializers.JSONField())
 
@@ -287,8 +287,8 @@ class EquipmentInspectionInputSerializer(serializers.Serializer):
 class ProtectiveDeviceRequestSerializer(serializers.ModelSerializer):
     """A request's metadata; the prescription only through ``federation:device-prescription``."""
 
-    submitted_by = serializers.CharField(source="submitted_by.__str__", read_only=True)
-    decided_by = serializers.CharField(source="decided_by.__str__", read_only=True, allow_null=True)
+    submitted_by = serializers.StringRelatedField(read_only=True)
+    decided_by = serializers.StringRelatedField(read_only=True)
     prescription_url = serializers.SerializerMethodField()
 
     class Meta:

@@ -13,6 +13,7 @@ from accounts.access import (
     can_see_confidential,
     federations_visible_to,
 )
+from portal.filters import id_or_none
 
 from .files import private_file_response
 from .selectors import PERSON_ROLE_FIELDS, person_eligibility_by_category, person_list, person_with_records
@@ -30,7 +31,7 @@ def _int_or_none(value: str | None) -> int | None:
 @login_required
 def person_list_view(request):
     search = request.GET.get("q", "").strip()[:100]
-    federation_id = _int_or_none(request.GET.get("federation"))
+    federation_id = id_or_none(request.GET.get("federation"))
     role = request.GET.get("role", "")
     people = person_list(request.user, search=search, federation_id=federation_id, role=role)
     page = Paginator(people, PEOPLE_PER_PAGE).get_page(request.GET.get("page"))

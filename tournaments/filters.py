@@ -9,6 +9,8 @@ from __future__ import annotations
 import django_filters
 from django.db.models import Q
 
+from portal.filters import SafeIsoDateTimeFilter, id_filter
+
 from .models import (
     CATEGORY_CHOICES,
     Championship,
@@ -25,13 +27,6 @@ from .models import (
     TeamEntry,
     Venue,
 )
-
-# Ids are checked as numbers the database can hold: a 30-digit id is a 400, not an overflow.
-MAX_ID = 2**31 - 1
-
-
-def id_filter(**kwargs) -> django_filters.NumberFilter:
-    return django_filters.NumberFilter(min_value=1, max_value=MAX_ID, **kwargs)
 
 
 class ChampionshipFilter(django_filters.FilterSet):
@@ -79,8 +74,8 @@ class GameFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=GameStatus.choices)
     phase = django_filters.ChoiceFilter(field_name="phase__kind", choices=PhaseKind.choices)
     team = id_filter(method="filter_team", label="Entry id, home or away")
-    starts_after = django_filters.IsoDateTimeFilter(field_name="start_at", lookup_expr="gte")
-    starts_before = django_filters.IsoDateTimeFilter(field_name="start_at", lookup_expr="lt")
+    starts_after = SafeIsoDateTimeFilter(field_name="start_at", lookup_expr="gte")
+    starts_before = SafeIsoDateTimeFilter(field_name="start_at", lookup_expr="lt")
 
     class Meta:
         model = Game

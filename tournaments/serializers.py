@@ -13,9 +13,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from federation.models import Federation, Person
+from portal.filters import MAX_ID
 
 from . import services
-from .filters import MAX_ID
 from .models import (
     Championship,
     DecidedIn,
@@ -171,7 +171,7 @@ class ManagersInputSerializer(serializers.Serializer):
 
 
 class RosterEntrySerializer(serializers.ModelSerializer):
-    name = serializers.CharField(source="person.__str__", read_only=True)
+    name = serializers.StringRelatedField(source="person", read_only=True)
 
     class Meta:
         model = RosterEntry
@@ -362,8 +362,8 @@ class GameMoveInputSerializer(serializers.Serializer):
 
 
 class GoalSerializer(serializers.ModelSerializer):
-    scorer_name = serializers.CharField(source="scorer.__str__", read_only=True)
-    assist_name = serializers.CharField(source="assist.__str__", read_only=True, default=None)
+    scorer_name = serializers.StringRelatedField(source="scorer", read_only=True)
+    assist_name = serializers.StringRelatedField(source="assist", read_only=True)
 
     class Meta:
         model = GoalRecord
@@ -403,7 +403,7 @@ class GoalInputSerializer(serializers.Serializer):
 
 
 class PenaltySerializer(serializers.ModelSerializer):
-    person_name = serializers.CharField(source="person.__str__", read_only=True, default=None)
+    person_name = serializers.StringRelatedField(source="person", read_only=True)
 
     class Meta:
         model = PenaltyRecord
