@@ -21,7 +21,8 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from accounts import access
-from portal.api import JSONParser, RulesPermission, ServiceAnswerMixin
+from portal.api import RulesPermission, ServiceAnswerMixin
+from portal.parsers import JSONParser
 
 from . import selectors, services
 from .filters import (

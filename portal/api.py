@@ -6,21 +6,11 @@ from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
 from django.http import Http404
-from rest_framework import exceptions, parsers, permissions, status
+from rest_framework import exceptions, permissions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 logger = logging.getLogger(__name__)
-
-
-class JSONParser(parsers.JSONParser):
-    """DRF's JSON parser, with a body nested too deep for the decoder answered as a 400, not a RecursionError."""
-
-    def parse(self, stream, media_type=None, parser_context=None):
-        try:
-            return super().parse(stream, media_type, parser_context)
-        except RecursionError:
-            raise exceptions.ParseError("JSON parse error - the body is nested too deeply.") from None
 
 
 def validation_error_detail(exc: DjangoValidationError) -> dict[str, list[str]]:

@@ -253,7 +253,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # JSON first (a too-deep body is a 400), then the forms and file uploads DRF parses by default.
     "DEFAULT_PARSER_CLASSES": [
-        "portal.api.JSONParser",
+        "portal.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
