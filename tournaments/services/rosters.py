@@ -243,6 +243,11 @@ def check_roster_update(
     return change
 
 
+def _locked_entry(entry_id: int) -> TeamEntry:
+    """Return the entry with its row locked: two changes of one roster at once are serialized."""
+    return TeamEntry.objects.select_for_update(of=("self",)).select_related("championship__venue").get(pk=entry_id)
+
+
 def roster_update(
     *,
     roster_entry: RosterEntry,
@@ -257,11 +262,7 @@ def roster_update(
     now = resolve_now(now)
     check_can_manage_entry(by, roster_entry.entry)
     with transaction.atomic():
-        entry = (
-            TeamEntry.objects.select_for_update(of=("self",))
-            .select_related("championship__venue")
-            .get(pk=roster_entry.entry_id)
-        )
+        entry = _locked_entry(roster_entry.entry_id)
         roster = list(entry.roster.all())
         line = next(r for r in roster if r.pk == roster_entry.pk)
         change = check_roster_update(
@@ -288,11 +289,7 @@ def roster_remove(*, roster_entry: RosterEntry, by: User, now: datetime.datetime
     now = resolve_now(now)
     check_can_manage_entry(by, roster_entry.entry)
     with transaction.atomic():
-        entry = (
-            TeamEntry.objects.select_for_update(of=("self",))
-            .select_related("championship__venue")
-            .get(pk=roster_entry.entry_id)
-        )
+        entry = _locked_entry(roster_entry.entry_id)
         check_entry_open(entry)
         check_roster_change(entry, kind=roster_rules.REMOVE, now=now)
         # The audit trail names who removed the player.
