@@ -42,6 +42,7 @@ TIME_KEYS = frozenset({"time", "elapsed", "remaining", "start", "countdown"})
 INCLUSIVE_LISTS = frozenset({"notices"})
 _SCRIPT_KEYS = frozenset({"title", "rule", "description", "game_type", "ruleset", "teams", "events", "expect"})
 _SCRIPT_KEYS |= {"expect_error"}
+_EXPECT_ERROR_KEYS = frozenset({"rule", "event", "field"})
 
 
 @dataclass(slots=True)
@@ -122,7 +123,10 @@ def parse_script(data: dict[str, Any]) -> Script:
     expectations = _expectations(data.get("expect", []))
     expect_error = data.get("expect_error")
     if expect_error is not None and (not isinstance(expect_error, dict) or "rule" not in expect_error):
-        raise ScriptError('expect_error is {"rule": "...", "event": "id"}', field="expect_error")
+        raise ScriptError('expect_error is {"rule": "...", "event": "id", "field": "name"}', field="expect_error")
+    if expect_error is not None and set(expect_error) - _EXPECT_ERROR_KEYS:
+        unknown = ", ".join(sorted(set(expect_error) - _EXPECT_ERROR_KEYS))
+        raise ScriptError(f"expect_error has no key(s) {unknown}; it has rule, event and field", field="expect_error")
     script = Script(
         title=str(data.get("title", "")),
         rule=str(data.get("rule", "")),
@@ -264,7 +268,7 @@ def run_script(script: Script) -> Outcome:
 
 
 def _check_error(wanted: dict[str, Any], error: EngineError | None) -> list[str]:
-    """Return the mismatches of the refusal a script expects: its rule cited, its event named."""
+    """Return the mismatches of the refusal a script expects: its rule cited, its event and field named."""
     if error is None:
         return [f"expect_error: the log replayed without the error {wanted['rule']!r}"]
     out = []
@@ -272,6 +276,8 @@ def _check_error(wanted: dict[str, Any], error: EngineError | None) -> list[str]
         out.append(f"expect_error: expected an error citing {wanted['rule']!r}, got {error}")
     if wanted.get("event") is not None and str(wanted["event"]) != error.event_id:
         out.append(f"expect_error: expected the error on event {wanted['event']}, got {error}")
+    if wanted.get("field") is not None and str(wanted["field"]) != error.field:
+        out.append(f"expect_error: expected the error about field {wanted['field']}, got {error.field}: {error}")
     return out
 
 

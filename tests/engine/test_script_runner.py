@@ -166,3 +166,19 @@ def test_a_short_line_up_is_refused_at_the_period_start_and_the_script_names_tha
     events = [{"type": "period_start", "id": "start", "period": 1}]
     data = script(teams=teams, events=events, expect=[], expect_error={"rule": "5.3 B", "event": "start"})
     assert run_script(parse_script(data)).ok
+
+
+def test_an_expected_refusal_may_name_its_field_and_a_wrong_field_is_a_mismatch():
+    """expect_error's field is the input the refusal is about (EngineError.field), as the tests assert it."""
+    right = script(events=TWO_ASSISTS, expect=[], expect_error={"rule": "5.5.11 C", "event": "g", "field": "assists"})
+    assert run_script(parse_script(right)).ok
+    wrong = script(events=TWO_ASSISTS, expect=[], expect_error={"rule": "5.5.11 C", "event": "g", "field": "player"})
+    assert run_script(parse_script(wrong)).mismatches == [
+        "expect_error: expected the error about field player, got assists: "
+        "Rule 5.5.11 C / R-32: a goal has at most one assist (event g)"
+    ]
+
+
+def test_an_expected_refusal_with_an_unknown_key_is_refused():
+    with pytest.raises(ScriptError, match="expect_error has no key.s. feild; it has rule, event and field"):
+        parse_script(script(events=TWO_ASSISTS, expect=[], expect_error={"rule": "5.5.11 C", "feild": "assists"}))
