@@ -27,7 +27,7 @@ PYTEST := PORTAL_TESTS_STRICT=1 $(PY) -m pytest
 help:
 	@echo "make run      set up (.venv, requirements), migrate, load the demo, start web + Celery worker + beat"
 	@echo "make test     lint, then unit tests (SQLite, then PostgreSQL), integration tests (PostgreSQL, Redis, real worker), browser tests"
-	@echo "make lint     ruff check and ruff format --check"
+	@echo "make lint     ruff check, ruff format --check, mypy (strict) on the pure cores ([tool.mypy] in pyproject.toml)"
 	@echo "make format   ruff format and ruff check --fix"
 	@echo "make migrate  apply database migrations"
 	@echo "make demo     load the demo world (python manage.py demo)"
@@ -60,7 +60,7 @@ BROWSER_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -m browser tests/e2e
 # (or a run that collected no test: pytest's exit code 5) fails the target at the end.
 test: $(VENV)/.installed-dev chromium services
 	@failed=""; \
-	echo "== Lint (ruff)"; \
+	echo "== Lint (ruff, mypy)"; \
 	$(MAKE) --no-print-directory lint || failed="$$failed lint"; \
 	echo "== Unit tests (SQLite, 2 processes)"; \
 	$(UNIT_TESTS) || failed="$$failed unit"; \
@@ -72,9 +72,11 @@ test: $(VENV)/.installed-dev chromium services
 	$(BROWSER_TESTS) || failed="$$failed browser"; \
 	if [ -n "$$failed" ]; then echo "make test: failed runs:$$failed" >&2; exit 1; fi
 
+# mypy reads its files (the pure cores) and strict mode from [tool.mypy] in pyproject.toml.
 lint: $(VENV)/.installed-dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m mypy
 
 format: $(VENV)/.installed-dev
 	$(PY) -m ruff format .

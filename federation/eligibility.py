@@ -129,7 +129,7 @@ class EligibilityRules:
     # the passport must still be valid on the championship's last day.
     passport_valid_on: str = PASSPORT_VALID_ON_LAST_DAY
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.age_reference not in (AGE_REFERENCE_JANUARY_1, AGE_REFERENCE_FIRST_DAY):
             raise ValueError(f"R-01: age_reference must be 'january_1' or 'first_day', not {self.age_reference!r}")
         if self.passport_valid_on not in (PASSPORT_VALID_ON_LAST_DAY, PASSPORT_VALID_ON_FIRST_DAY):
@@ -164,7 +164,7 @@ class ChampionshipFacts:
     end_date: date
     team_country: str  # ISO 3166-1 alpha-2 of the entering federation
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.end_date < self.start_date:
             raise ValueError("a championship cannot end before it starts")
 
@@ -177,7 +177,7 @@ class WaiverFacts:
     reason: str
     approved_by: str
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.code not in REASON_CODES:
             raise ValueError(f"unknown eligibility reason code {self.code!r}")
         # a waiver is recorded with its reason and who granted it.

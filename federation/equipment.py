@@ -83,7 +83,7 @@ ELBOW_PAD_LIMITS = (
 )
 
 
-def _positive_or_none(obj) -> None:
+def _positive_or_none(obj: Measurements) -> None:
     for f in fields(obj):
         value = getattr(obj, f.name)
         if f.name.endswith("_mm") and value is not None and value <= 0:
@@ -105,7 +105,7 @@ class StickMeasurements:
     heel_width_mm: float | None = None
     goalkeeper: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _positive_or_none(self)
 
 
@@ -119,7 +119,7 @@ class GoalkeeperEquipmentMeasurements:
     leg_pads_altered: bool = False  # 3.2.5 E: pads "shall not be altered in any way"
     abdominal_apron_down_thighs: bool = False  # 3.2.5 D
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _positive_or_none(self)
 
 
@@ -127,19 +127,23 @@ class GoalkeeperEquipmentMeasurements:
 class ElbowPadMeasurements:
     soft_covering_mm: float | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _positive_or_none(self)
+
+
+# What `check_limits` reads a `Limit.field` from.
+Measurements = StickMeasurements | GoalkeeperEquipmentMeasurements | ElbowPadMeasurements
 
 
 def _mm(value: float) -> str:
     return f"{value:g}"
 
 
-def check_limits(measurements, limits: Iterable[Limit]) -> tuple[Violation, ...]:
+def check_limits(measurements: Measurements, limits: Iterable[Limit]) -> tuple[Violation, ...]:
     """Return a violation for every measured value outside its limit; unmeasured values pass."""
     violations = []
     for limit in limits:
-        measured = getattr(measurements, limit.field)
+        measured: float | None = getattr(measurements, limit.field)
         if measured is None:
             continue
         if limit.max_mm is not None and measured > limit.max_mm:

@@ -1,7 +1,9 @@
 """The README's promises about the repository's own files: the two commands, the targets, the dependencies, CI."""
 
+import ast
 import os
 import re
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,3 +59,63 @@ def test_the_default_test_run_leaves_benchmarks_out():
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert "-m 'not bench'" in pyproject
     assert "tests/bench -m bench" in MAKEFILE
+
+
+# The pure cores (plain Python, no Django) that `make lint` type-checks with mypy in strict mode.
+MYPY_PURE_CORES = {
+    "games/engine",
+    "federation/eligibility.py",
+    "federation/equipment.py",
+    "tournaments/standings.py",
+    "tournaments/rosters.py",
+    "tournaments/rinks.py",
+    "tournaments/scheduling.py",
+    "tournaments/statistics.py",
+}
+
+
+def _mypy_config():
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
+
+
+def test_mypy_checks_every_pure_core_in_strict_mode():
+    config = _mypy_config()
+    assert config["strict"] is True
+    assert set(config["files"]) == MYPY_PURE_CORES, "a pure core was dropped from (or added to) [tool.mypy] files"
+    assert all((ROOT / path).exists() for path in config["files"])
+    # The project's minimum Python (scripts/find-python, ruff's target-version py311).
+    assert config["python_version"] == "3.11"
+    # Imports outside the listed cores are read for their types only: mypy never reports on Django code.
+    assert config["follow_imports"] == "silent"
+    assert not any("ignore" in key for key in config), "no error is switched off for the whole run"
+
+
+def test_the_pure_cores_mypy_checks_import_no_django():
+    sources = [
+        source
+        for path in MYPY_PURE_CORES
+        for source in ((ROOT / path).glob("*.py") if (ROOT / path).is_dir() else [ROOT / path])
+    ]
+    assert len(sources) > len(MYPY_PURE_CORES)
+    for source in sources:
+        for node in ast.walk(ast.parse(source.read_text())):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                modules = [node.module or ""]
+            else:
+                continue
+            roots = {module.split(".")[0] for module in modules}
+            assert not roots & {"django", "rest_framework"}, f"{source.relative_to(ROOT)} imports {modules}"
+
+
+def test_make_lint_runs_mypy_after_ruff_and_make_test_runs_lint():
+    lint = re.search(r"^lint:.*\n((?:\t.*\n)+)", MAKEFILE, flags=re.M).group(1).splitlines()
+    assert [line.strip() for line in lint] == [
+        "$(PY) -m ruff check .",
+        "$(PY) -m ruff format --check .",
+        "$(PY) -m mypy",
+    ]
+    test = re.search(r"^test:.*\n((?:\t.*\n)+)", MAKEFILE, flags=re.M).group(1)
+    assert "$(MAKE) --no-print-directory lint" in test
+    assert "mypy" in README[README.index("| `make lint` |") :].splitlines()[0]

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, time
 from types import MappingProxyType
+from typing import Literal, overload
 
 from .errors import CoreInputError
 from .standings import Standings
@@ -145,7 +146,25 @@ def schedule_round_robin(
     return placed
 
 
-def _place(games, slots, rinks, rest_slots):
+# A game to place: (pool, round number from 0, home, away).
+_Pairing = tuple[str, int, str, str]
+
+
+@overload
+def _place(
+    games: Sequence[_Pairing], slots: Sequence[tuple[date, time]], rinks: Sequence[str], rest_slots: Literal[0]
+) -> list[ScheduledGame] | _Pairing: ...
+
+
+@overload
+def _place(
+    games: Sequence[_Pairing], slots: Sequence[tuple[date, time]], rinks: Sequence[str], rest_slots: int
+) -> list[ScheduledGame] | _Pairing | None: ...
+
+
+def _place(
+    games: Sequence[_Pairing], slots: Sequence[tuple[date, time]], rinks: Sequence[str], rest_slots: int
+) -> list[ScheduledGame] | _Pairing | None:
     """Greedy earliest fit; return the games placed, or the first game that did not fit.
 
     With `rest_slots` > 0, return None when a rest cannot be kept, so the caller can
@@ -304,7 +323,8 @@ def elimination_bracket(
     ranking: dict[int, str] = {}
     for game in resolved.values():
         lo, hi = game.places
-        if hi - lo == 1 and game.winner is not None:
+        # A game with a winner has both teams (checked above), so it has a loser too.
+        if hi - lo == 1 and game.winner is not None and game.loser is not None:
             ranking[lo], ranking[hi] = game.winner, game.loser
     games = sorted(resolved.values(), key=lambda g: (g.round, g.places[0]))
     return Bracket(games=tuple(games), ranking=MappingProxyType(dict(sorted(ranking.items()))))

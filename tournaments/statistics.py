@@ -235,22 +235,36 @@ def player_statistics(
     return tuple(result)
 
 
-def goalkeeper_counts_problem(*, shots_against, saves, goals_against) -> tuple[str, str] | None:
+def goalkeeper_counts_problem(*, shots_against: object, saves: object, goals_against: object) -> tuple[str, str] | None:
     """Return (count, message) when a goalkeeper's counts for a game do not add up, else None.
 
     Counts are whole numbers of 0 or more, and a save is a shot that would
     have entered the goal (4.6 note): shots against = saves + goals against.
     """
+    counts: list[int] = []
     for name, value in (("shots_against", shots_against), ("saves", saves), ("goals_against", goals_against)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             return name, f"a count is a whole number >= 0, not {value!r}"
-    if shots_against != saves + goals_against:
+        counts.append(value)
+    shots, saved, against = counts
+    if shots != saved + against:
         return (
             "shots_against",
             f"Rule 4.6 note: a save is a shot that would have entered, so shots against ({shots_against}) "
             f"are saves ({saves}) + goals against ({goals_against})",
         )
     return None
+
+
+@dataclass
+class _KeeperTotals:
+    """One goalkeeper's running totals for one team; `seconds_played` None once a game's time is unknown."""
+
+    games: int = 0
+    shots_against: int = 0
+    saves: int = 0
+    goals_against: int = 0
+    seconds_played: int | None = 0
 
 
 def goalkeeper_statistics(
@@ -269,7 +283,7 @@ def goalkeeper_statistics(
     `game_seconds` (2 x 20 min, 1.2 A) when the time played is known.
     """
     table = _Games(games, disqualified)
-    rows: dict[tuple[Person, str], dict[str, int | None]] = {}
+    rows: dict[tuple[Person, str], _KeeperTotals] = {}
     for i, line in enumerate(goalkeepers):
         field = f"goalkeepers[{i}]"
         problem = goalkeeper_counts_problem(
@@ -280,26 +294,26 @@ def goalkeeper_statistics(
         game = table.get(field, line.game_id, line.team)
         if game is None or game.forfeited_by is not None:
             continue
-        r = rows.setdefault((line.goalkeeper, line.team), {"games": 0, "sa": 0, "sv": 0, "ga": 0, "sec": 0})
-        r["games"] += 1
-        r["sa"] += line.shots_against
-        r["sv"] += line.saves
-        r["ga"] += line.goals_against
-        if line.seconds_played is None or r["sec"] is None:
-            r["sec"] = None
+        r = rows.setdefault((line.goalkeeper, line.team), _KeeperTotals())
+        r.games += 1
+        r.shots_against += line.shots_against
+        r.saves += line.saves
+        r.goals_against += line.goals_against
+        if line.seconds_played is None or r.seconds_played is None:
+            r.seconds_played = None
         else:
-            r["sec"] += line.seconds_played
+            r.seconds_played += line.seconds_played
     result = [
         GoalkeeperStatistics(
             goalkeeper=keeper,
             team=team,
-            games=r["games"],
-            shots_against=r["sa"],
-            saves=r["sv"],
-            goals_against=r["ga"],
-            save_percentage=_percentage(r["sv"], r["sa"]),
-            seconds_played=r["sec"],
-            goals_against_average=(r["ga"] * game_seconds / r["sec"]) if r["sec"] else None,
+            games=r.games,
+            shots_against=r.shots_against,
+            saves=r.saves,
+            goals_against=r.goals_against,
+            save_percentage=_percentage(r.saves, r.shots_against),
+            seconds_played=r.seconds_played,
+            goals_against_average=(r.goals_against * game_seconds / r.seconds_played) if r.seconds_played else None,
         )
         for (keeper, team), r in rows.items()
     ]

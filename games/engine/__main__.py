@@ -2,12 +2,13 @@
 
 import json
 import sys
+from typing import TextIO
 
 from .errors import EngineError
 from .scripts import run_file
 
 
-def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
+def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run each script named in argv; return 0 when every expectation holds, 1 otherwise."""
     argv = sys.argv[1:] if argv is None else argv
     stdout = stdout or sys.stdout

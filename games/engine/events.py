@@ -7,6 +7,7 @@ replay to the same state. Shoot-out attempts, the game end and corrections
 carry no game time: they sort after all periods, in entry order.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .errors import EventFormatError
@@ -108,7 +109,7 @@ class Event:
         return (self.period, self.time, self.seq)
 
 
-def parse_time(value, *, field: str = "time") -> int:
+def parse_time(value: object, *, field: str = "time") -> int:
     """Return tenths of a second from ``"mm:ss"``, ``"mm:ss.t"`` or an integer of tenths (R-10)."""
     if isinstance(value, bool):
         raise EventFormatError(f"R-10: {field} must be 'mm:ss' or tenths of a second", field=field)
@@ -140,7 +141,7 @@ def format_countdown(remaining: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def _player(value, field: str) -> int | None:
+def _player(value: object, field: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
@@ -150,14 +151,14 @@ def _player(value, field: str) -> int | None:
     return value
 
 
-def _bool(data: dict, key: str) -> bool:
+def _bool(data: Mapping[str, object], key: str) -> bool:
     value = data.get(key, False)
     if not isinstance(value, bool):
         raise EventFormatError(f"R-10: {key} must be true or false", field=key)
     return value
 
 
-def parse_event(data: dict, seq: int) -> Event:
+def parse_event(data: object, seq: int) -> Event:
     """Return the Event of one mapping of a log; ``seq`` is its entry position unless it gives its own."""
     if not isinstance(data, dict):
         raise EventFormatError("R-10: an event is a mapping with a 'type'", field="events")
@@ -175,9 +176,10 @@ def parse_event(data: dict, seq: int) -> Event:
     if kind in UNTIMED or (kind == FORFEIT and data.get("period") is None):
         period, time = AFTER_PERIODS, 0
     else:
-        period = data.get("period")
-        if isinstance(period, bool) or not isinstance(period, int) or period < 1:
+        given = data.get("period")
+        if isinstance(given, bool) or not isinstance(given, int) or given < 1:
             raise EventFormatError(f"R-11: {kind} needs its period (1, 2, 3 for overtime)", field="period")
+        period = given
         if "time" not in data:
             if kind != PERIOD_START:
                 raise EventFormatError(f"R-10: {kind} needs its game time", field="time")
@@ -253,7 +255,7 @@ def _entry_id(entry: object, seq: int) -> str:
     return f"e{seq}"
 
 
-def parse_log(entries: list) -> list[Event]:
+def parse_log(entries: object) -> list[Event]:
     """Return the events of a list of mappings; positions are the entry sequence."""
     if not isinstance(entries, list):
         raise EventFormatError("R-10: the events are a list", field="events")

@@ -155,11 +155,11 @@ def release_at_stoppage(team: TeamState) -> None:
             _leave(team, serve)
 
 
-def next_expiry(team: TeamState) -> tuple[int, int, int] | None:
-    """Return (end, captain's-choice rank, order) of the next serve to expire; the captain's choice first (6.2.2 C)."""
-    best = None
+def next_expiry(team: TeamState) -> tuple[tuple[int, int, int], Serve] | None:
+    """Return ((end, captain's-choice rank, order), serve) of the next serve to expire; the choice first (6.2.2 C)."""
+    best: tuple[tuple[int, int, int], Serve] | None = None
     for serve in team.running:
-        key = (serve.end, 0 if serve.served_by == team.return_first and serve.served_by else 1, serve.order)
+        key = (serve.ends_at, 0 if serve.served_by == team.return_first and serve.served_by else 1, serve.order)
         if best is None or key < best[0]:
             best = (key, serve)
     return best

@@ -2,7 +2,7 @@
 
 from collections.abc import Iterable
 from operator import attrgetter
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from . import penalties as box
 from .errors import EventFormatError, InvalidEvent
@@ -29,6 +29,7 @@ from .events import (
     Event,
     format_time,
 )
+from .penalty_index import get_infraction, unknown_code_hint
 from .ruleset import (
     BENCH_MINOR,
     DEFAULT_RULESET,
@@ -64,11 +65,6 @@ from .state import (
     TeamState,
 )
 
-try:  # the Annex C index; without it, infraction codes are taken as given
-    from .penalty_index import get_infraction, unknown_code_hint
-except ImportError:  # pragma: no cover - only while the index is being written
-    get_infraction = None
-
 OUT_OF_GAME = frozenset({GAME_MISCONDUCT, MATCH, GAME_EJECTION, GROSS_MISCONDUCT})
 # Events that may share a stoppage with penalties without closing the assessment (6.2.3, R-25).
 _SAME_STOPPAGE = frozenset(
@@ -80,8 +76,18 @@ _ORDER = attrgetter("period", "time", "seq")
 _PENALTY_SHOT_ARTICLE = {"illegal_substitution": "6.4.6 C", "displacing_goal_post": "6.4.8 B"}
 
 
+_T = TypeVar("_T")
+
+
 def other(side: str) -> str:
     return "away" if side == "home" else "home"
+
+
+def _given(value: _T | None, event: Event, field: str) -> _T:
+    """Return a field that ``parse_event`` requires of this event's type; refuse an event built without it (R-10)."""
+    if value is None:
+        raise EventFormatError(f"R-10: {event.type} needs its {field}", field=field, event_id=event.id)
+    return value
 
 
 def sort_events(events: Iterable[Event]) -> list[Event]:
@@ -100,14 +106,17 @@ def _voided(events: list[Event], corrections: list[Event]) -> set[str]:
     """Return the ids voided by corrections; a correction voided by another correction does not apply."""
     ids = {e.id for e in events}
     voiders: dict[str, list[str]] = {}
+    targets: list[tuple[str, str]] = []  # (correction id, id it voids)
     for correction in corrections:
-        if correction.voids not in ids:
+        voids = correction.voids
+        if voids is None or voids not in ids:
             raise EventFormatError(
                 f"R-10: correction {correction.id} voids {correction.voids!r}, which is not in the log",
                 field="voids",
                 event_id=correction.id,
             )
-        voiders.setdefault(correction.voids, []).append(correction.id)
+        voiders.setdefault(voids, []).append(correction.id)
+        targets.append((correction.id, voids))
     active: dict[str, bool] = {}
 
     def applies(correction_id: str) -> bool:
@@ -116,7 +125,7 @@ def _voided(events: list[Event], corrections: list[Event]) -> set[str]:
             active[correction_id] = not any(applies(other) for other in voiders.get(correction_id, ()))
         return active[correction_id]
 
-    return {c.voids for c in corrections if applies(c.id)}
+    return {voids for correction_id, voids in targets if applies(correction_id)}
 
 
 class Replayer:
@@ -184,7 +193,9 @@ class Replayer:
             if self.batch_key is not None:
                 self.assess()
             self.close_period()
-        if state.status == ENDED and not (event.type == GAME_END and not state.result.confirmed):
+        if state.status == ENDED and not (
+            event.type == GAME_END and state.result is not None and not state.result.confirmed
+        ):
             if event.type == PERIOD_START and state.game.game_type == ROUND_ROBIN:
                 self.refuse("Rule 1.3 D: round-robin games have no overtime; a tie stands (1.3 A)", event, "period")
             raise InvalidEvent(
@@ -238,11 +249,11 @@ class Replayer:
             state.notices.append(Notice(state.period, at, "4.4", f"two minutes remain in period {state.period}"))
         while self.next_end <= target:
             team, serve = self._next_expiry()
-            state.elapsed += serve.end - state.now
-            state.now = serve.end
+            state.elapsed += serve.ends_at - state.now
+            state.now = serve.ends_at
             if team.return_first is not None and team.return_first == serve.served_by:
                 team.return_first = None
-            box.end_serve(team, serve, serve.end, self.rules)
+            box.end_serve(team, serve, serve.ends_at, self.rules)
             self._refresh_next_end()
         state.elapsed += target - state.now
         state.now = target
@@ -250,12 +261,14 @@ class Replayer:
     def _next_expiry(self) -> tuple[TeamState, Serve]:
         home = box.next_expiry(self.teams["home"])
         away = box.next_expiry(self.teams["away"])
-        if away is None or (home is not None and home[0] <= away[0]):
+        if home is not None and (away is None or home[0] <= away[0]):
             return self.teams["home"], home[1]
+        if away is None:
+            raise ValueError("no penalty is running: next_end is set only while one runs")
         return self.teams["away"], away[1]
 
     def _refresh_next_end(self) -> None:
-        ends = [s.end for t in self.teams.values() for s in t.running]
+        ends = [s.ends_at for t in self.teams.values() for s in t.running]
         self.next_end = min(ends) if ends else _NEVER
 
     def finish(self) -> GameState:
@@ -404,7 +417,8 @@ class Replayer:
         if not state.running and not event.awarded:
             # 6.4.35: an awarded goal is the referee's decision and may be entered at the stoppage.
             self.refuse("Rule 5.5.11 A: a goal is scored in play, and the clock is stopped", event, "time")
-        scoring, conceding = self.teams[event.team], self.teams[other(event.team)]
+        side = _given(event.team, event, "team")
+        scoring, conceding = self.teams[side], self.teams[other(side)]
         if event.own_goal and event.assist is not None:
             self.refuse("Rule 5.5.11 D / R-32: an own goal is credited with no assist", event, "assist")
         if event.assist is not None and event.assist == event.player:
@@ -468,7 +482,7 @@ class Replayer:
 
     def penalty(self, event: Event) -> None:
         state = self.state
-        team = self.teams[event.team]
+        team = self.teams[_given(event.team, event, "team")]
         self.check_penalty(event, team)
         if event.delayed:
             if not state.running:
@@ -490,7 +504,7 @@ class Replayer:
                 )
         elif event.player not in team.players:
             self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {team.side} line-up", event, "player")
-        if event.infraction is not None and get_infraction is not None:
+        if event.infraction is not None:
             try:
                 get_infraction(event.infraction)
             except KeyError:
@@ -532,14 +546,15 @@ class Replayer:
     ) -> PenaltyRecord:
         """Write one penalty on the sheet, charge its minutes and count the call (R-20, R-21, R-29)."""
         state = self.state
-        team = self.teams[event.team]
-        kind = kind or event.penalty
+        side = _given(event.team, event, "team")
+        team = self.teams[side]
+        kind = kind or _given(event.penalty, event, "penalty")
         line = None
-        if event.infraction is not None and get_infraction is not None:
+        if event.infraction is not None:
             line = get_infraction(event.infraction)
         record = PenaltyRecord(
             id=event.id,
-            team=event.team,
+            team=side,
             player=event.player,
             kind=kind,
             infraction=event.infraction,
@@ -624,18 +639,18 @@ class Replayer:
             ):
                 # 6.4.6 C, 6.4.8 B: in the last two minutes a penalty shot replaces the minor.
                 record = self.record_penalty(event, status="penalty_shot", signalled=signalled)
-                self.teams[other(event.team)].pending_shots.append(record.id)
+                self.teams[other(record.team)].pending_shots.append(record.id)
                 self.notice(
                     _PENALTY_SHOT_ARTICLE.get(event.infraction, "6.4.6 C / 6.4.8 B"),
-                    f"penalty shot to {other(event.team)} instead of the {kind.replace('_', ' ')} ({event.id})",
+                    f"penalty shot to {other(record.team)} instead of the {kind.replace('_', ' ')} ({event.id})",
                 )
                 continue
             shot_with_major = kind == PENALTY_SHOT and (event.team, event.player) in with_major
             record = self.record_penalty(event, signalled=signalled, call=not shot_with_major)
             if kind == PENALTY_SHOT:
                 record.status = "penalty_shot"
-                self.teams[other(event.team)].pending_shots.append(record.id)
-                self.notice("6.1.8", f"penalty shot to {other(event.team)} ({event.id})")
+                self.teams[other(record.team)].pending_shots.append(record.id)
+                self.notice("6.1.8", f"penalty shot to {other(record.team)} ({event.id})")
             records.append(record)
         records.extend(self.pending_records)
         self.pending_records = []
@@ -677,7 +692,7 @@ class Replayer:
             misconduct_too = any(r.kind == MISCONDUCT for r in mine)
             # 6.2.1 C: major first, then the minor; 6.1.4 C: the misconduct after the minor.
             # Under 6.2.2 (the team's time would be stacked) the minor goes first.
-            rank = dict(_CHAIN_RANK)
+            rank: dict[str, float] = dict(_CHAIN_RANK)
             if team.running_strength >= rules.max_running:
                 rank[MAJOR] = rank[MATCH] = 1.5
             mine.sort(key=lambda r: (rank.get(r.kind, 3), r.seq))
@@ -745,11 +760,11 @@ class Replayer:
 
     def serve(self, event: Event) -> None:
         """Designate who serves a penalty (6.1.2 B-D, 6.1.5 A, 6.1.7 C)."""
-        team = self.teams[event.team]
+        team = self.teams[_given(event.team, event, "team")]
         record = next((p for p in self.state.penalties if p.id == event.penalty and p.team == team.side), None)
         if record is None:
             self.refuse(f"R-20: {team.side} has no penalty {event.penalty!r}", event, "penalty")
-        player = team.players.get(event.player)
+        player = team.players.get(_given(event.player, event, "player"))
         if player is None:
             self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {team.side} line-up", event, "player")
         if player.goalkeeper or team.in_goal(event.player):
@@ -765,7 +780,7 @@ class Replayer:
 
     def return_first(self, event: Event) -> None:
         """Record the captain's choice of who returns first when two penalties end together (6.2.2 C)."""
-        team = self.teams[event.team]
+        team = self.teams[_given(event.team, event, "team")]
         if not any(s.served_by == event.player and s.status != DONE for s in team.box):
             self.refuse(f"Rule 6.2.2 C: {event.player} is not in the {team.side} penalty box", event, "player")
         team.return_first = event.player
@@ -777,8 +792,9 @@ class Replayer:
             self.stoppage()
         if self.batch_key is not None:
             self.assess()  # 6.1.8, 6.3 B: the penalties of the whistle are assessed, then the shot is taken
-        shooting = self.teams[event.team]
-        player = shooting.players.get(event.player)
+        side = _given(event.team, event, "team")
+        shooting = self.teams[side]
+        player = shooting.players.get(_given(event.player, event, "player"))
         if player is None:
             self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {event.team} line-up", event, "player")
         if player.out_of_game is not None:
@@ -792,7 +808,7 @@ class Replayer:
             )
         shooting.pending_shots.pop(0)  # the shot awarded first is taken first
         if event.scored:
-            self.score(event, shooting, self.teams[other(event.team)], penalty_shot=True)
+            self.score(event, shooting, self.teams[other(side)], penalty_shot=True)
             self.assess()
             if state.period > self.rules.periods:
                 self.end_game("overtime")
@@ -803,7 +819,7 @@ class Replayer:
 
     def timeout(self, event: Event) -> None:
         state, rules = self.state, self.rules
-        team = self.teams[event.team]
+        team = self.teams[_given(event.team, event, "team")]
         if state.period > rules.periods:
             self.refuse("Rule 5.5.2 D / R-12: no time-out in overtime", event, "type")
         if state.running:
@@ -818,13 +834,13 @@ class Replayer:
         team.timeouts[state.period] = used + 1
 
     def goalkeeper_pulled(self, event: Event) -> None:
-        team = self.teams[event.team]
+        team = self.teams[_given(event.team, event, "team")]
         if team.goalkeeper_pulled:
             self.refuse("R-22: the goalkeeper is already off the floor", event, "type")
         team.goalkeeper_pulled = True
 
     def goalkeeper_returned(self, event: Event) -> None:
-        team = self.teams[event.team]
+        team = self.teams[_given(event.team, event, "team")]
         if event.player is not None:
             player = team.players.get(event.player)
             if player is None or not player.goalkeeper:
@@ -863,7 +879,7 @@ class Replayer:
         if self.batch_key is not None:
             self.deferred.append(event)  # decided once this stoppage's penalties are assessed
             return
-        team = self.teams[event.team]
+        team = self.teams[_given(event.team, event, "team")]
         replacement = team.replacement
         if replacement is None:
             self.refuse(
@@ -876,7 +892,7 @@ class Replayer:
             self.refuse(
                 f"Rule {replacement.article}: the goalkeeper's place is taken at a stoppage of play", event, "time"
             )
-        player = team.players.get(event.player)
+        player = team.players.get(_given(event.player, event, "player"))
         if player is None:
             self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {team.side} line-up", event, "player")
         if player.out_of_game is not None:
@@ -893,11 +909,12 @@ class Replayer:
         replacement.confirmed = True
 
     def shot(self, event: Event) -> None:
-        team = self.teams[event.team]
+        side = _given(event.team, event, "team")
+        team = self.teams[side]
         if event.player is not None:
             self.check_on_floor(team, event.player, event, "shooter")
         team.shots += 1
-        defending = self.teams[other(event.team)]
+        defending = self.teams[other(side)]
         if not defending.goalkeeper_pulled and defending.goalkeeper is not None:
             defending.players[defending.goalkeeper].saves += 1  # a shot on goal that did not score
 
@@ -906,7 +923,8 @@ class Replayer:
         no goalkeeper statistics: the goals, assists, shots and saves of the play before it leave the records
         (its penalties and minutes stay: 6.1.5 C, R-21)."""
         state = self.state
-        winner = self.teams[other(event.team)]
+        side = _given(event.team, event, "team")
+        winner = self.teams[other(side)]
         state.running = False
         for team in self.teams.values():
             team.shots = 0
@@ -925,13 +943,13 @@ class Replayer:
                 awarded=True,
             )
         ]
-        self.teams[event.team].score = 0
+        self.teams[side].score = 0
         winner.score = 1
-        self.end_game("forfeit", forfeited_by=event.team)
+        self.end_game("forfeit", forfeited_by=side)
 
     def game_end(self, event: Event) -> None:
         state = self.state
-        if state.status != ENDED:
+        if state.status != ENDED or state.result is None:
             self.refuse(
                 "Rule 1.2 A / 1.3: the game ends after the last period, a sudden-death goal or the shoot-out; "
                 f"it is {state.status} in period {state.period}",
@@ -940,7 +958,9 @@ class Replayer:
             )
         state.result.confirmed = True
 
-    def end_game(self, decided_by: str, *, forfeited_by: str | None = None, shootout=None) -> None:
+    def end_game(
+        self, decided_by: str, *, forfeited_by: str | None = None, shootout: ShootoutState | None = None
+    ) -> None:
         state = self.state
         home, away = self.teams["home"].score, self.teams["away"].score
         winner = None if home == away else "home" if home > away else "away"
@@ -981,23 +1001,26 @@ class Replayer:
 
     def shootout_attempt(self, event: Event) -> None:
         state, rules = self.state, self.rules
-        if state.status != SHOOTOUT:
+        shootout = state.shootout
+        if state.status != SHOOTOUT or shootout is None:
             self.refuse(
                 "Rule 1.3 B, E / R-40: a shoot-out follows a tied overtime of an elimination game", event, "type"
             )
-        shootout = state.shootout
-        side = event.team
+        side = _given(event.team, event, "team")
+        number = _given(event.player, event, "player")
         count = len(shootout.attempts)
         if count == 0:
             shootout.first = side  # the coin-toss winner's choice
-        first, second = shootout.first, other(shootout.first)
+        first = shootout.first
+        assert first is not None  # set by the first attempt
+        second = other(first)
         in_rounds = count < 2 * rules.shootout_shooters
         # R-40: after the first rounds the team that shot second starts each extra round.
         expected = (first if count % 2 == 0 else second) if in_rounds else (second if count % 2 == 0 else first)
         if side != expected:
             self.refuse(f"Rule 1.3 E / R-40: teams shoot alternately; it is {expected}'s turn", event, "team")
         team = self.teams[side]
-        player = team.players.get(event.player)
+        player = team.players.get(number)
         if player is None:
             self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {side} line-up", event, "player")
         eligible = shootout.eligible[side]
@@ -1015,8 +1038,8 @@ class Replayer:
                 event,
                 "player",
             )
-        shot.append(event.player)
-        shootout.attempts.append((side, event.player, event.scored))
+        shot.append(number)
+        shootout.attempts.append((side, number, event.scored))
         player.shootout_attempts += 1
         if event.scored:
             shootout.goals[side] += 1

@@ -1,6 +1,8 @@
 """Ruleset: every parameter a federation might set differently (rules-interpretation.md)."""
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
+from typing import Any
 
 from .errors import ScriptError
 
@@ -69,7 +71,7 @@ class Ruleset:
     # 6.4.6 C, 6.4.8 B: in the last two minutes of regulation or overtime these become a penalty shot.
     penalty_shot_in_last_two_minutes: frozenset[str] = frozenset({"illegal_substitution", "displacing_goal_post"})
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.goal_ends_penalty not in ("first", "least_time_left"):
             raise ScriptError(
                 "R-23: goal_ends_penalty is 'first' (6.2.1 B) or 'least_time_left'", field="goal_ends_penalty"
@@ -84,11 +86,15 @@ class Ruleset:
 
     def minutes_for(self, kind: str) -> int:
         """Return the minutes a penalty of this kind charges in the records (R-21)."""
-        return _MINUTES.get(kind, lambda r: 0)(self)
+        charged = _MINUTES.get(kind)
+        return 0 if charged is None else charged(self)
 
     @classmethod
-    def from_dict(cls, data: dict | None) -> "Ruleset":
-        """Build a ruleset from a script's ``ruleset`` mapping, refusing unknown keys."""
+    def from_dict(cls, data: Mapping[str, Any] | None) -> "Ruleset":
+        """Build a ruleset from a script's ``ruleset`` mapping, refusing unknown keys.
+
+        The values are JSON, passed on as the fields' values unchecked (hence ``Any``).
+        """
         if not data:
             return cls()
         known = {f.name for f in fields(cls)}
@@ -101,7 +107,7 @@ class Ruleset:
         return cls(**values)
 
 
-_MINUTES = {
+_MINUTES: dict[str, Callable[[Ruleset], int]] = {
     MINOR: lambda r: r.minutes_minor,
     BENCH_MINOR: lambda r: r.minutes_bench_minor,
     DOUBLE_MINOR: lambda r: r.minutes_double_minor,

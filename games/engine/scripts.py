@@ -4,15 +4,15 @@ The format is documented in docs/game-scripts.md.
 """
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from .errors import EngineError, ScriptError
 from .events import Event, parse_log, parse_time
 from .replay import replay, state_at
 from .ruleset import DEFAULT_RULESET, ROUND_ROBIN, Ruleset
-from .state import Game, TeamRoster
+from .state import Game, StateDict, TeamRoster
 
 # Keys of the state an expectation may check (GameState.to_dict()).
 CHECKABLE = frozenset(
@@ -48,7 +48,7 @@ _EXPECT_ERROR_KEYS = frozenset({"rule", "event", "field"})
 @dataclass(slots=True)
 class Expectation:
     at: tuple[int, int] | None  # (period, tenths); None: the end of the log
-    checks: dict
+    checks: dict[str, object]  # state key -> the JSON value expected there
     label: str
 
 
@@ -61,7 +61,7 @@ class Script:
     ruleset: Ruleset
     events: list[Event]
     expectations: list[Expectation] = field(default_factory=list)
-    expect_error: dict[str, Any] | None = None
+    expect_error: Mapping[str, object] | None = None  # {"rule": ..., "event": ...}
     refusal: EngineError | None = None  # raised while the teams or the log were read, kept for expect_error
 
 
@@ -69,7 +69,7 @@ class Script:
 class Outcome:
     """What running a script gave: the final state (JSON-ready) or the error, and every mismatch."""
 
-    state: dict | None
+    state: StateDict | None
     error: EngineError | None
     mismatches: list[str]
 
@@ -78,13 +78,13 @@ class Outcome:
         return not self.mismatches
 
 
-def _roster(side: str, data) -> TeamRoster:
+def _roster(side: str, data: object) -> TeamRoster:
     if not isinstance(data, dict):
         raise ScriptError(f"R-07: teams.{side} is a mapping with players and goalkeepers", field="teams")
     unknown = set(data) - {"name", "players", "goalkeepers", "captain"}
     if unknown:
         raise ScriptError(f"R-07: teams.{side} has no field(s) {', '.join(sorted(unknown))}", field="teams")
-    numbers = {}
+    numbers: dict[str, frozenset[int]] = {}
     for key in ("players", "goalkeepers"):
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
@@ -100,7 +100,7 @@ def _roster(side: str, data) -> TeamRoster:
     )
 
 
-def _moment(value, label: str) -> tuple[int, int] | None:
+def _moment(value: object, label: str) -> tuple[int, int] | None:
     if value == "end":
         return None
     if not isinstance(value, dict) or set(value) != {"period", "time"}:
@@ -108,7 +108,7 @@ def _moment(value, label: str) -> tuple[int, int] | None:
     return (value["period"], parse_time(value["time"], field="at.time"))
 
 
-def parse_script(data: dict[str, Any]) -> Script:
+def parse_script(data: object) -> Script:
     """Return the Script of a parsed JSON document, refusing unknown keys.
 
     A refusal raised while the teams, the ruleset or the log are read (a short mapping, a goal with two
@@ -125,8 +125,8 @@ def parse_script(data: dict[str, Any]) -> Script:
     if expect_error is not None and (not isinstance(expect_error, dict) or "rule" not in expect_error):
         raise ScriptError('expect_error is {"rule": "...", "event": "id", "field": "name"}', field="expect_error")
     if expect_error is not None and set(expect_error) - _EXPECT_ERROR_KEYS:
-        unknown = ", ".join(sorted(set(expect_error) - _EXPECT_ERROR_KEYS))
-        raise ScriptError(f"expect_error has no key(s) {unknown}; it has rule, event and field", field="expect_error")
+        extra = ", ".join(sorted(set(expect_error) - _EXPECT_ERROR_KEYS))
+        raise ScriptError(f"expect_error has no key(s) {extra}; it has rule, event and field", field="expect_error")
     script = Script(
         title=str(data.get("title", "")),
         rule=str(data.get("rule", "")),
@@ -185,7 +185,7 @@ def load_script(path: str | Path) -> Script:
     return parse_script(data)
 
 
-def compare(expected, actual, path: str) -> list[str]:
+def compare(expected: object, actual: object, path: str) -> list[str]:
     """Return the mismatches of an expected value against the actual one; mappings are checked key by key."""
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
@@ -215,7 +215,7 @@ def compare(expected, actual, path: str) -> list[str]:
     return [f"{path}: expected {json.dumps(expected)}, got {json.dumps(actual)}"]
 
 
-def _compare_items(expected: list, actual: list, path: str, inclusive: bool) -> list[str]:
+def _compare_items(expected: list[object], actual: list[object], path: str, inclusive: bool) -> list[str]:
     out = []
     if not inclusive and len(expected) != len(actual):
         out.append(f"{path}: expected {len(expected)} item(s), got {len(actual)}: {json.dumps(actual)}")
@@ -233,7 +233,7 @@ def _compare_items(expected: list, actual: list, path: str, inclusive: bool) -> 
 def run_script(script: Script) -> Outcome:
     """Replay a script, check its expectations and return the outcome."""
     mismatches: list[str] = []
-    final: dict[str, Any] | None = None
+    final: StateDict | None = None
     error = script.refusal
     game = script.game
     if error is None and game is not None:
@@ -262,12 +262,13 @@ def run_script(script: Script) -> Outcome:
         except EngineError as exc:
             mismatches.append(f"{expectation.label}: replay refused the log: {exc}")
             continue
+        values: Mapping[str, object] = state  # read by the expectation's keys (CHECKABLE)
         for key, value in expectation.checks.items():
-            mismatches.extend(f"{expectation.label}: {m}" for m in compare(value, state[key], key))
+            mismatches.extend(f"{expectation.label}: {m}" for m in compare(value, values[key], key))
     return Outcome(state=final, error=error, mismatches=mismatches)
 
 
-def _check_error(wanted: dict[str, Any], error: EngineError | None) -> list[str]:
+def _check_error(wanted: Mapping[str, object], error: EngineError | None) -> list[str]:
     """Return the mismatches of the refusal a script expects: its rule cited, its event and field named."""
     if error is None:
         return [f"expect_error: the log replayed without the error {wanted['rule']!r}"]

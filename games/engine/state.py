@@ -1,9 +1,10 @@
 """State of a game after a replay: plain dataclasses, and their JSON-ready form."""
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from .errors import ScriptError
-from .events import TEAMS, format_countdown, format_time
+from .events import TEAMS, Event, format_countdown, format_time
 from .ruleset import DEFAULT_RULESET, GAME_TYPES, ROUND_ROBIN, Ruleset
 
 # Serve statuses: how one time penalty stands in the penalty box.
@@ -21,6 +22,149 @@ SHOOTOUT = "shootout"
 ENDED = "ended"
 
 
+# The JSON-ready forms (``to_dict``): the shapes game-script expectations are checked against.
+
+
+class PeriodTimeDict(TypedDict):
+    period: int
+    time: str  # m:ss elapsed in the period
+
+
+class PenaltyDict(TypedDict):
+    id: str
+    team: str
+    player: int | None
+    penalty: str
+    infraction: str | None
+    article: str | None
+    period: int
+    time: str
+    signalled: PeriodTimeDict | None  # when it was signalled (6.3 B)
+    served_by: int | None
+    minutes: int
+    status: str
+    automatic: str | None
+    coincidental: bool
+    stick_infraction: bool
+
+
+class PlayerDict(TypedDict):
+    goals: int
+    assists: int
+    points: int
+    minutes: int
+    calls: int
+    stick_infractions: int
+    misconducts: int
+    out_of_game: bool
+    out_of_game_by: str | None
+    saves: int
+
+
+class GoalkeeperReplacementDict(TypedDict):
+    replaces: int
+    article: str
+    proposed: int | None
+    player: int | None
+    confirmed: bool
+
+
+class NoticeDict(TypedDict):
+    period: int
+    time: str
+    article: str
+    text: str
+
+
+class GoalDict(TypedDict):
+    id: str
+    team: str
+    period: int
+    time: str
+    scorer: int | None
+    assist: int | None
+    own_goal: bool
+    awarded: bool
+    penalty_shot: bool
+    empty_net: bool
+    strength: str
+    ended_penalty: str | None
+
+
+class ShootoutAttemptDict(TypedDict):
+    team: str
+    player: int
+    scored: bool
+
+
+class ShootoutDict(TypedDict):
+    first: str | None
+    score: dict[str, int]
+    rounds: int
+    attempts: list[ShootoutAttemptDict]
+    winner: str | None
+
+
+class ResultDict(TypedDict):
+    winner: str | None
+    decided_by: str
+    score: dict[str, int]
+    shootout: dict[str, int] | None
+    forfeited_by: str | None
+
+
+class BoxEntryDict(TypedDict):
+    player: int | None
+    penalized: int | None
+    penalty: str
+    penalty_id: str
+    status: str
+    remaining: str
+    countdown: str
+    start: PeriodTimeDict | None
+    waits_for_stoppage: bool
+    coincidental: bool
+    affects_strength: bool
+
+
+class TeamDict(TypedDict):
+    name: str
+    score: int
+    shots: int
+    strength: int
+    box: list[BoxEntryDict]
+    timeouts_used: int
+    timeouts: dict[str, int]
+    goalkeeper_pulled: bool
+    bench_minutes: int
+    signalled_penalties: list[str]
+    goalkeeper: int | None
+    goalkeeper_replacement: GoalkeeperReplacementDict | None
+    penalty_shots_pending: list[str]
+
+
+class StateDict(TypedDict):
+    game_type: str
+    status: str
+    period: int
+    elapsed: str
+    countdown: str | None
+    running: bool
+    two_minute_mark: bool
+    score: dict[str, int]
+    strength: dict[str, int]
+    power_play: str | None
+    box: dict[str, list[BoxEntryDict]]
+    timeouts_used: dict[str, int]
+    teams: dict[str, TeamDict]
+    players: dict[str, dict[str, PlayerDict]]
+    penalties: list[PenaltyDict]
+    goals: list[GoalDict]
+    notices: list[NoticeDict]
+    shootout: ShootoutDict | None
+    result: ResultDict | None
+
+
 @dataclass(frozen=True, slots=True)
 class TeamRoster:
     """A team's line-up for the game (5.1 B, R-07): floor players, goalkeepers, captain.
@@ -34,7 +178,7 @@ class TeamRoster:
     goalkeepers: frozenset[int]
     captain: int | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.skaters & self.goalkeepers:
             raise ScriptError(f"R-06: {self.name}: a number is both a floor player and a goalkeeper", field="teams")
         for number in self.skaters | self.goalkeepers:
@@ -56,7 +200,7 @@ class Game:
     away: TeamRoster
     game_type: str = ROUND_ROBIN
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.game_type not in GAME_TYPES:
             raise ScriptError(f"1.3: game_type is one of {', '.join(GAME_TYPES)}", field="game_type")
 
@@ -86,9 +230,9 @@ class PenaltyRecord:
     call: bool = True  # counts as a penalty call for 6.1.7 (R-29)
     goalkeeper: bool = False
     seq: int = 0
-    serves: list = field(default_factory=list)
+    serves: "list[Serve]" = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> PenaltyDict:
         return {
             "id": self.id,
             "team": self.team,
@@ -99,7 +243,7 @@ class PenaltyRecord:
             "period": self.period,
             "time": format_time(self.time),
             "signalled": None
-            if self.signalled_time is None
+            if self.signalled_time is None or self.signalled_period is None
             else {"period": self.signalled_period, "time": format_time(self.signalled_time)},
             "served_by": self.served_by,
             "minutes": self.minutes,
@@ -133,6 +277,13 @@ class Serve:
     def coincidental(self) -> bool:
         return self.penalty.coincidental
 
+    @property
+    def ends_at(self) -> int:
+        """Return the absolute game time a started serve ends (``end``, set when it starts to run)."""
+        if self.end is None:
+            raise ValueError(f"the serve of penalty {self.penalty.id} has not started")
+        return self.end
+
 
 @dataclass(slots=True)
 class PlayerRecord:
@@ -150,7 +301,7 @@ class PlayerRecord:
     shootout_attempts: int = 0
     saves: int = 0  # goalkeepers: shots on goal stopped
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> PlayerDict:
         return {
             "goals": self.goals,
             "assists": self.assists,
@@ -180,7 +331,7 @@ class GoalkeeperReplacement:
     player: int | None  # who is in goal in his place
     confirmed: bool = False  # the officials' goalkeeper_replaced (or a listed goalkeeper's return) decided it
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> GoalkeeperReplacementDict:
         return {
             "replaces": self.replaces,
             "article": self.article,
@@ -203,7 +354,7 @@ class TeamState:
     box: list[Serve] = field(default_factory=list)  # every serve not done, in order of entry
     running: list[Serve] = field(default_factory=list)
     stack: list[Serve] = field(default_factory=list)
-    signalled: list = field(default_factory=list)  # penalty events waiting for the stoppage (6.3 B)
+    signalled: list[Event] = field(default_factory=list)  # penalty events waiting for the stoppage (6.3 B)
     timeouts: dict[int, int] = field(default_factory=dict)
     return_first: int | None = None  # captain's choice for the next simultaneous expiry (6.2.2 C)
     running_strength: int = 0
@@ -232,7 +383,7 @@ class Notice:
     article: str
     text: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> NoticeDict:
         return {"period": self.period, "time": format_time(self.time), "article": self.article, "text": self.text}
 
 
@@ -251,7 +402,7 @@ class GoalRecord:
     strength: str = "even"  # power_play / shorthanded / even, from the scoring team's view
     ended_penalty: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> GoalDict:
         return {
             "id": self.id,
             "team": self.team,
@@ -279,7 +430,7 @@ class ShootoutState:
     eligible: dict[str, frozenset[int]] = field(default_factory=dict)
     winner: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ShootoutDict:
         return {
             "first": self.first,
             "score": dict(self.goals),
@@ -299,7 +450,7 @@ class Result:
     forfeited_by: str | None = None
     confirmed: bool = False  # a game_end event confirmed it
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ResultDict:
         return {
             "winner": self.winner,
             "decided_by": self.decided_by,
@@ -327,7 +478,7 @@ class GameState:
     result: Result | None = None
     now: int = 0  # absolute game time, tenths since the start of period 1
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.teams:
             self.teams = {"home": _team("home", self.game.home), "away": _team("away", self.game.away)}
 
@@ -348,10 +499,10 @@ class GameState:
             return None
         return "home" if home > away else "away"
 
-    def box_entries(self, side: str) -> list[dict]:
+    def box_entries(self, side: str) -> list[BoxEntryDict]:
         """Return who sits in a team's box, one entry per person, with remaining time (R-24)."""
         team = self.teams[side]
-        entries = []
+        entries: list[BoxEntryDict] = []
         for serve in team.box:
             prev = serve.prev
             if (
@@ -383,7 +534,7 @@ class GameState:
             )
         return entries
 
-    def period_time(self, absolute: int) -> dict:
+    def period_time(self, absolute: int) -> PeriodTimeDict:
         """Return {period, time} of an absolute game time (tenths since the start of period 1)."""
         length, periods = self.ruleset.period_length, self.ruleset.periods
         period = min(absolute // length, periods) + 1
@@ -391,15 +542,15 @@ class GameState:
 
     def _remaining(self, serve: Serve) -> int:
         if serve.status == RUNNING:
-            return max(0, serve.end - self.now)
+            return max(0, serve.ends_at - self.now)
         if serve.status in (QUEUED, STACKED):
             return serve.length
         return 0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> StateDict:
         """Return the state as JSON-ready data (the shape game-script expectations are checked against)."""
         length = self.period_length
-        teams = {}
+        teams: dict[str, TeamDict] = {}
         for side in TEAMS:
             team = self.teams[side]
             teams[side] = {
