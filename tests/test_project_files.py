@@ -71,6 +71,8 @@ MYPY_PURE_CORES = {
     "tournaments/rinks.py",
     "tournaments/scheduling.py",
     "tournaments/statistics.py",
+    "tournaments/ruleset.py",
+    "tournaments/errors.py",
 }
 
 

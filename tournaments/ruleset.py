@@ -146,7 +146,7 @@ def _dump(value: Any) -> Any:
     return value
 
 
-def _refuse_unknown(prefix: str, data: Mapping[str, Any], known: Collection) -> None:
+def _refuse_unknown(prefix: str, data: Mapping[str, Any], known: Collection[str]) -> None:
     unknown = sorted(str(k) for k in data if k not in known)
     if unknown:
         raise RulesetError(f"{prefix}{unknown[0]}", f"unknown parameter; known are {', '.join(known)}")
@@ -164,9 +164,10 @@ def _count(key: str, ref: str, value: Any) -> int:
 
 
 def _positive(key: str, ref: str, value: Any) -> int:
-    if _count(key, ref, value) == 0:
+    count = _count(key, ref, value)
+    if count == 0:
         raise RulesetError(key, f"{ref}: must be at least 1, not 0")
-    return value
+    return count
 
 
 def _points(key: str, ref: str, value: Any) -> int:
@@ -190,7 +191,7 @@ def _flag(key: str, ref: str, value: Any) -> bool:
 
 def _choice(*options: str) -> Check:
     def choice(key: str, ref: str, value: Any) -> str:
-        if value not in options:
+        if not isinstance(value, str) or value not in options:
             raise RulesetError(key, f"{ref}: must be one of {', '.join(options)}, not {value!r}")
         return value
 
