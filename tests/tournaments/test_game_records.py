@@ -314,7 +314,9 @@ def test_the_game_page_amends_a_result(pool_of_two, director, after_the_games, c
     game.refresh_from_db()
     assert (game.home_goals, game.away_goals) == (3, 0)
     page = client.get(url)
-    assert "Scorer was on the other team" in page.text
+    title = page.text.split("<title>")[1].split("</title>")[0]
+    assert "Game" in title and "<section>" not in title
+    assert "<td>Scorer was on the other team</td>" in page.text
 
 
 # --- 5. rinks of the championship's venue (2.1 F) -------------------------------------------------------------------
