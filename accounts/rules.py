@@ -173,6 +173,7 @@ SUPERUSER_ADMIN_MODELS = {
         "penaltyrecord",
         "goalkeeperrecord",
         "disqualification",
+        "resultamendment",
         "standingsshootout",
         "standingsshootoutplace",
     ),

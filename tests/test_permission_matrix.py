@@ -19,6 +19,7 @@ belong to federation A.
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Callable
 
@@ -110,6 +111,14 @@ def _tournament_objects() -> dict[str, Callable[[World], object]]:
         "entry_a": entry_a,
         "roster_line_a": lambda w: RosterEntryFactory(entry=w["entry_a"], person=w["person_a"], number="9"),
         "game": lambda w: GameFactory(championship=w["championship"]),
+        # A game that has started (last year's championship): its result can be recorded (5.1 A).
+        "played_game": lambda w: GameFactory(
+            championship=ChampionshipFactory(
+                start_date=datetime.date(2026, 7, 1),
+                end_date=datetime.date(2026, 7, 10),
+                entry_closing_date=datetime.date(2026, 5, 1),
+            )
+        ),
         "pool": lambda w: PoolFactory(championship=w["championship"]),
         "venue": lambda w: w["championship"].venue,
         "goal": lambda w: GoalRecord.objects.create(
@@ -633,8 +642,9 @@ TARGETS += [
     {
         "name": "api game result",
         "method": "post",
-        "url": tapi("game-result", "game"),
-        "data": lambda w: {"home_goals": 2, "away_goals": 1},
+        "url": tapi("game-result", "played_game"),
+        # 0-0: no goal lines in its summary (the score is the goal lines, 5.5.11 B).
+        "data": lambda w: {"home_goals": 0, "away_goals": 0},
         "expect": API_DIRECTORS,
     },
     {
@@ -773,6 +783,13 @@ TARGETS += [
         "expect": API_DIRECTORS_400,
     },
     {"name": "api game move", "method": "post", "url": tapi("game-move", "game"), "expect": API_DIRECTORS},
+    {
+        "name": "api game amend",
+        "method": "post",
+        "url": tapi("game-amend", "game"),
+        "data": lambda w: {"reason": "Scorer corrected from the referees' report"},
+        "expect": API_DIRECTORS_400,
+    },
     {
         "name": "api game goalkeeper line",
         "method": "post",

@@ -37,6 +37,7 @@ from .models import (
     PenaltyRecord,
     Pool,
     PoolTeam,
+    ResultAmendment,
     Rink,
     RosterEntry,
     StandingsShootout,
@@ -335,6 +336,10 @@ class GoalRecordInline(admin.TabularInline):
     extra = 0
     raw_id_fields = ["scorer", "assist"]
 
+    def has_delete_permission(self, request, obj=None):
+        # 5.5.11 B: a final score is its goal lines; they are corrected by an amendment (services.result_amend).
+        return super().has_delete_permission(request, obj) and not (obj is not None and obj.is_final)
+
 
 class PenaltyRecordInline(admin.TabularInline):
     model = PenaltyRecord
@@ -401,6 +406,15 @@ class ReadOnlyAdmin(AccessAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(ResultAmendment)
+class ResultAmendmentAdmin(ReadOnlyAdmin):
+    """Corrections of final results (who, when, why): made on the game's page or the API (services.result_amend)."""
+
+    list_display = ["game", "amended_by", "amended_at", "reason"]
+    list_select_related = ["game__home", "game__away", "amended_by"]
+    list_filter = ["game__championship"]
 
 
 @admin.register(Disqualification)

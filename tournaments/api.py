@@ -55,6 +55,8 @@ from .serializers import (
     PenaltySerializer,
     PoolSerializer,
     PoolStandingsSerializer,
+    ResultAmendmentInputSerializer,
+    ResultAmendmentSerializer,
     RosterEntryInputSerializer,
     RosterEntrySerializer,
     RosterEntryUpdateSerializer,
@@ -417,7 +419,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
         return game
 
     @extend_schema(
-        summary="Record the final result; a forfeit is 1-0 to the winner's captain (8.1 B) and may disqualify (8.1 C)",
+        summary="Record the final result of a game that has started: the score is its goal lines (5.5.11 B); "
+        "a forfeit is 1-0 to the winner's captain (8.1 B) and may disqualify (8.1 C)",
         request=GameResultInputSerializer,
         responses={200: GameSerializer, **_REFUSED},
     )
@@ -427,6 +430,26 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
         data = self.input(GameResultInputSerializer)
         services.game_record_result(game=game, **data, by=request.user)
         return self.answer(selectors.games_shown().get(pk=game.pk), serializer_class=GameSerializer)
+
+    @extend_schema(
+        summary="Amend a final result (the championship's directors): correct its goal lines, the score follows",
+        description="The score is derived from the corrected goal lines (5.5.11 B); who, when and the required "
+        "reason are recorded. Added goals are checked as new ones (5.1 B, 1.1, 5.5.11); the corrected result as a "
+        "new result (1.3, R-40). A forfeit is not amended here (8.1 B-C). Standings and statistics follow.",
+        request=ResultAmendmentInputSerializer,
+        responses={201: ResultAmendmentSerializer, **_REFUSED},
+    )
+    @action(detail=True, methods=["post"])
+    def amend(self, request, pk=None):
+        game = self.directed_game()
+        data = self.input(ResultAmendmentInputSerializer)
+        ids = data.pop("remove_goals")
+        goals = list(GoalRecord.objects.filter(pk__in=ids))
+        missing = sorted(set(ids) - {goal.pk for goal in goals})
+        if missing:
+            raise ValidationError({"remove_goals": f"No goal with id {missing[0]}."})
+        amendment = services.result_amend(game=game, remove_goals=goals, **data, by=request.user)
+        return self.answer(amendment, created=True, serializer_class=ResultAmendmentSerializer)
 
     @extend_schema(
         summary="Move a game to another time or rink (no team or rink twice at once; rinks meet the level, 2.1 C)",

@@ -168,7 +168,11 @@ class GameForm(forms.ModelForm):
             return cleaned
         try:
             if game.status == GameStatus.FINAL and set(self.changed_data) - {"start_at", "rink"}:
-                raise ValidationError({"home_goals": "the result is final"})
+                raise ValidationError(
+                    {
+                        "home_goals": "The result is final; it is corrected by an amendment on the game's page or the API."
+                    }
+                )
             if {"start_at", "rink"} & set(self.changed_data):
                 # What ``game_move`` will do: an empty time or rink keeps the game's.
                 services.check_game_move(

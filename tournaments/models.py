@@ -489,6 +489,35 @@ class GoalkeeperRecord(models.Model):
         return f"{self.game}: {self.goalkeeper}"
 
 
+class ResultAmendment(models.Model):
+    """A correction of a final result by the championship's directors: who, when, why, and what changed.
+
+    ``before`` and ``after`` hold the result (score, how it was decided,
+    shoot-out) and the goal lines of the summary as they were and became;
+    the goal lines' own history records each line removed or added.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="amendments")
+    amended_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    amended_at = models.DateTimeField()
+    reason = models.TextField(help_text="Why the result is corrected (required).")
+    before = models.JSONField()
+    after = models.JSONField()
+
+    class Meta:
+        ordering = ["game", "amended_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(reason=""),
+                name="result_amendment_has_reason",
+                violation_error_message="An amendment of a result gives its reason.",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.game}: amended {self.amended_at:%Y-%m-%d %H:%M}"
+
+
 class StandingsShootout(models.Model):
     """The result of a shoot-out between tied teams of a pool (9.3 G, R-42), best first."""
 

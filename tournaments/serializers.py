@@ -25,6 +25,7 @@ from .models import (
     PenaltyRecord,
     Pool,
     Position,
+    ResultAmendment,
     Rink,
     RosterEntry,
     StandingsPreset,
@@ -558,3 +559,37 @@ class StatisticsSerializer(serializers.Serializer):
     @extend_schema_field(GoalkeeperStatisticsSerializer(many=True))
     def get_goalkeepers(self, stats):
         return GoalkeeperStatisticsSerializer(stats.goalkeepers, many=True, context={"people": stats.people}).data
+
+
+class AmendedGoalInputSerializer(GoalInputSerializer):
+    """A goal line an amendment adds: a goal's fields, in the game being amended."""
+
+    game = None
+
+
+class ResultAmendmentInputSerializer(serializers.Serializer):
+    """A correction of a final result: the goal lines change, and the score follows them (5.5.11 B)."""
+
+    reason = serializers.CharField(
+        allow_blank=True, help_text="Why the result is corrected; recorded with who and when (required)."
+    )
+    remove_goals = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        required=False,
+        default=list,
+        help_text="Ids of goal lines of this game to remove.",
+    )
+    add_goals = AmendedGoalInputSerializer(many=True, required=False, default=list)
+    decided_in = serializers.ChoiceField(
+        choices=DecidedIn.choices, required=False, help_text="How the game was decided; left out, it stays (1.3)."
+    )
+    shootout_home_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
+    shootout_away_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
+
+
+class ResultAmendmentSerializer(serializers.ModelSerializer):
+    amended_by = serializers.StringRelatedField()
+
+    class Meta:
+        model = ResultAmendment
+        fields = ["id", "game", "amended_by", "amended_at", "reason", "before", "after"]

@@ -35,6 +35,7 @@ from .models import (
     EntryStatus,
     Game,
     GameStatus,
+    GoalRecord,
     OfficialRole,
     Pool,
     Position,
@@ -161,6 +162,23 @@ class PenaltyForm(_TimeFields):
             Q(roster_entries__entry_id__in=[game.home_id, game.away_id])
             | Q(team_official_roles__entry_id__in=[game.home_id, game.away_id])
         ).distinct()
+
+
+class AmendForm(forms.Form):
+    """An amendment of a final result: why, the goal lines removed, optionally one added; the score follows them."""
+
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), help_text="Recorded with who and when.")
+    remove_goals = forms.ModelMultipleChoiceField(
+        queryset=GoalRecord.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    add_goal = forms.BooleanField(required=False, label="Add the goal below")
+    decided_in = forms.ChoiceField(choices=[("", "as recorded"), *DecidedIn.choices], required=False)
+    shootout_home_goals = forms.IntegerField(min_value=0, required=False)
+    shootout_away_goals = forms.IntegerField(min_value=0, required=False)
+
+    def __init__(self, *args, game: Game, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["remove_goals"].queryset = GoalRecord.objects.filter(game=game).select_related("entry", "scorer")
 
 
 class ShootoutForm(forms.Form):
@@ -552,9 +570,12 @@ def game_manage(request, pk: int):
     result = ResultForm(request.POST if action == "result" else None, game=game)
     goal = GoalForm(request.POST if action == "goal" else None, game=game)
     penalty = PenaltyForm(request.POST if action == "penalty" else None, game=game)
+    amend = AmendForm(request.POST if action == "amend" else None, game=game)
+    amend_goal = GoalForm(request.POST if action == "amend" else None, game=game, prefix="add")
+    forms_ = {"move": move, "result": result, "goal": goal, "penalty": penalty, "amend": amend}
     # Times typed on this page are the venue's (architecture: shown in the venue's time zone).
     with timezone.override(zone):
-        done = _game_action(request, game, action, move=move, result=result, goal=goal, penalty=penalty)
+        done = _game_action(request, game, action, forms_, amend_goal=amend_goal)
     if done:
         return redirect("tournaments:game-manage", pk=game.pk)
     with timezone.override(zone):
@@ -569,6 +590,10 @@ def game_manage(request, pk: int):
                 "result": result,
                 "goal": goal,
                 "penalty": penalty,
+                "amend": amend,
+                "amend_goal": amend_goal,
+                "amendable": game.is_final and game.decided_in != DecidedIn.FORFEIT,
+                "amendments": game.amendments.select_related("amended_by"),
                 "goals": _with_clock(game.goals.select_related("entry", "scorer", "assist")),
                 "penalties": _with_clock(game.penalties.select_related("entry", "person")),
             },
@@ -584,11 +609,13 @@ def _with_clock(records):
     return records
 
 
-def _game_action(request, game, action, *, move, result, goal, penalty) -> bool:
-    form = {"move": move, "result": result, "goal": goal, "penalty": penalty}.get(action)
+def _game_action(request, game, action, forms_, *, amend_goal) -> bool:
+    form = forms_.get(action)
     if form is None or not form.is_valid():
         return False
     data = form.cleaned_data
+    if action == "amend" and data["add_goal"] and not amend_goal.is_valid():
+        return False
     try:
         if action == "move":
             services.game_move(game=game, **data, by=request.user)
@@ -599,6 +626,18 @@ def _game_action(request, game, action, *, move, result, goal, penalty) -> bool:
         elif action == "goal":
             services.goal_add(game=game, **form.service_values(), by=request.user)
             messages.success(request, "Goal added.")
+        elif action == "amend":
+            services.result_amend(
+                game=game,
+                reason=data["reason"],
+                remove_goals=list(data["remove_goals"]),
+                add_goals=[amend_goal.service_values()] if data["add_goal"] else [],
+                decided_in=data["decided_in"] or None,
+                shootout_home_goals=data["shootout_home_goals"],
+                shootout_away_goals=data["shootout_away_goals"],
+                by=request.user,
+            )
+            messages.success(request, "Result amended; the standings follow.")
         else:
             services.penalty_add(game=game, **form.service_values(), by=request.user)
             messages.success(request, "Penalty added.")
@@ -607,7 +646,11 @@ def _game_action(request, game, action, *, move, result, goal, penalty) -> bool:
         if errors and "time_tenths" in errors:
             # The page asks for minutes and seconds; the service speaks of tenths (R-10).
             errors["minute"] = errors.pop("time_tenths")
-        apply_errors(form, exc)
+        if action == "amend" and errors and set(errors) & set(amend_goal.fields):
+            # A refused added goal is shown beside its own fields.
+            apply_errors(amend_goal, exc)
+        else:
+            apply_errors(form, exc)
         return False
     return True
 

@@ -754,11 +754,14 @@ class WorldBuilder:
                 )
                 continue
             home_goals, away_goals = self.rng.randint(0, 7), self.rng.randint(0, 6)
+            sides = ((game.home, home_goals, game.away), (game.away, away_goals, game.home))
+            # The goals first: the final score is what the summary's goal lines add up to (5.5.11 B).
+            for entry, goals, _ in sides:
+                self._game_summary(game, entry, roster[entry.pk], goals=goals, by=director, now=finished)
             tournament_services.game_record_result(
                 game=game, home_goals=home_goals, away_goals=away_goals, by=director, now=finished
             )
-            for entry, goals, opponent in ((game.home, home_goals, game.away), (game.away, away_goals, game.home)):
-                self._game_summary(game, entry, roster[entry.pk], goals=goals, by=director)
+            for _, goals, opponent in sides:
                 goalkeeper = next(line.person for line in roster[opponent.pk] if line.position == Position.GOALKEEPER)
                 saves = self.rng.randint(14, 32)
                 tournament_services.goalkeeper_record_set(
@@ -769,16 +772,19 @@ class WorldBuilder:
                     saves=saves,
                     goals_against=goals,
                     by=director,
+                    now=finished,
                 )
 
-    def _game_summary(self, game: Game, entry: TeamEntry, lines: list[RosterEntry], *, goals: int, by: User) -> None:
+    def _game_summary(
+        self, game: Game, entry: TeamEntry, lines: list[RosterEntry], *, goals: int, by: User, now: datetime.datetime
+    ) -> None:
         skaters = [line.person for line in lines if line.position == Position.PLAYER]
         times = sorted((self.rng.randint(1, 2), self.rng.randint(100, 11900)) for _ in range(goals))
         for period, tenths in times:
             scorer = self.rng.choice(skaters)
             assist = self.rng.choice([p for p in skaters if p.pk != scorer.pk]) if self.rng.random() < 0.7 else None
             tournament_services.goal_add(
-                game=game, entry=entry, scorer=scorer, assist=assist, period=period, time_tenths=tenths, by=by
+                game=game, entry=entry, scorer=scorer, assist=assist, period=period, time_tenths=tenths, by=by, now=now
             )
         for _ in range(self.rng.randint(1, 3)):
             tournament_services.penalty_add(
@@ -790,6 +796,7 @@ class WorldBuilder:
                 period=self.rng.randint(1, 2),
                 time_tenths=self.rng.randint(100, 11900),
                 by=by,
+                now=now,
             )
 
 

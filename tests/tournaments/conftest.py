@@ -97,3 +97,39 @@ def round_robin_games(pool):
             )
             games[(home.name, away.name)] = game
     return entries, games
+
+
+# After the championship's last day: every game of 1-10 July 2027 has started (results are refused before, 5.1 A).
+AFTER = datetime.datetime(2027, 7, 11, 12, 0, tzinfo=datetime.UTC)
+
+
+@pytest.fixture
+def after_the_games(monkeypatch):
+    """Set the clock to ``AFTER`` for code that reads it (pages and the API): the games have been played.
+
+    Ask for it before a logged-in client, so that the session is made on the same clock.
+    """
+    from django.utils import timezone
+
+    monkeypatch.setattr(timezone, "now", lambda: AFTER)
+    return AFTER
+
+
+def goal_lines(game, home: int, away: int) -> None:
+    """Make the game's summary hold ``home`` and ``away`` goal lines, which the final score must equal (5.5.11 B).
+
+    Test data for tests about results and tables: each team's goals go to one
+    player of its federation; who may score is tested with the goal service.
+    """
+    from tournaments.models import GoalRecord
+
+    for entry, wanted in ((game.home, home), (game.away, away)):
+        lines = list(GoalRecord.objects.filter(game=game, entry=entry, forfeit_award=False).order_by("pk"))
+        for surplus in lines[wanted:]:
+            surplus.delete()
+        if len(lines) < wanted:
+            scorer = PersonFactory(federation=entry.federation)
+            GoalRecord.objects.bulk_create(
+                GoalRecord(game=game, entry=entry, scorer=scorer, period=1, time_tenths=100 * (n + 1))
+                for n in range(wanted - len(lines))
+            )

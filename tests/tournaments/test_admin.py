@@ -17,7 +17,7 @@ from tests.factories import (
 )
 from tournaments.models import GameStatus, GoalRecord, RosterEntry, TeamEntry
 
-from .conftest import full_roster, make_pool, round_robin_games
+from .conftest import full_roster, goal_lines, make_pool, round_robin_games
 from .test_views import finish
 
 pytestmark = pytest.mark.django_db
@@ -110,11 +110,12 @@ def _game_data(game, **changes):
     return data
 
 
-def test_the_game_form_records_a_result_through_the_service(staff_client, championship, settings):
+def test_the_game_form_records_a_result_through_the_service(after_the_games, staff_client, championship, settings):
     settings.TIME_ZONE = "UTC"
     pool = make_pool(championship, 2)
     (a, b), games = round_robin_games(pool)
     game = games[(a.name, b.name)]
+    goal_lines(game, 3, 2)
     url = reverse("admin:tournaments_game_change", args=[game.pk])
     assert staff_client.get(url).status_code == 200
     response = staff_client.post(url, _game_data(game, home_goals="3", away_goals="2", decided_in="overtime"))
@@ -126,7 +127,7 @@ def test_the_game_form_records_a_result_through_the_service(staff_client, champi
     assert (game.status, game.home_goals, game.away_goals) == (GameStatus.FINAL, 3, 2)
 
 
-def test_the_goal_inline_refuses_an_assist_on_an_own_goal(staff_client, championship, settings):
+def test_the_goal_inline_refuses_an_assist_on_an_own_goal(after_the_games, staff_client, championship, settings):
     settings.TIME_ZONE = "UTC"
     a = TeamEntryFactory(championship=championship)
     game = GameFactory(championship=championship, home=a)

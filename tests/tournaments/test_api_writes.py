@@ -37,7 +37,7 @@ from tournaments.models import (
     TeamEntry,
 )
 
-from .conftest import eligible_person, full_roster, make_pool, round_robin_games
+from .conftest import eligible_person, full_roster, goal_lines, make_pool, round_robin_games
 from .test_views import finish
 
 pytestmark = pytest.mark.django_db
@@ -56,13 +56,13 @@ def api(director):
 
 @pytest.fixture
 def played():
-    """A pool of three with rosters (captains named), no game played yet."""
+    """A pool of three with registered rosters (captains named), no game played yet."""
     championship = ChampionshipFactory()
     RinkFactory(venue=championship.venue, name="Main rink")
     pool = make_pool(championship, 3)
     entries, games = round_robin_games(pool)
     for entry in entries:
-        full_roster(entry)
+        full_roster(entry, confirmed=True)
     return championship, pool, entries, games
 
 
@@ -352,7 +352,7 @@ def test_schedule_generation_refuses_a_rink_below_the_level_2_1(api):
     assert len(response.json()) == 6
 
 
-def test_a_forfeit_is_1_0_to_the_captain_and_a_second_disqualifies_8_1(api, played):
+def test_a_forfeit_is_1_0_to_the_captain_and_a_second_disqualifies_8_1(api, played, after_the_games):
     championship, pool, (a, b, c), games = played
     first = api.post(
         f"/api/games/{games[(a.name, b.name)].pk}/result/",
@@ -383,9 +383,10 @@ def test_a_forfeit_is_1_0_to_the_captain_and_a_second_disqualifies_8_1(api, play
         ({"away_goals": 1}, "home_goals", ""),
     ],
 )
-def test_a_bad_result_is_a_400_naming_the_field(api, played, body, field, rule):
+def test_a_bad_result_is_a_400_naming_the_field(api, played, after_the_games, body, field, rule):
     championship, pool, (a, b, c), games = played
     game = games[(a.name, b.name)]
+    goal_lines(game, 2, 1)
     response = api.post(f"/api/games/{game.pk}/result/", body, format="json")
     assert response.status_code == 400
     assert field in response.json()
@@ -412,9 +413,9 @@ def test_moving_a_game_onto_its_teams_other_game_is_refused(api, played):
     assert moved.json()["local_start"] == "2027-07-06T18:00:00+02:00"
 
 
-def test_summaries_go_through_the_rules(api, played):
+def test_summaries_go_through_the_rules(api, played, after_the_games):
     championship, pool, (a, b, c), games = played
-    game = finish(games[(a.name, b.name)], 1, 0)
+    game = games[(a.name, b.name)]
     scorer, passer = [line.person for line in a.roster.order_by("number")[:2]]
     body = {"game": game.pk, "entry": a.pk, "scorer": scorer.pk, "assist": scorer.pk, "period": 1, "time_tenths": 60}
     response = api.post("/api/goals/", body, format="json")

@@ -8,7 +8,7 @@ from tournaments import services
 from tournaments.models import DecidedIn, GoalkeeperRecord, GoalRecord, PenaltyRecord, Position
 from tournaments.selectors import championship_statistics
 
-from .conftest import full_roster, make_pool, round_robin_games
+from .conftest import AFTER, full_roster, make_pool, round_robin_games
 
 pytestmark = pytest.mark.django_db
 
@@ -28,27 +28,35 @@ def played(championship, director):
     """Pool of three; A beats B 2-1 with summaries entered; C forfeits to A."""
     pool = make_pool(championship, 3)
     (a, b, c), games = round_robin_games(pool)
-    rosters = {team.name: lines(full_roster(team)) for team in (a, b, c)}
+    rosters = {team.name: lines(full_roster(team, confirmed=True)) for team in (a, b, c)}
     game = games[(a.name, b.name)]
     a_skaters, a_keepers = rosters[a.name]
     b_skaters, b_keepers = rosters[b.name]
-    services.game_record_result(game=game, home_goals=2, away_goals=1, by=director)
     services.goal_add(
-        game=game, entry=a, scorer=a_skaters[1], assist=a_skaters[2], period=1, time_tenths=3000, by=director
+        game=game, entry=a, scorer=a_skaters[1], assist=a_skaters[2], period=1, time_tenths=3000, by=director,
+        now=AFTER,
+    )  # fmt: skip
+    services.goal_add(
+        game=game, entry=a, scorer=a_skaters[1], period=2, time_tenths=600, power_play=True, by=director, now=AFTER
     )
-    services.goal_add(game=game, entry=a, scorer=a_skaters[1], period=2, time_tenths=600, power_play=True, by=director)
-    services.goal_add(game=game, entry=b, scorer=b_skaters[3], period=2, time_tenths=9000, by=director)
+    services.goal_add(game=game, entry=b, scorer=b_skaters[3], period=2, time_tenths=9000, by=director, now=AFTER)
     services.penalty_add(
         game=game, entry=b, person=b_skaters[0], infraction_code="tripping", minutes=2, period=2, time_tenths=500,
-        gives_power_play=True, by=director,
+        gives_power_play=True, by=director, now=AFTER,
+    )  # fmt: skip
+    # The score is the goal lines entered above (5.5.11 B).
+    services.game_record_result(game=game, home_goals=2, away_goals=1, by=director, now=AFTER)
+    services.goalkeeper_record_set(
+        game=game, entry=b, goalkeeper=b_keepers[0], shots_against=20, saves=18, goals_against=2, by=director,
+        now=AFTER,
     )  # fmt: skip
     services.goalkeeper_record_set(
-        game=game, entry=b, goalkeeper=b_keepers[0], shots_against=20, saves=18, goals_against=2, by=director
+        game=game, entry=a, goalkeeper=a_keepers[0], shots_against=10, saves=9, goals_against=1, by=director,
+        now=AFTER,
+    )  # fmt: skip
+    services.game_record_result(
+        game=games[(a.name, c.name)], decided_in=DecidedIn.FORFEIT, forfeited_by=c, by=director, now=AFTER
     )
-    services.goalkeeper_record_set(
-        game=game, entry=a, goalkeeper=a_keepers[0], shots_against=10, saves=9, goals_against=1, by=director
-    )
-    services.game_record_result(game=games[(a.name, c.name)], decided_in=DecidedIn.FORFEIT, forfeited_by=c, by=director)
     return {"teams": (a, b, c), "rosters": rosters, "games": games}
 
 
@@ -98,47 +106,47 @@ def test_a_goalkeeper_line_must_add_up_4_6(played, director):
     keeper = played["rosters"][b.name][1][1]
     with pytest.raises(ValidationError) as exc:
         services.goalkeeper_record_set(
-            game=game, entry=b, goalkeeper=keeper, shots_against=10, saves=9, goals_against=2, by=director
+            game=game, entry=b, goalkeeper=keeper, shots_against=10, saves=9, goals_against=2, by=director, now=AFTER
         )
     assert "Rule 4.6" in messages(exc, "shots_against")
 
 
 def test_an_own_goal_has_no_assist_5_5_11_d(played, director):
-    a, b, _ = played["teams"]
-    game = played["games"][(a.name, b.name)]
-    a_skaters, _ = played["rosters"][a.name]
+    a, b, c = played["teams"]
+    game = played["games"][(b.name, c.name)]  # not recorded yet
+    b_skaters, _ = played["rosters"][b.name]
     with pytest.raises(ValidationError) as exc:
         services.goal_add(
-            game=game, entry=a, scorer=a_skaters[3], assist=a_skaters[4], own_goal=True, period=1, time_tenths=10,
-            by=director,
+            game=game, entry=b, scorer=b_skaters[3], assist=b_skaters[4], own_goal=True, period=1, time_tenths=10,
+            by=director, now=AFTER,
         )  # fmt: skip
     assert "Rule 5.5.11 D" in messages(exc, "assist")
 
 
 def test_a_scorer_must_be_on_the_teams_roster(played, director):
-    a, b, _ = played["teams"]
-    game = played["games"][(a.name, b.name)]
-    b_skaters, _ = played["rosters"][b.name]
+    a, b, c = played["teams"]
+    game = played["games"][(b.name, c.name)]  # not recorded yet
+    a_skaters, _ = played["rosters"][a.name]
     with pytest.raises(ValidationError) as exc:
-        services.goal_add(game=game, entry=a, scorer=b_skaters[0], period=1, time_tenths=10, by=director)
+        services.goal_add(game=game, entry=b, scorer=a_skaters[0], period=1, time_tenths=10, by=director, now=AFTER)
     assert "roster" in messages(exc, "scorer")
 
 
 def test_game_time_beyond_the_period_is_refused_r_10(played, director):
-    a, b, _ = played["teams"]
-    game = played["games"][(a.name, b.name)]
-    a_skaters, _ = played["rosters"][a.name]
+    a, b, c = played["teams"]
+    game = played["games"][(b.name, c.name)]  # not recorded yet
+    b_skaters, _ = played["rosters"][b.name]
     with pytest.raises(ValidationError) as exc:
-        services.goal_add(game=game, entry=a, scorer=a_skaters[0], period=1, time_tenths=12001, by=director)
+        services.goal_add(game=game, entry=b, scorer=b_skaters[0], period=1, time_tenths=12001, by=director, now=AFTER)
     assert "R-10" in messages(exc, "time_tenths")
     with pytest.raises(ValidationError):
-        services.goal_add(game=game, entry=a, scorer=a_skaters[0], period=3, time_tenths=10, by=director)
+        services.goal_add(game=game, entry=b, scorer=b_skaters[0], period=3, time_tenths=10, by=director, now=AFTER)
 
 
 def test_a_disqualified_teams_statistics_leave_the_tables_8_1_d(played, director):
     a, b, c = played["teams"]
     services.game_record_result(
-        game=played["games"][(b.name, c.name)], decided_in=DecidedIn.FORFEIT, forfeited_by=c, by=director
+        game=played["games"][(b.name, c.name)], decided_in=DecidedIn.FORFEIT, forfeited_by=c, by=director, now=AFTER
     )
     stats = championship_statistics(a.championship)
     # C is out: A's and B's forfeit wins against C are erased; the A-B game stands.
@@ -160,10 +168,10 @@ def _fill(championship, director, *, pools):
             keeper = RosterEntryFactory(entry=entry, number="1", position=Position.GOALKEEPER).person
             people[entry.pk] = (skater, keeper)
         for game in games.values():
-            services.game_record_result(game=game, home_goals=1, away_goals=0, by=director)
             GoalRecord.objects.create(
                 game=game, entry=game.home, scorer=people[game.home_id][0], period=1, time_tenths=1
             )
+            services.game_record_result(game=game, home_goals=1, away_goals=0, by=director, now=AFTER)
             PenaltyRecord.objects.create(
                 game=game, entry=game.away, person=people[game.away_id][0], infraction_code="tripping", minutes=2,
                 period=1, time_tenths=2,

@@ -21,7 +21,7 @@ from tests.factories import (
 from tournaments import services
 from tournaments.models import EntryStatus, NumberChangeApproval, Position, RosterEntry, TeamEntry
 
-from .conftest import BEFORE_CLOSING, BEFORE_START, DURING, eligible_person, full_roster
+from .conftest import AFTER, BEFORE_CLOSING, BEFORE_START, DURING, eligible_person, full_roster
 
 pytestmark = pytest.mark.django_db
 
@@ -396,22 +396,22 @@ def test_an_entry_is_withdrawn_once_and_not_after_it_played(entry, director):
 
 def test_a_penalty_needs_an_infraction_of_the_annex_c_index(entry, director):
     game = GameFactory(championship=entry.championship, home=entry)
-    line = RosterEntryFactory(entry=entry, number="9")
+    line = RosterEntryFactory(entry=entry, number="9", person=eligible_person(entry.federation), confirmed=True)
     with pytest.raises(ValidationError) as exc:
         services.penalty_add(
             game=game, entry=entry, person=line.person, infraction_code="looking_angry", minutes=2, period=1,
-            time_tenths=10, by=director,
+            time_tenths=10, by=director, now=AFTER,
         )  # fmt: skip
     assert "Annex C" in messages(exc, "infraction_code")
     with pytest.raises(ValidationError) as exc:
         services.penalty_add(
             game=game, entry=entry, person=line.person, infraction_code="tripping", minutes=3, period=1,
-            time_tenths=10, by=director,
+            time_tenths=10, by=director, now=AFTER,
         )  # fmt: skip
     assert "R-21" in messages(exc, "minutes")
     penalty = services.penalty_add(
         game=game, entry=entry, person=None, infraction_code="tripping", minutes=2, period=1, time_tenths=10,
-        by=director,
+        by=director, now=AFTER,
     )  # fmt: skip
     assert penalty.person is None  # a bench penalty
 

@@ -20,7 +20,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import championship_standings, standings_for_pool
 
-from .conftest import full_roster, make_pool, round_robin_games
+from .conftest import AFTER, full_roster, goal_lines, make_pool, round_robin_games
 
 pytestmark = pytest.mark.django_db
 
@@ -30,11 +30,15 @@ def messages(exc, field):
 
 
 def result(game, director, home, away, **kwargs):
-    return services.game_record_result(game=game, home_goals=home, away_goals=away, by=director, **kwargs)
+    """Record ``home``-``away`` after the games, with the summary's goal lines it adds up to (5.5.11 B)."""
+    goal_lines(game, home, away)
+    return services.game_record_result(game=game, home_goals=home, away_goals=away, by=director, now=AFTER, **kwargs)
 
 
 def forfeit(game, director, team):
-    return services.game_record_result(game=game, decided_in=DecidedIn.FORFEIT, forfeited_by=team, by=director)
+    return services.game_record_result(
+        game=game, decided_in=DecidedIn.FORFEIT, forfeited_by=team, by=director, now=AFTER
+    )
 
 
 def test_a_forfeit_is_recorded_1_0_with_the_goal_to_the_winners_captain_and_no_assist_8_1_b(championship, director):

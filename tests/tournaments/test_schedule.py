@@ -11,7 +11,7 @@ from tournaments import services
 from tournaments.models import Game, GameStatus, Level, PhaseKind
 from tournaments.selectors import bracket_for
 
-from .conftest import full_roster, make_pool
+from .conftest import AFTER, full_roster, goal_lines, make_pool
 
 pytestmark = pytest.mark.django_db
 
@@ -113,7 +113,8 @@ def test_moving_a_game_to_a_rink_below_the_level_is_refused_2_1_c(championship, 
 def _play_pools(championship, director):
     """Home team wins every pool game by its seed difference: the seed order is the table's order."""
     for game in Game.objects.filter(championship=championship, pool__isnull=False).select_related("home", "away"):
-        services.game_record_result(game=game, home_goals=3, away_goals=1, by=director)
+        goal_lines(game, 3, 1)
+        services.game_record_result(game=game, home_goals=3, away_goals=1, by=director, now=AFTER)
 
 
 def test_the_bracket_fills_from_the_standings_and_results(championship, director):
@@ -138,7 +139,10 @@ def test_the_bracket_fills_from_the_standings_and_results(championship, director
 
     for entry in (sf1.home, sf1.away):
         full_roster(entry)
-    services.game_record_result(game=sf1, home_goals=2, away_goals=1, by=director)
+    # The semi-final gets its time, is played, and its score is its goal lines (5.5.11 B).
+    sf1 = services.game_move(game=sf1, start_at=datetime.datetime(2027, 7, 9, 16, 0, tzinfo=datetime.UTC), by=director)
+    goal_lines(sf1, 2, 1)
+    services.game_record_result(game=sf1, home_goals=2, away_goals=1, by=director, now=AFTER)
     services.bracket_fill(championship=championship, by=director)
     final = Game.objects.get(championship=championship, bracket_slot="F")
     bronze = Game.objects.get(championship=championship, bracket_slot="P3")

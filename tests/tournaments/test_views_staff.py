@@ -32,7 +32,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import standings_for_pool
 
-from .conftest import full_roster, make_pool, round_robin_games
+from .conftest import full_roster, goal_lines, make_pool, round_robin_games
 from .test_views import finish
 
 pytestmark = pytest.mark.django_db
@@ -276,8 +276,15 @@ def pool_games():
     pool = make_pool(championship, 3)
     entries, games = round_robin_games(pool)
     for entry in entries:
-        full_roster(entry)
+        full_roster(entry, confirmed=True)
     return championship, pool, entries, games
+
+
+@pytest.fixture
+def director_after(after_the_games, client, director):
+    """A director logged in once the games have been played (the clock at ``AFTER``)."""
+    client.force_login(director)
+    return client
 
 
 def test_a_director_moves_a_game_in_venue_time(director_client, pool_games):
@@ -306,11 +313,11 @@ def test_moving_a_game_onto_another_game_of_its_team_is_refused(director_client,
     assert Game.objects.get(pk=game.pk).start_at == game.start_at
 
 
-def test_a_director_records_a_forfeit_1_0_to_the_captain(director_client, pool_games):
+def test_a_director_records_a_forfeit_1_0_to_the_captain(director_after, pool_games):
     """8.1 B: recorded 1-0, the goal to the winner's captain."""
     championship, pool, (a, b, c), games = pool_games
     game = games[(a.name, b.name)]
-    response = director_client.post(
+    response = director_after.post(
         reverse("tournaments:game-manage", args=[game.pk]),
         {"action": "result", "decided_in": DecidedIn.FORFEIT, "forfeited_by": b.pk},
     )
@@ -322,11 +329,12 @@ def test_a_director_records_a_forfeit_1_0_to_the_captain(director_client, pool_g
     assert goal.assist is None
 
 
-def test_a_result_against_the_rules_keeps_the_input_and_names_the_rule(director_client, pool_games):
+def test_a_result_against_the_rules_keeps_the_input_and_names_the_rule(director_after, pool_games):
     """1.3 D: a round-robin game has no overtime under 9.3 points."""
     championship, pool, (a, b, c), games = pool_games
     game = games[(a.name, b.name)]
-    response = director_client.post(
+    goal_lines(game, 3, 2)
+    response = director_after.post(
         reverse("tournaments:game-manage", args=[game.pk]),
         {"action": "result", "home_goals": "3", "away_goals": "2", "decided_in": DecidedIn.OVERTIME},
     )
@@ -338,12 +346,12 @@ def test_a_result_against_the_rules_keeps_the_input_and_names_the_rule(director_
     assert Game.objects.get(pk=game.pk).status == GameStatus.SCHEDULED
 
 
-def test_a_director_enters_a_goal_and_a_penalty(director_client, pool_games):
+def test_a_director_enters_a_goal_and_a_penalty(director_after, pool_games):
     championship, pool, (a, b, c), games = pool_games
-    game = finish(games[(a.name, b.name)], 1, 0)
+    game = games[(a.name, b.name)]
     scorer, passer = [line.person for line in a.roster.order_by("number")[:2]]
     url = reverse("tournaments:game-manage", args=[game.pk])
-    response = director_client.post(
+    response = director_after.post(
         url,
         {"action": "goal", "entry": a.pk, "scorer": scorer.pk, "assist": passer.pk, "period": 1, "minute": 12,
          "second": 30, "power_play": "on"},
@@ -352,22 +360,22 @@ def test_a_director_enters_a_goal_and_a_penalty(director_client, pool_games):
     goal = GoalRecord.objects.get(game=game)
     assert (goal.scorer, goal.assist, goal.time_tenths, goal.power_play) == (scorer, passer, 7500, True)
     offender = b.roster.order_by("number").first().person
-    response = director_client.post(
+    response = director_after.post(
         url,
         {"action": "penalty", "entry": b.pk, "person": offender.pk, "infraction_code": "tripping", "minutes": 2,
          "period": 2, "minute": 3, "second": 0, "gives_power_play": "on"},
     )  # fmt: skip
     assert response.status_code == 302
     assert PenaltyRecord.objects.get(game=game).person == offender
-    page = director_client.get(url)
+    page = director_after.get(url)
     assert "<td>12:30</td>" in page.text and "<td>03:00</td>" in page.text
 
 
-def test_a_goal_assisted_by_its_scorer_is_refused_citing_5_5_11(director_client, pool_games):
+def test_a_goal_assisted_by_its_scorer_is_refused_citing_5_5_11(director_after, pool_games):
     championship, pool, (a, b, c), games = pool_games
-    game = finish(games[(a.name, b.name)], 1, 0)
+    game = games[(a.name, b.name)]
     scorer = a.roster.order_by("number").first().person
-    response = director_client.post(
+    response = director_after.post(
         reverse("tournaments:game-manage", args=[game.pk]),
         {"action": "goal", "entry": a.pk, "scorer": scorer.pk, "assist": scorer.pk, "period": 1, "minute": 1,
          "second": 0},
@@ -440,11 +448,11 @@ def test_staff_see_the_new_championship_link_and_the_public_does_not(client, dir
     assert create not in client.get(reverse("tournaments:championship-list")).text
 
 
-def test_a_goal_time_beyond_the_period_is_shown_beside_the_minutes_r_10(director_client, pool_games):
+def test_a_goal_time_beyond_the_period_is_shown_beside_the_minutes_r_10(director_after, pool_games):
     championship, pool, (a, b, c), games = pool_games
-    game = finish(games[(a.name, b.name)], 1, 0)
+    game = games[(a.name, b.name)]
     scorer = a.roster.order_by("number").first().person
-    response = director_client.post(
+    response = director_after.post(
         reverse("tournaments:game-manage", args=[game.pk]),
         {"action": "goal", "entry": a.pk, "scorer": scorer.pk, "period": 1, "minute": 20, "second": 30},
     )

@@ -20,6 +20,7 @@ from tournaments.facts import (
 )
 from tournaments.models import (
     Championship,
+    Game,
     StandingsPreset,
     Venue,
 )
@@ -104,7 +105,8 @@ def check_championship_setup(
 
     The championship's directors change it, and only to a sanctioning body
     they direct; the ruleset parameters must be valid; the ruleset and its
-    standings preset are frozen once the championship has begun (3.1.1 B).
+    standings preset are frozen once the championship has begun (3.1.1 B);
+    its dates (and venue) keep every game within them (``check_games_within_dates``).
     The model's own validation (dates, 1.1 A closing date) is the caller's
     ``full_clean``, which a form runs itself.
     """
@@ -124,6 +126,54 @@ def check_championship_setup(
         check_standings_preset(changes["standings_preset"])
     if championship is not None and _ruleset_changes(championship, changes):
         check_ruleset_editable(championship, now=now)
+    if championship is not None and {"start_date", "end_date", "venue"} & set(changes):
+        check_games_within_dates(
+            championship,
+            start_date=changes.get("start_date", championship.start_date),
+            end_date=changes.get("end_date", championship.end_date),
+            venue=changes.get("venue", championship.venue),
+        )
+    if championship is not None and changes.get("venue", championship.venue) != championship.venue:
+        check_rinks_of_games_at(championship, venue=changes["venue"])
+
+
+def check_rinks_of_games_at(championship: Championship, *, venue: Venue) -> None:
+    """Refuse a venue whose rinks do not host the championship's scheduled games (2.1 F: the venue's rinks)."""
+    elsewhere = Game.objects.filter(championship=championship, rink__isnull=False).exclude(rink__venue=venue)
+    number = elsewhere.order_by("number").values_list("number", flat=True).first()
+    if number is not None:
+        raise field_error(
+            "venue",
+            f"Rule 2.1 F: game #{number} is scheduled on a rink of {championship.venue}; "
+            f"move the games to rinks of {venue} first.",
+        )
+
+
+def check_games_within_dates(
+    championship: Championship, *, start_date: datetime.date, end_date: datetime.date, venue: Venue
+) -> None:
+    """Refuse dates that leave a game of the championship outside them: its games are played on its days.
+
+    A championship's days are the venue's (``venue_today``), as the schedule's
+    days are (``schedule_generate``); move the games first, then the dates.
+    """
+    if start_date is None or end_date is None or venue is None:
+        return  # the model's own validation names the missing field
+    starts = Game.objects.filter(championship=championship, start_at__isnull=False).values_list("number", "start_at")
+    for number, start_at in starts.order_by("start_at"):
+        day = start_at.astimezone(venue.zone).date()
+        if day < start_date:
+            raise field_error(
+                "start_date",
+                f"Game #{number} is played on {day} (venue time), before {start_date}: the championship's games "
+                "lie within its dates; move the game first.",
+            )
+        if day > end_date:
+            raise field_error(
+                "end_date",
+                f"Game #{number} is played on {day} (venue time), after {end_date}: the championship's games "
+                "lie within its dates; move the game first.",
+            )
 
 
 def _ruleset_changes(championship: Championship, changes: dict) -> dict:

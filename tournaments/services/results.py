@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from accounts.models import User
 from federation.models import Person
-from portal.services import audited_create, audited_save, check_transition
+from portal.services import audited_create, audited_delete, audited_save, check_transition
 from tournaments import statistics as stats_rules
 from tournaments.facts import (
     championship_ruleset,
     championship_standings_rules,
     field_error,
     resolve_now,
+    roster_eligibility,
 )
 from tournaments.models import (
     ENTRY_TRANSITIONS,
@@ -32,12 +34,13 @@ from tournaments.models import (
     PhaseKind,
     Pool,
     Position,
+    ResultAmendment,
     RosterEntry,
     StandingsShootout,
     StandingsShootoutPlace,
     TeamEntry,
 )
-from tournaments.selectors import standings_for_pool
+from tournaments.selectors import roster_for_entry, standings_for_pool
 from tournaments.services.championships import check_can_direct
 from tournaments.standings import StandingsRules, forfeit_disqualifies
 
@@ -52,6 +55,86 @@ def _winner_captain(entry: TeamEntry) -> Person:
     return captain.person
 
 
+def extra_time_counts(rules: StandingsRules) -> bool:
+    """Whether the points scheme counts overtime or shoot-out results, so round-robin games may take them (IIHF)."""
+    return any(
+        v is not None for v in (rules.points.overtime_win, rules.points.shootout_win, rules.points.overtime_loss)
+    )
+
+
+def check_game_started(game: Game, *, now: datetime.datetime) -> None:
+    """Refuse a result or a summary line of a game that has not started: its scheduled start is still ahead.
+
+    Nothing is played before the start: the game lists are handed in prior to
+    it (5.1 A) and the periods follow (1.2 A); a game with no time yet has not
+    started either.
+    """
+    if game.start_at is None:
+        raise field_error(
+            "start_at", f"Rule 5.1 A / 1.2 A: game #{game.number} has no scheduled start yet; nothing has been played."
+        )
+    if game.start_at > now:
+        raise field_error(
+            "start_at",
+            f"Rule 5.1 A / 1.2 A: game #{game.number} starts at {game.start_at:%Y-%m-%d %H:%M} UTC; "
+            "its result and summary are recorded once it has started.",
+        )
+
+
+def goal_line_counts(game: Game) -> tuple[int, int]:
+    """Return the goal lines of the game's summary for the home and the away team (a forfeit's award left out)."""
+    counts = dict(
+        GoalRecord.objects.filter(game=game, forfeit_award=False)
+        .values_list("entry_id")
+        .annotate(n=Count("id"))
+        .values_list("entry_id", "n")
+    )
+    return counts.get(game.home_id, 0), counts.get(game.away_id, 0)
+
+
+def check_score_matches_goals(game: Game, *, home_goals: int, away_goals: int) -> None:
+    """Refuse a final score other than the goal lines of the summary (5.5.11 B; a forfeit aside, 8.1 B / R-41).
+
+    The goals are entered first; the score is what they add up to (an
+    amendment of a final result derives it from the corrected lines).
+    """
+    home, away = goal_line_counts(game)
+    if (home_goals, away_goals) == (home, away):
+        return
+    field = "home_goals" if home_goals != home else "away_goals"
+    raise field_error(
+        field,
+        f"Rule 5.5.11 B: the score is the goals credited in the game summary: {game.home} {home}, "
+        f"{game.away} {away}; {home_goals}-{away_goals} does not match them (enter the goals first).",
+    )
+
+
+def check_plays_for(entry: TeamEntry, person: Person, *, field: str) -> None:
+    """Refuse a goal, assist, penalty or goalkeeper line naming someone who may not play for the team.
+
+    The game's players are on the team's registered roster (5.1 B, R-07: the
+    roster confirmed, 3.1.1) and eligible for the championship or waived by
+    the IHTC (1.1 B-G, R-01..R-03), as ``roster_confirm`` found them.
+    """
+    line = next((line for line in roster_for_entry(entry) if line.person_id == person.pk), None)
+    if line is None:
+        raise field_error(field, f"Rule 5.1 B / R-07: {person} is not on the roster of {entry}.")
+    if not line.confirmed:
+        raise field_error(
+            field,
+            f"Rule 5.1 B / R-07: #{line.number} {person} is not on the registered roster of {entry}: "
+            "the roster line is not confirmed (3.1.1 A).",
+        )
+    eligibility = roster_eligibility(entry, [line])[line.pk]
+    if not eligibility.eligible:
+        reasons = "; ".join(reason.message for reason in eligibility.reasons)
+        raise field_error(
+            field,
+            f"Rule 1.1 / R-03: #{line.number} {person} is not eligible to play for {entry} "
+            f"and holds no waiver: {reasons}",
+        )
+
+
 def check_result(
     game: Game,
     *,
@@ -62,31 +145,41 @@ def check_result(
     shootout_home_goals: int | None,
     shootout_away_goals: int | None,
     rules: StandingsRules,
+    now: datetime.datetime | None = None,
 ) -> None:
-    """Refuse a final result the game cannot have (1.3 A-E, 8.1 B, R-40).
+    """Refuse a final result the game cannot have (1.3 A-E, 5.5.11 B, 8.1 B, R-40, R-41).
 
-    Round-robin games may end tied and take no overtime (1.3 A, D) unless the
-    championship's points scheme counts overtime or shoot-out results (IIHF
-    preset); elimination and placement games end with a winner: by one goal
-    in the sudden-death overtime, or in a shoot-out with the tied score kept.
+    The game has started (``check_game_started``). Round-robin games may end
+    tied and take no overtime (1.3 A, D) unless the championship's points
+    scheme counts overtime or shoot-out results (IIHF preset); elimination and
+    placement games end with a winner: by one goal in the sudden-death
+    overtime, or in a shoot-out with the tied score kept. The score is the
+    goal lines of the summary (``check_score_matches_goals``); a forfeit is
+    1-0 by rule and has no other goal (8.1 B, R-41).
     """
+    check_game_started(game, now=resolve_now(now))
     round_robin = game.phase.kind == PhaseKind.ROUND_ROBIN
     if decided_in not in DecidedIn.values:
         raise field_error("decided_in", f"one of {', '.join(DecidedIn.values)}")
     if decided_in == DecidedIn.FORFEIT:
         if forfeited_by is None or forfeited_by.pk not in (game.home_id, game.away_id):
             raise field_error("forfeited_by", "Rule 8.1 B: name the team of this game that forfeits.")
+        played = sum(goal_line_counts(game))
+        if played:
+            raise field_error(
+                "decided_in",
+                f"Rule 8.1 B / R-41: a forfeit is recorded 1-0 with the winner's captain's goal as its only goal; "
+                f"game #{game.number} has {played} goal lines in its summary.",
+            )
         return
     if forfeited_by is not None:
         raise field_error("forfeited_by", "Rule 8.1 B: only a forfeit names a forfeiting team.")
     for field, value in (("home_goals", home_goals), ("away_goals", away_goals)):
         if value is None or value < 0:
             raise field_error(field, "the final score is required")
+    check_score_matches_goals(game, home_goals=home_goals, away_goals=away_goals)
     tied = home_goals == away_goals
-    extra_time_counts = any(
-        v is not None for v in (rules.points.overtime_win, rules.points.shootout_win, rules.points.overtime_loss)
-    )
-    if round_robin and decided_in != DecidedIn.REGULATION and not extra_time_counts:
+    if round_robin and decided_in != DecidedIn.REGULATION and not extra_time_counts(rules):
         raise field_error("decided_in", "Rule 1.3 D: round-robin games tied after regulation stay tied.")
     if decided_in == DecidedIn.REGULATION and tied and not round_robin:
         raise field_error("decided_in", "Rule 1.3 B: an elimination game tied after regulation goes to overtime.")
@@ -145,7 +238,7 @@ def game_record_result(
     by: User,
     now: datetime.datetime | None = None,
 ) -> Game:
-    """Record the final result.
+    """Record the final result of a game that has started; the score is its summary's goal lines (5.5.11 B).
 
     A forfeit is recorded 1-0 with the goal to the winner's captain, no assist
     and no goalkeeper statistics (8.1 B); it may disqualify the forfeiting
@@ -173,6 +266,7 @@ def game_record_result(
             shootout_home_goals=shootout_home_goals,
             shootout_away_goals=shootout_away_goals,
             rules=rules,
+            now=now,
         )
         if decided_in == DecidedIn.FORFEIT:
             winner = game.away if forfeited_by.pk == game.home_id else game.home
@@ -198,10 +292,17 @@ def game_record_result(
 
 
 def _check_game_time(game: Game, *, period: int, time_tenths: int) -> None:
-    """R-10/R-11: game time is elapsed tenths within a period of 20 minutes; period 3 is the 10-minute overtime."""
+    """R-10/R-11: game time is elapsed tenths within a period of 20 minutes; period 3 is the 10-minute overtime.
+
+    Round-robin games take no overtime (1.3 D) unless the points scheme counts it (IIHF preset).
+    """
     game_rules = championship_ruleset(game.championship).game
     regulation = game_rules.periods
-    overtime_allowed = game.phase.kind != PhaseKind.ROUND_ROBIN or game.decided_in == DecidedIn.OVERTIME
+    overtime_allowed = (
+        game.phase.kind != PhaseKind.ROUND_ROBIN
+        or game.decided_in == DecidedIn.OVERTIME
+        or extra_time_counts(championship_standings_rules(game.championship))
+    )
     last = regulation + (1 if overtime_allowed else 0)
     if not 1 <= period <= last:
         raise field_error("period", f"Rule 1.2 A / 1.3: period is 1-{last} in this game (R-11).")
@@ -215,32 +316,39 @@ def _check_team_of_game(game: Game, entry: TeamEntry) -> None:
         raise field_error("entry", f"{entry} does not play game #{game.number}")
 
 
-def _roster_person_ids(entry: TeamEntry) -> set[int]:
-    return set(RosterEntry.objects.filter(entry=entry).values_list("person_id", flat=True))
-
-
-def _summary_line_add(model, check, *, game: Game, by: User, **fields):
+def _summary_line_add(model, check, *, game: Game, by: User, now: datetime.datetime | None, **fields):
     """Enter a line of the game summary: with the game locked, ``check`` (the line's rules) passes, then it is saved."""
     check_can_direct(by, game.championship)
     with transaction.atomic():
         game = Game.objects.select_for_update(of=("self",)).select_related("phase", "championship").get(pk=game.pk)
         record = model(game=game, **fields)
-        check(record)
+        check(record, now=now)
         audited_save(record, by)
     return record
 
 
-def check_goal(record: GoalRecord) -> None:
-    """Refuse a goal the summary cannot hold (5.5.11 B-D, R-32, 8.1 B); ``record.game`` has its phase loaded."""
+def check_goal(record: GoalRecord, *, now: datetime.datetime | None = None, amending: bool = False) -> None:
+    """Refuse a goal the summary cannot hold (5.1 B, 1.1, 5.5.11 B-D, R-32, 8.1 B); ``record.game`` has its phase loaded.
+
+    The game has started and is not final: a final score is its goal lines, so
+    a goal is added to a final game only by an amendment (``amending``, see
+    ``result_amend``). The scorer and the assist play for the scoring team
+    (``check_plays_for``).
+    """
     game, entry = record.game, record.entry
     _check_team_of_game(game, entry)
     if game.decided_in == DecidedIn.FORFEIT and not record.forfeit_award:
         raise field_error("game", "Rule 8.1 B: a forfeit's only goal is the one awarded to the winner's captain.")
+    if game.status == GameStatus.FINAL and not amending:
+        raise field_error(
+            "game",
+            f"Rule 5.5.11 B: game #{game.number} is final and its score is its goal lines; "
+            "a goal is corrected through an amendment of the result by the championship's directors.",
+        )
+    check_game_started(game, now=resolve_now(now))
     _check_game_time(game, period=record.period, time_tenths=record.time_tenths)
-    roster = _roster_person_ids(entry)
-    # 5.5.11 D: an own goal is credited to the attacking player who last played the puck.
-    if record.scorer_id not in roster:
-        raise field_error("scorer", f"Rule 5.5.11 B: the scorer must be on the roster of {entry} (5.1 B).")
+    if record.power_play and record.shorthanded:
+        raise field_error("power_play", "a goal is scored on a power play or shorthanded, not both")
     if record.assist_id is not None:
         if record.own_goal:
             raise field_error("assist", "Rule 5.5.11 D / R-32: an own goal has no assist.")
@@ -250,10 +358,11 @@ def check_goal(record: GoalRecord) -> None:
             raise field_error(
                 "assist", "Rule 5.5.11 C: the assist goes to the player who made the pass, not the scorer."
             )
-        if record.assist_id not in roster:
-            raise field_error("assist", f"Rule 5.5.11 C: the assist must go to a player of {entry}.")
-    if record.power_play and record.shorthanded:
-        raise field_error("power_play", "a goal is scored on a power play or shorthanded, not both")
+    # 5.5.11 B-D: the goal is credited to a player of the scoring team (an own goal to the attacker who last
+    # played the puck), the assist to a team-mate.
+    check_plays_for(entry, record.scorer, field="scorer")
+    if record.assist_id is not None:
+        check_plays_for(entry, record.assist, field="assist")
 
 
 def goal_add(
@@ -270,6 +379,7 @@ def goal_add(
     shorthanded: bool = False,
     penalty_shot: bool = False,
     by: User,
+    now: datetime.datetime | None = None,
 ) -> GoalRecord:
     """Enter a goal of the game summary (5.5.11); one scorer and at most one assist (R-32)."""
     return _summary_line_add(
@@ -277,6 +387,7 @@ def goal_add(
         check_goal,
         game=game,
         by=by,
+        now=now,
         entry=entry,
         scorer=scorer,
         assist=assist,
@@ -302,20 +413,22 @@ def check_infraction(code: str) -> None:
         raise field_error("infraction_code", f"Annex C: {code!r} is not in the penalty index.") from None
 
 
-def check_penalty(record: PenaltyRecord) -> None:
-    """Refuse a penalty the summary cannot hold (R-20, R-21): a person of the team or its bench, or the bench."""
+def check_penalty(record: PenaltyRecord, *, now: datetime.datetime | None = None) -> None:
+    """Refuse a penalty the summary cannot hold (R-20, R-21): a player of the team, one of its officials, or the bench.
+
+    The game has started; a player penalized plays for the team (``check_plays_for``: 5.1 B, 1.1).
+    """
     check_infraction(record.infraction_code)
     if record.minutes not in PENALTY_MINUTES:
         raise field_error("minutes", f"R-21: a penalty charges {', '.join(map(str, sorted(PENALTY_MINUTES)))} minutes.")
     game, entry = record.game, record.entry
     _check_team_of_game(game, entry)
+    check_game_started(game, now=resolve_now(now))
     _check_game_time(game, period=record.period, time_tenths=record.time_tenths)
-    if record.person_id is not None:
-        on_team = (
-            record.person_id in _roster_person_ids(entry) or entry.officials.filter(person_id=record.person_id).exists()
-        )
-        if not on_team:
+    if record.person_id is not None and not entry.officials.filter(person_id=record.person_id).exists():
+        if not RosterEntry.objects.filter(entry=entry, person_id=record.person_id).exists():
             raise field_error("person", f"R-20: {record.person} is not on the roster or bench of {entry}.")
+        check_plays_for(entry, record.person, field="person")
 
 
 def penalty_add(
@@ -329,6 +442,7 @@ def penalty_add(
     time_tenths: int,
     gives_power_play: bool = False,
     by: User,
+    now: datetime.datetime | None = None,
 ) -> PenaltyRecord:
     """Enter a penalty of the game summary (R-20): a person of the team, or the bench (no person)."""
     return _summary_line_add(
@@ -336,6 +450,7 @@ def penalty_add(
         check_penalty,
         game=game,
         by=by,
+        now=now,
         entry=entry,
         person=person,
         infraction_code=infraction_code,
@@ -346,8 +461,9 @@ def penalty_add(
     )
 
 
-def check_goalkeeper_line(record: GoalkeeperRecord) -> None:
-    """Refuse a goalkeeper line that does not add up (4.6 note) or belongs to a forfeit (8.1 B)."""
+def check_goalkeeper_line(record: GoalkeeperRecord, *, now: datetime.datetime | None = None) -> None:
+    """Refuse a goalkeeper line that does not add up (4.6 note), belongs to a forfeit (8.1 B) or to a game
+    not started, or names a goalkeeper who does not play for the team (``check_plays_for``)."""
     problem = stats_rules.goalkeeper_counts_problem(
         shots_against=record.shots_against, saves=record.saves, goals_against=record.goals_against
     )
@@ -363,6 +479,8 @@ def check_goalkeeper_line(record: GoalkeeperRecord) -> None:
         entry=entry, person_id=record.goalkeeper_id, position=Position.GOALKEEPER
     ).exists():
         raise field_error("goalkeeper", f"{record.goalkeeper} is not a goalkeeper on the roster of {entry} (3.1.1 A).")
+    check_game_started(game, now=resolve_now(now))
+    check_plays_for(entry, record.goalkeeper, field="goalkeeper")
 
 
 def goalkeeper_record_set(
@@ -374,6 +492,7 @@ def goalkeeper_record_set(
     saves: int,
     goals_against: int,
     by: User,
+    now: datetime.datetime | None = None,
 ) -> GoalkeeperRecord:
     """Set a goalkeeper's line for a game: a save is a shot that would have entered (4.6 note)."""
     check_can_direct(by, game.championship)
@@ -384,7 +503,7 @@ def goalkeeper_record_set(
         )
         record.entry = entry
         record.shots_against, record.saves, record.goals_against = shots_against, saves, goals_against
-        check_goalkeeper_line(record)
+        check_goalkeeper_line(record, now=now)
         audited_save(record, by)
     return record
 
@@ -410,3 +529,126 @@ def standings_shootout_enter(*, pool: Pool, ordered_entries: Sequence[TeamEntry]
             for place, entry in enumerate(ordered_entries, start=1)
         )
     return shootout
+
+
+# What an amendment may change beside the goal lines (the score follows the lines).
+AMENDMENT_RESULT_FIELDS = ("decided_in", "shootout_home_goals", "shootout_away_goals")
+
+
+def _result_snapshot(game: Game) -> dict:
+    """The result and the goal lines of ``game`` as an amendment records them (before and after)."""
+    goals = GoalRecord.objects.filter(game=game).order_by("period", "time_tenths", "pk")
+    return {
+        "home_goals": game.home_goals,
+        "away_goals": game.away_goals,
+        "decided_in": game.decided_in,
+        "shootout_home_goals": game.shootout_home_goals,
+        "shootout_away_goals": game.shootout_away_goals,
+        "goals": [
+            {
+                "id": goal.pk,
+                "entry": goal.entry_id,
+                "scorer": goal.scorer_id,
+                "assist": goal.assist_id,
+                "period": goal.period,
+                "time_tenths": goal.time_tenths,
+            }
+            for goal in goals
+        ],
+    }
+
+
+def check_amendment_reason(reason: str | None) -> str:
+    """Return the reason of an amendment, stripped; refuse an amendment without one (who, when and why are kept)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise field_error("reason", "An amendment of a final result gives its reason; who, when and why are recorded.")
+    return reason
+
+
+def check_amendable(game: Game) -> None:
+    """Only a final result is amended, and not a forfeit: its 1-0 and the disqualification it may bring (8.1 B-C)."""
+    if game.status != GameStatus.FINAL:
+        raise field_error("game", f"game #{game.number} has no final result to amend; record its result instead")
+    if game.decided_in == DecidedIn.FORFEIT:
+        raise field_error(
+            "decided_in",
+            "Rule 8.1 B-C / R-41, R-43: a forfeit's 1-0 and any disqualification it brought are not amended here.",
+        )
+
+
+def result_amend(
+    *,
+    game: Game,
+    reason: str,
+    by: User,
+    remove_goals: Sequence[GoalRecord] = (),
+    add_goals: Sequence[Mapping] = (),
+    decided_in: str | None = None,
+    shootout_home_goals: int | None = None,
+    shootout_away_goals: int | None = None,
+    now: datetime.datetime | None = None,
+) -> ResultAmendment:
+    """Correct a final result, for the championship's directors: an audited amendment (who, when, why).
+
+    The goal lines are corrected (``remove_goals``: lines of this game;
+    ``add_goals``: the fields ``goal_add`` takes, checked as it checks them)
+    and the score is derived from them (5.5.11 B), so it cannot disagree with
+    the summary. ``decided_in`` and the shoot-out score change when given
+    (None keeps them; a game no longer decided in a shoot-out loses its
+    shoot-out score); the corrected result is checked like a new one
+    (``check_result``). Standings and statistics are computed from the
+    results and the summaries, so they follow.
+    """
+    now = resolve_now(now)
+    check_can_direct(by, game.championship)
+    reason = check_amendment_reason(reason)
+    if decided_in == DecidedIn.FORFEIT:
+        raise field_error("decided_in", "Rule 8.1 B: a forfeit is recorded as the game's result, not as an amendment.")
+    rules = championship_standings_rules(game.championship)
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("phase", "championship", "home", "away")
+            .get(pk=game.pk)
+        )
+        check_amendable(game)
+        before = _result_snapshot(game)
+        stray = [goal.pk for goal in remove_goals if goal.game_id != game.pk]
+        if stray:
+            raise field_error("remove_goals", f"goal {stray[0]} is not a goal of game #{game.number}")
+        for goal in remove_goals:
+            audited_delete(goal, by)
+        for fields in add_goals:
+            record = GoalRecord(game=game, **fields)
+            check_goal(record, now=now, amending=True)
+            audited_save(record, by)
+        game.decided_in = decided_in or game.decided_in
+        if game.decided_in == DecidedIn.SHOOTOUT:
+            if shootout_home_goals is not None:
+                game.shootout_home_goals = shootout_home_goals
+            if shootout_away_goals is not None:
+                game.shootout_away_goals = shootout_away_goals
+        else:
+            game.shootout_home_goals, game.shootout_away_goals = shootout_home_goals, shootout_away_goals
+        game.home_goals, game.away_goals = goal_line_counts(game)
+        check_result(
+            game,
+            home_goals=game.home_goals,
+            away_goals=game.away_goals,
+            decided_in=game.decided_in,
+            forfeited_by=None,
+            shootout_home_goals=game.shootout_home_goals,
+            shootout_away_goals=game.shootout_away_goals,
+            rules=rules,
+            now=now,
+        )
+        after = _result_snapshot(game)
+        if after == before:
+            raise field_error(
+                "reason", "The amendment changes nothing: correct a goal line or how the game was decided."
+            )
+        audited_save(game, by, update_fields=["home_goals", "away_goals", *AMENDMENT_RESULT_FIELDS])
+        return audited_create(
+            ResultAmendment, by, game=game, amended_by=by, amended_at=now, reason=reason, before=before, after=after
+        )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -88,8 +89,19 @@ def rink_violations(rink: Rink, *, level: str) -> tuple[rink_rules.Violation, ..
     return rink_rules.rink_errors(rink_dimensions(rink), level=level)
 
 
+def check_rink_of_venue(rink: Rink, championship: Championship, *, field: str = "rink") -> None:
+    """Refuse a rink of another venue: the championship is played at its venue, whose rinks it publishes (2.1 F)."""
+    if rink.venue_id != championship.venue_id:
+        raise field_error(
+            field,
+            f"Rule 2.1 F: {rink} is a rink of another venue; {championship} is played at {championship.venue}, "
+            "whose rinks are the ones published with it.",
+        )
+
+
 def check_rink_for(rink: Rink, championship: Championship, *, field: str = "rink") -> None:
-    """2.1 C: a rink that does not meet the championship's level cannot host its games."""
+    """A rink of the championship's venue (2.1 F) that meets its level (2.1 C) hosts its games; no other does."""
+    check_rink_of_venue(rink, championship, field=field)
     violations = rink_violations(rink, level=championship.level)
     if violations:
         raise field_error(field, [f"{rink}: {v.message}" for v in violations])
@@ -117,14 +129,18 @@ def schedule_generate(
     """Create the round-robin games of every pool across days, rinks and slots (venue time).
 
     No team plays twice at the same time; the home team is the first named
-    (5.4 D, 3.2.10). Rinks that do not meet the level are refused (2.1 C).
+    (5.4 D, 3.2.10). Rinks of another venue (2.1 F) or that do not meet the
+    level (2.1 C) are refused.
     """
     check_can_direct(by, championship)
     if not rinks:
         raise field_error("rinks", "choose at least one rink")
     errors: list[str] = []
     for rink in rinks:
-        errors.extend(f"{rink}: {v.message}" for v in rink_violations(rink, level=championship.level))
+        try:
+            check_rink_for(rink, championship, field="rinks")
+        except ValidationError as exc:
+            errors.extend(exc.message_dict["rinks"])
     if errors:
         raise field_error("rinks", errors)
     if any(day < championship.start_date or day > championship.end_date for day in days):
