@@ -104,6 +104,7 @@ def _check_not_on_other_roster(entry: TeamEntry, person: Person) -> None:
         RosterEntry.objects.filter(entry__championship_id=entry.championship_id, person=person)
         .exclude(entry=entry)
         .select_related("entry")
+        .order_by("pk")  # any one of them; not the model's ordering, which joins the championship
         .first()
     )
     if other is not None:
