@@ -3,6 +3,7 @@ the limits before the rows are read. Database-free: ``tournaments.roster_files``
 
 import datetime
 import io
+import random
 import zipfile
 
 import pytest
@@ -160,3 +161,24 @@ def test_a_workbook_named_csv_is_refused():
 def test_a_truncated_workbook_is_refused_as_unreadable():
     data = xlsx_bytes([["person_id", "number"], *([i, 9] for i in range(200))])
     assert refusal(data[: len(data) // 2], "cut.xlsx") == "cut.xlsx is not a readable XLSX workbook."
+
+
+def test_a_damaged_workbook_is_refused_or_read_never_a_crash():
+    """Bytes of a good workbook changed at random places: each reading gives rows or the file's refusal."""
+    good = xlsx_bytes([["person_id", "number", "position"], *([i, i % 99 + 1, "player"] for i in range(1, 30))])
+    rng = random.Random(8)
+    outcomes = set()
+    for _ in range(300):
+        data = bytearray(good)
+        for _ in range(rng.randint(1, 8)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        try:
+            result = read(bytes(data), "damaged.xlsx")
+        except CoreInputError as exc:
+            assert exc.field == "file"
+            assert exc.message.startswith("damaged.xlsx ")
+            outcomes.add("refused")
+        else:
+            assert all(row.number >= 2 for row in result.rows)
+            outcomes.add("read")
+    assert "refused" in outcomes
