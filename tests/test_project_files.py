@@ -73,6 +73,7 @@ MYPY_PURE_CORES = {
     "tournaments/statistics.py",
     "tournaments/ruleset.py",
     "tournaments/errors.py",
+    "tournaments/roster_files.py",
 }
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiRequest, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -22,7 +22,7 @@ from accounts.models import User
 from federation.models import Person
 from portal.api import ServiceAnswerMixin
 
-from . import selectors, services
+from . import roster_files, selectors, services
 from .filters import (
     ChampionshipFilter,
     EntryFilter,
@@ -33,7 +33,6 @@ from .filters import (
     RosterEntryFilter,
     VenueFilter,
 )
-from .imports import roster_import_csv
 from .models import Championship, Game, GoalRecord, PenaltyRecord, Pool, PoolTeam, RosterEntry, TeamEntry, Venue
 from .serializers import (
     BracketGenerateInputSerializer,
@@ -307,15 +306,29 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
         return self.answer(services.roster_confirm(entry=entry, by=request.user), serializer_class=EntrySerializer)
 
     @extend_schema(
-        summary="Import players from a CSV file: per-row errors, nothing saved if any row fails",
-        request={"multipart/form-data": RosterImportSerializer},
+        summary="Import players from a CSV or XLSX file: per-row errors, nothing saved if any row fails",
+        description=(
+            "A multipart upload with one field, `file`: a CSV file (UTF-8; commas, semicolons or tabs) or an XLSX "
+            "workbook (its active sheet), recognised by its content; a name ending in .csv or .xlsx must agree. "
+            f"At most {roster_files.MAX_BYTES // 1024} KB, and no more data rows than the roster can take "
+            "(3.1.1 A, R-04: 14 floor players and 2 goalkeepers), or it is refused before its rows are read. "
+            "A header row names the columns: person_id, or last_name, first_name and date_of_birth (YYYY-MM-DD); "
+            "number (3.2.9 C); position (player or goalkeeper); captain and alternate (yes/no). Every row is "
+            "checked like a player added by hand (3.1.1 A-B, 3.1.2, 3.2.9 C-E, 1.1 A); a 400 lists under `file` "
+            "each error as `Row n, column: rule`, n being the row the spreadsheet shows (the header is row 1, "
+            "blank rows keep their numbers). Nothing is saved if any row fails."
+        ),
+        request=OpenApiRequest(
+            RosterImportSerializer,
+            encoding={"file": {"contentType": ", ".join(roster_files.CONTENT_TYPES.values())}},
+        ),
         responses={201: RosterEntrySerializer(many=True), **_REFUSED},
     )
     @action(detail=True, methods=["post"], url_path="roster-import", parser_classes=[MultiPartParser, FormParser])
     def roster_import(self, request, pk=None):
         entry = self.managed_entry()
         data = self.input(RosterImportSerializer)
-        added = roster_import_csv(entry, data["file"], by=request.user)
+        added = services.roster_import(entry=entry, file=data["file"], by=request.user)
         lines = RosterEntry.objects.filter(pk__in=[line.pk for line in added]).select_related("person")
         return self.answer(lines, many=True, created=True, serializer_class=RosterEntrySerializer)
 

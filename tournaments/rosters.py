@@ -184,6 +184,33 @@ def check_roster(
     return tuple(problems)
 
 
+def roster_capacity(limits: RosterLimits = DEFAULT) -> int:
+    """Return the most lines a roster holds: floor players and goalkeepers together (3.1.1 A, R-04: 14 + 2)."""
+    return limits.max_skaters + limits.max_goalkeepers
+
+
+def roster_room(*, on_roster: int, limits: RosterLimits = DEFAULT) -> int:
+    """Return how many more lines a roster of ``on_roster`` lines can take (R-04)."""
+    return max(roster_capacity(limits) - on_roster, 0)
+
+
+def check_roster_room(new_lines: int, *, on_roster: int, limits: RosterLimits = DEFAULT) -> RosterProblem | None:
+    """Return the problem when ``new_lines`` more lines do not fit on a roster of ``on_roster`` lines, or None.
+
+    A file of players (the roster import) is refused by this count before its
+    rows are read one by one (3.1.1 A, R-04).
+    """
+    room = roster_room(on_roster=on_roster, limits=limits)
+    if new_lines <= room:
+        return None
+    return _problem(
+        "roster",
+        "3.1.1 A",
+        f"a roster holds at most {roster_capacity(limits)} players ({limits.max_skaters} floor players and "
+        f"{limits.max_goalkeepers} goalkeepers, R-04); it has {on_roster}, so at most {room} can be added",
+    )
+
+
 def check_roster_change(
     *,
     first_game_started: bool,

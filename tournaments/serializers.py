@@ -15,7 +15,7 @@ from rest_framework import serializers
 from federation.models import Federation, Person
 from portal.filters import MAX_ID
 
-from . import services
+from . import roster_files, services
 from .models import (
     Championship,
     DecidedIn,
@@ -227,7 +227,13 @@ class RosterEntryUpdateSerializer(serializers.Serializer):
 
 
 class RosterImportSerializer(serializers.Serializer):
-    file = serializers.FileField(help_text="CSV with person_id or last_name, first_name, date_of_birth; number...")
+    file = serializers.FileField(
+        help_text=(
+            f"A CSV file (UTF-8) or an XLSX workbook, at most {roster_files.MAX_BYTES // 1024} KB: a header row, "
+            "then one player a row "
+            "(person_id, or last_name, first_name, date_of_birth; number; position; captain; alternate)."
+        )
+    )
 
 
 class TeamOfficialInputSerializer(serializers.Serializer):

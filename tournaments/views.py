@@ -26,9 +26,8 @@ from federation.models import Person
 from portal.forms import apply_errors
 
 from . import rinks as rink_rules
-from . import selectors, services
+from . import roster_files, selectors, services
 from .forms import ChampionshipForm
-from .imports import roster_import_csv
 from .models import (
     Championship,
     DecidedIn,
@@ -233,7 +232,10 @@ class OfficialForm(forms.Form):
 
 
 class RosterImportForm(forms.Form):
-    file = forms.FileField(help_text="CSV: person_id or last_name, first_name, date_of_birth; number, position…")
+    file = forms.FileField(
+        help_text="CSV (UTF-8) or XLSX: person_id or last_name, first_name, date_of_birth; number, position…",
+        widget=forms.ClearableFileInput(attrs={"accept": roster_files.ACCEPT}),
+    )
 
 
 # --- access ---------------------------------------------------------------------------------------------------------
@@ -817,6 +819,6 @@ def roster_import(request, pk: int):
         pk,
         slot="imp",
         make_form=lambda entry: RosterImportForm(request.POST, request.FILES),
-        write=lambda entry, data: roster_import_csv(entry, data["file"], by=request.user),
+        write=lambda entry, data: services.roster_import(entry=entry, file=data["file"], by=request.user),
         done=lambda added: f"{len(added)} players imported.",
     )

@@ -1,5 +1,7 @@
 import datetime
+import io
 
+import openpyxl
 import pytest
 
 from tests.factories import (
@@ -133,3 +135,16 @@ def goal_lines(game, home: int, away: int) -> None:
                 GoalRecord(game=game, entry=entry, scorer=scorer, period=1, time_tenths=100 * (n + 1))
                 for n in range(wanted - len(lines))
             )
+
+
+def xlsx_bytes(rows, *, at: int = 1) -> bytes:
+    """An XLSX workbook (openpyxl) whose active sheet holds ``rows`` from row ``at``; ``None`` leaves a row blank."""
+    workbook = openpyxl.Workbook(write_only=True)
+    sheet = workbook.create_sheet()
+    for _ in range(at - 1):
+        sheet.append([])
+    for row in rows:
+        sheet.append(list(row or ()))
+    out = io.BytesIO()
+    workbook.save(out)
+    return out.getvalue()

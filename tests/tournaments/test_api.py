@@ -239,8 +239,16 @@ def test_the_schema_documents_every_championship_endpoint():
     for path, methods in TOURNAMENT_PATHS.items():
         assert path in schema["paths"], path
         assert methods <= set(schema["paths"][path]), (path, set(schema["paths"][path]))
-    upload = schema["paths"]["/api/entries/{id}/roster-import/"]["post"]["requestBody"]["content"]
+    operation = schema["paths"]["/api/entries/{id}/roster-import/"]["post"]
+    upload = operation["requestBody"]["content"]
     assert "multipart/form-data" in upload
+    # The accepted types of the upload, its limits and its errors' row numbers are documented.
+    assert upload["multipart/form-data"]["encoding"]["file"]["contentType"] == (
+        "text/csv, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    )
+    assert upload["multipart/form-data"]["schema"]["$ref"].endswith("/RosterImportRequest")
+    assert schema["components"]["schemas"]["RosterImportRequest"]["properties"]["file"]["format"] == "binary"
+    assert all(words in operation["description"] for words in ("CSV", "XLSX", "512 KB", "R-04", "Row n"))
     names = {p["name"] for p in schema["paths"]["/api/games/"]["get"]["parameters"]}
     assert {"championship", "pool", "team", "status", "page"} <= names
 

@@ -36,8 +36,9 @@ from tournaments.models import (
     StandingsShootout,
     TeamEntry,
 )
+from tournaments.roster_files import XLSX_MIME
 
-from .conftest import eligible_person, full_roster, goal_lines, make_pool, round_robin_games
+from .conftest import eligible_person, full_roster, goal_lines, make_pool, round_robin_games, xlsx_bytes
 from .test_views import finish
 
 pytestmark = pytest.mark.django_db
@@ -330,6 +331,53 @@ def test_a_csv_import_with_a_bad_row_is_a_400_listing_it_and_saves_nothing(manag
     response = client.post(f"/api/entries/{entry.pk}/roster-import/", {"file": good}, format="multipart")
     assert response.status_code == 201
     assert [row["number"] for row in response.json()] == ["10"]
+
+
+def test_an_xlsx_import_is_a_201_and_its_errors_name_the_sheets_rows(manager_api):
+    client, entry = manager_api
+    first, second = eligible_person(entry.federation), eligible_person(entry.federation)
+    bad = xlsx_bytes([["person_id", "number"], [first.pk, 10], None, [second.pk, 100]])
+    upload = SimpleUploadedFile("roster.xlsx", bad, content_type=XLSX_MIME)
+    response = client.post(f"/api/entries/{entry.pk}/roster-import/", {"file": upload}, format="multipart")
+    assert response.status_code == 400
+    assert response.json() == {
+        "file": ['Row 4, number: Rule 3.2.9 C: numbers are 1-99 without a leading zero, not "100"']
+    }
+    good = xlsx_bytes([["person_id", "number"], [first.pk, 10], None, [second.pk, 11]])
+    upload = SimpleUploadedFile("roster.xlsx", good, content_type=XLSX_MIME)
+    response = client.post(f"/api/entries/{entry.pk}/roster-import/", {"file": upload}, format="multipart")
+    assert response.status_code == 201
+    assert [row["number"] for row in response.json()] == ["10", "11"]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "says"),
+    [
+        ("roster.xlsx", b"PK\x03\x04" + bytes(26) + b"xl/worksheets/sheet1.xml" + bytes(40), "is not a readable XLSX"),
+        ("roster.pdf", b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n", "is a PDF file"),
+    ],
+)
+def test_a_corrupt_or_unsupported_upload_is_a_400_naming_the_file_field(manager_api, name, content, says):
+    client, entry = manager_api
+    upload = SimpleUploadedFile(name, content)
+    response = client.post(f"/api/entries/{entry.pk}/roster-import/", {"file": upload}, format="multipart")
+    assert response.status_code == 400
+    assert list(response.json()) == ["file"]
+    assert response.json()["file"][0].startswith(f"{name} ") and says in response.json()["file"][0]
+    assert not RosterEntry.objects.filter(entry=entry).exists()
+
+
+def test_a_10000_row_upload_is_refused_at_once_with_the_roster_limit_r_04(manager_api):
+    client, entry = manager_api
+    person = eligible_person(entry.federation)
+    body = "person_id,number\n" + f"{person.pk},9\n" * 10_000
+    upload = SimpleUploadedFile("big.csv", body.encode(), content_type="text/csv")
+    response = client.post(f"/api/entries/{entry.pk}/roster-import/", {"file": upload}, format="multipart")
+    assert response.status_code == 400
+    (message,) = response.json()["file"]
+    assert message.startswith("big.csv has more rows than the roster can take: Rule 3.1.1 A")
+    assert "R-04" in message
+    assert not RosterEntry.objects.filter(entry=entry).exists()
 
 
 # --- schedule and games --------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 
 import tournaments
 
-PURE_CORES = ("errors", "rinks", "rosters", "ruleset", "scheduling", "standings", "statistics")
+PURE_CORES = ("errors", "rinks", "roster_files", "rosters", "ruleset", "scheduling", "standings", "statistics")
 
 
 @pytest.mark.parametrize("name", PURE_CORES)

@@ -12,6 +12,9 @@ from tournaments.rosters import (
     check_lineup_change,
     check_roster,
     check_roster_change,
+    check_roster_room,
+    roster_capacity,
+    roster_room,
 )
 
 
@@ -137,6 +140,27 @@ def test_an_incomplete_roster_only_checks_the_maxima():
 def test_limits_are_ruleset_parameters():
     limits = RosterLimits(min_goalkeepers=1)
     assert check_roster(roster(goalkeepers=1), limits=limits) == ()
+
+
+def test_a_roster_holds_14_floor_players_and_2_goalkeepers_r_04():
+    assert roster_capacity() == 16
+    assert roster_capacity(RosterLimits(max_skaters=10, max_goalkeepers=3)) == 13
+    assert roster_room(on_roster=10) == 6
+    assert roster_room(on_roster=20) == 0
+
+
+@pytest.mark.parametrize(
+    ("new_lines", "on_roster", "ok"), [(16, 0, True), (17, 0, False), (6, 10, True), (7, 10, False)]
+)
+def test_a_file_of_players_must_fit_the_room_left_on_the_roster_r_04(new_lines, on_roster, ok):
+    problem = check_roster_room(new_lines, on_roster=on_roster)
+    assert (problem is None) is ok
+    if problem is not None:
+        assert problem.article == "3.1.1 A"
+        assert str(problem) == (
+            "Rule 3.1.1 A: a roster holds at most 16 players (14 floor players and 2 goalkeepers, R-04); "
+            f"it has {on_roster}, so at most {16 - on_roster} can be added"
+        )
 
 
 @pytest.mark.parametrize("kind", ["add", "substitute"])

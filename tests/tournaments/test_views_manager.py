@@ -1,4 +1,4 @@
-"""The team manager's pages: entry, roster with eligibility, add/change/confirm, CSV import."""
+"""The team manager's pages: entry, roster with eligibility, add/change/confirm, CSV and XLSX import."""
 
 from __future__ import annotations
 
@@ -23,8 +23,9 @@ from tests.factories import (
 )
 from tournaments import services
 from tournaments.models import Position, RosterEntry
+from tournaments.roster_files import XLSX_MIME
 
-from .conftest import eligible_person, full_roster, make_pool, round_robin_games
+from .conftest import eligible_person, full_roster, make_pool, round_robin_games, xlsx_bytes
 from .test_views import finish
 
 pytestmark = pytest.mark.django_db
@@ -270,6 +271,43 @@ def test_a_good_csv_import_adds_every_row(manager_client, entry):
     line = RosterEntry.objects.get(entry=entry, person=person)
     assert (line.number, line.captain) == ("9", True)
     assert RosterEntry.objects.get(entry=entry, person=keeper).position == Position.GOALKEEPER
+
+
+def test_the_import_form_accepts_csv_and_xlsx(manager_client, entry):
+    response = manager_client.get(url("entry-detail", entry.pk))
+    assert 'accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"' in (
+        response.text
+    )
+    assert "CSV or XLSX" in response.text
+
+
+def test_a_good_xlsx_import_adds_every_row(manager_client, entry):
+    person, keeper = eligible_person(entry.federation), eligible_person(entry.federation, is_goalkeeper=True)
+    data = xlsx_bytes([["Person ID", "Number", "Position", "Captain"], [person.pk, 9, "P", "yes"], [keeper.pk, 1, "G"]])
+    upload = SimpleUploadedFile("roster.xlsx", data, content_type=XLSX_MIME)
+    response = manager_client.post(url("roster-import", entry.pk), {"file": upload})
+    assert response.status_code == 302, response.context and response.context["import_form"].errors
+    assert RosterEntry.objects.get(entry=entry, person=person).captain
+    assert RosterEntry.objects.get(entry=entry, person=keeper).position == Position.GOALKEEPER
+
+
+@pytest.mark.parametrize(
+    ("upload", "says"),
+    [
+        (SimpleUploadedFile("roster.xlsx", b"PK\x03\x04" + bytes(90)), "roster.xlsx is not a readable XLSX workbook."),
+        (
+            SimpleUploadedFile("big.csv", b"person_id,number\n" + b"1,9\n" * 10_000),
+            "big.csv has more rows than the roster can take: Rule 3.1.1 A",
+        ),
+    ],
+    ids=["corrupt", "10000-rows"],
+)
+def test_a_refused_file_comes_back_beside_the_file_field(manager_client, entry, upload, says):
+    response = manager_client.post(url("roster-import", entry.pk), {"file": upload})
+    assert response.status_code == 400
+    (error,) = response.context["import_form"].errors["file"]
+    assert error.startswith(says)
+    assert not RosterEntry.objects.filter(entry=entry).exists()
 
 
 def test_a_manager_names_a_team_official_and_a_duplicate_is_refused(manager_client, entry):

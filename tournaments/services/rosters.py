@@ -1,4 +1,4 @@
-"""Rosters (3.1.1, 3.1.2, 3.2.9, R-04..R-07): lines, numbers, registration and team officials."""
+"""Rosters (3.1.1, 3.1.2, 3.2.9, R-04..R-07): lines, numbers, registration, the import of a file, team officials."""
 
 from __future__ import annotations
 
@@ -8,15 +8,18 @@ from collections.abc import Iterable, Sequence
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from simple_history.utils import bulk_update_with_history
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from accounts.access import is_international_staff
 from accounts.models import User
 from federation.models import Person
 from portal.services import audited_create, audited_delete, audited_save
+from tournaments import roster_files
 from tournaments import rosters as roster_rules
+from tournaments.errors import CoreInputError
 from tournaments.facts import (
     championship_has_begun,
+    core_error,
     field_error,
     resolve_now,
     roster_eligibility,
@@ -101,6 +104,7 @@ def _check_not_on_other_roster(entry: TeamEntry, person: Person) -> None:
         RosterEntry.objects.filter(entry__championship_id=entry.championship_id, person=person)
         .exclude(entry=entry)
         .select_related("entry")
+        .order_by("pk")  # any one of them; not the model's ordering, which joins the championship
         .first()
     )
     if other is not None:
@@ -353,6 +357,209 @@ def roster_confirm(*, entry: TeamEntry, by: User, now: datetime.datetime | None 
             unconfirmed, RosterEntry, ["confirmed", "confirmed_at", "confirmed_by"], default_user=by
         )
     return entry
+
+
+# --- the roster import: a CSV or XLSX file of players (tournaments.roster_files reads it) ---------------------------
+
+# What the file's position column may say.
+IMPORT_POSITIONS = {
+    "player": Position.PLAYER,
+    "p": Position.PLAYER,
+    "skater": Position.PLAYER,
+    "floor player": Position.PLAYER,
+    "goalkeeper": Position.GOALKEEPER,
+    "goalie": Position.GOALKEEPER,
+    "g": Position.GOALKEEPER,
+    "gk": Position.GOALKEEPER,
+}
+_YES = {"y", "yes", "x", "1", "true"}
+_NO = {"", "n", "no", "0", "false"}
+
+
+@dataclasses.dataclass(frozen=True)
+class ImportLine:
+    """A row of a roster file as the roster line it asks for; ``row`` as the spreadsheet shows it."""
+
+    row: int
+    person: Person
+    number: str
+    position: str
+    captain: bool
+    alternate: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class RosterImport:
+    """A roster file read and checked, every row, against the roster as it was then; nothing saved yet."""
+
+    entry: TeamEntry
+    name: str
+    lines: tuple[ImportLine, ...]
+    now: datetime.datetime
+
+
+class _RowError(Exception):
+    def __init__(self, column: str, message: str):
+        super().__init__(message)
+        self.column = column
+        self.message = message
+
+
+def _import_flag(cells: dict[str, str], column: str) -> bool:
+    value = cells.get(column, "").lower()
+    if value in _YES:
+        return True
+    if value in _NO:
+        return False
+    raise _RowError(column, f"yes or no, not {value!r}")
+
+
+def _import_person(entry: TeamEntry, cells: dict[str, str]) -> Person:
+    if cells.get("person_id"):
+        try:
+            # Only the entering federation's register (1.1 A): the row names the id, never another federation's person.
+            return Person.objects.get(pk=int(cells["person_id"]), federation_id=entry.federation_id)
+        except (ValueError, OverflowError, Person.DoesNotExist):
+            raise _RowError(
+                "person_id", f"Rule 1.1 A: no person with id {cells['person_id']!r} in {entry.federation}"
+            ) from None
+    missing = [column for column in roster_files.IDENTITY_COLUMNS if not cells.get(column)]
+    if missing:
+        raise _RowError(missing[0], "required when there is no person_id")
+    try:
+        born = datetime.date.fromisoformat(cells["date_of_birth"])
+    except ValueError:
+        raise _RowError("date_of_birth", f"a date as YYYY-MM-DD, not {cells['date_of_birth']!r}") from None
+    matches = list(
+        Person.objects.filter(
+            federation=entry.federation,
+            last_name__iexact=cells["last_name"],
+            first_name__iexact=cells["first_name"],
+            date_of_birth=born,
+        )[:2]
+    )
+    if not matches:
+        raise _RowError(
+            "last_name",
+            f"no person of {entry.federation} named {cells['first_name']} {cells['last_name']}, born {born}",
+        )
+    if len(matches) > 1:
+        raise _RowError("last_name", "two people of the federation match; give person_id")
+    return matches[0]
+
+
+def _import_line(entry: TeamEntry, row: roster_files.RosterRow) -> ImportLine:
+    """The roster line a row asks for, its person found in the entering federation's register."""
+    cells = row.cells
+    position = IMPORT_POSITIONS.get(cells.get("position", "").lower() or "player")
+    if position is None:
+        raise _RowError("position", f"Rule 3.1.1 A: player or goalkeeper, not {cells['position']!r}")
+    return ImportLine(
+        row=row.number,
+        person=_import_person(entry, cells),
+        number=cells.get("number", ""),
+        position=position,
+        captain=_import_flag(cells, "captain"),
+        alternate=_import_flag(cells, "alternate"),
+    )
+
+
+def _check_import_lines(
+    entry: TeamEntry, roster: Sequence[RosterEntry], lines: Iterable[ImportLine], *, now: datetime.datetime
+) -> tuple[list[RosterEntry], list[tuple[int, str]]]:
+    """Each line through ``check_roster_add``, the rows before it counted: the new lines, unsaved, and the
+    refusals as (row, "Row n, field: message")."""
+    new: list[RosterEntry] = []
+    errors: list[tuple[int, str]] = []
+    for line in lines:
+        try:
+            new.append(
+                check_roster_add(
+                    entry=entry,
+                    roster=[*roster, *new],
+                    person=line.person,
+                    number=line.number,
+                    position=line.position,
+                    captain=line.captain,
+                    alternate=line.alternate,
+                    now=now,
+                )
+            )
+        except ValidationError as exc:
+            errors.extend(
+                (line.row, f"Row {line.row}, {field}: {message}")
+                for field, messages in exc.message_dict.items()
+                for message in messages
+            )
+    return new, errors
+
+
+def roster_import_check(
+    *, entry: TeamEntry, file, by: User, name: str | None = None, now: datetime.datetime | None = None
+) -> RosterImport:
+    """Read a roster file (CSV or XLSX) and check every row as a player added by hand; write and lock nothing.
+
+    Refused at once, before the rows are read one by one: a closed entry, a
+    frozen roster (3.1.1 B), a file that is not CSV or XLSX or is too large, and
+    a file with more rows than the roster can take (3.1.1 A, R-04). Then every
+    row goes through ``check_roster_add`` (3.1.1 A-B, 3.1.2, 3.2.9 C-E; R-04..R-06;
+    1.1 A for the person), the rows before it counted; the errors name each row
+    as the spreadsheet shows it, its column and the rule.
+    """
+    now = resolve_now(now)
+    check_can_manage_entry(by, entry)
+    entry = TeamEntry.objects.select_related("championship__venue", "federation").get(pk=entry.pk)
+    try:
+        check_entry_open(entry)
+        check_roster_change(entry, kind=roster_rules.ADD, now=now)
+    except ValidationError as exc:  # once, for the whole file, beside the file
+        raise field_error(roster_files.FIELD, exc.messages) from None
+    roster = list(entry.roster.all())
+    limits = roster_limits(entry.championship)
+    try:
+        content = roster_files.read_roster_file(
+            file, max_rows=roster_rules.roster_room(on_roster=len(roster), limits=limits), name=name
+        )
+    except CoreInputError as exc:
+        raise core_error(exc) from None
+    problem = roster_rules.check_roster_room(len(content.rows), on_roster=len(roster), limits=limits)
+    if problem is not None:
+        raise field_error(roster_files.FIELD, f"{content.name} has more rows than the roster can take: {problem}.")
+    lines: list[ImportLine] = []
+    errors: list[tuple[int, str]] = []
+    for row in content.rows:
+        try:
+            lines.append(_import_line(entry, row))
+        except _RowError as exc:
+            errors.append((row.number, f"Row {row.number}, {exc.column}: {exc.message}"))
+    errors += _check_import_lines(entry, roster, lines, now=now)[1]
+    if errors:
+        raise field_error(roster_files.FIELD, [message for _, message in sorted(errors, key=lambda error: error[0])])
+    return RosterImport(entry=entry, name=content.name, lines=tuple(lines), now=now)
+
+
+def roster_import_save(checked: RosterImport, *, by: User) -> list[RosterEntry]:
+    """Save a checked roster file in one short transaction: the entry and the people locked, the rows checked
+    again against the roster as it is now (another change may have come in between), all or nothing."""
+    check_can_manage_entry(by, checked.entry)
+    with transaction.atomic():
+        entry = _locked_entry(checked.entry.pk)
+        # Lock the people too, in one order: two teams taking the same player at once must not both succeed.
+        people = sorted({line.person.pk for line in checked.lines})
+        list(Person.objects.select_for_update().filter(pk__in=people).order_by("pk").values_list("pk", flat=True))
+        new, errors = _check_import_lines(entry, list(entry.roster.all()), checked.lines, now=checked.now)
+        if errors:
+            raise field_error(roster_files.FIELD, [message for _, message in errors])
+        bulk_create_with_history(new, RosterEntry, default_user=by)
+    return new
+
+
+def roster_import(
+    *, entry: TeamEntry, file, by: User, name: str | None = None, now: datetime.datetime | None = None
+) -> list[RosterEntry]:
+    """Add a file's players to the entry's roster, or nothing if any row fails: ``roster_import_check``
+    (no transaction, no lock), then ``roster_import_save`` (one short transaction)."""
+    return roster_import_save(roster_import_check(entry=entry, file=file, by=by, name=name, now=now), by=by)
 
 
 def team_official_add(*, entry: TeamEntry, person: Person, role: str, by: User):

@@ -1,0 +1,254 @@
+"""Reading a roster file, CSV or XLSX: its header and its data rows, numbered as the spreadsheet shows them.
+
+Pure Python (no Django, no database): ``services.roster_import`` checks what
+the rows say. Columns (a header row, any order, case-insensitive):
+
+- ``person_id`` — the person's id in the register, or
+- ``last_name``, ``first_name``, ``date_of_birth`` (YYYY-MM-DD, or a date
+  cell) — a person of the entering federation;
+- ``number`` — jersey number as printed (3.2.9 C: 1-99, no leading zero);
+- ``position`` — ``player`` or ``goalkeeper`` (``P``/``G``/``GK`` accepted);
+- ``captain``, ``alternate`` — yes/no (``y``, ``x``, ``1``, ``true`` count as yes).
+
+A CSV file is UTF-8 text (a spreadsheet's BOM is fine), separated by commas,
+semicolons or tabs; of an XLSX workbook the active sheet is read. The file's
+type is recognised by its content (``filetype``, as the uploads of scans are)
+and its name, when it has one, must agree: ``.csv`` for text, ``.xlsx`` for a
+workbook. The header is the first row that is not blank; a blank row is
+skipped but keeps its number, so ``rows[i].number`` is the row the
+spreadsheet shows (the header usually row 1, the first player row 2).
+
+Reading stops after ``max_rows + 1`` data rows: a file longer than the roster
+can take is refused without reading the rest (R-04), and a file larger than
+``MAX_BYTES`` (or an XLSX unpacking to more than ``MAX_UNPACKED_BYTES``) is
+refused before any row is read.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import zipfile
+from collections.abc import Generator, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import IO, Any
+
+import filetype  # type: ignore[import-untyped]  # no stubs; guess() reads magic bytes
+import openpyxl
+from openpyxl.worksheet._read_only import ReadOnlyWorksheet
+
+from tournaments.errors import CoreInputError
+
+FIELD = "file"
+# A roster of 16 players is a few kilobytes, as CSV or XLSX; a logo or formatting in a workbook stays far below.
+MAX_BYTES = 512 * 1024
+# What an XLSX may unpack to. A roster sheet's XML is a few kilobytes; openpyxl scans a whole sheet that does not
+# state its dimensions while it opens it (about 0.3 s a megabyte), so this bounds the work of a small file that
+# inflates (a zip bomb, or 25,000 rows of a sheet without its dimensions) before any row is read.
+MAX_UNPACKED_BYTES = 4 * 1024 * 1024
+
+CSV = "csv"
+XLSX = "xlsx"
+XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+# The accepted types: extension -> content type (the form's ``accept``, the API schema's encoding).
+CONTENT_TYPES = {CSV: "text/csv", XLSX: XLSX_MIME}
+ACCEPT = ",".join([*(f".{kind}" for kind in CONTENT_TYPES), *CONTENT_TYPES.values()])
+ACCEPTED = "a CSV file (UTF-8) or an XLSX workbook"
+
+IDENTITY_COLUMNS = ("last_name", "first_name", "date_of_birth")
+COLUMNS = ("person_id", *IDENTITY_COLUMNS, "number", "position", "captain", "alternate")
+
+# filetype needs at most this many leading bytes to recognise a format.
+_SNIFF_BYTES = 8192
+_SEPARATORS = ",;\t"
+_SNIFF_CHARS = 1024
+# An OLE2 compound file: Excel 97-2003 (.xls), and the other Office formats of its time.
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    """A data row: its number as the spreadsheet shows it and its cells as text, by column."""
+
+    number: int
+    cells: dict[str, str]
+
+
+@dataclass(frozen=True)
+class RosterFile:
+    name: str  # the file's name as uploaded, or "the file"
+    kind: str  # CSV or XLSX
+    rows: tuple[RosterRow, ...]  # at most max_rows + 1: more than max_rows means the file has more
+
+
+def read_roster_file(file: IO[bytes] | IO[str], *, max_rows: int, name: str | None = None) -> RosterFile:
+    """Return the file's data rows (at most ``max_rows + 1``), or raise ``CoreInputError`` naming ``file``.
+
+    Refused, each naming the file: a file larger than ``MAX_BYTES``, a type
+    other than CSV or XLSX (by content, and by name when there is one), a
+    corrupt workbook, text that is not UTF-8, a header without the number
+    column or without a way to find the person, unknown or repeated columns.
+    """
+    name = PurePath(name or getattr(file, "name", None) or "").name or "the file"
+    size = getattr(file, "size", None)
+    if isinstance(size, int) and size > MAX_BYTES:
+        raise _refused(name, f"is {size:,} bytes; a roster file is at most {_kb(MAX_BYTES)}")
+    raw = file.read(MAX_BYTES + 1)
+    data = raw.encode("utf-8") if isinstance(raw, str) else raw
+    if len(data) > MAX_BYTES:
+        raise _refused(name, f"is larger than {_kb(MAX_BYTES)}, the most a roster file may be")
+    if not data:
+        raise _refused(name, "is empty")
+    kind = _kind(data, name)
+    records = _xlsx_records(data, name) if kind == XLSX else _csv_records(data, name)
+    rows: list[RosterRow] = []
+    try:
+        header_number, header = _header(records, name)
+        for number, values in records:
+            cells = _cells(header, values)
+            if any(cells.values()):
+                rows.append(RosterRow(number=number, cells=cells))
+                if len(rows) > max_rows:
+                    break
+    finally:
+        records.close()  # an XLSX workbook closes its archive
+    if not rows:
+        raise _refused(name, f"has a header (row {header_number}) but no players")
+    return RosterFile(name=name, kind=kind, rows=tuple(rows))
+
+
+def _refused(name: str, message: str) -> CoreInputError:
+    return CoreInputError(FIELD, f"{name} {message}.")
+
+
+def _kb(size: int) -> str:
+    return f"{size // 1024} KB"
+
+
+def _kind(data: bytes, name: str) -> str:
+    """CSV or XLSX by the content, and by the name's extension when there is one: both must agree."""
+    guess = filetype.guess(data[:_SNIFF_BYTES])
+    if data.startswith(_OLE_MAGIC):
+        raise _refused(name, "is an Excel 97-2003 workbook (.xls) or another old Office file; save it as .xlsx or CSV")
+    if guess is None:
+        kind = CSV  # text, or bytes of no known format (refused below if they are not UTF-8 text)
+    elif guess.mime == XLSX_MIME:
+        kind = XLSX
+    elif guess.mime == "application/zip" and PurePath(name).suffix.lower() == f".{XLSX}":
+        raise _refused(name, "is not a readable XLSX workbook")  # a zip without a workbook's parts
+    else:
+        raise _refused(name, f"is a {guess.extension.upper()} file ({guess.mime}); send {ACCEPTED}")
+    suffix = PurePath(name).suffix.lower().lstrip(".")
+    if suffix and suffix != kind:
+        if suffix in CONTENT_TYPES:
+            found = "an XLSX workbook" if kind == XLSX else "text, not an XLSX workbook"
+            raise _refused(name, f"is named .{suffix} but its content is {found}; send {ACCEPTED}")
+        raise _refused(name, f"is a .{suffix} file; send {ACCEPTED} (.csv or .xlsx)")
+    return kind
+
+
+def _csv_records(data: bytes, name: str) -> Generator[tuple[int, Sequence[str]], None, None]:
+    """The CSV records numbered from 1, blank ones included (a quoted cell may hold a line break)."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise _refused(
+            name, "is neither UTF-8 text nor an XLSX workbook (save the spreadsheet as CSV UTF-8 or XLSX)"
+        ) from None
+    # The separator is the header's: its first line that is not blank (a header is short; the sniffer's
+    # regular expressions are not made for a line of half a megabyte).
+    first = next((line for line in text.splitlines() if line.strip()), "")[:_SNIFF_CHARS]
+    try:
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(first, delimiters=_SEPARATORS)
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+    number = 0
+    try:
+        for number, record in enumerate(reader, start=1):  # noqa: B007 (the number is read after an error)
+            yield number, record
+    except csv.Error as exc:
+        raise _refused(name, f"is not a readable CSV file (row {number + 1}: {exc})") from None
+
+
+def _xlsx_records(data: bytes, name: str) -> Generator[tuple[int, Sequence[str]], None, None]:
+    """The active sheet's rows numbered as the sheet shows them (missing rows come as blank rows)."""
+    # A damaged workbook makes zipfile and openpyxl raise more than BadZipFile, InvalidFileException or an XML
+    # ParseError: KeyError, TypeError, ValueError, NotImplementedError (a zip version), OverflowError (a date) ...
+    # on a part that is not what they expect. The file is the user's, not the program's: any of them is "not
+    # readable", never a 500.
+    corrupt = _refused(name, "is not a readable XLSX workbook")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except Exception:
+        raise corrupt from None
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise _refused(name, f"unpacks to more than {MAX_UNPACKED_BYTES // 1024 // 1024} MB; no roster needs that")
+    try:
+        workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception:
+        raise corrupt from None
+    try:
+        sheet = workbook.active
+        if not isinstance(sheet, ReadOnlyWorksheet):
+            raise _refused(name, "has no worksheet to read (its active sheet is a chart)")
+        # The stored dimensions may be wrong (some tools write "A1"); read every row there is.
+        sheet.reset_dimensions()
+        try:
+            for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
+                yield number, [_text(value) for value in values]
+        except Exception:  # as above, while the rows are read
+            raise corrupt from None
+    finally:
+        workbook.close()
+
+
+def _text(value: Any) -> str:
+    """A cell's value as text as the sheet shows it: a whole number without ``.0``, a date as YYYY-MM-DD."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, datetime.datetime):
+        return value.date().isoformat() if value.time() == datetime.time() else value.isoformat(sep=" ")
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def _header(records: Generator[tuple[int, Sequence[str]], None, None], name: str) -> tuple[int, list[str]]:
+    """Return the header's row number and its columns (normalized; "" for a column without a name)."""
+    for number, values in records:
+        if not any(value.strip() for value in values):
+            continue
+        header = [value.strip().lower().replace(" ", "_") for value in values]
+        _check_columns(header, number, name)
+        return number, header
+    raise _refused(name, "is empty")
+
+
+def _check_columns(header: Iterable[str], number: int, name: str) -> None:
+    seen: set[str] = set()
+    for column in header:
+        if not column:
+            continue
+        if column not in COLUMNS:
+            raise _refused(
+                name, f"has an unknown column {column!r} (row {number}); the columns are {', '.join(COLUMNS)}"
+            )
+        if column in seen:
+            raise _refused(name, f"has the column {column!r} twice (row {number})")
+        seen.add(column)
+    if "number" not in seen:
+        raise _refused(name, f"has no number column (row {number}); it is required (3.2.9 C)")
+    if "person_id" not in seen and not all(column in seen for column in IDENTITY_COLUMNS):
+        raise _refused(name, "names no person: give person_id, or last_name, first_name and date_of_birth")
+
+
+def _cells(header: Sequence[str], values: Sequence[str]) -> dict[str, str]:
+    return {column: (values[i].strip() if i < len(values) else "") for i, column in enumerate(header) if column}
