@@ -70,7 +70,9 @@ def test_national_staff_set_up_a_venue_in_their_country(keeper):
 
 def test_a_venue_in_another_country_is_refused_to_national_staff(keeper):
     response = keeper.post(
-        "/api/venues/", {"name": "Halle", "city": "Berlin", "country": "DE", "time_zone": "Europe/Berlin"}, format="json"
+        "/api/venues/",
+        {"name": "Halle", "city": "Berlin", "country": "DE", "time_zone": "Europe/Berlin"},
+        format="json",
     )
     assert response.status_code == 403
     assert not Venue.objects.filter(city="Berlin").exists()

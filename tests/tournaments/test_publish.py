@@ -17,8 +17,8 @@ from tests.factories import (
     ChampionshipFactory,
     FederationFactory,
     GameFactory,
-    PoolFactory,
     PersonFactory,
+    PoolFactory,
     PoolTeamFactory,
     RosterEntryFactory,
     SuperuserFactory,
@@ -35,6 +35,7 @@ from tournaments.models import Championship, GoalRecord, PenaltyRecord
 from .conftest import BEFORE_CLOSING
 
 pytestmark = pytest.mark.django_db
+
 
 def GoalRecordFactory(*, game):  # noqa: N802 (reads like the factories)
     return GoalRecord.objects.create(game=game, entry=game.home, scorer=PersonFactory(), period=1, time_tenths=10)
