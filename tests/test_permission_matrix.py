@@ -941,6 +941,13 @@ TARGETS += [
         "expect": expect(403, EXEC=200, INTL=200, SU=200),
     },
     {
+        "name": "api pool add entry A",
+        "method": "post",
+        "url": tapi("pool-teams", "pool"),
+        "data": lambda w: {"entry": w.pk("entry_a"), "seed": 1},
+        "expect": expect(403, EXEC=201, INTL=201, SU=201),
+    },
+    {
         "name": "api draft pool rename",
         "method": "patch",
         "url": tapi("pool-detail", "draft_pool"),

@@ -57,6 +57,7 @@ from .serializers import (
     PoolInputSerializer,
     PoolSerializer,
     PoolStandingsSerializer,
+    PoolTeamInputSerializer,
     PoolUpdateSerializer,
     RinkDetailSerializer,
     RinkInputSerializer,
@@ -483,8 +484,8 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
     @extend_schema(
         summary="Add a pool to a championship",
         description="For the championship's directors (services.pool_create): the round robin is played in pools "
-        "(1.3 B). A pool's name is unique in its championship; teams join it through the admin or the set-up "
-        "services once their entry is confirmed (1.1 A).",
+        "(1.3 B). A pool's name is unique in its championship; teams join it through POST /api/pools/{id}/teams/ "
+        "once their entry is confirmed (1.1 A).",
         request=PoolInputSerializer,
         responses={201: PoolSerializer, **_REFUSED},
     )
@@ -505,6 +506,24 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
         services.check_can_direct(request.user, pool.championship)
         data = self.input(PoolUpdateSerializer)
         return self.answer(services.pool_update(pool=pool, name=data["name"], by=request.user))
+
+    @extend_schema(
+        summary="Put a confirmed team in the pool",
+        description="For the championship's directors (services.pool_add_entry): a confirmed entry of the "
+        "championship (1.1 A: entry fee paid), in one pool only, before the pool's schedule exists.",
+        request=PoolTeamInputSerializer,
+        responses={201: PoolSerializer, **_REFUSED},
+    )
+    @action(detail=True, methods=["post"])
+    def teams(self, request, pk=None):
+        pool = self.get_object()
+        services.check_can_direct(request.user, pool.championship)
+        data = self.input(PoolTeamInputSerializer)
+        entry = TeamEntry.objects.filter(championship_id=pool.championship_id, pk=data["entry"]).first()
+        if entry is None:
+            raise ValidationError({"entry": f"No entry {data['entry']} in {pool.championship}."})
+        services.pool_add_entry(pool=pool, entry=entry, seed=data["seed"], by=request.user)
+        return self.answer(self.get_queryset().get(pk=pool.pk), created=True)
 
     @extend_schema(
         summary="The pool's table with how each tie was broken (9.3; R-41..R-43)", responses=PoolStandingsSerializer

@@ -355,10 +355,11 @@ def roster_is_confirmed(entry: TeamEntry) -> bool:
 
 def entries_managed_by(user) -> QuerySet[TeamEntry]:
     """Return the entries a user may manage: his teams as team manager, his federation's as its staff,
-    every entry for international staff (see ``services.can_manage_entry``)."""
+    every entry for international staff (see ``services.can_manage_entry``); none of a draft he may not see."""
     entries = TeamEntry.objects.select_related("championship", "federation")
     if not getattr(user, "is_authenticated", False):
         return entries.none()
     if is_international_staff(user):
         return entries
-    return entries.filter(Q(managers=user) | Q(federation_id__in=staff_federation_ids(user))).distinct()
+    mine = entries.filter(Q(managers=user) | Q(federation_id__in=staff_federation_ids(user)))
+    return of_visible_championships(mine, user).distinct()

@@ -158,7 +158,10 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 class EntryInputSerializer(serializers.Serializer):
-    championship = serializers.PrimaryKeyRelatedField(queryset=Championship.objects.select_related("venue"))
+    championship = serializers.PrimaryKeyRelatedField(
+        # A draft takes no entry (services.check_entries_open) and is no such championship to outsiders.
+        queryset=Championship.objects.filter(published=True).select_related("venue")
+    )
     federation = serializers.PrimaryKeyRelatedField(queryset=Federation.objects.all())
     name = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
@@ -644,3 +647,8 @@ class PoolUpdateSerializer(KnownFieldsMixin, serializers.Serializer):
 
 class PoolInputSerializer(PoolUpdateSerializer):
     championship = VisibleChampionshipField()
+
+
+class PoolTeamInputSerializer(KnownFieldsMixin, serializers.Serializer):
+    entry = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="A confirmed entry of the championship.")
+    seed = serializers.IntegerField(min_value=0, max_value=32767, default=0, help_text="Its seed in the pool.")

@@ -14,13 +14,14 @@ from tests.factories import (
     GameFactory,
     PoolFactory,
     RinkFactory,
+    TeamEntryFactory,
     VenueFactory,
     client_for,
     federation_staff,
     international_staff,
     with_role,
 )
-from tournaments.models import Pool, Rink, Venue
+from tournaments.models import EntryStatus, Pool, Rink, Venue
 
 pytestmark = pytest.mark.django_db
 
@@ -253,6 +254,7 @@ SETUP_OPERATIONS = [
     ("/api/rinks/{id}/", "patch"),
     ("/api/pools/", "post"),
     ("/api/pools/{id}/", "patch"),
+    ("/api/pools/{id}/teams/", "post"),
     ("/api/championships/{id}/publish/", "post"),
 ]
 
@@ -269,3 +271,23 @@ def test_rink_measurements_say_their_unit_and_article_in_the_schema(schema):
         for name in ("length_m", "width_m", "board_height_m"):
             text = properties[name]["description"]
             assert "metres (m)" in text and "Rule 2.1" in text, (component, name)
+
+
+def test_directors_put_confirmed_teams_in_a_pool(keeper, national):
+    pool = PoolFactory(championship=national, name="A")
+    entry = TeamEntryFactory(championship=national)
+    response = keeper.post(f"/api/pools/{pool.pk}/teams/", {"entry": entry.pk, "seed": 1}, format="json")
+    assert response.status_code == 201
+    assert response.json()["teams"] == [{"entry": entry.pk, "name": entry.name, "seed": 1}]
+
+
+def test_a_pool_takes_no_unconfirmed_team_nor_one_of_another_championship(keeper, national):
+    """1.1 A: a team plays once its entry fee is paid (confirmed)."""
+    pool = PoolFactory(championship=national, name="A")
+    unpaid = TeamEntryFactory(championship=national, status=EntryStatus.ENTERED, fee_paid=False, fee_paid_amount=None)
+    refused = keeper.post(f"/api/pools/{pool.pk}/teams/", {"entry": unpaid.pk}, format="json")
+    assert refused.status_code == 400 and refused.json()["entry"][0].startswith("Rule 1.1 A")
+    elsewhere = TeamEntryFactory()
+    missing = keeper.post(f"/api/pools/{pool.pk}/teams/", {"entry": elsewhere.pk}, format="json")
+    assert missing.status_code == 400 and "entry" in missing.json()
+    assert not pool.members.exists()

@@ -362,3 +362,11 @@ def test_the_migration_publishes_the_championships_stored_before_the_flag():
     executor.migrate(executor.loader.graph.leaf_nodes())
     assert Championship.objects.get(name="Stored before").published is True
     assert Championship._meta.get_field("published").default is False
+
+
+def test_my_teams_lists_no_entry_of_a_draft_its_federation_may_not_see(draft):
+    entry = draft.entries.first()
+    staff = federation_staff(entry.federation)
+    assert not selectors.entries_managed_by(staff).filter(pk=entry.pk).exists()
+    services.championship_publish(championship=draft, by=international_staff())
+    assert selectors.entries_managed_by(staff).filter(pk=entry.pk).exists()
