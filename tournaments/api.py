@@ -480,6 +480,11 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
     ordering = ["championship", "name"]
     championship_through = "championship"
 
+    def directed_pool(self) -> Pool:
+        pool = self.get_object()
+        services.check_can_direct(self.request.user, pool.championship)
+        return pool
+
     # Setting up pools.
     @extend_schema(
         summary="Add a pool to a championship",
@@ -502,8 +507,7 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
         responses={200: PoolSerializer, **_REFUSED},
     )
     def partial_update(self, request, *args, **kwargs):
-        pool = self.get_object()
-        services.check_can_direct(request.user, pool.championship)
+        pool = self.directed_pool()
         data = self.input(PoolUpdateSerializer)
         return self.answer(services.pool_update(pool=pool, name=data["name"], by=request.user))
 
@@ -516,8 +520,7 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
     )
     @action(detail=True, methods=["post"])
     def teams(self, request, pk=None):
-        pool = self.get_object()
-        services.check_can_direct(request.user, pool.championship)
+        pool = self.directed_pool()
         data = self.input(PoolTeamInputSerializer)
         entry = TeamEntry.objects.filter(championship_id=pool.championship_id, pk=data["entry"]).first()
         if entry is None:
@@ -539,8 +542,7 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
     )
     @action(detail=True, methods=["post"])
     def shootout(self, request, pk=None):
-        pool = self.get_object()
-        services.check_can_direct(request.user, pool.championship)
+        pool = self.directed_pool()
         ids = self.input(ShootoutInputSerializer)["entries"]
         members = {m.entry_id: m.entry for m in pool.members.all()}
         unknown = [i for i in ids if i not in members]
