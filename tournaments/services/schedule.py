@@ -63,7 +63,7 @@ def pool_update(*, pool: Pool, name: str, by: User) -> Pool:
     """Rename a pool before its games exist: the bracket names its teams by pool ("1A", 1.3 B)."""
     check_can_direct(by, pool.championship)
     with transaction.atomic():
-        stored = Pool.objects.select_for_update().select_related("championship").get(pk=pool.pk)
+        stored = Pool.objects.select_for_update(of=("self",)).select_related("championship").get(pk=pool.pk)
         stored.name = check_pool_name(stored.championship, name, pool=stored)
         if Game.objects.filter(pool=stored).exists():
             raise field_error("name", "the pool's schedule exists already: its games and the bracket name it.")
