@@ -381,3 +381,22 @@ def access_device_request(user, request_id, *, for_edit: bool = False) -> Protec
     if for_edit and not can_edit_person(user, device_request.person):
         raise PermissionDenied("Only staff of the holder's federation or international staff may change a request.")
     return device_request
+
+
+# --- Venues and their rinks -------------------------------------------------------------
+
+
+def can_keep_venues_in(user, country) -> bool:
+    """Whether the user may set up and change venues (and their rinks) in ``country`` (an ISO 3166 code).
+
+    International staff (IHTC executives and superusers among them) keep every
+    venue; staff of a national federation keep the venues of its own country,
+    where the championships it sanctions are played.
+    """
+    if is_international_staff(user):
+        return True
+    ids = staff_federation_ids(user)
+    return (
+        bool(ids and country)
+        and Federation.objects.filter(pk__in=ids, level=FederationLevel.NATIONAL, country=country).exists()
+    )

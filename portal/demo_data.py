@@ -274,6 +274,8 @@ class ChampionshipData:
     pool_days: tuple[datetime.date, ...]
     slot_times: tuple[datetime.time, ...]
     pools: tuple[str, ...] = field(default=("A", "B"))
+    # Published by its directors as soon as it is set up: everyone sees it, and entries open.
+    published: bool = True
 
 
 CHAMPIONSHIP = ChampionshipData(

@@ -283,6 +283,8 @@ class ChampionshipFactory(factory.django.DjangoModelFactory):
     entry_closing_date = datetime.date(2027, 5, 1)
     entry_fee = Money(500, "USD")
     sanctioning_body = factory.SubFactory(InternationalFederationFactory)
+    # Published, as every championship was before drafts existed; a draft says ``published=False``.
+    published = True
 
 
 class TeamEntryFactory(factory.django.DjangoModelFactory):

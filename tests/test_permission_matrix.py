@@ -799,6 +799,181 @@ TARGETS += [
 ]
 
 
+# --- Drafts (unpublished championships), publishing, and setting up venues, rinks and pools --------------------------
+
+
+def _draft_objects() -> dict[str, Callable[[World], object]]:
+    """A draft championship sanctioned by federation A: A's staff and international staff direct it; the team
+    manager of A manages an entry of another (published) championship. Venues of A's country: A's staff keep them."""
+    from tests.factories import (
+        ChampionshipFactory,
+        GameFactory,
+        PoolFactory,
+        RinkFactory,
+        RosterEntryFactory,
+        TeamEntryFactory,
+        VenueFactory,
+    )
+
+    return {
+        "draft": lambda w: ChampionshipFactory(published=False, sanctioning_body=w["fed_a"]),
+        "draft_entry": lambda w: TeamEntryFactory(championship=w["draft"], federation=w["fed_a"]),
+        "draft_roster_line": lambda w: RosterEntryFactory(entry=w["draft_entry"], person=w["person_a"], number="9"),
+        "draft_pool": lambda w: PoolFactory(championship=w["draft"]),
+        "draft_game": lambda w: GameFactory(championship=w["draft"]),
+        "venue_a": lambda w: VenueFactory(country=w["fed_a"].country),
+        "rink_a": lambda w: RinkFactory(venue=w["venue_a"]),
+    }
+
+
+OBJECTS.update(_draft_objects())
+
+# A draft is no such page or endpoint for anyone but its directors: 404, never a hint that it exists.
+DRAFT = expect(404, EXEC=200, INTL=200, STAFF_A=200, SU=200)
+DRAFT_DIRECTORS_PAGE = expect(404, ANON=LOGIN, EXEC=200, INTL=200, STAFF_A=200, SU=200)
+# Venues of A's country and their rinks are kept by A's staff and international staff.
+API_VENUE_KEEPERS_A = expect(403, EXEC=201, INTL=201, STAFF_A=201, SU=201)
+
+TARGETS += [
+    {"name": f"page draft {view}", "method": "get", "url": page(f"tournaments:{view}", "draft"), "expect": DRAFT}
+    for view in ("championship-detail", "schedule", "results", "standings", "bracket", "leaders")
+]
+TARGETS += [
+    {"name": f"api draft {name}", "method": "get", "url": tapi(name, obj), "expect": DRAFT}
+    for name, obj in [
+        ("championship-detail", "draft"),
+        ("championship-standings", "draft"),
+        ("championship-statistics", "draft"),
+        ("entry-detail", "draft_entry"),
+        ("roster-entry-detail", "draft_roster_line"),
+        ("pool-detail", "draft_pool"),
+        ("pool-standings", "draft_pool"),
+        ("game-detail", "draft_game"),
+    ]
+]
+TARGETS += [
+    {
+        "name": "page draft championship-edit",
+        "method": "get",
+        "url": page("tournaments:championship-edit", "draft"),
+        "expect": DRAFT_DIRECTORS_PAGE,
+    },
+    {
+        "name": "page draft entry detail",
+        "method": "get",
+        "url": page("tournaments:entry-detail", "draft_entry"),
+        "expect": DRAFT_DIRECTORS_PAGE,
+    },
+    {
+        "name": "page publish the draft",
+        "method": "post",
+        "format": "multipart",
+        "url": page("tournaments:championship-publish", "draft"),
+        "stored": _stored("draft", "published"),
+        "expect": expect(404, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, STAFF_A=SAVED, SU=SAVED),
+    },
+    {
+        "name": "api publish the draft",
+        "method": "post",
+        "url": tapi("championship-publish", "draft"),
+        "expect": expect(404, ANON=403, EXEC=200, INTL=200, STAFF_A=200, SU=200),
+    },
+    # Published already (and directed by international staff): refused, naming the field.
+    {
+        "name": "api publish a published championship",
+        "method": "post",
+        "url": tapi("championship-publish", "championship"),
+        "expect": API_DIRECTORS_400,
+    },
+    {
+        "name": "api venue create in A's country",
+        "method": "post",
+        "url": tapi("venue-list"),
+        "data": lambda w: {
+            "name": "Matrix Arena",
+            "city": "Matrix",
+            "country": w["fed_a"].country.code,
+            "time_zone": "Europe/Rome",
+        },
+        "expect": API_VENUE_KEEPERS_A,
+    },  # fmt: skip
+    {
+        "name": "api venue A change",
+        "method": "patch",
+        "url": tapi("venue-detail", "venue_a"),
+        "data": lambda w: {"city": "Elsewhere"},
+        "expect": expect(403, EXEC=200, INTL=200, STAFF_A=200, SU=200),
+    },
+    {"name": "api rink list", "method": "get", "url": tapi("rink-list"), "expect": PUBLIC},
+    {"name": "api rink A detail", "method": "get", "url": tapi("rink-detail", "rink_a"), "expect": PUBLIC},
+    {
+        "name": "api rink create at venue A",
+        "method": "post",
+        "url": tapi("rink-list"),
+        "data": lambda w: {
+            "venue": w.pk("venue_a"),
+            "name": "Matrix Rink",
+            "surface": "sport_tile",
+            "length_m": "50.00",
+            "width_m": "25.00",
+            "board_height_m": "1.070",
+        },
+        "expect": API_VENUE_KEEPERS_A,
+    },  # fmt: skip
+    {
+        "name": "api rink A change",
+        "method": "patch",
+        "url": tapi("rink-detail", "rink_a"),
+        "data": lambda w: {"name": "Centre court"},
+        "expect": expect(403, EXEC=200, INTL=200, STAFF_A=200, SU=200),
+    },
+    # 2.1 B: a rink is 40 to 60 m long; past the gate, the keeper's change is refused naming the rule.
+    {
+        "name": "api rink A too short",
+        "method": "patch",
+        "url": tapi("rink-detail", "rink_a"),
+        "data": lambda w: {"length_m": "39.00"},
+        "expect": expect(403, EXEC=400, INTL=400, STAFF_A=400, SU=400),
+    },
+    {
+        "name": "api pool create",
+        "method": "post",
+        "url": tapi("pool-list"),
+        "data": lambda w: {"championship": w.pk("championship"), "name": "Z"},
+        "expect": expect(403, EXEC=201, INTL=201, SU=201),
+    },
+    # In a draft: no such championship (400 naming the field) for those who may not see it.
+    {
+        "name": "api pool create in the draft",
+        "method": "post",
+        "url": tapi("pool-list"),
+        "data": lambda w: {"championship": w.pk("draft"), "name": "Z"},
+        "expect": expect(400, ANON=403, EXEC=201, INTL=201, STAFF_A=201, SU=201),
+    },
+    {
+        "name": "api pool rename",
+        "method": "patch",
+        "url": tapi("pool-detail", "pool"),
+        "data": lambda w: {"name": "Q"},
+        "expect": expect(403, EXEC=200, INTL=200, SU=200),
+    },
+    {
+        "name": "api pool add entry A",
+        "method": "post",
+        "url": tapi("pool-teams", "pool"),
+        "data": lambda w: {"entry": w.pk("entry_a"), "seed": 1},
+        "expect": expect(403, EXEC=201, INTL=201, SU=201),
+    },
+    {
+        "name": "api draft pool rename",
+        "method": "patch",
+        "url": tapi("pool-detail", "draft_pool"),
+        "data": lambda w: {"name": "Q"},
+        "expect": expect(404, ANON=403, EXEC=200, INTL=200, STAFF_A=200, SU=200),
+    },
+]
+
+
 def test_every_route_of_the_championship_api_and_pages_is_in_the_matrix():
     resolver = get_resolver()
     routes = _route_names(resolver.namespace_dict["tournaments-api"][1].url_patterns, "tournaments-api")

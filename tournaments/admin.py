@@ -4,9 +4,13 @@ which page (history and revert included) is asked of accounts/rules.py by ``port
 
 from __future__ import annotations
 
+import copy
+
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Prefetch
+from django.forms.models import construct_instance
 from django.utils.html import format_html, format_html_join
 
 from federation.models import EligibilityWaiver
@@ -73,8 +77,38 @@ def rink_conformity(rink: Rink) -> str:
     return format_html("<table>{}</table>", format_html_join("", "<tr><th>{}</th><td>{}</td><td>{}</td></tr>", rows))
 
 
+class RinkForm(forms.ModelForm):
+    """A rink of the venue admin, checked by ``services.check_rink`` as the API's rink services check it (2.1)."""
+
+    class Meta:
+        model = Rink
+        fields = services.RINK_FIELDS
+
+    def __init__(self, *args, by=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.by = by
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors or not self.has_changed():
+            return cleaned
+        # The model form puts its values on the instance only after ``clean``: check a copy that has them.
+        candidate = construct_instance(self, copy.copy(self.instance))
+        approved = self.initial.get("surface_approved_by_ihtc", False)
+        try:
+            services.check_rink(
+                candidate,
+                approval_changed=bool(cleaned.get("surface_approved_by_ihtc")) != bool(approved),
+                by=self.by,
+            )
+        except ValidationError as exc:
+            apply_errors(self, exc)
+        return cleaned
+
+
 class RinkInline(admin.TabularInline):
     model = Rink
+    form = RinkForm
     extra = 0
     readonly_fields = ["conformity"]
 
@@ -89,6 +123,13 @@ class VenueAdmin(AccessAdmin):
     search_fields = ["name", "city"]
     list_filter = ["country"]
     inlines = [RinkInline]
+
+    def get_formset_kwargs(self, request, obj, inline, prefix):
+        kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
+        if isinstance(inline, RinkInline):
+            # The rink check needs who acts (only the IHTC's staff record an approved surface, 2.1 A).
+            kwargs["form_kwargs"] = {"by": request.user}
+        return kwargs
 
 
 class PoolInline(admin.TabularInline):
@@ -112,13 +153,14 @@ class TeamEntryInline(admin.TabularInline):
 @admin.register(Championship)
 class ChampionshipAdmin(AccessAdmin):
     form = ChampionshipForm
-    list_display = ["name", "category", "level", "start_date", "end_date", "venue", "sanctioning_body"]
-    list_filter = ["level", "category", "start_date"]
+    list_display = ["name", "category", "level", "start_date", "end_date", "venue", "sanctioning_body", "published"]
+    list_filter = ["published", "level", "category", "start_date"]
     search_fields = ["name", "venue__name", "venue__city"]
     list_select_related = ["venue", "sanctioning_body"]
     date_hierarchy = "start_date"
     inlines = [PoolInline, TeamEntryInline]
-    readonly_fields = ["published_rinks"]
+    readonly_fields = ["published", "published_rinks"]
+    actions = ["publish"]
     # The money field's currency column is set with the amount; ``entry_fee_currency`` is the form's own field.
     exclude = ["entry_fee_currency"]
 
@@ -142,6 +184,15 @@ class ChampionshipAdmin(AccessAdmin):
         obj.pk = saved.pk
         obj.refresh_from_db()
         obj._state.adding = False
+
+    @admin.action(description="Publish the selected draft championships (seen by everyone from then on)")
+    def publish(self, request, queryset):
+        for championship in queryset.select_related("sanctioning_body"):
+            try:
+                services.championship_publish(championship=championship, by=request.user)
+                self.message_user(request, f"{championship}: published.")
+            except (ValidationError, PermissionDenied) as exc:
+                _report(self, request, exc)
 
     @admin.display(description="Rinks (published with the championship, 2.1 F)")
     def published_rinks(self, obj):

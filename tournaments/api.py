@@ -30,10 +30,11 @@ from .filters import (
     GoalFilter,
     PenaltyFilter,
     PoolFilter,
+    RinkFilter,
     RosterEntryFilter,
     VenueFilter,
 )
-from .models import Championship, Game, GoalRecord, PenaltyRecord, Pool, PoolTeam, RosterEntry, TeamEntry, Venue
+from .models import Game, GoalRecord, PenaltyRecord, Pool, PoolTeam, Rink, RosterEntry, TeamEntry, Venue
 from .serializers import (
     BracketGenerateInputSerializer,
     BracketSerializer,
@@ -52,10 +53,16 @@ from .serializers import (
     ManagersInputSerializer,
     PenaltyInputSerializer,
     PenaltySerializer,
+    PoolInputSerializer,
     PoolSerializer,
     PoolStandingsSerializer,
+    PoolTeamInputSerializer,
+    PoolUpdateSerializer,
     ResultAmendmentInputSerializer,
     ResultAmendmentSerializer,
+    RinkDetailSerializer,
+    RinkInputSerializer,
+    RinkUpdateSerializer,
     RosterEntryInputSerializer,
     RosterEntrySerializer,
     RosterEntryUpdateSerializer,
@@ -64,6 +71,7 @@ from .serializers import (
     ScheduleGenerateInputSerializer,
     ShootoutInputSerializer,
     StatisticsSerializer,
+    VenueInputSerializer,
     VenueSerializer,
 )
 
@@ -87,6 +95,15 @@ class PublicReadPermission(permissions.BasePermission):
 
 class TournamentViewSet(ServiceAnswerMixin, viewsets.GenericViewSet):
     permission_classes = [PublicReadPermission]
+    # How a row reaches its championship ("" for championships themselves); None: not a championship's row.
+    # A draft championship's rows are seen by its directors only (selectors.championship_visibility_q): 404 otherwise.
+    championship_through: str | None = None
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        if self.championship_through is None:
+            return queryset
+        return selectors.of_visible_championships(queryset, self.request.user, through=self.championship_through)
 
 
 def _entry_person(entry: TeamEntry, person_id: int, *, field: str = "person") -> Person:
@@ -111,6 +128,33 @@ class VenueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
     search_fields = ["name", "city"]
     ordering_fields = ["name", "city"]
 
+    # Setting up venues (a federation's own tools set up a championship without the admin).
+    @extend_schema(
+        summary="Set up a venue",
+        description="For international staff and staff of the national federation of the venue's country "
+        "(services.venue_create). One venue per name in a city; the time zone is an IANA name, in which the "
+        "championship's times are shown. Its rinks are added through /api/rinks/ and checked against Rule 2.1.",
+        request=VenueInputSerializer,
+        responses={201: VenueSerializer, **_REFUSED},
+    )
+    def create(self, request, *args, **kwargs):
+        data = self.input(VenueInputSerializer)
+        venue = services.venue_create(**data, by=request.user)
+        return self.answer(venue, created=True)
+
+    @extend_schema(
+        summary="Change a venue",
+        description="For those who keep the venues of its country (services.venue_update); moving it to another "
+        "country needs that right there too. Unknown fields are refused.",
+        request=VenueInputSerializer,
+        responses={200: VenueSerializer, **_REFUSED},
+    )
+    def partial_update(self, request, *args, **kwargs):
+        venue = self.get_object()
+        services.check_can_keep_venue(request.user, venue.country)
+        data = self.input(VenueInputSerializer, partial=True)
+        return self.answer(services.venue_update(venue=venue, **data, by=request.user))
+
 
 @extend_schema_view(
     list=extend_schema(summary="Championships (public)"),
@@ -124,7 +168,7 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
     ordering = ["-start_date", "name"]
 
     def get_queryset(self):
-        championships = Championship.objects.select_related("venue")
+        championships = selectors.visible_championships(self.request.user).select_related("venue")
         if self.action in ("list", "retrieve", "create", "partial_update"):
             return championships.prefetch_related("venue__rinks")
         return championships
@@ -149,6 +193,20 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
         services.check_can_direct(request.user, championship)
         data = self.input(ChampionshipInputSerializer, instance=championship, partial=True)
         championship = services.championship_update(championship=championship, **data, by=request.user)
+        return self.answer(championship, serializer_class=ChampionshipSerializer)
+
+    @extend_schema(
+        summary="Publish a draft championship",
+        description="For its directors: staff of the sanctioning body and international staff "
+        "(services.championship_publish). Until then the championship, its entries, rosters, pools, games and "
+        "tables are seen by its directors only (anyone else gets 404); entries open once it is published. "
+        "Publishing one that is published already is refused.",
+        request=None,
+        responses={200: ChampionshipSerializer, **_REFUSED},
+    )
+    @action(detail=True, methods=["post"])
+    def publish(self, request, pk=None):
+        championship = services.championship_publish(championship=self.get_object(), by=request.user)
         return self.answer(championship, serializer_class=ChampionshipSerializer)
 
     @extend_schema(
@@ -217,6 +275,52 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
         )
 
 
+@extend_schema_view(
+    list=extend_schema(
+        summary="Rinks of the venues",
+        description="Public (no login needed). Measurements in metres (Rule 2.1 B, C, E); filter by venue "
+        "with ?venue=.",
+    ),
+    retrieve=extend_schema(
+        summary="A rink", description="Public (no login needed). Measurements in metres (Rule 2.1 B, C, E)."
+    ),
+)
+class RinkViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
+    serializer_class = RinkDetailSerializer
+    queryset = Rink.objects.select_related("venue").order_by("venue__name", "name")
+    filterset_class = RinkFilter
+    ordering_fields = ["name", "length_m", "width_m"]
+
+    @extend_schema(
+        summary="Add a rink to a venue, checked against Rule 2.1",
+        description="For those who keep the venue's country's venues (services.rink_create). Measurements in "
+        "metres: 2.1 B, 40-60 m long and 20-30 m wide; 2.1 E, boards 1.01-1.22 m high; 2.1 A, a surface other "
+        "than sport tile, wood, asphalt or cement needs the IHTC's approval, which only international staff "
+        "record. A refusal names the field and the article. Whether the rink meets a championship's level "
+        "(2.1 C) shows with the championship and is checked when games are scheduled on it.",
+        request=RinkInputSerializer,
+        responses={201: RinkDetailSerializer, **_REFUSED},
+    )
+    def create(self, request, *args, **kwargs):
+        data = self.input(RinkInputSerializer)
+        rink = services.rink_create(**data, by=request.user)
+        return self.answer(rink, created=True)
+
+    @extend_schema(
+        summary="Change a rink's name, surface or measurements, checked against Rule 2.1",
+        description="For those who keep the venue (services.rink_update); the rink stays at its venue. The same "
+        "checks as adding one (2.1 A, B, E, in metres), and a rink that hosts games of a championship keeps the "
+        "minimum of its level (2.1 C). A refusal names the field and the article; nothing is saved.",
+        request=RinkUpdateSerializer,
+        responses={200: RinkDetailSerializer, **_REFUSED},
+    )
+    def partial_update(self, request, *args, **kwargs):
+        rink = self.get_object()
+        services.check_can_keep_venue(request.user, rink.venue.country)
+        data = self.input(RinkUpdateSerializer, partial=True)
+        return self.answer(services.rink_update(rink=rink, **data, by=request.user))
+
+
 # --- entries and rosters -----------------------------------------------------------------------------------------
 
 
@@ -227,6 +331,7 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
 class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
     serializer_class = EntrySerializer
     queryset = TeamEntry.objects.select_related("federation", "pool_membership")
+    championship_through = "championship"
     filterset_class = EntryFilter
     search_fields = ["name", "federation__name"]
     ordering_fields = ["name", "status"]
@@ -340,6 +445,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
 class RosterEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
     serializer_class = RosterEntrySerializer
     queryset = RosterEntry.objects.select_related("person")
+    championship_through = "entry__championship"
     filterset_class = RosterEntryFilter
     ordering_fields = ["number", "position"]
     ordering = ["entry", "position", "number"]
@@ -387,6 +493,55 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
     )
     filterset_class = PoolFilter
     ordering = ["championship", "name"]
+    championship_through = "championship"
+
+    def directed_pool(self) -> Pool:
+        pool = self.get_object()
+        services.check_can_direct(self.request.user, pool.championship)
+        return pool
+
+    # Setting up pools.
+    @extend_schema(
+        summary="Add a pool to a championship",
+        description="For the championship's directors (services.pool_create): the round robin is played in pools "
+        "(1.3 B). A pool's name is unique in its championship; teams join it through POST /api/pools/{id}/teams/ "
+        "once their entry is confirmed (1.1 A).",
+        request=PoolInputSerializer,
+        responses={201: PoolSerializer, **_REFUSED},
+    )
+    def create(self, request, *args, **kwargs):
+        data = self.input(PoolInputSerializer, context=self.get_serializer_context())
+        pool = services.pool_create(championship=data["championship"], name=data["name"], by=request.user)
+        return self.answer(pool, created=True)
+
+    @extend_schema(
+        summary="Rename a pool",
+        description="For the championship's directors (services.pool_update), before the pool's games exist: "
+        'the schedule and the bracket name its teams by pool ("1A", 1.3 B).',
+        request=PoolUpdateSerializer,
+        responses={200: PoolSerializer, **_REFUSED},
+    )
+    def partial_update(self, request, *args, **kwargs):
+        pool = self.directed_pool()
+        data = self.input(PoolUpdateSerializer)
+        return self.answer(services.pool_update(pool=pool, name=data["name"], by=request.user))
+
+    @extend_schema(
+        summary="Put a confirmed team in the pool",
+        description="For the championship's directors (services.pool_add_entry): a confirmed entry of the "
+        "championship (1.1 A: entry fee paid), in one pool only, before the pool's schedule exists.",
+        request=PoolTeamInputSerializer,
+        responses={201: PoolSerializer, **_REFUSED},
+    )
+    @action(detail=True, methods=["post"])
+    def teams(self, request, pk=None):
+        pool = self.directed_pool()
+        data = self.input(PoolTeamInputSerializer)
+        entry = TeamEntry.objects.filter(championship_id=pool.championship_id, pk=data["entry"]).first()
+        if entry is None:
+            raise ValidationError({"entry": f"No entry {data['entry']} in {pool.championship}."})
+        services.pool_add_entry(pool=pool, entry=entry, seed=data["seed"], by=request.user)
+        return self.answer(self.get_queryset().get(pk=pool.pk), created=True)
 
     @extend_schema(
         summary="The pool's table with how each tie was broken (9.3; R-41..R-43)", responses=PoolStandingsSerializer
@@ -402,8 +557,7 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
     )
     @action(detail=True, methods=["post"])
     def shootout(self, request, pk=None):
-        pool = self.get_object()
-        services.check_can_direct(request.user, pool.championship)
+        pool = self.directed_pool()
         ids = self.input(ShootoutInputSerializer)["entries"]
         members = {m.entry_id: m.entry for m in pool.members.all()}
         unknown = [i for i in ids if i not in members]
@@ -424,7 +578,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
     ordering = ["start_at", "number"]
 
     def get_queryset(self):
-        return selectors.games_shown()
+        return selectors.of_visible_championships(selectors.games_shown(), self.request.user)
 
     def directed_game(self) -> Game:
         game = self.get_object()
@@ -493,6 +647,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
 class GoalViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
     serializer_class = GoalSerializer
     queryset = GoalRecord.objects.select_related("scorer", "assist")
+    championship_through = "game__championship"
     filterset_class = GoalFilter
     ordering = ["game", "period", "time_tenths"]
 
@@ -513,6 +668,7 @@ class GoalViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
 class PenaltyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
     serializer_class = PenaltySerializer
     queryset = PenaltyRecord.objects.select_related("person")
+    championship_through = "game__championship"
     filterset_class = PenaltyFilter
     ordering = ["game", "period", "time_tenths"]
 

@@ -7,6 +7,7 @@ app_name = "tournaments-api"
 
 router = SimpleRouter()
 router.register("venues", api.VenueViewSet, basename="venue")
+router.register("rinks", api.RinkViewSet, basename="rink")
 router.register("championships", api.ChampionshipViewSet, basename="championship")
 router.register("entries", api.EntryViewSet, basename="entry")
 router.register("roster-entries", api.RosterEntryViewSet, basename="roster-entry")

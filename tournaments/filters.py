@@ -23,6 +23,7 @@ from .models import (
     PhaseKind,
     Pool,
     Position,
+    Rink,
     RosterEntry,
     TeamEntry,
     Venue,
@@ -45,6 +46,14 @@ class VenueFilter(django_filters.FilterSet):
     class Meta:
         model = Venue
         fields = ["country", "city"]
+
+
+class RinkFilter(django_filters.FilterSet):
+    venue = id_filter(field_name="venue")
+
+    class Meta:
+        model = Rink
+        fields = ["venue"]
 
 
 class EntryFilter(django_filters.FilterSet):

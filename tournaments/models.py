@@ -122,6 +122,11 @@ class Championship(models.Model):
     standings_preset = models.CharField(
         max_length=32, choices=StandingsPreset.choices, default=StandingsPreset.FIRS_2017
     )
+    published = models.BooleanField(
+        default=False,
+        help_text="A draft (not published) is seen by its directors only; publishing shows it, its teams, "
+        "rosters, schedule and results to everyone (services.championship_publish).",
+    )
     history = HistoricalRecords()
 
     class Meta:

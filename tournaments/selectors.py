@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.db.models import Prefetch, Q, QuerySet
 from django.db.models.functions import Length
 
+from accounts.access import is_international_staff, staff_federation_ids
 from federation.eligibility import EligibilityResult
 from federation.models import EligibilityWaiver, Person
 
@@ -35,6 +36,34 @@ from .models import (
     TeamEntry,
 )
 from .standings import GameResult, Standings, compute_standings
+
+# --- who sees a championship ---------------------------------------------------------------------------------------
+
+
+def championship_visibility_q(user, through: str = "") -> Q:
+    """Return the filter of the championships ``user`` may see, reached from a row by ``through``
+    ("" on championships themselves, "championship" on entries, "entry__championship" on roster lines...).
+
+    Every published championship; a draft only for those who direct it, as
+    ``services.check_can_direct`` decides: staff of its sanctioning body and
+    international staff (IHTC executives and superusers among them). Everyone
+    else, anonymous or logged in, finds no such championship, nor its teams,
+    rosters, pools or games.
+    """
+    if is_international_staff(user):
+        return Q()
+    prefix = f"{through}__" if through else ""
+    return Q(**{f"{prefix}published": True}) | Q(**{f"{prefix}sanctioning_body_id__in": staff_federation_ids(user)})
+
+
+def visible_championships(user) -> QuerySet[Championship]:
+    """Return the championships ``user`` may see (see ``championship_visibility_q``)."""
+    return Championship.objects.filter(championship_visibility_q(user))
+
+
+def of_visible_championships(queryset: QuerySet, user, *, through: str = "championship") -> QuerySet:
+    """Return the rows of ``queryset`` (entries, roster lines, pools, games, records) of championships ``user`` may see."""
+    return queryset.filter(championship_visibility_q(user, through))
 
 
 def roster_for_entry(entry: TeamEntry) -> list[RosterEntry]:
@@ -326,12 +355,11 @@ def roster_is_confirmed(entry: TeamEntry) -> bool:
 
 def entries_managed_by(user) -> QuerySet[TeamEntry]:
     """Return the entries a user may manage: his teams as team manager, his federation's as its staff,
-    every entry for international staff (see ``services.can_manage_entry``)."""
-    from accounts.access import is_international_staff, staff_federation_ids
-
+    every entry for international staff (see ``services.can_manage_entry``); none of a draft he may not see."""
     entries = TeamEntry.objects.select_related("championship", "federation")
     if not getattr(user, "is_authenticated", False):
         return entries.none()
     if is_international_staff(user):
         return entries
-    return entries.filter(Q(managers=user) | Q(federation_id__in=staff_federation_ids(user))).distinct()
+    mine = entries.filter(Q(managers=user) | Q(federation_id__in=staff_federation_ids(user)))
+    return of_visible_championships(mine, user).distinct()

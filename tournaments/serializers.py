@@ -15,7 +15,7 @@ from rest_framework import serializers
 from federation.models import Federation, Person
 from portal.filters import MAX_ID
 
-from . import roster_files, services
+from . import roster_files, selectors, services
 from .models import (
     Championship,
     DecidedIn,
@@ -29,6 +29,7 @@ from .models import (
     Rink,
     RosterEntry,
     StandingsPreset,
+    Surface,
     TeamEntry,
     Venue,
 )
@@ -36,19 +37,23 @@ from .models import (
 # --- venues and rinks --------------------------------------------------------------------------------------------
 
 
+# A rink's measurements are stored in metres (tournaments.rinks); what 2.1 says of each.
+RINK_MEASUREMENTS_HELP = {
+    "length_m": "Length in metres (m). Rule 2.1 B: 40 to 60 m; 2.1 C: at least 50 m for a World Championship "
+    "or an international event, 44 m for a continental event.",
+    "width_m": "Width in metres (m). Rule 2.1 B: 20 to 30 m; 2.1 C: at least 25 m for a World Championship "
+    "or an international event, 22 m for a continental event.",
+    "board_height_m": "Height of the boards in metres (m). Rule 2.1 E: 1.01 to 1.22 m (101 to 122 cm).",
+    "corner_radius_m": "Radius of the rounded corners in metres (m). Rule 2.1 E: about 5 m (advice, not refused).",
+    "surface_approved_by_ihtc": "Rule 2.1 A: the IHTC approved this other surface; recorded by international staff.",
+}
+
+
 class RinkSerializer(serializers.ModelSerializer):
     class Meta:
         model = Rink
-        fields = [
-            "id",
-            "name",
-            "surface",
-            "surface_approved_by_ihtc",
-            "length_m",
-            "width_m",
-            "board_height_m",
-            "corner_radius_m",
-        ]
+        fields = ["id", *services.RINK_FIELDS]
+        extra_kwargs = {name: {"help_text": text} for name, text in RINK_MEASUREMENTS_HELP.items()}
 
 
 class VenueSerializer(serializers.ModelSerializer):
@@ -91,7 +96,8 @@ class ChampionshipSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Championship
-        fields = ["id", *services.CHAMPIONSHIP_FIELDS, "entry_fee_currency", "rinks"]
+        fields = ["id", *services.CHAMPIONSHIP_FIELDS, "entry_fee_currency", "published", "rinks"]
+        read_only_fields = ["published"]
 
     @extend_schema_field(PublishedRinkSerializer(many=True))
     def get_rinks(self, championship):
@@ -153,7 +159,10 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 class EntryInputSerializer(serializers.Serializer):
-    championship = serializers.PrimaryKeyRelatedField(queryset=Championship.objects.select_related("venue"))
+    championship = serializers.PrimaryKeyRelatedField(
+        # A draft takes no entry (services.check_entries_open) and is no such championship to outsiders.
+        queryset=Championship.objects.filter(published=True).select_related("venue")
+    )
     federation = serializers.PrimaryKeyRelatedField(queryset=Federation.objects.all())
     name = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
@@ -599,3 +608,88 @@ class ResultAmendmentSerializer(serializers.ModelSerializer):
     class Meta:
         model = ResultAmendment
         fields = ["id", "game", "amended_by", "amended_at", "reason", "before", "after"]
+
+
+# --- setting up venues, rinks and pools ------------------------------------------------------------------------------
+
+
+class KnownFieldsMixin:
+    """Refuse a field the serializer does not take (a 400 naming it) instead of silently ignoring it."""
+
+    def validate(self, attrs):
+        unknown = sorted(set(getattr(self, "initial_data", {}) or {}) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError(dict.fromkeys(unknown, "This field is not taken here."))
+        return super().validate(attrs)
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class VisibleChampionshipField(serializers.PrimaryKeyRelatedField):
+    """A championship the requesting user may see: a draft is no such championship to anyone but its directors."""
+
+    def get_queryset(self):
+        request = self.context.get("request")
+        return selectors.visible_championships(getattr(request, "user", None))
+
+
+class VenueInputSerializer(KnownFieldsMixin, serializers.Serializer):
+    """What ``venue_create`` / ``venue_update`` take."""
+
+    name = serializers.CharField(max_length=200)
+    city = serializers.CharField(max_length=100)
+    country = CountryField(help_text="ISO 3166 code; the national federation of this country keeps the venue.")
+    time_zone = serializers.CharField(
+        max_length=64, help_text="IANA name, e.g. Europe/Rome. Times are stored in UTC and shown in this zone."
+    )
+
+
+class RinkDetailSerializer(RinkSerializer):
+    """A rink with its venue."""
+
+    class Meta(RinkSerializer.Meta):
+        fields = ["id", "venue", *RinkSerializer.Meta.fields[1:]]
+
+
+def _measurement(name: str, **kwargs) -> serializers.DecimalField:
+    """A rink's measurement in metres, with the digits its column holds and what 2.1 says of it."""
+    column = Rink._meta.get_field(name)
+    return serializers.DecimalField(
+        max_digits=column.max_digits,
+        decimal_places=column.decimal_places,
+        help_text=RINK_MEASUREMENTS_HELP[name],
+        **kwargs,
+    )
+
+
+class RinkInputSerializer(KnownFieldsMixin, serializers.Serializer):
+    """What ``rink_create`` / ``rink_update`` take; the service checks the measurements against 2.1."""
+
+    venue = serializers.PrimaryKeyRelatedField(queryset=Venue.objects.all(), help_text="Only when adding a rink.")
+    name = serializers.CharField(max_length=100)
+    surface = serializers.ChoiceField(choices=Surface.choices, help_text="Rule 2.1 A.")
+    surface_approved_by_ihtc = serializers.BooleanField(
+        required=False, help_text=RINK_MEASUREMENTS_HELP["surface_approved_by_ihtc"]
+    )
+    length_m = _measurement("length_m")
+    width_m = _measurement("width_m")
+    board_height_m = _measurement("board_height_m", required=False, allow_null=True)
+    corner_radius_m = _measurement("corner_radius_m", required=False, allow_null=True)
+
+
+class RinkUpdateSerializer(RinkInputSerializer):
+    """A rink stays at its venue: every other field may change."""
+
+    venue = None
+
+
+class PoolUpdateSerializer(KnownFieldsMixin, serializers.Serializer):
+    name = serializers.CharField(max_length=20, help_text='E.g. "A": the bracket names teams by pool ("1A", 1.3 B).')
+
+
+class PoolInputSerializer(PoolUpdateSerializer):
+    championship = VisibleChampionshipField()
+
+
+class PoolTeamInputSerializer(KnownFieldsMixin, serializers.Serializer):
+    entry = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="A confirmed entry of the championship.")
+    seed = serializers.IntegerField(min_value=0, max_value=32767, default=0, help_text="Its seed in the pool.")

@@ -15,6 +15,7 @@ urlpatterns = [
     # Tournament direction
     path("new/", views.championship_edit, name="championship-create"),
     path("<int:pk>/edit/", views.championship_edit, name="championship-edit"),
+    path("<int:pk>/publish/", views.championship_publish, name="championship-publish"),
     path("<int:pk>/entries/", views.entries, name="entries"),
     path("<int:pk>/schedule/generate/", views.schedule_generate, name="schedule-generate"),
     path("<int:pk>/bracket/manage/", views.bracket_manage, name="bracket-manage"),

@@ -241,8 +241,10 @@ class RosterImportForm(forms.Form):
 # --- access ---------------------------------------------------------------------------------------------------------
 
 
-def _championship(pk: int) -> Championship:
-    return get_object_or_404(Championship.objects.select_related("venue", "sanctioning_body"), pk=pk)
+def _championship(request, pk: int) -> Championship:
+    """The championship, if the user may see it: a draft is no such page to anyone but its directors (404)."""
+    championships = selectors.visible_championships(request.user).select_related("venue", "sanctioning_body")
+    return get_object_or_404(championships, pk=pk)
 
 
 def can_direct(user, championship: Championship) -> bool:
@@ -257,18 +259,23 @@ def can_direct(user, championship: Championship) -> bool:
 
 
 def _directed_championship(request, pk: int) -> Championship:
-    championship = _championship(pk)
+    championship = _championship(request, pk)
     services.check_can_direct(request.user, championship)
     return championship
 
 
 def _managed_entry(request, pk: int) -> TeamEntry:
-    entry = get_object_or_404(
-        TeamEntry.objects.select_related("championship__venue", "championship__sanctioning_body", "federation"),
-        pk=pk,
-    )
+    entries = TeamEntry.objects.select_related("championship__venue", "championship__sanctioning_body", "federation")
+    entry = get_object_or_404(selectors.of_visible_championships(entries, request.user), pk=pk)
     services.check_can_manage_entry(request.user, entry)
     return entry
+
+
+def _error_messages(request, exc: ValidationError) -> None:
+    """Show each message of a service's refusal on the next page (it names the rule)."""
+    for errors in exc.message_dict.values():
+        for error in errors:
+            messages.error(request, error)
 
 
 def _zone(championship: Championship) -> zoneinfo.ZoneInfo:
@@ -279,7 +286,9 @@ def _zone(championship: Championship) -> zoneinfo.ZoneInfo:
 
 
 def championship_list(request):
-    championships = Championship.objects.select_related("venue").order_by("-start_date", "name")
+    championships = (
+        selectors.visible_championships(request.user).select_related("venue").order_by("-start_date", "name")
+    )
     # Staff of a federation may direct the championships their federation sanctions (the service decides which).
     can_create = is_federation_staff(request.user)
     return render(
@@ -303,7 +312,7 @@ def _published_rinks(championship: Championship):
 
 
 def championship_detail(request, pk: int):
-    championship = _championship(pk)
+    championship = _championship(request, pk)
     pools = Pool.objects.filter(championship=championship).prefetch_related("members__entry").order_by("name")
     return render(
         request,
@@ -339,7 +348,7 @@ def _by_day(games, zone) -> OrderedDict:
 
 
 def schedule(request, pk: int):
-    championship = _championship(pk)
+    championship = _championship(request, pk)
     return render(
         request,
         "tournaments/schedule.html",
@@ -353,7 +362,7 @@ def schedule(request, pk: int):
 
 
 def results(request, pk: int):
-    championship = _championship(pk)
+    championship = _championship(request, pk)
     games = _games(championship).filter(status=GameStatus.FINAL)
     return render(
         request,
@@ -367,7 +376,7 @@ def results(request, pk: int):
 
 
 def standings(request, pk: int):
-    championship = _championship(pk)
+    championship = _championship(request, pk)
     return render(
         request,
         "tournaments/standings.html",
@@ -382,7 +391,7 @@ def standings(request, pk: int):
 
 
 def bracket(request, pk: int, *, form: BracketForm | None = None):
-    championship = _championship(pk)
+    championship = _championship(request, pk)
     the_bracket = selectors.bracket_for(championship)
     rounds: OrderedDict = OrderedDict()
     games = {}
@@ -437,7 +446,7 @@ def _pct(value):
 
 
 def leaders(request, pk: int):
-    championship = _championship(pk)
+    championship = _championship(request, pk)
     stats = selectors.championship_statistics(championship)
     people = stats.people
 
@@ -488,6 +497,20 @@ def championship_edit(request, pk: int | None = None):
 
 
 @login_required
+@require_POST
+def championship_publish(request, pk: int):
+    """Publish a draft championship: its pages, teams and rosters are public from then on."""
+    championship = _directed_championship(request, pk)
+    try:
+        services.championship_publish(championship=championship, by=request.user)
+    except ValidationError as exc:
+        _error_messages(request, exc)
+    else:
+        messages.success(request, f"{championship} is published: everyone sees it now.")
+    return redirect("tournaments:championship-detail", pk=championship.pk)
+
+
+@login_required
 def entries(request, pk: int):
     championship = _directed_championship(request, pk)
     entry_list = (
@@ -506,7 +529,8 @@ def entries(request, pk: int):
 @login_required
 @require_POST
 def entry_fee_paid(request, pk: int):
-    entry = get_object_or_404(TeamEntry.objects.select_related("championship"), pk=pk)
+    entries = TeamEntry.objects.select_related("championship__sanctioning_body")
+    entry = get_object_or_404(selectors.of_visible_championships(entries, request.user), pk=pk)
     services.check_can_direct(request.user, entry.championship)
     form = FeePaidForm(request.POST)
     try:
@@ -548,19 +572,17 @@ def schedule_generate(request, pk: int):
     )
 
 
-def _game(pk: int) -> Game:
-    return get_object_or_404(
-        Game.objects.select_related(
-            "championship__venue", "championship__sanctioning_body", "home", "away", "rink", "pool", "phase"
-        ),
-        pk=pk,
+def _game(request, pk: int) -> Game:
+    games = Game.objects.select_related(
+        "championship__venue", "championship__sanctioning_body", "home", "away", "rink", "pool", "phase"
     )
+    return get_object_or_404(selectors.of_visible_championships(games, request.user), pk=pk)
 
 
 @login_required
 def game_manage(request, pk: int):
     """Move the game, enter its final result and its goal and penalty summaries."""
-    game = _game(pk)
+    game = _game(request, pk)
     championship = game.championship
     services.check_can_direct(request.user, championship)
     zone = _zone(championship)
@@ -660,7 +682,8 @@ def _game_action(request, game, action, forms_, *, amend_goal) -> bool:
 @login_required
 def standings_shootout(request, pk: int):
     """Enter the order of a shoot-out between teams still tied after 9.3 C-F (9.3 G, R-42)."""
-    pool = get_object_or_404(Pool.objects.select_related("championship__venue"), pk=pk)
+    pools = Pool.objects.select_related("championship__venue", "championship__sanctioning_body")
+    pool = get_object_or_404(selectors.of_visible_championships(pools, request.user), pk=pk)
     services.check_can_direct(request.user, pool.championship)
     table = selectors.pool_standings(pool)
     groups = [[table.entries[name] for name in group] for group in table.standings.unresolved]
@@ -757,7 +780,10 @@ def roster_add(request, pk: int):
 
 @login_required
 def roster_line_edit(request, pk: int):
-    line = get_object_or_404(RosterEntry.objects.select_related("person", "entry"), pk=pk)
+    lines = RosterEntry.objects.select_related("person", "entry")
+    line = get_object_or_404(
+        selectors.of_visible_championships(lines, request.user, through="entry__championship"), pk=pk
+    )
     entry = _managed_entry(request, line.entry_id)
     initial = {f: getattr(line, f) for f in services.ROSTER_LINE_FIELDS}
     form = RosterLineForm(request.POST or None, initial=initial)
@@ -800,9 +826,7 @@ def roster_confirm(request, pk: int):
     try:
         services.roster_confirm(entry=entry, by=request.user)
     except ValidationError as exc:
-        for errors in exc.message_dict.values():
-            for error in errors:
-                messages.error(request, error)
+        _error_messages(request, exc)
     else:
         if already:
             messages.info(request, "The roster is already confirmed.")

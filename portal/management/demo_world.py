@@ -18,6 +18,7 @@ import hashlib
 import io
 import random
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.password_validation import validate_password
@@ -51,11 +52,9 @@ from tournaments.models import (
     Pool,
     PoolTeam,
     Position,
-    Rink,
     RosterEntry,
     TeamEntry,
     TeamOfficial,
-    Venue,
 )
 
 ROLE_LABELS = {"superuser": "Superuser", **dict(Role.choices)}
@@ -556,25 +555,28 @@ class WorldBuilder:
     # --- the championship ---------------------------------------------------------------------------------------------
 
     def build_championship(self) -> None:
-        venue = Venue(
-            name=data.VENUE.name, city=data.VENUE.city, country=data.VENUE.country, time_zone=data.VENUE.time_zone
+        # The venue and its rinks are set up through the services, as a federation's tools do through the API (2.1).
+        director = self.users["firs.staff"]
+        venue = tournament_services.venue_create(
+            name=data.VENUE.name,
+            city=data.VENUE.city,
+            country=data.VENUE.country,
+            time_zone=data.VENUE.time_zone,
+            by=director,
         )
-        venue.full_clean()
-        venue.save()
-        self.rinks = []
-        for name, surface, length, width, boards, corner in data.VENUE.rinks:
-            rink = Rink(
+        self.rinks = [
+            tournament_services.rink_create(
                 venue=venue,
                 name=name,
                 surface=surface,
-                length_m=length,
-                width_m=width,
-                board_height_m=boards,
-                corner_radius_m=corner,
+                length_m=Decimal(length),
+                width_m=Decimal(width),
+                board_height_m=Decimal(boards),
+                corner_radius_m=Decimal(corner),
+                by=director,
             )
-            rink.full_clean()
-            rink.save()
-            self.rinks.append(rink)
+            for name, surface, length, width, boards, corner in data.VENUE.rinks
+        ]
         spec = data.CHAMPIONSHIP
         # Set up by the sanctioning body's staff (FIRS), who direct it.
         championship = tournament_services.championship_create(
@@ -589,6 +591,9 @@ class WorldBuilder:
             sanctioning_body=self.federations[spec.sanctioning_body],
             by=self.users["firs.staff"],
         )
+        if spec.published:
+            # Published before the entries: a draft takes none, and the demo's visitors see it.
+            championship = tournament_services.championship_publish(championship=championship, by=director)
         self.championship = championship
         for rink in self.rinks:
             # 2.1 C: the service's own check; the demo's rinks meet the world level.

@@ -264,3 +264,32 @@ def test_the_championship_admin_refuses_an_unknown_currency(staff_client, champi
     assert "ISO 4217" in response.content.decode()
     championship.refresh_from_db()
     assert str(championship.entry_fee.currency) == "USD"
+
+
+def _venue_data(venue, **rink):
+    data = {
+        "name": venue.name,
+        "city": venue.city,
+        "country": venue.country.code,
+        "time_zone": venue.time_zone,
+        "rinks-TOTAL_FORMS": "1",
+        "rinks-INITIAL_FORMS": "0",
+        "rinks-MIN_NUM_FORMS": "0",
+        "rinks-MAX_NUM_FORMS": "1000",
+    }
+    data.update({f"rinks-0-{name}": value for name, value in rink.items()})
+    return data
+
+
+def test_the_rink_inline_refuses_what_the_rink_services_refuse_2_1_b(staff_client, championship):
+    """The admin's rink form calls ``services.check_rink``, as the API does: a 39 m rink is refused (2.1 B)."""
+    venue = championship.venue
+    rink = {"name": "Short", "surface": "sport_tile", "length_m": "39.00", "width_m": "20.00"}
+    response = staff_client.post(reverse("admin:tournaments_venue_change", args=[venue.pk]), _venue_data(venue, **rink))
+    assert response.status_code == 200
+    assert "Rule 2.1 B" in response.content.decode()
+    assert not venue.rinks.exists()
+    rink["length_m"] = "40.00"
+    saved = staff_client.post(reverse("admin:tournaments_venue_change", args=[venue.pk]), _venue_data(venue, **rink))
+    assert saved.status_code == 302
+    assert venue.rinks.get().length_m == Decimal("40.00")

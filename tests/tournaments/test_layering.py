@@ -10,7 +10,7 @@ import pytest
 import tournaments.services as services
 
 APP = pathlib.Path(__file__).resolve().parents[2] / "tournaments"
-SERVICE_MODULES = ["championships", "entries", "rosters", "schedule", "results"]
+SERVICE_MODULES = ["championships", "entries", "rosters", "schedule", "results", "venues"]
 
 
 def imported_modules(path: pathlib.Path) -> set[str]:

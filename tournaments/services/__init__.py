@@ -1,8 +1,9 @@
 """State changes of championships, entries, rosters, schedule and results.
 
-One module per concept: ``championships`` (set-up, ruleset, direction),
-``entries``, ``rosters``, ``schedule`` (pools, games, bracket) and ``results``
-(final scores and the game summary). What they and ``tournaments.selectors``
+One module per concept: ``championships`` (set-up, ruleset, direction,
+publishing), ``venues`` (venues and their rinks, 2.1), ``entries``, ``rosters``,
+``schedule`` (pools, games, bracket) and ``results`` (final scores and the game
+summary). What they and ``tournaments.selectors``
 both read lives in ``tournaments.facts``. The public names stay importable
 from ``tournaments.services``.
 
@@ -28,6 +29,7 @@ from tournaments.services.championships import (
     CHAMPIONSHIP_FIELDS,
     CHAMPIONSHIP_SETUP_FIELDS,
     championship_create,
+    championship_publish,
     championship_update,
     championship_update_ruleset,
     check_can_direct,
@@ -102,15 +104,27 @@ from tournaments.services.schedule import (
     bracket_generate,
     check_game_move,
     check_pool_entry,
+    check_pool_name,
     check_rink_for,
     check_rink_of_venue,
     game_conflicts,
     game_move,
     pool_add_entry,
     pool_create,
+    pool_update,
     rink_dimensions,
     rink_violations,
     schedule_generate,
+)
+from tournaments.services.venues import (
+    RINK_FIELDS,
+    VENUE_FIELDS,
+    check_can_keep_venue,
+    check_rink,
+    rink_create,
+    rink_update,
+    venue_create,
+    venue_update,
 )
 
 __all__ = [
@@ -129,6 +143,7 @@ __all__ = [
     "bracket_generate",
     "can_manage_entry",
     "championship_create",
+    "championship_publish",
     "championship_facts",
     "championship_first_game_start",
     "championship_has_begun",
@@ -137,6 +152,7 @@ __all__ = [
     "championship_update",
     "championship_update_ruleset",
     "check_can_direct",
+    "check_can_keep_venue",
     "check_can_manage_entry",
     "check_can_sanction",
     "check_championship_setup",
@@ -150,8 +166,10 @@ __all__ = [
     "check_jersey_number",
     "check_penalty",
     "check_pool_entry",
+    "check_pool_name",
     "check_position",
     "check_result",
+    "check_rink",
     "check_rink_for",
     "check_roster_add",
     "check_roster_change",
@@ -174,7 +192,12 @@ __all__ = [
     "penalty_add",
     "pool_add_entry",
     "pool_create",
+    "pool_update",
+    "RINK_FIELDS",
+    "VENUE_FIELDS",
+    "rink_create",
     "rink_dimensions",
+    "rink_update",
     "rink_violations",
     "roster_add_player",
     "roster_confirm",
@@ -200,4 +223,6 @@ __all__ = [
     "check_games_within_dates",
     "check_rinks_of_games_at",
     "check_rink_of_venue",
+    "venue_create",
+    "venue_update",
 ]

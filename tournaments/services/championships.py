@@ -259,6 +259,22 @@ def championship_update(
     return stored
 
 
+def championship_publish(*, championship: Championship, by: User) -> Championship:
+    """Publish a draft championship: from now on everyone sees it, its teams, rosters, schedule and results.
+
+    For its directors (staff of the sanctioning body, international staff).
+    Publishing is not undone here: what the public has read stays published.
+    """
+    check_can_direct(by, championship)
+    with transaction.atomic():
+        stored = Championship.objects.select_for_update(of=("self",)).select_related("venue").get(pk=championship.pk)
+        if stored.published:
+            raise field_error("published", f"{stored} is already published.")
+        stored.published = True
+        audited_save(stored, by, update_fields=["published"])
+    return stored
+
+
 def check_can_sanction(user: User, federation: Federation) -> None:
     """Tournament direction: staff of the sanctioning body, or international staff."""
     if not (is_international_staff(user) or can_edit_federation(user, federation)):

@@ -40,14 +40,36 @@ from tournaments.services.championships import check_can_direct
 GAME_SLOT = datetime.timedelta(minutes=90)
 
 
-def pool_create(*, championship: Championship, name: str, by: User) -> Pool:
-    check_can_direct(by, championship)
+def check_pool_name(championship: Championship, name: str, *, pool: Pool | None = None) -> str:
+    """Return the pool's name as stored; refuse an empty, too long or taken one."""
     name = (name or "").strip()
     if not name:
         raise field_error("name", "a pool needs a name")
-    if Pool.objects.filter(championship=championship, name=name).exists():
+    limit = Pool._meta.get_field("name").max_length
+    if len(name) > limit:
+        raise field_error("name", f"a pool's name has at most {limit} characters")
+    if Pool.objects.filter(championship=championship, name=name).exclude(pk=pool.pk if pool else None).exists():
         raise field_error("name", f"pool {name} exists already")
+    return name
+
+
+def pool_create(*, championship: Championship, name: str, by: User) -> Pool:
+    """Add a pool to the championship (1.3 B: the round robin is played in pools), for its directors."""
+    check_can_direct(by, championship)
+    name = check_pool_name(championship, name)
     return audited_create(Pool, by, championship=championship, name=name)
+
+
+def pool_update(*, pool: Pool, name: str, by: User) -> Pool:
+    """Rename a pool before its games exist: the bracket names its teams by pool ("1A", 1.3 B)."""
+    check_can_direct(by, pool.championship)
+    with transaction.atomic():
+        stored = Pool.objects.select_for_update(of=("self",)).select_related("championship").get(pk=pool.pk)
+        stored.name = check_pool_name(stored.championship, name, pool=stored)
+        if Game.objects.filter(pool=stored).exists():
+            raise field_error("name", "the pool's schedule exists already: its games and the bracket name it.")
+        audited_save(stored, by, update_fields=["name"])
+    return stored
 
 
 def check_pool_entry(pool: Pool, entry: TeamEntry) -> None:

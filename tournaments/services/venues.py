@@ -1,0 +1,149 @@
+"""Venues and their rinks (2.1): set up and changed by those who keep the venues of the venue's country."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from accounts.access import can_keep_venues_in, is_international_staff
+from accounts.models import User
+from portal.services import audited_save
+from tournaments import rinks as rink_rules
+from tournaments.facts import core_error, field_error
+from tournaments.models import Championship, Rink, Venue
+from tournaments.services.schedule import rink_dimensions
+
+VENUE_FIELDS = ("name", "city", "country", "time_zone")
+RINK_FIELDS = (
+    "name",
+    "surface",
+    "surface_approved_by_ihtc",
+    "length_m",
+    "width_m",
+    "board_height_m",
+    "corner_radius_m",
+)
+
+
+def _check_known(changes: dict, fields: Iterable[str], what: str) -> None:
+    unknown = sorted(set(changes) - set(fields))
+    if unknown:
+        raise ValidationError(dict.fromkeys(unknown, f"This field is not part of {what} (or cannot be changed)."))
+
+
+def check_can_keep_venue(user: User, country) -> None:
+    """Venues are kept by international staff and by staff of the national federation of their country."""
+    if not can_keep_venues_in(user, country):
+        raise PermissionDenied(
+            "Only staff of the national federation of the venue's country or international staff keep its venues."
+        )
+
+
+def _check_venue(venue: Venue) -> None:
+    """The model's own checks (an IANA time zone, lengths), and one venue per name in a city."""
+    venue.full_clean(validate_constraints=False)
+    if Venue.objects.filter(name=venue.name, city=venue.city).exclude(pk=venue.pk).exists():
+        raise field_error("name", f"{venue.city} has a venue named {venue.name!r} already.")
+
+
+def venue_create(*, name: str, city: str, country: str, time_zone: str, by: User) -> Venue:
+    """Set up a venue in ``country``, for staff of that country's national federation or international staff."""
+    check_can_keep_venue(by, country)
+    venue = Venue(name=(name or "").strip(), city=(city or "").strip(), country=country, time_zone=time_zone)
+    _check_venue(venue)
+    with transaction.atomic():
+        audited_save(venue, by)
+    return venue
+
+
+def venue_update(*, venue: Venue, by: User, **changes) -> Venue:
+    """Change a venue (``changes``: any of VENUE_FIELDS); moving it to another country needs the right there too."""
+    _check_known(changes, VENUE_FIELDS, "a venue")
+    check_can_keep_venue(by, venue.country)
+    if "country" in changes:
+        check_can_keep_venue(by, changes["country"])
+    with transaction.atomic():
+        stored = Venue.objects.select_for_update().get(pk=venue.pk)
+        for name, value in changes.items():
+            setattr(stored, name, value.strip() if name in ("name", "city") else value)
+        _check_venue(stored)
+        if changes:
+            audited_save(stored, by, update_fields=list(changes))
+    return stored
+
+
+def _rink_violations(rink: Rink) -> dict[str, list[str]]:
+    """What refuses the rink: 2.1 A, B and E for any rink (the national minimum of 40 x 20 m), and 2.1 C
+    for the level of each championship whose games are scheduled on it."""
+    found: dict[str, list[str]] = {}
+    dimensions = rink_dimensions(rink)
+    try:
+        for violation in rink_rules.rink_errors(dimensions, level=rink_rules.NATIONAL):
+            found.setdefault(violation.field, []).append(violation.message)
+        if rink.pk is not None and not found:
+            hosting = Championship.objects.filter(games__rink=rink).distinct().order_by("name")
+            for championship in hosting:
+                for violation in rink_rules.rink_errors(dimensions, level=championship.level):
+                    found.setdefault(violation.field, []).append(
+                        f"{violation.message} ({championship} plays its games on this rink)"
+                    )
+    except rink_rules.RinkError as exc:
+        raise core_error(exc) from None
+    return found
+
+
+def check_rink(rink: Rink, *, approval_changed: bool, by: User) -> None:
+    """Refuse a rink the rules do not allow, naming the field and the article (measurements in metres).
+
+    2.1 A: a surface other than sport tile, wood, asphalt or cement needs the
+    IHTC's approval, which only international staff record; 2.1 B: 40-60 m by
+    20-30 m; 2.1 E: boards 101-122 cm high; 2.1 C: a rink that hosts games of
+    a championship keeps the minimum of its level.
+    """
+    if approval_changed and not is_international_staff(by):
+        raise field_error(
+            "surface_approved_by_ihtc", "Rule 2.1 A: the IHTC approves another surface; only its staff record it."
+        )
+    found = _rink_violations(rink)
+    if found:
+        raise ValidationError(found)
+
+
+def _check_rink_record(rink: Rink) -> None:
+    """The model's own checks (numbers that fit the columns, a known surface), and one rink per name at a venue."""
+    rink.full_clean(validate_constraints=False)
+    if Rink.objects.filter(venue_id=rink.venue_id, name=rink.name).exclude(pk=rink.pk).exists():
+        raise field_error("name", f"{rink.venue} has a rink named {rink.name!r} already.")
+
+
+def rink_create(*, venue: Venue, by: User, **fields) -> Rink:
+    """Add a rink to a venue (``fields``: RINK_FIELDS), for those who keep the venue; checked against 2.1."""
+    _check_known(fields, RINK_FIELDS, "a rink")
+    check_can_keep_venue(by, venue.country)
+    rink = Rink(venue=venue, **fields)
+    if isinstance(rink.name, str):
+        rink.name = rink.name.strip()
+    _check_rink_record(rink)
+    check_rink(rink, approval_changed=bool(rink.surface_approved_by_ihtc), by=by)
+    with transaction.atomic():
+        audited_save(rink, by)
+    return rink
+
+
+def rink_update(*, rink: Rink, by: User, **changes) -> Rink:
+    """Change a rink's name, surface or measurements (``changes``: any of RINK_FIELDS); checked against 2.1."""
+    _check_known(changes, RINK_FIELDS, "a rink")
+    check_can_keep_venue(by, rink.venue.country)
+    with transaction.atomic():
+        # Two keepers changing one rink at once: the second works on the first's result.
+        stored = Rink.objects.select_for_update(of=("self",)).select_related("venue").get(pk=rink.pk)
+        approved = stored.surface_approved_by_ihtc
+        for name, value in changes.items():
+            setattr(stored, name, value.strip() if name == "name" and isinstance(value, str) else value)
+        _check_rink_record(stored)
+        check_rink(stored, approval_changed=stored.surface_approved_by_ihtc != approved, by=by)
+        if changes:
+            audited_save(stored, by, update_fields=list(changes))
+    return stored
