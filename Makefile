@@ -10,6 +10,8 @@ PYTHON = $(shell scripts/find-python)
 
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `DEBUG=1 make run` (or `make run DEBUG=1`): Django's DEBUG on; off by default, as in production.
+DEBUG ?= 0
 DEMO_COMMAND ?= $(PY) manage.py demo
 
 # The integration tests' PostgreSQL and Redis (this machine's; `scripts/services` starts them).
@@ -48,7 +50,7 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt
 	touch $@ $(VENV)/.installed-run
 
 run: $(VENV)/.installed-run
-	PY=$(PY) HOST=$(HOST) PORT=$(PORT) DEMO_COMMAND="$(DEMO_COMMAND)" scripts/run
+	PY=$(PY) HOST=$(HOST) PORT=$(PORT) DEBUG=$(DEBUG) DEMO_COMMAND="$(DEMO_COMMAND)" scripts/run
 
 UNIT_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 -m "not integration and not browser and not bench"
 # The same suite on PostgreSQL: locking (select_for_update), constraints and TRUNCATE differ from SQLite.

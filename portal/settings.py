@@ -10,6 +10,8 @@ broker server), an in-process channel layer and console e-mail.
 - ``DJANGO_PRODUCTION=1``: hardened settings; requires ``DJANGO_SECRET_KEY``
   and ``DJANGO_ALLOWED_HOSTS``; static files come from ``collectstatic``'s
   hashed copies (``scripts/production`` collects them).
+- ``PORTAL_COLLECTED_STATIC=1``: the same hashed copies outside production;
+  ``make run`` sets it (with ``DJANGO_DEBUG=0``) unless run as ``DEBUG=1 make run``.
 
 Static files are served by WhiteNoise in every mode, so DEBUG can be off
 without a separate web server for them.
@@ -27,6 +29,8 @@ PRODUCTION = env.bool("DJANGO_PRODUCTION", default=False)
 DEBUG = env.bool("DJANGO_DEBUG", default=not PRODUCTION)
 
 DATA_DIR = Path(env.str("PORTAL_DATA_DIR", default=str(BASE_DIR / "var")))
+# Pages name static files by collectstatic's hashed copies (STATIC_ROOT), served by WhiteNoise, as in production.
+COLLECTED_STATIC = env.bool("PORTAL_COLLECTED_STATIC", default=PRODUCTION)
 
 if PRODUCTION:
     SECRET_KEY = env.str("DJANGO_SECRET_KEY")
@@ -229,14 +233,14 @@ STORAGES = {
             # (scripts/production). Not WhiteNoise's compressed variant: compressing the API docs' source maps
             # takes over a minute here, for files only developers fetch.
             "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
-            if PRODUCTION
+            if COLLECTED_STATIC
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
 }
-# Outside production WhiteNoise serves straight from the apps' static folders: no collectstatic needed.
-WHITENOISE_USE_FINDERS = not PRODUCTION
-WHITENOISE_AUTOREFRESH = DEBUG and not PRODUCTION
+# Without collected files WhiteNoise serves straight from the apps' static folders: no collectstatic needed.
+WHITENOISE_USE_FINDERS = not COLLECTED_STATIC
+WHITENOISE_AUTOREFRESH = DEBUG and not COLLECTED_STATIC
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 
