@@ -106,6 +106,8 @@ class PoolStandings:
     pool: Pool
     standings: Standings
     entries: dict[str, TeamEntry]
+    # Every game of the pool is played (it has games and none is still scheduled): the table is final.
+    finished: bool = False
 
     def rows_with_entries(self):
         return [(row, self.entries[row.team]) for row in self.standings.rows]
@@ -119,8 +121,12 @@ def _pool_standings(pools: Iterable[Pool], championship: Championship) -> dict[i
     for member in PoolTeam.objects.filter(pool_id__in=pool_ids).select_related("entry").order_by("seed", "entry__name"):
         members[member.pool_id].append(member.entry)
     results: dict[int, list[GameResult]] = {pk: [] for pk in pool_ids}
-    for row in Game.objects.filter(pool_id__in=pool_ids, status=GameStatus.FINAL).values(*_GAME_FIELDS):
-        results[row["pool_id"]].append(game_result(row))
+    to_play: dict[int, int] = dict.fromkeys(pool_ids, 0)
+    for row in Game.objects.filter(pool_id__in=pool_ids).values(*_GAME_FIELDS, "status"):
+        if row["status"] == GameStatus.FINAL:
+            results[row["pool_id"]].append(game_result(row))
+        else:
+            to_play[row["pool_id"]] += 1
     shootouts: dict[int, dict[int, list[tuple[int, str]]]] = {pk: {} for pk in pool_ids}
     for pool_id, shootout_id, name, place in StandingsShootoutPlace.objects.filter(
         shootout__pool_id__in=pool_ids
@@ -140,7 +146,12 @@ def _pool_standings(pools: Iterable[Pool], championship: Championship) -> dict[i
             shootout_results=shootout_results,
             disqualified=[e.name for e in entries if e.status == EntryStatus.DISQUALIFIED],
         )
-        tables[pool.pk] = PoolStandings(pool=pool, standings=standings, entries={e.name: e for e in entries})
+        tables[pool.pk] = PoolStandings(
+            pool=pool,
+            standings=standings,
+            entries={e.name: e for e in entries},
+            finished=bool(results[pool.pk]) and not to_play[pool.pk],
+        )
     return tables
 
 
@@ -184,7 +195,8 @@ def bracket_for(championship: Championship) -> scheduling.Bracket | None:
 
     Seeds come from the pool tables, never guessed while a shoot-out is
     pending (9.3 G) and never a disqualified team (8.1 C); winners of final
-    games move on, losers play for the places. None before the bracket exists.
+    games move on, losers play for the places. A pairing that shows a team of
+    a pool still playing is provisional. None before the bracket exists.
     """
     rows = list(
         Game.objects.filter(championship=championship)
@@ -199,9 +211,10 @@ def bracket_for(championship: Championship) -> scheduling.Bracket | None:
         for row in rows
         if not row["home_source"].startswith(("W ", "L ")) and not row["away_source"].startswith(("W ", "L "))
     ]
-    seeds = scheduling.seeds_from_standings(
-        {table.pool.name: table.standings for table in championship_standings(championship)}
-    )
+    tables = championship_standings(championship)
+    standings = {table.pool.name: table.standings for table in tables}
+    seeds = scheduling.seeds_from_standings(standings)
+    provisional = scheduling.provisional_seeds(standings, {table.pool.name for table in tables if table.finished})
     winners = {
         row["bracket_slot"]: game_result(row).winner
         for row in rows
@@ -212,6 +225,7 @@ def bracket_for(championship: Championship) -> scheduling.Bracket | None:
         seeds=seeds,
         winners={code: team for code, team in winners.items() if team is not None},
         placement=_placement_kind(len(first_round), len(rows)),
+        provisional=provisional,
     )
 
 
