@@ -7,14 +7,17 @@ championship: rows are fetched once with their joins, then the pure cores
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.db.models.functions import Length
+from django.utils import timezone
 
-from federation.eligibility import EligibilityResult
+from federation.eligibility import Category, EligibilityResult
 from federation.models import EligibilityWaiver, Person
+from federation.selectors import default_championship_dates, person_eligibility_by_category
 
 from . import scheduling, statistics
 from .facts import championship_standings_rules, roster_eligibility
@@ -49,6 +52,62 @@ def roster_for_entry(entry: TeamEntry) -> list[RosterEntry]:
         # Numbers are text ("07" must stay visible as typed): order 9 before 10 by length first.
         .order_by("position", Length("number"), "number")
     )
+
+
+@dataclass(frozen=True)
+class AssumedChampionship:
+    """A championship nobody entered the person in: 1-10 July of a year, entered by the person's federation."""
+
+    start_date: datetime.date
+    end_date: datetime.date
+    team_country: str
+    results: dict[Category, EligibilityResult]
+
+
+@dataclass(frozen=True)
+class PersonEligibility:
+    """A person's eligibility: first in each championship a roster names them in, then an assumed one if any."""
+
+    entered: list[tuple[RosterEntry, EligibilityResult]]
+    assumed: AssumedChampionship | None
+
+
+def person_eligibility(
+    person: Person,
+    *,
+    year: int | None = None,
+    start_date: datetime.date | None = None,
+    end_date: datetime.date | None = None,
+    team_country: str | None = None,
+) -> PersonEligibility:
+    """Return the person's eligibility (1.1 B-G, R-01..R-03) where it matters.
+
+    ``entered``: every championship whose roster names the person (withdrawn
+    entries aside), latest first, checked as the roster checks it (the
+    championship's category, dates, team country, ruleset and waivers).
+    ``assumed``: every category for an assumed championship, only when the
+    person is entered nowhere or a year, dates or team country ask for one
+    (defaults: 1-10 July of this year, entered by the person's federation).
+    Reads ``person.passports`` and ``person.eligibility_waivers``: prefetch them.
+    """
+    lines = list(
+        RosterEntry.objects.filter(person=person)
+        .exclude(entry__status=EntryStatus.WITHDRAWN)
+        .select_related("entry__championship", "entry__federation")
+        .order_by("-entry__championship__start_date", "entry__championship__name", "pk")
+    )
+    entered = []
+    for line in lines:
+        line.person = person  # the caller's person, with its prefetched passports and waivers
+        entered.append((line, roster_eligibility(line.entry, [line])[line.pk]))
+    asked = year is not None or start_date is not None or team_country is not None
+    if entered and not asked:
+        return PersonEligibility(entered=entered, assumed=None)
+    if start_date is None or end_date is None:
+        start_date, end_date = default_championship_dates(year or timezone.now().year)
+    country = team_country or person.federation.country.code or person.nationality.code
+    results = person_eligibility_by_category(person, start_date=start_date, end_date=end_date, team_country=country)
+    return PersonEligibility(entered=entered, assumed=AssumedChampionship(start_date, end_date, str(country), results))
 
 
 def roster_with_eligibility(entry: TeamEntry) -> list[tuple[RosterEntry, EligibilityResult]]:
