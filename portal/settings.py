@@ -6,7 +6,8 @@ SQLite file, a Celery worker and beat on kombu's filesystem transport (no
 broker server), an in-process channel layer and console e-mail.
 
 - ``DATABASE_URL``: e.g. ``postgres://user@127.0.0.1:5432/portal``.
-- ``REDIS_URL``: cache, Celery broker and results, channel layer.
+- ``REDIS_URL``: cache, Celery broker and results, channel layer;
+  ``REDIS_KEY_PREFIX`` starts every key the portal writes there.
 - ``DJANGO_PRODUCTION=1``: hardened settings; requires ``DJANGO_SECRET_KEY``
   and ``DJANGO_ALLOWED_HOSTS``; static files come from ``collectstatic``'s
   hashed copies (``scripts/production`` collects them).
@@ -125,19 +126,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# Every key the portal writes to Redis (cache, Celery queues and results, channel layer) starts with it, so that
+# several portals (or test runs: the Makefile derives it from the checkout) share one Redis database safely.
+REDIS_KEY_PREFIX = env.str("REDIS_KEY_PREFIX", default="")
 
 if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
+            "KEY_PREFIX": REDIS_KEY_PREFIX,
             "OPTIONS": {"CLIENT_CLASS": "django_redis.client.DefaultClient"},
         }
     }
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{REDIS_KEY_PREFIX}asgi"},
         }
     }
 else:
@@ -149,7 +154,9 @@ CELERY_BROKER_DIR = DATA_DIR / "celery"
 if REDIS_URL:
     CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)
     CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=REDIS_URL)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {}
+    # kombu and Celery's Redis backend put the prefix before every queue, binding and result key.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": REDIS_KEY_PREFIX} if REDIS_KEY_PREFIX else {}
+    CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = CELERY_BROKER_TRANSPORT_OPTIONS
     CELERY_WORKER_ENABLE_REMOTE_CONTROL = True
 else:
     # kombu's filesystem transport: a queue is a folder; no broker server.
