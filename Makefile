@@ -10,6 +10,8 @@ PYTHON = $(shell scripts/find-python)
 
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `DEBUG=1 make run` (or `make run DEBUG=1`): Django's DEBUG on; off by default, as in production.
+DEBUG ?= 0
 DEMO_COMMAND ?= $(PY) manage.py demo
 
 # The integration tests' PostgreSQL and Redis (this machine's; `scripts/services` starts them).
@@ -18,6 +20,9 @@ DEMO_COMMAND ?= $(PY) manage.py demo
 CHECKOUT_ID := $(shell printf '%s' "$(CURDIR)" | md5sum | cut -c1-8)
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/portal_$(CHECKOUT_ID)
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/9
+# Redis databases are few and shared: every key of this checkout's runs starts with this prefix, and the
+# integration tests delete only those keys (never FLUSHDB), so two checkouts' `make test` never collide.
+TEST_REDIS_KEY_PREFIX ?= portal_$(CHECKOUT_ID):
 TEST_PG_SUITE_URL ?= postgres://postgres@127.0.0.1:5432/portalsuite_$(CHECKOUT_ID)
 # Under `make test` a missing service or browser fails the run instead of skipping tests.
 PYTEST := PORTAL_TESTS_STRICT=1 $(PY) -m pytest
@@ -48,12 +53,12 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt
 	touch $@ $(VENV)/.installed-run
 
 run: $(VENV)/.installed-run
-	PY=$(PY) HOST=$(HOST) PORT=$(PORT) DEMO_COMMAND="$(DEMO_COMMAND)" scripts/run
+	PY=$(PY) HOST=$(HOST) PORT=$(PORT) DEBUG=$(DEBUG) DEMO_COMMAND="$(DEMO_COMMAND)" scripts/run
 
 UNIT_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 -m "not integration and not browser and not bench"
 # The same suite on PostgreSQL: locking (select_for_update), constraints and TRUNCATE differ from SQLite.
 POSTGRES_TESTS := DATABASE_URL=$(TEST_PG_SUITE_URL) env -u REDIS_URL $(PYTEST) -n 2 -m "not integration and not browser and not bench"
-INTEGRATION_TESTS := DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PYTEST) -m integration tests/integration
+INTEGRATION_TESTS := DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) REDIS_KEY_PREFIX=$(TEST_REDIS_KEY_PREFIX) $(PYTEST) -m integration tests/integration
 BROWSER_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -m browser tests/e2e
 
 # Lint and the three runs go on after a failure, so one run shows every failure; any failure

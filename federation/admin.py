@@ -43,6 +43,7 @@ from .forms import (
     EquipmentModelForm,
     FederationForm,
     PassportForm,
+    PersonForm,
     RejectionForm,
 )
 from .models import (
@@ -182,6 +183,7 @@ class EligibilityWaiverInline(admin.TabularInline):
 
 @admin.register(Person)
 class PersonAdmin(PersonScopedAdmin):
+    form = PersonForm
     list_display = ["__str__", "federation", "date_of_birth", "gender", "nationality", "roles"]
     list_filter = ["federation", "gender", "nationality", *PERSON_ROLE_FIELDS.values()]
     search_fields = ["first_name", "last_name", "passports__number"]

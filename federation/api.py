@@ -13,7 +13,6 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404
-from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -23,8 +22,10 @@ from rest_framework.response import Response
 from accounts import access
 from portal.api import RulesPermission, ServiceAnswerMixin
 from portal.parsers import JSONParser
+from tournaments.selectors import person_eligibility
 
-from . import selectors, services
+from . import services
+from .eligibility import Category
 from .filters import (
     EligibilityWaiverFilter,
     EquipmentInspectionFilter,
@@ -171,10 +172,13 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessView
         return self.update(request, *args, partial=True, **kwargs)
 
     @extend_schema(
-        summary="The person's eligibility in every category (Rule 1.1 B-G, R-01..R-03)",
-        description="For a championship of ``year`` (default dates 1-10 July) or between ``start_date`` and "
-        "``end_date``, entered by the federation of ``team_country`` (default: the person's federation). "
-        "Each category lists the reasons with their articles, and the reasons an IHTC waiver lifts (R-03).",
+        summary="The person's eligibility: in each championship entered, else in every category (Rule 1.1 B-G)",
+        description="First ``championships``: each championship whose roster names the person, checked for its "
+        "category, dates, team country and ruleset (Rule 1.1 B-G, R-01..R-03). Then ``assumed``, an assumed "
+        "championship in every category, only when the person is entered nowhere or the query asks for one: "
+        "``year`` (dates 1-10 July) or ``start_date`` and ``end_date``, entered by the federation of "
+        "``team_country`` (default: the person's federation); otherwise null. Each category lists the reasons "
+        "with their articles, and the reasons an IHTC waiver lifts (R-03).",
         parameters=[EligibilityQuerySerializer],
         responses=PersonEligibilitySerializer,
     )
@@ -184,39 +188,59 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessView
         query = EligibilityQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         params = query.validated_data
-        start, end = params.get("start_date"), params.get("end_date")
-        if start is None:
-            start, end = selectors.default_championship_dates(params.get("year") or timezone.now().year)
-        team_country = params.get("team_country") or str(person.federation.country) or str(person.nationality)
         prefetch_related_objects(
             [person],
             "passports",
             Prefetch("eligibility_waivers", queryset=EligibilityWaiver.objects.select_related("approved_by")),
         )
-        results = selectors.person_eligibility_by_category(
-            person, start_date=start, end_date=end, team_country=team_country
+        found = person_eligibility(
+            person,
+            year=params.get("year"),
+            start_date=params.get("start_date"),
+            end_date=params.get("end_date"),
+            team_country=params.get("team_country") or None,
         )
+        championships = []
+        for line, result in found.entered:
+            championship = line.entry.championship
+            category = Category(championship.category)
+            championships.append(
+                {
+                    "championship": championship.pk,
+                    "championship_name": championship.name,
+                    "entry": line.entry.pk,
+                    "team": line.entry.name,
+                    "start_date": championship.start_date,
+                    "end_date": championship.end_date,
+                    "team_country": str(line.entry.federation.country.code or ""),
+                    **_category_row(category, result),
+                }
+            )
+        assumed = found.assumed
         data = {
             "person": person.pk,
-            "start_date": start,
-            "end_date": end,
-            "team_country": team_country,
-            "categories": [
-                {
-                    "category": category.value,
-                    "label": category.label,
-                    "article": category.article,
-                    "eligible": result.eligible,
-                    "reasons": [_reason(r) for r in result.reasons],
-                    "waived": [
-                        {**_reason(r), "waiver_reason": w.reason, "approved_by": w.approved_by}
-                        for r, w in result.waived
-                    ],
-                }
-                for category, result in results.items()
-            ],
+            "championships": championships,
+            "assumed": assumed
+            and {
+                "start_date": assumed.start_date,
+                "end_date": assumed.end_date,
+                "team_country": assumed.team_country,
+                "categories": [_category_row(category, result) for category, result in assumed.results.items()],
+            },
         }
         return Response(PersonEligibilitySerializer(data).data)
+
+
+def _category_row(category: Category, result) -> dict:
+    """One category's verdict: reasons with their articles, and what an IHTC waiver lifts (R-03)."""
+    return {
+        "category": category.value,
+        "label": category.label,
+        "article": category.article,
+        "eligible": result.eligible,
+        "reasons": [_reason(r) for r in result.reasons],
+        "waived": [{**_reason(r), "waiver_reason": w.reason, "approved_by": w.approved_by} for r, w in result.waived],
+    }
 
 
 def _reason(reason) -> dict:

@@ -21,6 +21,7 @@ from .models import (
     EquipmentModel,
     Federation,
     Passport,
+    Person,
     ProtectiveDeviceRequest,
 )
 
@@ -60,6 +61,20 @@ class FederationForm(forms.ModelForm):
         return data
 
 
+class PersonForm(forms.ModelForm):
+    """A person's record: the date of birth checked for plausibility as the API checks it."""
+
+    class Meta:
+        model = Person
+        fields = list(services.PERSON_FIELDS)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("date_of_birth"):
+            _check(self, services.check_date_of_birth, date_of_birth=data["date_of_birth"])
+        return data
+
+
 class _StoredScan:
     """What the file input shows for a stored scan: the guarded download, never a storage path."""
 
@@ -93,6 +108,12 @@ class PassportForm(forms.ModelForm):
 
     def clean_number(self):
         return services.normalize_passport_number(self.cleaned_data["number"])
+
+    def clean(self):
+        data = super().clean()
+        if data.get("expiry_date"):
+            _check(self, services.check_passport_expiry, expiry_date=data["expiry_date"])
+        return data
 
     def clean_scan(self):
         scan = self.cleaned_data.get("scan")

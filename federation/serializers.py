@@ -117,12 +117,37 @@ class CategoryEligibilitySerializer(serializers.Serializer):
     waived = WaivedReasonSerializer(many=True)
 
 
-class PersonEligibilitySerializer(serializers.Serializer):
-    person = serializers.IntegerField()
+class EnteredEligibilitySerializer(CategoryEligibilitySerializer):
+    """Eligibility in a championship whose roster names the person: its category, dates, team country, ruleset."""
+
+    championship = serializers.IntegerField()
+    championship_name = serializers.CharField()
+    entry = serializers.IntegerField()
+    team = serializers.CharField()
+    start_date = serializers.DateField()
+    end_date = serializers.DateField()
+    team_country = serializers.CharField()
+
+
+class AssumedEligibilitySerializer(serializers.Serializer):
+    """Every category for an assumed championship (not an entry): given by the query, else 1-10 July this year."""
+
     start_date = serializers.DateField()
     end_date = serializers.DateField()
     team_country = serializers.CharField()
     categories = CategoryEligibilitySerializer(many=True)
+
+
+class PersonEligibilitySerializer(serializers.Serializer):
+    person = serializers.IntegerField()
+    championships = EnteredEligibilitySerializer(
+        many=True, help_text="Each championship whose roster names the person (withdrawn entries aside), latest first."
+    )
+    assumed = AssumedEligibilitySerializer(
+        allow_null=True,
+        help_text="An assumed championship, not an entry: only when the person is entered nowhere, or when year, "
+        "start_date/end_date or team_country ask for one; null otherwise.",
+    )
 
 
 # --- Passports -------------------------------------------------------------------

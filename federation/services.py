@@ -158,6 +158,57 @@ PERSON_FIELDS = (
 )
 
 
+# Plausibility of dates (no article of the rulebook governs them): a typing slip such as year 1 or 9999 is refused,
+# never stored to give an age of 2,000 years or a passport valid for ever.
+EARLIEST_PLAUSIBLE_DATE = datetime.date(1900, 1, 1)
+PASSPORT_MAX_YEARS_AHEAD = 20
+
+
+def _today(today: datetime.date | None) -> datetime.date:
+    return today or timezone.now().date()
+
+
+def _years_after(day: datetime.date, years: int) -> datetime.date:
+    try:
+        return day.replace(year=day.year + years)
+    except ValueError:  # 29 February
+        return day.replace(year=day.year + years, day=28)
+
+
+def check_date_of_birth(date_of_birth: datetime.date | None, *, today: datetime.date | None = None) -> None:
+    """Raise ValidationError unless ``date_of_birth`` is plausible: from 1 January 1900 to today (no article)."""
+    if date_of_birth is None:
+        return
+    today = _today(today)
+    if not EARLIEST_PLAUSIBLE_DATE <= date_of_birth <= today:
+        raise ValidationError(
+            {
+                "date_of_birth": f"Plausibility (no article of the rules sets it): a date of birth lies between "
+                f"{EARLIEST_PLAUSIBLE_DATE.isoformat()} and today ({today.isoformat()}), not on "
+                f"{date_of_birth.isoformat()}."
+            }
+        )
+
+
+def check_passport_expiry(expiry_date: datetime.date | None, *, today: datetime.date | None = None) -> None:
+    """Raise ValidationError unless ``expiry_date`` is plausible: from 1900 to 20 years ahead (no article).
+
+    A passport that expired long ago is still recorded (1.1 B then finds it expired); one "expiring" in year 1
+    or in a century is a typing slip.
+    """
+    if expiry_date is None:
+        return
+    latest = _years_after(_today(today), PASSPORT_MAX_YEARS_AHEAD)
+    if not EARLIEST_PLAUSIBLE_DATE <= expiry_date <= latest:
+        raise ValidationError(
+            {
+                "expiry_date": f"Plausibility (no article of the rules sets it; 1.1 B reads the expiry): a passport "
+                f"expires between {EARLIEST_PLAUSIBLE_DATE.isoformat()} and {PASSPORT_MAX_YEARS_AHEAD} years from "
+                f"today ({latest.isoformat()}), not on {expiry_date.isoformat()}."
+            }
+        )
+
+
 def check_can_register_person(user, federation: Federation) -> None:
     """Only staff of ``federation`` (or international staff) register its people or move someone into it."""
     if not can_edit_federation(user, federation):
@@ -179,6 +230,7 @@ def _write_person(person: Person, *, by) -> Person:
     person.first_name = str(person.first_name or "").strip()
     person.last_name = str(person.last_name or "").strip()
     person.full_clean()
+    check_date_of_birth(person.date_of_birth)
     audited_save(person, by)  # the audit trail names who registered or changed the person
     return person
 
@@ -227,6 +279,7 @@ def _write_passport(passport: Passport, *, scan, clear_scan: bool = False) -> Pa
     content_type = check_scan_upload(scan) if scan is not None else None
     # Model validation: issuing country is ISO 3166, number unique per country.
     passport.full_clean(exclude=["scan", "person"])
+    check_passport_expiry(passport.expiry_date)
     replaced = passport.scan.name if passport.pk and (content_type or clear_scan) else ""
     with transaction.atomic():
         if content_type:

@@ -14,9 +14,10 @@ from accounts.access import (
     federations_visible_to,
 )
 from portal.filters import id_or_none
+from tournaments.selectors import person_eligibility
 
 from .files import private_file_response
-from .selectors import PERSON_ROLE_FIELDS, person_eligibility_by_category, person_list, person_with_records
+from .selectors import PERSON_ROLE_FIELDS, person_list, person_with_records
 
 PEOPLE_PER_PAGE = 25
 
@@ -64,7 +65,8 @@ def person_detail_view(request, pk: int):
     year = _int_or_none(request.GET.get("year"))
     if year is not None and not 1900 <= year <= 2200:
         year = None
-    eligibility = person_eligibility_by_category(person, year=year) if confidential else {}
+    # First the championships the person is entered in; an assumed one only when entered nowhere or asked for a year.
+    eligibility = person_eligibility(person, year=year) if confidential else None
     return render(
         request,
         "federation/person_detail.html",

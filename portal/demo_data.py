@@ -14,6 +14,7 @@ SEED = 2017
 
 # One password for every demo login; it passes the validators of settings.AUTH_PASSWORD_VALIDATORS.
 DEMO_PASSWORD = "rink-side-2027"
+# The portal's address in the logins table when nobody says otherwise (`make run` passes PORTAL_URL from HOST/PORT).
 DEMO_URL = "http://127.0.0.1:8000/"
 
 # The reference "today" of the world: when entries, approvals and inspections are dated.

@@ -6,10 +6,13 @@ SQLite file, a Celery worker and beat on kombu's filesystem transport (no
 broker server), an in-process channel layer and console e-mail.
 
 - ``DATABASE_URL``: e.g. ``postgres://user@127.0.0.1:5432/portal``.
-- ``REDIS_URL``: cache, Celery broker and results, channel layer.
+- ``REDIS_URL``: cache, Celery broker and results, channel layer;
+  ``REDIS_KEY_PREFIX`` starts every key the portal writes there.
 - ``DJANGO_PRODUCTION=1``: hardened settings; requires ``DJANGO_SECRET_KEY``
   and ``DJANGO_ALLOWED_HOSTS``; static files come from ``collectstatic``'s
   hashed copies (``scripts/production`` collects them).
+- ``PORTAL_COLLECTED_STATIC=1``: the same hashed copies outside production;
+  ``make run`` sets it (with ``DJANGO_DEBUG=0``) unless run as ``DEBUG=1 make run``.
 
 Static files are served by WhiteNoise in every mode, so DEBUG can be off
 without a separate web server for them.
@@ -27,6 +30,8 @@ PRODUCTION = env.bool("DJANGO_PRODUCTION", default=False)
 DEBUG = env.bool("DJANGO_DEBUG", default=not PRODUCTION)
 
 DATA_DIR = Path(env.str("PORTAL_DATA_DIR", default=str(BASE_DIR / "var")))
+# Pages name static files by collectstatic's hashed copies (STATIC_ROOT), served by WhiteNoise, as in production.
+COLLECTED_STATIC = env.bool("PORTAL_COLLECTED_STATIC", default=PRODUCTION)
 
 if PRODUCTION:
     SECRET_KEY = env.str("DJANGO_SECRET_KEY")
@@ -121,19 +126,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# Every key the portal writes to Redis (cache, Celery queues and results, channel layer) starts with it, so that
+# several portals (or test runs: the Makefile derives it from the checkout) share one Redis database safely.
+REDIS_KEY_PREFIX = env.str("REDIS_KEY_PREFIX", default="")
 
 if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
+            "KEY_PREFIX": REDIS_KEY_PREFIX,
             "OPTIONS": {"CLIENT_CLASS": "django_redis.client.DefaultClient"},
         }
     }
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{REDIS_KEY_PREFIX}asgi"},
         }
     }
 else:
@@ -145,7 +154,9 @@ CELERY_BROKER_DIR = DATA_DIR / "celery"
 if REDIS_URL:
     CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)
     CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=REDIS_URL)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {}
+    # kombu and Celery's Redis backend put the prefix before every queue, binding and result key.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": REDIS_KEY_PREFIX} if REDIS_KEY_PREFIX else {}
+    CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = CELERY_BROKER_TRANSPORT_OPTIONS
     CELERY_WORKER_ENABLE_REMOTE_CONTROL = True
 else:
     # kombu's filesystem transport: a queue is a folder; no broker server.
@@ -229,14 +240,14 @@ STORAGES = {
             # (scripts/production). Not WhiteNoise's compressed variant: compressing the API docs' source maps
             # takes over a minute here, for files only developers fetch.
             "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
-            if PRODUCTION
+            if COLLECTED_STATIC
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
 }
-# Outside production WhiteNoise serves straight from the apps' static folders: no collectstatic needed.
-WHITENOISE_USE_FINDERS = not PRODUCTION
-WHITENOISE_AUTOREFRESH = DEBUG and not PRODUCTION
+# Without collected files WhiteNoise serves straight from the apps' static folders: no collectstatic needed.
+WHITENOISE_USE_FINDERS = not COLLECTED_STATIC
+WHITENOISE_AUTOREFRESH = DEBUG and not COLLECTED_STATIC
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 

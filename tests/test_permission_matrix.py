@@ -38,6 +38,7 @@ from tests.factories import (
     PassportFactory,
     PersonFactory,
     ProtectiveDeviceRequestFactory,
+    RinkFactory,
     RoleAssignmentFactory,
     SuperuserFactory,
     UserFactory,
@@ -974,6 +975,256 @@ TARGETS += [
 ]
 
 
+# --- Admin: every page of every registered model ---------------------------------------------------------------------
+# The rows above cover the federation register's main pages and its history; this block covers every other admin
+# URL of every registered model (add, change, delete, history, revert form and revert), the admin's per-app index
+# pages and its autocomplete, so that test_every_admin_url_is_in_the_matrix holds.
+
+
+def _admin_objects() -> dict[str, Callable[[World], object]]:
+    """Objects of the admin-only models (logins, login attempts, worker heartbeats, the services' records)."""
+    from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+    from django.contrib.auth.models import Group
+    from django.utils import timezone
+
+    from portal.models import WorkerHeartbeat
+    from tournaments.models import Disqualification, NumberChangeApproval, StandingsShootout
+
+    attempt = {"user_agent": "matrix", "ip_address": "127.0.0.1", "username": "someone", "http_accept": "*/*"}
+    return {
+        "account": lambda w: UserFactory(),
+        "role_assignment_a": lambda w: RoleAssignmentFactory(federation=w["fed_a"]),
+        "group": lambda w: Group.objects.create(name="Matrix group"),
+        "access_attempt": lambda w: AccessAttempt.objects.create(
+            **attempt, path_info="/", get_data="", post_data="", failures_since_start=1
+        ),
+        "access_log": lambda w: AccessLog.objects.create(**attempt, path_info="/"),
+        "access_failure_log": lambda w: AccessFailureLog.objects.create(**attempt, path_info="/"),
+        "heartbeat": lambda w: WorkerHeartbeat.objects.create(
+            worker="celery@matrix", first_seen=timezone.now(), last_seen=timezone.now()
+        ),
+        "disqualification": lambda w: Disqualification.objects.create(
+            entry=w["entry_a"], reason="Rule 8.1 C", at=timezone.now()
+        ),
+        "number_change": lambda w: NumberChangeApproval.objects.create(
+            roster_entry=w["roster_line_a"],
+            old_number="9",
+            new_number="19",
+            reason="Rule 3.2.9 D",
+            approved_by=SuperuserFactory(),
+            approved_at=timezone.now(),
+        ),
+        "shootout": lambda w: StandingsShootout.objects.create(
+            pool=w["pool"], entered_by=SuperuserFactory(), entered_at=timezone.now()
+        ),
+    }
+
+
+OBJECTS.update(_admin_objects())
+
+# Superusers only (accounts/rules.py SUPERUSER_ADMIN_MODELS); other staff are refused, non-staff sent to log in.
+ADMIN_SUPERUSER = expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, SU=200)
+# Nobody: records written only by a task or the services (heartbeats, disqualifications, shoot-outs, login logs).
+ADMIN_NOBODY = expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN)
+# The revert of a superuser-only record: saved by the superuser only.
+ADMIN_REVERT_SUPERUSER = expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, SU=SAVED)
+ADMIN_REVERT_ACCOUNTS = expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=SAVED, SU=SAVED)
+
+
+def admin_pages(label: str, name: str, **pages) -> list[dict]:
+    """GET rows of the admin pages of model ``label`` ("app.model") for the world's object ``name``.
+
+    ``pages`` maps a page (add, change, delete, history, simple_history: the revert form) to its expectation.
+    """
+    app, model = label.split(".")
+    rows = []
+    for view, want in pages.items():
+        route = f"admin:{app}_{model}_{view}"
+        if view == "add":
+            url = page(route)
+        elif view == "simple_history":
+            url = lambda w, route=route: reverse(route, args=[w.pk(name), w.history_id(name)])  # noqa: E731
+        else:
+            url = page(route, name)
+        rows.append({"name": f"admin {label} {view}", "method": "get", "url": url, "expect": want})
+    return rows
+
+
+def admin_revert(label: str, name: str, *, field: str, value, want) -> dict:
+    """The POST of the revert form of the world's object ``name`` (model ``label``), changing ``field``.
+
+    ``value`` is the value posted, or a function of the world giving it (another object's id).
+    """
+    app, model = label.split(".")
+
+    def url(w):
+        return reverse(f"admin:{app}_{model}_simple_history", args=[w.pk(name), w.history_id(name)])
+
+    return {
+        "name": f"admin {label} revert",
+        "method": "post",
+        "format": "multipart",
+        "url": url,
+        "data": lambda w: admin_form_data(w[name], **{field: value(w) if callable(value) else value}),
+        "stored": _stored(name, field),
+        "expect": want,
+    }
+
+
+# The federation register: the pages the rows above leave out. In the admin only the IHTC's side (international
+# staff, executives) deletes (RoleScopedAdmin), within the rules' delete permission: a federation and a medical
+# device request (a decision) only the superuser; national staff remove a passport in the person's inline.
+TARGETS += [
+    *admin_pages("federation.federation", "fed_a", delete=ADMIN_SUPERUSER),
+    *admin_pages("federation.person", "person_a", delete=ADMIN_IHTC),
+    *admin_pages("federation.passport", "passport_a", add=ADMIN_STAFF, delete=ADMIN_IHTC),
+    *admin_pages("federation.eligibilitywaiver", "waiver_a", delete=ADMIN_IHTC),
+    *admin_pages("federation.equipmentmodel", "equipment_model", delete=ADMIN_IHTC),
+    *admin_pages("federation.equipmentinspection", "inspection_a", add=ADMIN_STAFF, delete=ADMIN_IHTC),
+    *admin_pages("federation.protectivedevicerequest", "device_request_a", add=ADMIN_STAFF, delete=ADMIN_SUPERUSER),
+]
+# Logins and roles: kept by IHTC executives and superusers.
+TARGETS += [
+    *admin_pages(
+        "accounts.user",
+        "account",
+        change=ADMIN_EXECUTIVES,
+        delete=ADMIN_EXECUTIVES,
+        history=ADMIN_EXECUTIVES,
+    ),
+    {
+        "name": "admin accounts.user password change",
+        "method": "get",
+        "url": page("admin:auth_user_password_change", "account"),
+        "expect": ADMIN_EXECUTIVES,
+    },
+    *admin_pages(
+        "accounts.roleassignment",
+        "role_assignment_a",
+        change=ADMIN_EXECUTIVES,
+        delete=ADMIN_EXECUTIVES,
+        history=ADMIN_EXECUTIVES,
+        simple_history=ADMIN_EXECUTIVES,
+    ),
+    admin_revert(
+        "accounts.roleassignment", "role_assignment_a", field="role", value="game_official", want=ADMIN_REVERT_ACCOUNTS
+    ),
+]
+# Django's groups and django-axes' login logs: the superuser's (django-axes' own admin lets him add log rows too).
+TARGETS += [
+    *admin_pages(
+        "auth.group",
+        "group",
+        add=ADMIN_SUPERUSER,
+        change=ADMIN_SUPERUSER,
+        delete=ADMIN_SUPERUSER,
+        history=ADMIN_SUPERUSER,
+    ),
+    *admin_pages(
+        "axes.accessattempt",
+        "access_attempt",
+        add=ADMIN_SUPERUSER,
+        change=ADMIN_SUPERUSER,
+        delete=ADMIN_SUPERUSER,
+        history=ADMIN_SUPERUSER,
+    ),
+    *admin_pages(
+        "axes.accesslog",
+        "access_log",
+        add=ADMIN_SUPERUSER,
+        change=ADMIN_SUPERUSER,
+        delete=ADMIN_SUPERUSER,
+        history=ADMIN_SUPERUSER,
+    ),
+    *admin_pages(
+        "axes.accessfailurelog",
+        "access_failure_log",
+        add=ADMIN_SUPERUSER,
+        change=ADMIN_SUPERUSER,
+        delete=ADMIN_SUPERUSER,
+        history=ADMIN_SUPERUSER,
+    ),
+    *admin_pages(
+        "portal.workerheartbeat",
+        "heartbeat",
+        add=ADMIN_NOBODY,
+        change=ADMIN_SUPERUSER,
+        delete=ADMIN_SUPERUSER,
+        history=ADMIN_SUPERUSER,
+    ),
+]
+# Championships are directed through their pages and the API; their admin is the superuser's.
+# (model, the world's object, a field its revert changes and the value it restores)
+# (model, the world's object, a field its revert changes, the value posted, who adds, what the revert does).
+# Games come from the schedule and the bracket, never the add page; a number change approval, once given, is
+# never changed (3.2.9 D), so it is not reverted either.
+ADMIN_TOURNAMENT_MODELS = [
+    ("tournaments.venue", "venue", "name", "Reverted", ADMIN_SUPERUSER, ADMIN_REVERT_SUPERUSER),
+    ("tournaments.championship", "championship", "name", "Reverted", ADMIN_SUPERUSER, ADMIN_REVERT_SUPERUSER),
+    ("tournaments.teamentry", "entry_a", "name", "Reverted", ADMIN_SUPERUSER, ADMIN_REVERT_SUPERUSER),
+    ("tournaments.rosterentry", "roster_line_a", "number", "99", ADMIN_SUPERUSER, ADMIN_REVERT_SUPERUSER),
+    ("tournaments.numberchangeapproval", "number_change", "reason", "Reverted", ADMIN_SUPERUSER, ADMIN_NOBODY),
+    ("tournaments.pool", "pool", "name", "Z", ADMIN_SUPERUSER, ADMIN_REVERT_SUPERUSER),
+    ("tournaments.game", "game", "rink", lambda w: w.pk("second_rink"), ADMIN_NOBODY, ADMIN_REVERT_SUPERUSER),
+]
+OBJECTS["second_rink"] = lambda w: RinkFactory(venue=w["championship"].venue, name="Second rink")
+for _label, _name, _field, _value, _add, _revert in ADMIN_TOURNAMENT_MODELS:
+    TARGETS += admin_pages(
+        _label,
+        _name,
+        add=_add,
+        change=ADMIN_SUPERUSER,
+        delete=ADMIN_SUPERUSER,
+        history=ADMIN_SUPERUSER,
+        simple_history=ADMIN_SUPERUSER,
+    )
+    TARGETS.append(admin_revert(_label, _name, field=_field, value=_value, want=_revert))
+# Records of the services (8.1 C-D, 9.3 G): read by the superuser, written by nobody in the admin.
+for _label, _name, _field in [
+    ("tournaments.disqualification", "disqualification", "reason"),
+    ("tournaments.standingsshootout", "shootout", "entered_at"),
+]:
+    TARGETS += admin_pages(
+        _label,
+        _name,
+        add=ADMIN_NOBODY,
+        change=ADMIN_SUPERUSER,
+        delete=ADMIN_NOBODY,
+        history=ADMIN_SUPERUSER,
+        simple_history=ADMIN_SUPERUSER,
+    )
+    TARGETS.append(admin_revert(_label, _name, field=_field, value="2027-07-01 10:00:00", want=ADMIN_NOBODY))
+# The admin's per-app index pages (404 for an app the user has no page of) and its autocomplete (the related
+# model's view permission: a federation's parent for staff; a role assignment's user for who keeps accounts).
+TARGETS += [
+    {
+        "name": f"admin app index {app}",
+        "method": "get",
+        "url": lambda w, app=app: reverse("admin:app_list", args=[app]),
+        "expect": want,
+    }
+    for app, want in [
+        ("federation", ADMIN_STAFF),
+        ("accounts", expect(404, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=200, SU=200)),
+        ("tournaments", expect(404, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, SU=200)),
+    ]
+]
+TARGETS += [
+    {
+        "name": f"admin autocomplete {app}.{model}.{field}",
+        "method": "get",
+        "url": lambda w, q=f"app_label={app}&model_name={model}&field_name={field}&term=": (
+            f"{reverse('admin:autocomplete')}?{q}"
+        ),
+        "expect": want,
+    }
+    for app, model, field, want in [
+        ("federation", "federation", "parent", ADMIN_STAFF),
+        ("accounts", "roleassignment", "user", ADMIN_EXECUTIVES),
+    ]
+]
+
+
 def test_every_route_of_the_championship_api_and_pages_is_in_the_matrix():
     resolver = get_resolver()
     routes = _route_names(resolver.namespace_dict["tournaments-api"][1].url_patterns, "tournaments-api")
@@ -994,8 +1245,9 @@ ADMIN_CHANGELISTS = {
     "accounts.user": ADMIN_EXECUTIVES,
     "accounts.roleassignment": ADMIN_EXECUTIVES,
 }
-# Every other admin list page (any app): at least nobody without the admin flag gets in.
-ADMIN_DEFAULT = {ANON: LOGIN, TM: LOGIN, GO: LOGIN, DC: LOGIN, SU: 200}
+# Every other admin list page (championships, worker heartbeats, groups, login logs): the superuser's only
+# (accounts/rules.py SUPERUSER_ADMIN_MODELS).
+ADMIN_DEFAULT = ADMIN_SUPERUSER
 
 
 def _admin_changelist_rows() -> list[dict]:
@@ -1087,7 +1339,7 @@ def _target_route_names() -> set[str]:
     from django.urls import resolve
 
     names = set()
-    for target in TARGETS:
+    for target in ALL_TARGETS:
         world = _UnsavedWorld()
         match = resolve(target["url"](world).split("?")[0])
         names.add(f"{match.namespace}:{match.url_name}" if match.namespace else match.url_name)
@@ -1118,17 +1370,51 @@ def test_every_route_of_the_federation_api_and_pages_is_in_the_matrix():
     assert not missing, f"routes with no row in the permission matrix: {sorted(missing)}"
 
 
-def test_every_history_page_and_revert_form_of_the_federation_admin_is_in_the_matrix():
-    history_routes = {
-        name
-        for name in _route_names(admin.site.get_urls(), "admin")
-        if name.startswith("admin:federation_") and name.endswith(("_history", "_simple_history"))
-    }
-    assert history_routes, "the federation admin keeps history (django-simple-history)"
-    missing = history_routes - _target_route_names()
-    assert not missing, f"admin history routes with no row in the permission matrix: {sorted(missing)}"
+# The admin site's own pages that show no model's data: the admin user's own login, logout and password, the
+# JavaScript catalogue, and "view on site" (a redirect to the object's own page, whose row checks access there).
+ADMIN_SITE_PAGES_WITHOUT_DATA = {
+    "admin:login",
+    "admin:logout",
+    "admin:password_change",
+    "admin:password_change_done",
+    "admin:jsi18n",
+    "admin:view_on_site",
+}
+
+
+def _admin_model_routes() -> dict[str, set[str]]:
+    """Every admin URL name of every registered model (from its ModelAdmin's URLs), by model label."""
+    routes = {}
+    for model, model_admin in admin.site._registry.items():
+        names = _route_names(model_admin.get_urls(), "admin")
+        routes[model._meta.label_lower] = names
+    return routes
+
+
+def test_every_admin_url_is_in_the_matrix():
+    """Each registered model's list, add, change, delete, history and revert pages (and any other), and the site's."""
+    by_model = _admin_model_routes()
+    assert set(by_model) >= {"federation.person", "tournaments.game", "accounts.user", "axes.accesslog"}
+    # History pages (django-simple-history's revert form included) are there for every audited model.
+    for label in ("federation.passport", "tournaments.championship", "accounts.roleassignment"):
+        assert {n.rsplit("_", 1)[-1] for n in by_model[label]} >= {"changelist", "add", "change", "delete", "history"}
+        assert any(n.endswith("_simple_history") for n in by_model[label]), label
+    covered = _target_route_names()
+    missing = {name for names in by_model.values() for name in names} - covered
+    assert not missing, f"admin URLs with no row in the permission matrix: {sorted(missing)}"
+    site = _route_names(admin.site.get_urls(), "admin") - {n for names in by_model.values() for n in names}
+    missing_site = site - covered - ADMIN_SITE_PAGES_WITHOUT_DATA
+    assert not missing_site, f"admin site URLs with no row in the permission matrix: {sorted(missing_site)}"
+
+
+def test_every_admin_url_row_has_every_role_and_revert_rows_check_what_is_stored():
+    admin_rows = [target for target in ALL_TARGETS if target["name"].startswith("admin")]
+    for target in admin_rows:
+        assert set(target["expect"]) == set(ROLES), target["name"]
+        if target["method"] == "post":
+            assert "stored" in target, f"{target['name']}: a write row says what it would change"
 
 
 def test_every_role_has_an_expectation_in_every_federation_row():
-    for target in TARGETS:
+    for target in ALL_TARGETS:
         assert set(target["expect"]) == set(ROLES), target["name"]

@@ -8,7 +8,7 @@ defend; 3.2.10 A: it changes jerseys on a colour conflict).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, time
 from types import MappingProxyType
@@ -216,6 +216,8 @@ class BracketGame:
     home: str | None = None
     away: str | None = None
     winner: str | None = None
+    # A team of this pairing comes from a pool that still has games to play: the pairing may change.
+    provisional: bool = False
 
     @property
     def loser(self) -> str | None:
@@ -260,6 +262,7 @@ def elimination_bracket(
     winners: Mapping[str, str] = MappingProxyType({}),
     placement: str = ALL,
     first_place: int = 1,
+    provisional: Collection[str] = frozenset(),
 ) -> Bracket:
     """Return the elimination bracket (1.3 B) with the teams known so far.
 
@@ -268,7 +271,9 @@ def elimination_bracket(
     consecutive games meet in the next round. With ``placement="all"`` the
     losers play on for every place; ``"bronze"`` adds only the third-place
     game. `seeds` fills labels from the standings; `winners` maps a game's
-    code to its winner, and winners and losers propagate.
+    code to its winner, and winners and losers propagate. `provisional` names
+    the seed labels whose pool is still playing (``provisional_seeds``): a game
+    not yet won that shows a team from one of them is marked provisional.
     """
     pairs = list(first_round)
     size = 2 * len(pairs)
@@ -318,7 +323,12 @@ def elimination_bracket(
                 raise SchedulingError(f"winners.{spec.code}", f"{spec.label}: the teams are not known yet")
             if winner not in (home, away):
                 raise SchedulingError(f"winners.{spec.code}", f"{winner} does not play {spec.code} ({home} v {away})")
-        resolved[spec.code] = replace(spec, home=home, away=away, winner=winner)
+        unsettled = (spec.home_source in provisional and home is not None) or (
+            spec.away_source in provisional and away is not None
+        )
+        resolved[spec.code] = replace(
+            spec, home=home, away=away, winner=winner, provisional=winner is None and unsettled
+        )
 
     ranking: dict[int, str] = {}
     for game in resolved.values():
@@ -373,3 +383,13 @@ def seeds_from_standings(standings: Mapping[str, Standings]) -> dict[str, str | 
                 continue
             seeds[f"{place}{pool}"] = None if row.needs_shootout else row.team
     return seeds
+
+
+def provisional_seeds(standings: Mapping[str, Standings], finished: Collection[str]) -> frozenset[str]:
+    """Return the seed labels of the pools not in `finished`: their tables can still change, so can the pairings."""
+    return frozenset(
+        f"{place}{pool}"
+        for pool, table in standings.items()
+        if pool not in finished
+        for place in range(1, len(table.rows) + 1)
+    )

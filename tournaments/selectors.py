@@ -7,15 +7,18 @@ championship: rows are fetched once with their joins, then the pure cores
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.db.models.functions import Length
+from django.utils import timezone
 
 from accounts.access import is_international_staff, staff_federation_ids
-from federation.eligibility import EligibilityResult
+from federation.eligibility import Category, EligibilityResult
 from federation.models import EligibilityWaiver, Person
+from federation.selectors import default_championship_dates, person_eligibility_by_category
 
 from . import scheduling, statistics
 from .facts import championship_standings_rules, roster_eligibility
@@ -80,6 +83,62 @@ def roster_for_entry(entry: TeamEntry) -> list[RosterEntry]:
     )
 
 
+@dataclass(frozen=True)
+class AssumedChampionship:
+    """A championship nobody entered the person in: 1-10 July of a year, entered by the person's federation."""
+
+    start_date: datetime.date
+    end_date: datetime.date
+    team_country: str
+    results: dict[Category, EligibilityResult]
+
+
+@dataclass(frozen=True)
+class PersonEligibility:
+    """A person's eligibility: first in each championship a roster names them in, then an assumed one if any."""
+
+    entered: list[tuple[RosterEntry, EligibilityResult]]
+    assumed: AssumedChampionship | None
+
+
+def person_eligibility(
+    person: Person,
+    *,
+    year: int | None = None,
+    start_date: datetime.date | None = None,
+    end_date: datetime.date | None = None,
+    team_country: str | None = None,
+) -> PersonEligibility:
+    """Return the person's eligibility (1.1 B-G, R-01..R-03) where it matters.
+
+    ``entered``: every championship whose roster names the person (withdrawn
+    entries aside), latest first, checked as the roster checks it (the
+    championship's category, dates, team country, ruleset and waivers).
+    ``assumed``: every category for an assumed championship, only when the
+    person is entered nowhere or a year, dates or team country ask for one
+    (defaults: 1-10 July of this year, entered by the person's federation).
+    Reads ``person.passports`` and ``person.eligibility_waivers``: prefetch them.
+    """
+    lines = list(
+        RosterEntry.objects.filter(person=person)
+        .exclude(entry__status=EntryStatus.WITHDRAWN)
+        .select_related("entry__championship", "entry__federation")
+        .order_by("-entry__championship__start_date", "entry__championship__name", "pk")
+    )
+    entered = []
+    for line in lines:
+        line.person = person  # the caller's person, with its prefetched passports and waivers
+        entered.append((line, roster_eligibility(line.entry, [line])[line.pk]))
+    asked = year is not None or start_date is not None or team_country is not None
+    if entered and not asked:
+        return PersonEligibility(entered=entered, assumed=None)
+    if start_date is None or end_date is None:
+        start_date, end_date = default_championship_dates(year or timezone.now().year)
+    country = team_country or person.federation.country.code or person.nationality.code
+    results = person_eligibility_by_category(person, start_date=start_date, end_date=end_date, team_country=country)
+    return PersonEligibility(entered=entered, assumed=AssumedChampionship(start_date, end_date, str(country), results))
+
+
 def roster_with_eligibility(entry: TeamEntry) -> list[tuple[RosterEntry, EligibilityResult]]:
     """Return each roster line with its eligibility (1.1 B-G, R-01..R-03), waivers applied."""
     roster = roster_for_entry(entry)
@@ -135,6 +194,8 @@ class PoolStandings:
     pool: Pool
     standings: Standings
     entries: dict[str, TeamEntry]
+    # Every game of the pool is played (it has games and none is still scheduled): the table is final.
+    finished: bool = False
 
     def rows_with_entries(self):
         return [(row, self.entries[row.team]) for row in self.standings.rows]
@@ -148,8 +209,12 @@ def _pool_standings(pools: Iterable[Pool], championship: Championship) -> dict[i
     for member in PoolTeam.objects.filter(pool_id__in=pool_ids).select_related("entry").order_by("seed", "entry__name"):
         members[member.pool_id].append(member.entry)
     results: dict[int, list[GameResult]] = {pk: [] for pk in pool_ids}
-    for row in Game.objects.filter(pool_id__in=pool_ids, status=GameStatus.FINAL).values(*_GAME_FIELDS):
-        results[row["pool_id"]].append(game_result(row))
+    to_play: dict[int, int] = dict.fromkeys(pool_ids, 0)
+    for row in Game.objects.filter(pool_id__in=pool_ids).values(*_GAME_FIELDS, "status"):
+        if row["status"] == GameStatus.FINAL:
+            results[row["pool_id"]].append(game_result(row))
+        else:
+            to_play[row["pool_id"]] += 1
     shootouts: dict[int, dict[int, list[tuple[int, str]]]] = {pk: {} for pk in pool_ids}
     for pool_id, shootout_id, name, place in StandingsShootoutPlace.objects.filter(
         shootout__pool_id__in=pool_ids
@@ -169,7 +234,12 @@ def _pool_standings(pools: Iterable[Pool], championship: Championship) -> dict[i
             shootout_results=shootout_results,
             disqualified=[e.name for e in entries if e.status == EntryStatus.DISQUALIFIED],
         )
-        tables[pool.pk] = PoolStandings(pool=pool, standings=standings, entries={e.name: e for e in entries})
+        tables[pool.pk] = PoolStandings(
+            pool=pool,
+            standings=standings,
+            entries={e.name: e for e in entries},
+            finished=bool(results[pool.pk]) and not to_play[pool.pk],
+        )
     return tables
 
 
@@ -213,7 +283,8 @@ def bracket_for(championship: Championship) -> scheduling.Bracket | None:
 
     Seeds come from the pool tables, never guessed while a shoot-out is
     pending (9.3 G) and never a disqualified team (8.1 C); winners of final
-    games move on, losers play for the places. None before the bracket exists.
+    games move on, losers play for the places. A pairing that shows a team of
+    a pool still playing is provisional. None before the bracket exists.
     """
     rows = list(
         Game.objects.filter(championship=championship)
@@ -228,9 +299,10 @@ def bracket_for(championship: Championship) -> scheduling.Bracket | None:
         for row in rows
         if not row["home_source"].startswith(("W ", "L ")) and not row["away_source"].startswith(("W ", "L "))
     ]
-    seeds = scheduling.seeds_from_standings(
-        {table.pool.name: table.standings for table in championship_standings(championship)}
-    )
+    tables = championship_standings(championship)
+    standings = {table.pool.name: table.standings for table in tables}
+    seeds = scheduling.seeds_from_standings(standings)
+    provisional = scheduling.provisional_seeds(standings, {table.pool.name for table in tables if table.finished})
     winners = {
         row["bracket_slot"]: game_result(row).winner
         for row in rows
@@ -241,6 +313,7 @@ def bracket_for(championship: Championship) -> scheduling.Bracket | None:
         seeds=seeds,
         winners={code: team for code, team in winners.items() if team is not None},
         placement=_placement_kind(len(first_round), len(rows)),
+        provisional=provisional,
     )
 
 

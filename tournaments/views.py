@@ -412,6 +412,7 @@ def bracket(request, pk: int, *, form: BracketForm | None = None):
             "bracket": the_bracket,
             "rounds": rounds,
             "ranking": sorted(the_bracket.ranking.items()) if the_bracket else [],
+            "provisional": the_bracket is not None and any(game.provisional for game in the_bracket.games),
             "director": director,
             "form": form or (BracketForm() if director and the_bracket is None else None),
             "tab": "bracket",

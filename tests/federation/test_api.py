@@ -326,7 +326,7 @@ def test_staff_change_a_passports_expiry_date(fed_a):
 
 
 def _categories(response) -> dict:
-    return {row["category"]: row for row in response.json()["categories"]}
+    return {row["category"]: row for row in response.json()["assumed"]["categories"]}
 
 
 def test_eligibility_lists_every_category_with_reasons_citing_articles(fed_a):
@@ -343,8 +343,9 @@ def test_eligibility_lists_every_category_with_reasons_citing_articles(fed_a):
     assert masters["reasons"][0]["article"] == "1.1 G"
     assert "R-01" in masters["reasons"][0]["message"]
     assert rows["senior_women"]["reasons"][0]["code"] == "wrong_gender"
-    assert response.json()["team_country"] == "IT"
-    assert response.json()["start_date"] == "2026-07-01"
+    assert response.json()["assumed"]["team_country"] == "IT"
+    assert response.json()["assumed"]["start_date"] == "2026-07-01"
+    assert response.json()["championships"] == []
 
 
 def test_eligibility_checks_the_passport_on_the_championships_last_day(fed_a):
@@ -367,6 +368,31 @@ def test_eligibility_shows_what_an_ihtc_waiver_lifts(fed_a):
     assert senior["eligible"] is True
     assert senior["waived"][0]["code"] == "no_passport"
     assert senior["waived"][0]["waiver_reason"]
+
+
+def test_eligibility_answers_first_for_the_championships_the_person_is_entered_in(fed_a):
+    from tests.factories import ChampionshipFactory, RosterEntryFactory, TeamEntryFactory
+
+    person = PersonFactory(federation=fed_a, date_of_birth=datetime.date(2012, 1, 1))  # 15 on 1 January 2027
+    PassportFactory(person=person, expiry_date=datetime.date(2030, 1, 1))
+    junior = ChampionshipFactory(category="junior_men", name="Junior Worlds 2027")
+    line = RosterEntryFactory(entry=TeamEntryFactory(championship=junior, federation=fed_a), person=person)
+    client = client_for(federation_staff(fed_a))
+    url = f"/api/people/{person.pk}/eligibility/"
+
+    answer = client.get(url).json()
+    assert answer["assumed"] is None  # entered: no imagined championship this year
+    (entered,) = answer["championships"]
+    assert (entered["championship"], entered["championship_name"], entered["entry"]) == (
+        junior.pk, "Junior Worlds 2027", line.entry_id,
+    )  # fmt: skip
+    assert (entered["category"], entered["start_date"], entered["eligible"]) == ("junior_men", "2027-07-01", True)
+    assert entered["team_country"] == str(fed_a.country)
+
+    asked = client.get(url, {"year": 2027}).json()
+    assert len(asked["championships"]) == 1
+    assert asked["assumed"]["start_date"] == "2027-07-01"
+    assert {row["category"] for row in asked["assumed"]["categories"]} >= {"senior_men", "junior_men"}
 
 
 @pytest.mark.parametrize(

@@ -97,8 +97,8 @@ def test_the_person_page_query_count_is_constant(client, django_assert_num_queri
     person = _person_with_records(count)
     client.force_login(federation_staff(person.federation))
     # session, user, roles, person+federation, then one query each: passports,
-    # waivers+approvers, inspections+inspectors, requests+deciders
-    with django_assert_num_queries(8):
+    # waivers+approvers, inspections+inspectors, requests+deciders, roster lines+championships
+    with django_assert_num_queries(9):
         response = client.get(reverse("federation:person-detail", args=[person.pk]))
     assert response.status_code == 200
 
@@ -109,7 +109,7 @@ def test_the_person_page_shows_eligibility_reasons_with_their_articles(client):
     client.force_login(federation_staff(person.federation))
     response = client.get(reverse("federation:person-detail", args=[person.pk]), {"year": 2026})
     assert response.status_code == 200
-    eligibility = response.context["eligibility"]
+    eligibility = response.context["eligibility"].assumed.results
     senior_men = next(result for category, result in eligibility.items() if category.value == "senior_men")
     assert [r.code for r in senior_men.reasons] == ["passport_expired"]
     content = response.content.decode()
@@ -124,8 +124,12 @@ def test_the_person_page_year_parameter_chooses_the_championship(client):
     PassportFactory(person=person)
     client.force_login(federation_staff(person.federation))
     url = reverse("federation:person-detail", args=[person.pk])
-    junior_2026 = {c.value: r for c, r in client.get(url, {"year": 2026}).context["eligibility"].items()}
-    junior_2025 = {c.value: r for c, r in client.get(url, {"year": 2025}).context["eligibility"].items()}
+    junior_2026 = {
+        c.value: r for c, r in client.get(url, {"year": 2026}).context["eligibility"].assumed.results.items()
+    }
+    junior_2025 = {
+        c.value: r for c, r in client.get(url, {"year": 2025}).context["eligibility"].assumed.results.items()
+    }
     assert junior_2026["junior_men"].eligible
     assert [r.code for r in junior_2025["junior_men"].reasons] == ["too_young"]
 
@@ -135,7 +139,7 @@ def test_the_person_page_shows_a_waived_reason_as_waived(client):
     EligibilityWaiverFactory(person=person, code="no_passport", reason="Renewal at the embassy")
     client.force_login(federation_staff(person.federation))
     response = client.get(reverse("federation:person-detail", args=[person.pk]))
-    senior_men = next(r for c, r in response.context["eligibility"].items() if c.value == "senior_men")
+    senior_men = next(r for c, r in response.context["eligibility"].assumed.results.items() if c.value == "senior_men")
     assert senior_men.eligible
     assert b"Renewal at the embassy" in response.content
 
@@ -156,7 +160,8 @@ def test_a_game_official_sees_the_person_but_no_passport_or_medical_record(clien
     assert response.status_code == 200
     assert b"SECRET123" not in response.content
     assert b"Knee brace" not in response.content
-    assert response.context["eligibility"] == {}
+    assert response.context["eligibility"] is None
+    assert b"Eligibility" not in response.content
 
 
 def test_the_person_page_links_the_scan_and_the_prescription(client):
@@ -184,3 +189,68 @@ def test_the_prescription_is_served_to_the_federations_staff_only(client):
 def test_the_navigation_links_the_people_page(client):
     client.force_login(UserFactory())
     assert reverse("federation:person-list").encode() in client.get(reverse("home")).content
+
+
+# --- Eligibility where the person is entered, before any assumed championship ---------------------------------
+
+
+def _entered(person, *, start=datetime.date(2027, 7, 1), category="senior_men", **entry):
+    from tests.factories import ChampionshipFactory, RosterEntryFactory, TeamEntryFactory
+
+    championship = ChampionshipFactory(
+        start_date=start,
+        end_date=start + datetime.timedelta(days=9),
+        entry_closing_date=start - datetime.timedelta(days=60),
+        category=category,
+    )
+    team = TeamEntryFactory(championship=championship, federation=person.federation, **entry)
+    return RosterEntryFactory(entry=team, person=person)
+
+
+def test_the_person_page_shows_eligibility_first_for_the_championships_entered(client):
+    # Passport valid until 5 July 2027: too short for the 2027 championship (ends 10 July), enough in 2026.
+    person = PersonFactory()
+    PassportFactory(person=person, expiry_date=datetime.date(2027, 7, 5))
+    world = _entered(person).entry.championship
+    earlier = _entered(person, start=datetime.date(2026, 7, 1)).entry.championship
+    client.force_login(federation_staff(person.federation))
+    response = client.get(reverse("federation:person-detail", args=[person.pk]))
+    eligibility = response.context["eligibility"]
+    assert eligibility.assumed is None  # no imagined event while the person is entered somewhere
+    assert [line.entry.championship for line, _ in eligibility.entered] == [world, earlier]  # latest first
+    (_, in_world), (_, in_earlier) = eligibility.entered
+    assert [r.code for r in in_world.reasons] == ["passport_expired"]
+    assert in_earlier.eligible
+    page = " ".join(response.content.decode().split())
+    assert page.index(world.name) < page.index(earlier.name)
+    assert "Rule 1.1 B / R-03" in page
+    assert "Assumed" not in page and "Not entered in any championship" not in page
+
+
+def test_the_person_page_checks_an_assumed_championship_only_when_asked_or_entered_nowhere(client):
+    person = PersonFactory()
+    PassportFactory(person=person)
+    client.force_login(federation_staff(person.federation))
+    url = reverse("federation:person-detail", args=[person.pk])
+    _entered(person, status="withdrawn")  # a withdrawn entry is no entry
+    nowhere = client.get(url)
+    assert nowhere.context["eligibility"].entered == []
+    assert len(nowhere.context["eligibility"].assumed.results) == 6
+    assert "Not entered in any championship: an assumed one" in " ".join(nowhere.content.decode().split())
+
+    _entered(person)
+    asked = client.get(url, {"year": 2030})
+    assert len(asked.context["eligibility"].entered) == 1
+    assert asked.context["eligibility"].assumed.start_date == datetime.date(2030, 7, 1)
+    assert "Assumed championship (not an entry)" in asked.content.decode()
+
+
+@pytest.mark.parametrize("entries", [1, 4])
+def test_the_person_page_query_count_does_not_grow_with_the_entries(client, django_assert_num_queries, entries):
+    person = _person_with_records(5)
+    for year in range(entries):
+        _entered(person, start=datetime.date(2027 + year, 7, 1))
+    client.force_login(federation_staff(person.federation))
+    with django_assert_num_queries(9):
+        response = client.get(reverse("federation:person-detail", args=[person.pk]))
+    assert len(response.context["eligibility"].entered) == entries

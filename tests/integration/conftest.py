@@ -14,7 +14,14 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 # Variables that would point a child process at another store than the test chose.
-_SERVICE_VARIABLES = ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "PORTAL_DATA_DIR")
+_SERVICE_VARIABLES = (
+    "DATABASE_URL",
+    "REDIS_URL",
+    "REDIS_KEY_PREFIX",
+    "CELERY_BROKER_URL",
+    "CELERY_RESULT_BACKEND",
+    "PORTAL_DATA_DIR",
+)
 
 
 def require(condition, reason):
@@ -24,6 +31,25 @@ def require(condition, reason):
     if os.environ.get("PORTAL_TESTS_STRICT") == "1":
         pytest.fail(reason)
     pytest.skip(reason)
+
+
+def redis_pattern(prefix: str) -> str:
+    """Return the SCAN pattern of every key that starts with ``prefix`` (its glob characters escaped)."""
+    return "".join(f"\\{c}" if c in "*?[]\\" else c for c in prefix) + "*"
+
+
+def delete_own_keys(client, prefix: str) -> int:
+    """Delete the Redis keys of this checkout's runs (they start with ``prefix``); never another run's.
+
+    Two `make test` runs on one machine share the Redis database but not the prefix (the Makefile derives
+    it from the checkout, like the database names), so neither flushes what the other is using.
+    """
+    if not prefix:
+        raise ValueError("without a key prefix every key of the database would be someone else's too")
+    keys = list(client.scan_iter(match=redis_pattern(prefix), count=1000))
+    if keys:
+        client.delete(*keys)
+    return len(keys)
 
 
 def child_env(**overrides):

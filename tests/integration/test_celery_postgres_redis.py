@@ -13,7 +13,7 @@ from django.db import connection
 from portal.models import WorkerHeartbeat
 from portal.tasks import heartbeat
 
-from .conftest import child_env, require, worker
+from .conftest import child_env, delete_own_keys, require, worker
 
 pytestmark = pytest.mark.integration
 
@@ -33,12 +33,18 @@ def services():
         client.ping()
     except redis.ConnectionError as error:
         require(False, f"Redis at {settings.REDIS_URL} does not answer: {error}")
-    # The Redis database of the test run: no message of an earlier run may reach this worker.
-    client.flushdb()
-    return child_env(DATABASE_URL=_database_url(), REDIS_URL=settings.REDIS_URL)
+    # The Redis database may be shared with another checkout's run: only this checkout's keys (its prefix,
+    # REDIS_KEY_PREFIX from the Makefile) are deleted, so no message of an earlier run reaches this worker
+    # and nothing of another run is touched.
+    require(bool(settings.REDIS_KEY_PREFIX), "REDIS_KEY_PREFIX must be set: the test deletes only its own keys")
+    delete_own_keys(client, settings.REDIS_KEY_PREFIX)
+    return child_env(
+        DATABASE_URL=_database_url(), REDIS_URL=settings.REDIS_URL, REDIS_KEY_PREFIX=settings.REDIS_KEY_PREFIX
+    )
 
 
 def test_the_settings_select_postgresql_and_redis(services):
+    assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] == settings.REDIS_KEY_PREFIX
     assert settings.CELERY_BROKER_URL.startswith("redis://")
     assert settings.CELERY_RESULT_BACKEND.startswith("redis://")
     assert settings.CACHES["default"]["BACKEND"] == "django_redis.cache.RedisCache"
@@ -53,6 +59,9 @@ def test_a_real_worker_on_redis_writes_a_row_the_test_reads_from_postgresql(serv
         assert payload["worker"] == worker_name, w.output
         # A second round trip: the row is updated, not duplicated.
         assert heartbeat.delay().get(timeout=60)["beats"] == 2
+    # Every key the run wrote to Redis (queue, bindings, results) carries the checkout's prefix.
+    keys = [key.decode() for key in redis.Redis.from_url(settings.REDIS_URL).scan_iter(count=1000)]
+    assert any(key.startswith(f"{settings.REDIS_KEY_PREFIX}celery-task-meta-") for key in keys), keys
     row = WorkerHeartbeat.objects.get(worker=worker_name)
     assert row.beats == 2
     assert row.last_seen >= row.first_seen

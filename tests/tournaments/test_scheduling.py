@@ -12,6 +12,7 @@ from tournaments.scheduling import (
     SchedulingError,
     crossover_pairings,
     elimination_bracket,
+    provisional_seeds,
     round_robin_pairings,
     schedule_round_robin,
     seeds_from_standings,
@@ -219,3 +220,24 @@ def test_seeds_come_from_the_standings_and_a_pending_shootout_is_not_guessed():
     bracket = elimination_bracket(crossover_pairings(["A", "B"]), seeds=seeds)
     assert (bracket.game("SF1").home, bracket.game("SF1").away) == ("A1", "B2")
     assert (bracket.game("SF2").home, bracket.game("SF2").away) == ("B1", None)
+
+
+def test_a_pairing_with_a_team_of_a_pool_still_playing_is_provisional():
+    seeds = {"1A": "ITA", "2A": "GER", "1B": "USA", "2B": "CZE"}
+    pairs = crossover_pairings(["A", "B"])  # SF1: 1A v 2B, SF2: 1B v 2A
+    bracket = elimination_bracket(pairs, seeds=seeds, provisional={"1B", "2B"})
+    assert bracket.game("SF1").provisional and bracket.game("SF2").provisional  # each has a team of pool B
+    assert not bracket.game("F").provisional  # no team shown yet: "W SF1" v "W SF2"
+    settled = elimination_bracket(pairs, seeds=seeds)
+    assert not any(game.provisional for game in settled.games)
+    # A seed with no team shown (a pending shoot-out) marks nothing; a game already won is no longer provisional.
+    open_seed = elimination_bracket(pairs, seeds={**seeds, "2B": None}, provisional={"2B"})
+    assert not open_seed.game("SF1").provisional
+    won = elimination_bracket(pairs, seeds=seeds, winners={"SF1": "ITA"}, provisional={"1A"})
+    assert not won.game("SF1").provisional
+
+
+def test_provisional_seeds_are_every_place_of_the_pools_not_finished():
+    table = compute_standings(["ITA", "GER", "FRA"], [])
+    assert provisional_seeds({"A": table, "B": table}, finished={"A"}) == {"1B", "2B", "3B"}
+    assert provisional_seeds({"A": table}, finished={"A"}) == frozenset()

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import ChampionshipFactory, RinkFactory, SuperuserFactory
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import (
     DecidedIn,
     Game,
@@ -262,6 +262,23 @@ def test_the_bracket_fills_in_from_the_standings_and_results(client):
     assert winner_a in text
     assert second_b in text
     assert "W SF1" in text  # the final waits for the semi-finals
+
+
+def test_the_bracket_marks_pairings_that_depend_on_a_pool_still_playing_as_provisional(client):
+    championship, (pool_a, pool_b) = build_championship(8, with_summaries=False)
+    services.bracket_generate(championship=championship, qualifiers=2, by=SuperuserFactory())
+    url = reverse("tournaments:bracket", args=[championship.pk])
+    assert "provisional" not in client.get(url).text  # both pools played out: the pairings are settled
+
+    # Pool B's last game goes back to scheduled: every semi-final shows a team of pool B (1A v 2B, 1B v 2A).
+    last_b = Game.objects.filter(pool=pool_b).order_by("-start_at").first()
+    Game.objects.filter(pk=last_b.pk).update(status=GameStatus.SCHEDULED, home_goals=None, away_goals=None)
+    bracket = selectors.bracket_for(championship)
+    assert {g.code for g in bracket.games if g.provisional} == {"SF1", "SF2"}
+    text = client.get(url).text
+    assert text.count('class="provisional"') == 2
+    assert "still has games to play" in text
+    assert pool_a.members.get(seed=1).entry.name in text  # the teams are still shown, marked
 
 
 def test_the_bracket_page_before_the_draw_says_so(client):

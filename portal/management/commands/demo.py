@@ -17,6 +17,7 @@ Everything happens in one transaction: a failure leaves the database as it was.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from django.conf import settings
@@ -30,7 +31,12 @@ from portal import demo_data as data
 from portal.management.demo_world import WorldSummary, build_world, demo_logins, is_demo_world
 
 
-def logins_table() -> str:
+def portal_url() -> str:
+    """The address the logins table names: ``PORTAL_URL`` (``make run`` sets it from HOST and PORT), else the default."""
+    return os.environ.get("PORTAL_URL") or data.DEMO_URL
+
+
+def logins_table(url: str) -> str:
     """Return the logins as a plain-text table: URL, password, then login, role, scope and what it sees."""
     rows = [("Login", "Role", "Scope", "What it sees")]
     rows += [(login.username, login.role, login.scope, login.sees) for login in demo_logins()]
@@ -45,7 +51,7 @@ def logins_table() -> str:
     )
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     lines = [
-        f"Demo portal: {data.DEMO_URL}",
+        f"Demo portal: {url}",
         f"Password of every demo login: {data.DEMO_PASSWORD}",
         "",
     ]
@@ -69,12 +75,17 @@ class Command(BaseCommand):
             help="Empty EVERY table (like manage.py flush) and the demo's private files, then build the world again.",
         )
         parser.add_argument(
+            "--url",
+            default=None,
+            help="The portal's address in the logins table (default: PORTAL_URL, else " + data.DEMO_URL + ").",
+        )
+        parser.add_argument(
             "--logins-file",
             default=None,
             help="Where to write the logins table (default: PORTAL_DATA_DIR/demo-logins.txt, i.e. var/demo-logins.txt).",
         )
 
-    def handle(self, *args, reset: bool = False, logins_file: str | None = None, **options):
+    def handle(self, *args, reset: bool = False, logins_file: str | None = None, url: str | None = None, **options):
         summary: WorldSummary | None = None
         with transaction.atomic():
             if reset:
@@ -93,7 +104,7 @@ class Command(BaseCommand):
             else:
                 summary = build_world()
 
-        table = logins_table()
+        table = logins_table(url or portal_url())
         path = Path(logins_file) if logins_file else Path(settings.DATA_DIR) / "demo-logins.txt"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(table, encoding="utf-8")
