@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django_countries.serializer_fields import CountryField
+from drf_spectacular.plumbing import build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -26,7 +27,7 @@ from .models import (
 from .services import FEDERATION_FIELDS, PERSON_FIELDS
 
 
-@extend_schema_field({"type": "string", "pattern": "^([A-Za-z]{2})?$", "description": "ISO 3166-1 alpha-2 code"})
+@extend_schema_field({"type": "string", "pattern": "^[A-Za-z]{2}$", "description": "ISO 3166-1 alpha-2 code"})
 class SafeCountryField(CountryField):
     """An ISO 3166-1 alpha-2 code, nothing else: not a name, an alpha-3 code, a number or a list (a 400)."""
 
@@ -156,7 +157,7 @@ class PassportSerializer(serializers.ModelSerializer):
     def get_has_scan(self, passport) -> bool:
         return bool(passport.scan)
 
-    @extend_schema_field(OpenApiTypes.URI)
+    @extend_schema_field({**build_basic_type(OpenApiTypes.URI), "nullable": True})
     def get_scan_url(self, passport) -> str | None:
         return guarded_file_url(self, passport.scan, "federation:passport-scan", passport.pk)
 
@@ -210,7 +211,7 @@ class EligibilityWaiverInputSerializer(serializers.Serializer):
 
 
 class EquipmentModelSerializer(serializers.ModelSerializer):
-    approved_by = serializers.StringRelatedField(read_only=True)
+    approved_by = serializers.StringRelatedField(read_only=True, allow_null=True)
 
     class Meta:
         model = EquipmentModel
@@ -288,7 +289,7 @@ class ProtectiveDeviceRequestSerializer(serializers.ModelSerializer):
     """A request's metadata; the prescription only through ``federation:device-prescription``."""
 
     submitted_by = serializers.StringRelatedField(read_only=True)
-    decided_by = serializers.StringRelatedField(read_only=True)
+    decided_by = serializers.StringRelatedField(read_only=True, allow_null=True)
     prescription_url = serializers.SerializerMethodField()
 
     class Meta:
@@ -308,7 +309,7 @@ class ProtectiveDeviceRequestSerializer(serializers.ModelSerializer):
             "prescription_url",
         ]
 
-    @extend_schema_field(OpenApiTypes.URI)
+    @extend_schema_field({**build_basic_type(OpenApiTypes.URI), "nullable": True})
     def get_prescription_url(self, device_request) -> str | None:
         return guarded_file_url(self, device_request.prescription, "federation:device-prescription", device_request.pk)
 

@@ -6,8 +6,12 @@ from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
 from django.http import Http404
-from rest_framework import exceptions, permissions, status
+from django.urls import URLResolver, get_resolver, reverse
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, permissions, serializers, status
+from rest_framework.decorators import api_view, permission_classes
 from rest_framework.response import Response
+from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 logger = logging.getLogger(__name__)
@@ -83,3 +87,54 @@ class ServiceAnswerMixin:
         serializer_class = serializer_class or self.get_serializer_class()
         data = serializer_class(instance, many=many, context=self.get_serializer_context()).data
         return Response(data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class ApiRootSerializer(serializers.Serializer):
+    docs = serializers.URLField(help_text="The interactive documentation (Swagger UI).")
+    redoc = serializers.URLField(help_text="The reference documentation (ReDoc).")
+    schema = serializers.URLField(help_text="This OpenAPI schema (YAML; ?format=json for JSON).")
+    collections = serializers.DictField(child=serializers.URLField(), help_text="Every collection's list, by name.")
+
+
+def _api_collections(request) -> dict[str, str]:
+    """The list URL of every router-registered collection of the API namespaces (``<app>-api``)."""
+    links = {}
+    for pattern in get_resolver().url_patterns:
+        namespace = getattr(pattern, "namespace", None)
+        if not (isinstance(pattern, URLResolver) and namespace and namespace.endswith("-api")):
+            continue
+        for route in pattern.url_patterns:
+            name = getattr(route, "name", None) or ""
+            if name.endswith("-list"):
+                url = reverse(f"{namespace}:{name}")
+                links[url.strip("/").rsplit("/", 1)[-1]] = request.build_absolute_uri(url)
+    return dict(sorted(links.items()))
+
+
+class ApiRootView(APIView):
+    """``/api/``: where the documentation, the schema and the collections are."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="The API root: links to the documentation, the schema and every collection",
+        description="Anyone may read it. Each collection is a paged list (``?page=``); what a caller sees in it "
+        "depends on the roles of the logged-in user (HTTP Basic or the portal's session).",
+        responses={200: ApiRootSerializer},
+    )
+    def get(self, request):
+        data = {
+            "docs": request.build_absolute_uri(reverse("api-docs")),
+            "redoc": request.build_absolute_uri(reverse("api-redoc")),
+            "schema": request.build_absolute_uri(reverse("schema")),
+            "collections": _api_collections(request),
+        }
+        return Response(ApiRootSerializer(data).data)
+
+
+@extend_schema(exclude=True)
+@api_view(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+@permission_classes([permissions.AllowAny])
+def api_not_found(request, *args, **kwargs):
+    """Any other URL under ``/api/``: the API's JSON 404, not the HTML page (e.g. ``/api/people/1.5/``)."""
+    raise exceptions.NotFound()

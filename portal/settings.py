@@ -264,7 +264,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "portal.openapi.PortalAutoSchema",
     "EXCEPTION_HANDLER": "portal.api.exception_handler",
 }
 SPECTACULAR_SETTINGS = {

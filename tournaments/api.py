@@ -78,8 +78,12 @@ class PublicReadPermission(permissions.BasePermission):
     Actions a view lists in ``private_actions`` (a roster's eligibility) need a login to read too.
     """
 
+    def allows_anonymous(self, view, method: str) -> bool:
+        """Whether anyone may call ``view`` with ``method`` (the schema says so: ``portal.openapi``)."""
+        return method in permissions.SAFE_METHODS and view.action not in getattr(view, "private_actions", ())
+
     def has_permission(self, request, view):
-        if request.method in permissions.SAFE_METHODS and view.action not in getattr(view, "private_actions", ()):
+        if self.allows_anonymous(view, request.method):
             return True
         return bool(request.user and request.user.is_authenticated)
 
@@ -354,7 +358,9 @@ class RosterEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tourn
         line = services.roster_update(roster_entry=line, **data, by=request.user)
         return self.answer(line, serializer_class=RosterEntrySerializer)
 
-    @extend_schema(summary="Take a player off the roster (none added after the start, 3.1.1 B)", responses=_REFUSED)
+    @extend_schema(
+        summary="Take a player off the roster (none added after the start, 3.1.1 B)", responses={204: None, **_REFUSED}
+    )
     def destroy(self, request, *args, **kwargs):
         line = self.get_object()
         services.roster_remove(roster_entry=line, by=request.user)

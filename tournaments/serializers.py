@@ -8,6 +8,7 @@ read models, or the dataclasses the selectors and pure cores return.
 from __future__ import annotations
 
 from django_countries.serializer_fields import CountryField
+from drf_spectacular.plumbing import build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -145,7 +146,7 @@ class EntrySerializer(serializers.ModelSerializer):
             "pool",
         ]
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field({**build_basic_type(OpenApiTypes.INT), "nullable": True})
     def get_pool(self, entry) -> int | None:
         membership = getattr(entry, "pool_membership", None)
         return membership.pool_id if membership else None
@@ -307,9 +308,9 @@ class ShootoutInputSerializer(serializers.Serializer):
 
 class GameSerializer(serializers.ModelSerializer):
     phase = serializers.CharField(source="phase.kind", read_only=True)
-    home_name = serializers.CharField(source="home.name", read_only=True, default=None)
-    away_name = serializers.CharField(source="away.name", read_only=True, default=None)
-    rink_name = serializers.CharField(source="rink.name", read_only=True, default=None)
+    home_name = serializers.CharField(source="home.name", read_only=True, default=None, allow_null=True)
+    away_name = serializers.CharField(source="away.name", read_only=True, default=None, allow_null=True)
+    rink_name = serializers.CharField(source="rink.name", read_only=True, default=None, allow_null=True)
     local_start = serializers.SerializerMethodField(help_text="The start in the venue's time zone.")
 
     class Meta:
@@ -340,7 +341,7 @@ class GameSerializer(serializers.ModelSerializer):
             "shootout_away_goals",
         ]
 
-    @extend_schema_field(OpenApiTypes.DATETIME)
+    @extend_schema_field({**build_basic_type(OpenApiTypes.DATETIME), "nullable": True})
     def get_local_start(self, game) -> str | None:
         if game.start_at is None:
             return None
@@ -363,7 +364,7 @@ class GameMoveInputSerializer(serializers.Serializer):
 
 class GoalSerializer(serializers.ModelSerializer):
     scorer_name = serializers.StringRelatedField(source="scorer", read_only=True)
-    assist_name = serializers.StringRelatedField(source="assist", read_only=True)
+    assist_name = serializers.StringRelatedField(source="assist", read_only=True, allow_null=True)
 
     class Meta:
         model = GoalRecord
@@ -403,7 +404,7 @@ class GoalInputSerializer(serializers.Serializer):
 
 
 class PenaltySerializer(serializers.ModelSerializer):
-    person_name = serializers.StringRelatedField(source="person", read_only=True)
+    person_name = serializers.StringRelatedField(source="person", read_only=True, allow_null=True)
 
     class Meta:
         model = PenaltyRecord
