@@ -15,6 +15,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from portal.serializers import ModelSerializer
+
 from .models import (
     EligibilityWaiver,
     EquipmentInspection,
@@ -54,7 +56,7 @@ def guarded_file_url(serializer, stored_file, view_name: str, pk: int) -> str | 
 # --- Federations -----------------------------------------------------------------
 
 
-class FederationSerializer(serializers.ModelSerializer):
+class FederationSerializer(ModelSerializer):
     country = SafeCountryField(required=False, allow_blank=True)
 
     class Meta:
@@ -68,7 +70,7 @@ class FederationSerializer(serializers.ModelSerializer):
 # --- People ----------------------------------------------------------------------
 
 
-class PersonSerializer(serializers.ModelSerializer):
+class PersonSerializer(ModelSerializer):
     federation_name = serializers.CharField(source="federation.name", read_only=True)
     nationality = SafeCountryField()
 
@@ -129,7 +131,7 @@ class PersonEligibilitySerializer(serializers.Serializer):
 # --- Passports -------------------------------------------------------------------
 
 
-class PassportSerializer(serializers.ModelSerializer):
+class PassportSerializer(ModelSerializer):
     """A passport's metadata; the scan itself only through ``federation:passport-scan``."""
 
     person_name = serializers.StringRelatedField(source="person", read_only=True)
@@ -190,7 +192,7 @@ class PassportUpdateSerializer(PassportInputSerializer):
 # --- Eligibility waivers ----------------------------------------------------------
 
 
-class EligibilityWaiverSerializer(serializers.ModelSerializer):
+class EligibilityWaiverSerializer(ModelSerializer):
     approved_by = serializers.StringRelatedField(read_only=True)
 
     class Meta:
@@ -210,7 +212,7 @@ class EligibilityWaiverInputSerializer(serializers.Serializer):
 # --- Equipment -------------------------------------------------------------------
 
 
-class EquipmentModelSerializer(serializers.ModelSerializer):
+class EquipmentModelSerializer(ModelSerializer):
     approved_by = serializers.StringRelatedField(read_only=True, allow_null=True)
 
     class Meta:
@@ -252,7 +254,7 @@ class ViolationSerializer(serializers.Serializer):
     measured_mm = serializers.FloatField(allow_null=True)
 
 
-class EquipmentInspectionSerializer(serializers.ModelSerializer):
+class EquipmentInspectionSerializer(ModelSerializer):
     inspected_by = serializers.StringRelatedField(read_only=True)
     violations = ViolationSerializer(many=True, read_only=True)
     measurements = serializers.DictField(child=serializers.JSONField())
@@ -285,7 +287,7 @@ class EquipmentInspectionInputSerializer(serializers.Serializer):
 # --- Protective device requests (3.2.8 C) --------------------------------------------
 
 
-class ProtectiveDeviceRequestSerializer(serializers.ModelSerializer):
+class ProtectiveDeviceRequestSerializer(ModelSerializer):
     """A request's metadata; the prescription only through ``federation:device-prescription``."""
 
     submitted_by = serializers.StringRelatedField(read_only=True)

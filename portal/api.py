@@ -14,6 +14,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from .serializers import unknown_fields
+
 logger = logging.getLogger(__name__)
 
 
@@ -77,8 +79,14 @@ class ServiceAnswerMixin:
     """
 
     def input(self, serializer_class, **kwargs) -> dict:
-        """Return the request body as ``serializer_class`` validates it (a 400 naming the field otherwise)."""
+        """Return the request body as ``serializer_class`` validates it (a 400 naming the field otherwise).
+
+        A field the serializer does not take (read-only or unknown) is a 400 naming it, not ignored.
+        """
         serializer = serializer_class(data=self.request.data, **kwargs)
+        unknown = unknown_fields(serializer, self.request.data)
+        if unknown:
+            raise exceptions.ValidationError(unknown)
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data
 

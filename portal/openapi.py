@@ -104,3 +104,12 @@ class PortalAutoSchema(AutoSchema):
                 if not response.get("description"):
                     response["description"] = REFUSALS.get(code, "Refused.")
         return dict(sorted(responses.items()))
+
+
+def closed_request_bodies(result, generator, request, public):
+    """Request bodies take only the fields they list (``additionalProperties: false``), as ``ServiceAnswerMixin.input``
+    refuses any other (a postprocessing hook: request components are named ``...Request``)."""
+    for name, schema in result.get("components", {}).get("schemas", {}).items():
+        if name.endswith("Request") and schema.get("type") == "object":
+            schema["additionalProperties"] = False
+    return result

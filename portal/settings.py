@@ -280,6 +280,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {"ChampionshipLevelEnum": "tournaments.models.Level"},
+    # The portal's conventions (portal.openapi): refusals with their bodies, closed request bodies.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "portal.openapi.closed_request_bodies"],
 }
 
 # --- Production hardening -----------------------------------------------------

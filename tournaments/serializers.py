@@ -15,6 +15,7 @@ from rest_framework import serializers
 
 from federation.models import Federation, Person
 from portal.filters import MAX_ID
+from portal.serializers import ModelSerializer, StrictPrimaryKeyRelatedField
 
 from . import services
 from .models import (
@@ -36,7 +37,7 @@ from .models import (
 # --- venues and rinks --------------------------------------------------------------------------------------------
 
 
-class RinkSerializer(serializers.ModelSerializer):
+class RinkSerializer(ModelSerializer):
     class Meta:
         model = Rink
         fields = [
@@ -51,7 +52,7 @@ class RinkSerializer(serializers.ModelSerializer):
         ]
 
 
-class VenueSerializer(serializers.ModelSerializer):
+class VenueSerializer(ModelSerializer):
     country = CountryField(country_dict=False)
     rinks = RinkSerializer(many=True, read_only=True)
 
@@ -83,7 +84,7 @@ class PublishedRinkSerializer(RinkSerializer):
 # --- championships -----------------------------------------------------------------------------------------------
 
 
-class ChampionshipSerializer(serializers.ModelSerializer):
+class ChampionshipSerializer(ModelSerializer):
     entry_fee = serializers.DecimalField(source="entry_fee.amount", max_digits=10, decimal_places=2, read_only=True)
     entry_fee_currency = serializers.CharField(read_only=True)
     venue = VenueSerializer(read_only=True)
@@ -99,7 +100,7 @@ class ChampionshipSerializer(serializers.ModelSerializer):
         return PublishedRinkSerializer(championship.venue.rinks.all(), many=True, context=context).data
 
 
-class ChampionshipInputSerializer(serializers.ModelSerializer):
+class ChampionshipInputSerializer(ModelSerializer):
     """What ``championship_create`` / ``championship_update`` take; the fee's amount and currency become one Money."""
 
     entry_fee = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
@@ -124,7 +125,7 @@ class ChampionshipInputSerializer(serializers.ModelSerializer):
 # --- entries -----------------------------------------------------------------------------------------------------
 
 
-class EntrySerializer(serializers.ModelSerializer):
+class EntrySerializer(ModelSerializer):
     federation_name = serializers.CharField(source="federation.name", read_only=True)
     fee_due = serializers.DecimalField(source="fee_due.amount", max_digits=10, decimal_places=2, read_only=True)
     fee_due_currency = serializers.CharField(read_only=True)
@@ -153,8 +154,8 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 class EntryInputSerializer(serializers.Serializer):
-    championship = serializers.PrimaryKeyRelatedField(queryset=Championship.objects.select_related("venue"))
-    federation = serializers.PrimaryKeyRelatedField(queryset=Federation.objects.all())
+    championship = StrictPrimaryKeyRelatedField(queryset=Championship.objects.select_related("venue"))
+    federation = StrictPrimaryKeyRelatedField(queryset=Federation.objects.all())
     name = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
 
@@ -171,7 +172,7 @@ class ManagersInputSerializer(serializers.Serializer):
 # --- rosters -----------------------------------------------------------------------------------------------------
 
 
-class RosterEntrySerializer(serializers.ModelSerializer):
+class RosterEntrySerializer(ModelSerializer):
     name = serializers.StringRelatedField(source="person", read_only=True)
 
     class Meta:
@@ -210,7 +211,7 @@ class RosterLineEligibilitySerializer(RosterEntrySerializer):
 
 
 class RosterEntryInputSerializer(serializers.Serializer):
-    entry = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
+    entry = StrictPrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
     person = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     # Text, as printed: "07" reaches the 3.2.9 C check instead of becoming 7.
     number = serializers.CharField(max_length=3, allow_blank=True)
@@ -244,7 +245,7 @@ class PoolTeamSerializer(serializers.Serializer):
     seed = serializers.IntegerField()
 
 
-class PoolSerializer(serializers.ModelSerializer):
+class PoolSerializer(ModelSerializer):
     teams = PoolTeamSerializer(source="members", many=True, read_only=True)
 
     class Meta:
@@ -306,7 +307,7 @@ class ShootoutInputSerializer(serializers.Serializer):
 # --- games -------------------------------------------------------------------------------------------------------
 
 
-class GameSerializer(serializers.ModelSerializer):
+class GameSerializer(ModelSerializer):
     phase = serializers.CharField(source="phase.kind", read_only=True)
     home_name = serializers.CharField(source="home.name", read_only=True, default=None, allow_null=True)
     away_name = serializers.CharField(source="away.name", read_only=True, default=None, allow_null=True)
@@ -352,17 +353,17 @@ class GameResultInputSerializer(serializers.Serializer):
     home_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
     away_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
     decided_in = serializers.ChoiceField(choices=DecidedIn.choices, default=DecidedIn.REGULATION)
-    forfeited_by = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all(), required=False, allow_null=True)
+    forfeited_by = StrictPrimaryKeyRelatedField(queryset=TeamEntry.objects.all(), required=False, allow_null=True)
     shootout_home_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
     shootout_away_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
 
 
 class GameMoveInputSerializer(serializers.Serializer):
     start_at = serializers.DateTimeField(required=False, help_text="With its UTC offset, e.g. 2027-07-02T15:00+02:00.")
-    rink = serializers.PrimaryKeyRelatedField(queryset=Rink.objects.select_related("venue"), required=False)
+    rink = StrictPrimaryKeyRelatedField(queryset=Rink.objects.select_related("venue"), required=False)
 
 
-class GoalSerializer(serializers.ModelSerializer):
+class GoalSerializer(ModelSerializer):
     scorer_name = serializers.StringRelatedField(source="scorer", read_only=True)
     assist_name = serializers.StringRelatedField(source="assist", read_only=True, allow_null=True)
 
@@ -388,10 +389,10 @@ class GoalSerializer(serializers.ModelSerializer):
 
 
 class GoalInputSerializer(serializers.Serializer):
-    game = serializers.PrimaryKeyRelatedField(queryset=Game.objects.all())
-    entry = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
-    scorer = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
-    assist = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all(), required=False, allow_null=True)
+    game = StrictPrimaryKeyRelatedField(queryset=Game.objects.all())
+    entry = StrictPrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
+    scorer = StrictPrimaryKeyRelatedField(queryset=Person.objects.all())
+    assist = StrictPrimaryKeyRelatedField(queryset=Person.objects.all(), required=False, allow_null=True)
     period = serializers.IntegerField(min_value=1, max_value=9)
     time_tenths = serializers.IntegerField(
         min_value=0, max_value=36000, help_text="Elapsed tenths of a second in the period (R-10)."
@@ -403,7 +404,7 @@ class GoalInputSerializer(serializers.Serializer):
     penalty_shot = serializers.BooleanField(default=False)
 
 
-class PenaltySerializer(serializers.ModelSerializer):
+class PenaltySerializer(ModelSerializer):
     person_name = serializers.StringRelatedField(source="person", read_only=True, allow_null=True)
 
     class Meta:
@@ -423,9 +424,9 @@ class PenaltySerializer(serializers.ModelSerializer):
 
 
 class PenaltyInputSerializer(serializers.Serializer):
-    game = serializers.PrimaryKeyRelatedField(queryset=Game.objects.all())
-    entry = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
-    person = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all(), required=False, allow_null=True)
+    game = StrictPrimaryKeyRelatedField(queryset=Game.objects.all())
+    entry = StrictPrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
+    person = StrictPrimaryKeyRelatedField(queryset=Person.objects.all(), required=False, allow_null=True)
     infraction_code = serializers.CharField(max_length=60)
     minutes = serializers.IntegerField(min_value=0, max_value=99)
     gives_power_play = serializers.BooleanField(default=False)
@@ -434,8 +435,8 @@ class PenaltyInputSerializer(serializers.Serializer):
 
 
 class GoalkeeperLineInputSerializer(serializers.Serializer):
-    entry = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
-    goalkeeper = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
+    entry = StrictPrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
+    goalkeeper = StrictPrimaryKeyRelatedField(queryset=Person.objects.all())
     shots_against = serializers.IntegerField(min_value=0, max_value=999)
     saves = serializers.IntegerField(min_value=0, max_value=999)
     goals_against = serializers.IntegerField(min_value=0, max_value=999)
@@ -457,7 +458,7 @@ class GoalkeeperLineSerializer(serializers.Serializer):
 class ScheduleGenerateInputSerializer(serializers.Serializer):
     days = serializers.ListField(child=serializers.DateField(), min_length=1, help_text="Dates at the venue.")
     slot_times = serializers.ListField(child=serializers.TimeField(), min_length=1, help_text="Venue times.")
-    rinks = serializers.PrimaryKeyRelatedField(queryset=Rink.objects.select_related("venue"), many=True)
+    rinks = StrictPrimaryKeyRelatedField(queryset=Rink.objects.select_related("venue"), many=True)
     rest_slots = serializers.IntegerField(min_value=0, max_value=10, default=1)
 
 
