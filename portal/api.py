@@ -1,12 +1,16 @@
 """API plumbing shared by every app."""
 
+import functools
 import logging
 
-from django.core.exceptions import PermissionDenied
+from django.contrib.staticfiles import finders
+from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
-from django.http import Http404
+from django.http import Http404, HttpResponse
+from django.templatetags.static import static
 from django.urls import URLResolver, get_resolver, reverse
+from django.views.decorators.cache import cache_control
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, permissions, serializers, status
 from rest_framework.decorators import api_view, permission_classes
@@ -146,3 +150,25 @@ class ApiRootView(APIView):
 def api_not_found(request, *args, **kwargs):
     """Any other URL under ``/api/``: the API's JSON 404, not the HTML page (e.g. ``/api/people/1.5/``)."""
     raise exceptions.NotFound()
+
+
+# ReDoc's bundle shows Redocly's logo from cdn.redoc.ly; this one shows a local one, so the docs load nothing
+# from outside the portal (templates/drf_spectacular/redoc.html uses it).
+REDOC_BUNDLE = "drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js"
+REDOC_EXTERNAL_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+DOCS_LOGO = "api-docs/docs-logo.svg"
+
+
+@functools.cache
+def _redoc_bundle_text() -> str:
+    path = finders.find(REDOC_BUNDLE)
+    if path is None:
+        raise ImproperlyConfigured(f"{REDOC_BUNDLE} not found: is drf_spectacular_sidecar installed?")
+    with open(path, encoding="utf-8") as bundle:
+        return bundle.read().replace(REDOC_EXTERNAL_LOGO, static(DOCS_LOGO))
+
+
+@cache_control(public=True, max_age=86400)
+def redoc_bundle(request):
+    """The sidecar's ReDoc bundle with the portal's logo instead of Redocly's (served from outside)."""
+    return HttpResponse(_redoc_bundle_text(), content_type="application/javascript; charset=utf-8")

@@ -5,7 +5,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from . import views
-from .api import ApiRootView, api_not_found
+from .api import ApiRootView, api_not_found, redoc_bundle
 
 admin.site.site_header = "IHTC Portal administration"
 admin.site.site_title = "IHTC Portal"
@@ -27,6 +27,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("api/redoc/redoc.standalone.js", redoc_bundle, name="api-redoc-bundle"),
     # Last under api/: any other URL there is the API's JSON 404.
     re_path(r"^api/", api_not_found),
 ]

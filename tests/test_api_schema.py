@@ -77,3 +77,25 @@ def test_the_schema_and_the_docs_are_served(client):
     assert client.get("/api/schema/").status_code == 200
     assert client.get("/api/docs/").status_code == 200
     assert client.get("/api/redoc/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_docs_pages_load_nothing_from_outside(client):
+    """Swagger UI and ReDoc: every asset is the portal's (no Google Fonts, no Redocly logo from cdn.redoc.ly)."""
+    import re
+
+    from tests.factories import UserFactory
+
+    client.force_login(UserFactory())
+    for page in ("/api/docs/", "/api/redoc/"):
+        html = client.get(page).content.decode()
+        assert not re.findall(r"https?://", html), page
+        for asset in re.findall(r'(?:src|href)="([^"]+)"', html):
+            assert asset.startswith("/"), (page, asset)
+            response = client.get(asset)
+            assert response.status_code == 200, (page, asset)
+            if asset.endswith("redoc.standalone.js"):
+                bundle = b"".join(response.streaming_content) if response.streaming else response.content
+                assert b"cdn.redoc.ly" not in bundle
+                (logo,) = set(re.findall(rb'src:"([^"]+\.svg)"', bundle))
+                assert logo.startswith(b"/") and client.get(logo.decode()).status_code == 200
