@@ -250,14 +250,21 @@ class ViolationSerializer(serializers.Serializer):
     field = serializers.CharField()
     article = serializers.CharField()
     message = serializers.CharField()
-    limit_mm = serializers.FloatField(allow_null=True)
-    measured_mm = serializers.FloatField(allow_null=True)
+    limit_mm = serializers.FloatField(allow_null=True, help_text="The limit the article sets, in millimetres.")
+    measured_mm = serializers.FloatField(allow_null=True, help_text="The value measured, in millimetres.")
+
+
+MEASUREMENTS_HELP = (
+    "Lengths in millimetres keyed by name (length_mm, blade_length_mm, blade_min_width_mm, blade_max_width_mm, "
+    "heel_width_mm for sticks, 3.2.2 C-D; glove_padding_width_mm, glove_padding_length_mm, leg_pad_width_mm for "
+    "goalkeeper equipment, 3.2.5 C-E; soft_covering_mm for elbow pads, 3.2.8 A), and yes/no findings."
+)
 
 
 class EquipmentInspectionSerializer(ModelSerializer):
     inspected_by = serializers.StringRelatedField(read_only=True)
     violations = ViolationSerializer(many=True, read_only=True)
-    measurements = serializers.DictField(child=serializers.JSONField())
+    measurements = serializers.DictField(child=serializers.JSONField(), help_text=MEASUREMENTS_HELP)
 
     class Meta:
         model = EquipmentInspection
@@ -279,7 +286,7 @@ class EquipmentInspectionInputSerializer(serializers.Serializer):
 
     person = serializers.IntegerField()
     kind = serializers.CharField(max_length=32)
-    measurements = serializers.DictField(child=serializers.JSONField())
+    measurements = serializers.DictField(child=serializers.JSONField(), help_text=MEASUREMENTS_HELP)
     notes = serializers.CharField(required=False, allow_blank=True, default="")
     inspected_at = serializers.DateTimeField(required=False)
 

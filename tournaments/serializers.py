@@ -50,6 +50,12 @@ class RinkSerializer(ModelSerializer):
             "board_height_m",
             "corner_radius_m",
         ]
+        extra_kwargs = {
+            "length_m": {"help_text": "Length in metres (2.1 B-C)."},
+            "width_m": {"help_text": "Width in metres (2.1 B-C)."},
+            "board_height_m": {"help_text": "Height of the boards in metres (2.1 E); null if not measured."},
+            "corner_radius_m": {"help_text": "Radius of the corners in metres (2.1 E); null if not measured."},
+        }
 
 
 class VenueSerializer(ModelSerializer):
