@@ -404,13 +404,16 @@ class EligibilityWaiverViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
     ),
     create=extend_schema(
         summary="Register a helmet, face protection or mask model; approving needs HECC/CSA/CE (3.2.6 A)",
-        description="International staff. 3.2.6 A: helmets, face protection and goalkeeper masks are worn only when approved, and a model is approved only with a HECC, CSA or CE certification.",
+        description="Federation staff register a model; approving it is the IHTC's (international staff). 3.2.6 A: "
+        "helmets, face protection and goalkeeper masks are worn only when approved, and a model is approved only "
+        "with a HECC, CSA or CE certification.",
         request=EquipmentModelInputSerializer,
         responses={201: EquipmentModelSerializer},
     ),
     partial_update=extend_schema(
         summary="Change a registered model; approval is the IHTC's (3.2.6 A)",
-        description="International staff; only the fields sent change. Approving needs a HECC, CSA or CE certification (3.2.6 A).",
+        description="Federation staff; only the fields sent change. Approving is the IHTC's and needs a HECC, CSA or "
+        "CE certification (3.2.6 A).",
         request=EquipmentModelUpdateSerializer,
         responses=EquipmentModelSerializer,
     ),

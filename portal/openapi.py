@@ -11,6 +11,7 @@ portal does the same way everywhere, so the schema says what the answers are:
   concurrent one), each with its body;
 - pages and filters only on ``list`` actions: an extra action answering a list
   (a roster, the standings, generated games) answers a bare list, unfiltered;
+  ``?search=`` only where the view searches (``search_fields``);
 - no authentication needed where a permission says anonymous callers may
   read (``allows_anonymous(view, method)``, e.g. published championships).
 """
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
-from rest_framework import permissions
+from rest_framework import filters, permissions
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -55,7 +56,14 @@ class PortalAutoSchema(AutoSchema):
         return super()._get_paginator() if self._is_list_action() else None
 
     def get_filter_backends(self):
-        return super().get_filter_backends() if self._is_list_action() else []
+        if not self._is_list_action():
+            return []
+        # ``?search=`` does nothing on a view without ``search_fields``: not documented there.
+        return [
+            backend
+            for backend in super().get_filter_backends()
+            if not (issubclass(backend, filters.SearchFilter) and not getattr(self.view, "search_fields", None))
+        ]
 
     def get_auth(self):
         auths = super().get_auth()

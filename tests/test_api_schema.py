@@ -158,6 +158,8 @@ def test_list_actions_other_than_list_answer_bare_unfiltered_lists(schema):
     assert "$ref" in _response_schema(schema, "/api/roster-entries/", "get")  # a page
     names = {p["name"] for p in schema["paths"]["/api/roster-entries/"]["get"]["parameters"]}
     assert {"entry", "championship", "position", "confirmed", "page"} <= names
+    assert "search" not in names  # roster lines are not searched: not documented
+    assert "search" in {p["name"] for p in schema["paths"]["/api/people/"]["get"]["parameters"]}
 
 
 def test_public_reads_need_no_authentication_and_the_rest_do(schema):
