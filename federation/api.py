@@ -90,10 +90,26 @@ class AccessViewSet(ServiceAnswerMixin, viewsets.GenericViewSet):
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Federations (any logged-in user)"),
-    create=extend_schema(summary="Register a federation (IHTC executives)"),
-    update=extend_schema(summary="Change a federation's registry entry (IHTC executives)"),
-    partial_update=extend_schema(summary="Change some fields of a federation (IHTC executives)"),
+    retrieve=extend_schema(
+        summary="A federation's registry entry (any logged-in user)",
+        description="Its level, parent body, FIRS affiliation and good standing (1.1 A) and contact details.",
+    ),
+    list=extend_schema(
+        summary="Federations (any logged-in user)",
+        description="The registry of national and international federations (FIRS and the continental bodies). 1.1 A: a national team is entered by its national federation, affiliated with FIRS and in good standing; filter on ``firs_affiliated`` and ``good_standing`` to see who may enter. Filters: country, level, parent; search in name and short name.",
+    ),
+    create=extend_schema(
+        summary="Register a federation (IHTC executives)",
+        description="IHTC executives only (403 otherwise). 1.1 A: one national federation per country; an international body has no country. A refusal names the field and the rule (400).",
+    ),
+    update=extend_schema(
+        summary="Change a federation's registry entry (IHTC executives)",
+        description="Replaces every writable field; IHTC executives only. The checks of registering apply (1.1 A: one national federation per country).",
+    ),
+    partial_update=extend_schema(
+        summary="Change some fields of a federation (IHTC executives)",
+        description="Only the fields sent change; IHTC executives only. The checks of registering apply (1.1 A: one national federation per country).",
+    ),
 )
 class FederationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessViewSet):
     serializer_class = FederationSerializer
@@ -134,8 +150,29 @@ class FederationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Access
 
 
 @extend_schema_view(
-    list=extend_schema(summary="People you may see (national staff: your federation's; international: all)"),
-    create=extend_schema(summary="Register a person in a federation you work for"),
+    retrieve=extend_schema(
+        summary="A person you may see",
+        description="404 for a person outside the records your roles let you see (accounts.access), "
+        "so an id reveals nothing.",
+    ),
+    update=extend_schema(
+        summary="Change a person's record (every field)",
+        description="Staff of the person's federation, or international staff (403 otherwise). The checks of "
+        "registering apply; a 400 names the field.",
+    ),
+    partial_update=extend_schema(
+        summary="Change some fields of a person's record",
+        description="Only the fields sent change. Staff of the person's federation, or international staff; "
+        "the checks of registering apply.",
+    ),
+    list=extend_schema(
+        summary="People you may see (national staff: your federation's; international: all)",
+        description="Scoped by the access layer (``accounts.access``): national staff see their federation's people, international staff and IHTC executives everyone; other roles only the people their roles concern. Filters: federation, country, level, gender, nationality, role, birth dates and passport expiry (the facts of 1.1 B-G); search in the names.",
+    ),
+    create=extend_schema(
+        summary="Register a person in a federation you work for",
+        description="Staff of the federation, or international staff (403 otherwise). The nationality is an ISO 3166-1 alpha-2 code and the date of birth a plausible one (a 400 names the field); eligibility (1.1 B-G) is computed from the record, never sent.",
+    ),
 )
 class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessViewSet):
     serializer_class = PersonSerializer
@@ -251,15 +288,28 @@ def _reason(reason) -> dict:
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Passports you may see (metadata; the scan through scan_url only)"),
+    retrieve=extend_schema(
+        summary="A passport's metadata (1.1 B)",
+        description="Seen with its holder; 404 otherwise. ``scan_url`` is the guarded page serving the scan, "
+        "null when none is stored.",
+    ),
+    list=extend_schema(
+        summary="Passports you may see (metadata; the scan through scan_url only)",
+        description="A passport is seen with its holder (the people you may see). 1.1 B: a player holds a valid passport of the country he represents. Filters: person, federation, issuing country, expiry dates, has_scan. The scan is never in the answer: ``scan_url`` is the guarded page serving it, null without a scan.",
+    ),
     create=extend_schema(
         summary="Record a passport (1.1 B); the scan as multipart, checked by its content",
+        description="Staff of the holder's federation, or international staff. 1.1 B: the passport proves the nationality the player represents; the issuing country is an ISO 3166-1 alpha-2 code. The scan (JPEG, PNG or PDF) is checked by its content, not by its name or claimed type.",
         request={"multipart/form-data": PassportInputSerializer, "application/json": PassportInputSerializer},
         responses={201: PassportSerializer},
     ),
-    destroy=extend_schema(summary="Delete a passport and its scan (the history keeps its data)"),
+    destroy=extend_schema(
+        summary="Delete a passport and its scan (the history keeps its data)",
+        description="Staff of the holder's federation, or international staff. The scan file is deleted; the audit history keeps the passport's data (who, when).",
+    ),
     partial_update=extend_schema(
         summary="Change a passport; a new scan replaces the old one, clear_scan removes it",
+        description="Only the fields sent change; the holder (``person``) cannot, and naming it is a 400. Staff of the holder's federation, or international staff. The new scan is checked like the first (1.1 B).",
         request={"multipart/form-data": PassportUpdateSerializer, "application/json": PassportUpdateSerializer},
         responses=PassportSerializer,
     ),
@@ -314,8 +364,18 @@ class PassportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessVi
 
 
 @extend_schema_view(
+    list=extend_schema(
+        summary="IHTC waivers you may see (R-03)",
+        description="A waiver lifts one 1.1 B condition for one person, for one category and year or for all "
+        "(R-03). Seen with the person. Filters: person, federation, code, category, year.",
+    ),
+    retrieve=extend_schema(
+        summary="An IHTC waiver (R-03)",
+        description="Who approved it and when; 404 for a waiver of a person you may not see.",
+    ),
     create=extend_schema(
         summary="Grant an IHTC waiver of a 1.1 B condition (R-03; international staff)",
+        description="International staff only (R-03: only the IHTC grants an exception). ``code`` names the waivable 1.1 B condition (e.g. no passport), for one category and year or all; ``reason`` says why. The person's eligibility then lists the reason as waived.",
         request=EligibilityWaiverInputSerializer,
         responses={201: EligibilityWaiverSerializer},
     ),
@@ -356,13 +416,28 @@ class EligibilityWaiverViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
 
 
 @extend_schema_view(
+    list=extend_schema(
+        summary="The equipment approval registry (3.2.6 A)",
+        description="Helmet, face protection and goalkeeper mask models; only approved ones may be worn "
+        "(3.2.6 A: HECC, CSA or CE certified and approved by the IHTC). Any logged-in user reads it. "
+        "Filters: kind, manufacturer, certification, approved.",
+    ),
+    retrieve=extend_schema(
+        summary="A registered equipment model (3.2.6 A)",
+        description="``approved_on`` and ``approved_by`` are null while the model is not approved.",
+    ),
     create=extend_schema(
         summary="Register a helmet, face protection or mask model; approving needs HECC/CSA/CE (3.2.6 A)",
+        description="Federation staff register a model; approving it is the IHTC's (international staff). 3.2.6 A: "
+        "helmets, face protection and goalkeeper masks are worn only when approved, and a model is approved only "
+        "with a HECC, CSA or CE certification.",
         request=EquipmentModelInputSerializer,
         responses={201: EquipmentModelSerializer},
     ),
     partial_update=extend_schema(
         summary="Change a registered model; approval is the IHTC's (3.2.6 A)",
+        description="Federation staff; only the fields sent change. Approving is the IHTC's and needs a HECC, CSA or "
+        "CE certification (3.2.6 A).",
         request=EquipmentModelUpdateSerializer,
         responses=EquipmentModelSerializer,
     ),
@@ -404,8 +479,19 @@ class EquipmentModelViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Ac
 
 
 @extend_schema_view(
+    list=extend_schema(
+        summary="Equipment inspections you may see (3.2.2, 3.2.5, 3.2.8 A)",
+        description="Measurements in millimetres and the violations computed from them: sticks (3.2.2 C-D), "
+        "goalkeeper equipment (3.2.5 C-E), elbow pads (3.2.8 A). Filters: person, federation, kind, compliant, "
+        "inspection dates.",
+    ),
+    retrieve=extend_schema(
+        summary="An equipment inspection",
+        description="Each violation names its article, the limit and the measured value, in millimetres.",
+    ),
     create=extend_schema(
         summary="Record measurements; violations are computed by the equipment checks (3.2.2, 3.2.5)",
+        description="Staff of the person's federation, or game officials. ``measurements`` gives lengths in millimetres keyed by name (a stick: length_mm, blade_length_mm, blade_min_width_mm, blade_max_width_mm, heel_width_mm; goalkeeper equipment: glove_padding_width_mm, glove_padding_length_mm, leg_pad_width_mm; elbow pads: soft_covering_mm). The violations (3.2.2 C-D, 3.2.5 C-E, 3.2.8 A) and the compliance are computed, never sent.",
         request=EquipmentInspectionInputSerializer,
         responses={201: EquipmentInspectionSerializer},
     ),
@@ -448,8 +534,20 @@ class EquipmentInspectionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixi
 
 
 @extend_schema_view(
+    list=extend_schema(
+        summary="Protective device requests you may see (3.2.8 C)",
+        description="A physician-prescribed protective device needs the IHTC's permission (3.2.8 C). Filters: "
+        "person, federation, status, submission dates. The prescription only through ``prescription_url`` "
+        "(null without one).",
+    ),
+    retrieve=extend_schema(
+        summary="A protective device request (3.2.8 C)",
+        description="``decided_by`` and ``decided_at`` are null until the IHTC decides; the prescription only "
+        "through ``prescription_url``.",
+    ),
     create=extend_schema(
         summary="Ask the IHTC's permission for a physician-prescribed device (3.2.8 C); prescription as multipart",
+        description="Staff of the person's federation. 3.2.8 C: a protective device prescribed by a physician needs the IHTC's permission; the request describes the device and names the physician, with the prescription (PDF or image, checked by its content).",
         request={"multipart/form-data": DeviceRequestInputSerializer},
         responses={201: ProtectiveDeviceRequestSerializer},
     ),
@@ -501,6 +599,7 @@ class ProtectiveDeviceRequestViewSet(mixins.ListModelMixin, mixins.RetrieveModel
 
     @extend_schema(
         summary="Approve a submitted request (3.2.8 C; the IHTC)",
+        description="International staff decide (3.2.8 C: the IHTC's permission); only a submitted request. The reason is optional.",
         request=DeviceRequestDecisionSerializer,
         responses=ProtectiveDeviceRequestSerializer,
     )
@@ -510,6 +609,7 @@ class ProtectiveDeviceRequestViewSet(mixins.ListModelMixin, mixins.RetrieveModel
 
     @extend_schema(
         summary="Reject a submitted request, with its reason (3.2.8 C; the IHTC)",
+        description="International staff decide (3.2.8 C); only a submitted request. The reason is given to the federation, which may submit again.",
         request=DeviceRequestDecisionSerializer,
         responses=ProtectiveDeviceRequestSerializer,
     )
@@ -519,6 +619,7 @@ class ProtectiveDeviceRequestViewSet(mixins.ListModelMixin, mixins.RetrieveModel
 
     @extend_schema(
         summary="Submit a rejected request again, optionally with a new prescription",
+        description="Staff of the person's federation, for a rejected request only (3.2.8 C); the fields sent replace the old ones and the request is submitted again.",
         request={"multipart/form-data": DeviceRequestResubmitSerializer},
         responses=ProtectiveDeviceRequestSerializer,
     )

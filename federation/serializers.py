@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django_countries.serializer_fields import CountryField
+from drf_spectacular.plumbing import build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+from portal.serializers import ModelSerializer
 
 from .models import (
     EligibilityWaiver,
@@ -26,7 +29,7 @@ from .models import (
 from .services import FEDERATION_FIELDS, PERSON_FIELDS
 
 
-@extend_schema_field({"type": "string", "pattern": "^([A-Za-z]{2})?$", "description": "ISO 3166-1 alpha-2 code"})
+@extend_schema_field({"type": "string", "pattern": "^[A-Za-z]{2}$", "description": "ISO 3166-1 alpha-2 code"})
 class SafeCountryField(CountryField):
     """An ISO 3166-1 alpha-2 code, nothing else: not a name, an alpha-3 code, a number or a list (a 400)."""
 
@@ -53,7 +56,7 @@ def guarded_file_url(serializer, stored_file, view_name: str, pk: int) -> str | 
 # --- Federations -----------------------------------------------------------------
 
 
-class FederationSerializer(serializers.ModelSerializer):
+class FederationSerializer(ModelSerializer):
     country = SafeCountryField(required=False, allow_blank=True)
 
     class Meta:
@@ -67,7 +70,7 @@ class FederationSerializer(serializers.ModelSerializer):
 # --- People ----------------------------------------------------------------------
 
 
-class PersonSerializer(serializers.ModelSerializer):
+class PersonSerializer(ModelSerializer):
     federation_name = serializers.CharField(source="federation.name", read_only=True)
     nationality = SafeCountryField()
 
@@ -153,7 +156,7 @@ class PersonEligibilitySerializer(serializers.Serializer):
 # --- Passports -------------------------------------------------------------------
 
 
-class PassportSerializer(serializers.ModelSerializer):
+class PassportSerializer(ModelSerializer):
     """A passport's metadata; the scan itself only through ``federation:passport-scan``."""
 
     person_name = serializers.StringRelatedField(source="person", read_only=True)
@@ -181,7 +184,7 @@ class PassportSerializer(serializers.ModelSerializer):
     def get_has_scan(self, passport) -> bool:
         return bool(passport.scan)
 
-    @extend_schema_field(OpenApiTypes.URI)
+    @extend_schema_field({**build_basic_type(OpenApiTypes.URI), "nullable": True})
     def get_scan_url(self, passport) -> str | None:
         return guarded_file_url(self, passport.scan, "federation:passport-scan", passport.pk)
 
@@ -214,7 +217,7 @@ class PassportUpdateSerializer(PassportInputSerializer):
 # --- Eligibility waivers ----------------------------------------------------------
 
 
-class EligibilityWaiverSerializer(serializers.ModelSerializer):
+class EligibilityWaiverSerializer(ModelSerializer):
     approved_by = serializers.StringRelatedField(read_only=True)
 
     class Meta:
@@ -234,8 +237,8 @@ class EligibilityWaiverInputSerializer(serializers.Serializer):
 # --- Equipment -------------------------------------------------------------------
 
 
-class EquipmentModelSerializer(serializers.ModelSerializer):
-    approved_by = serializers.StringRelatedField(read_only=True)
+class EquipmentModelSerializer(ModelSerializer):
+    approved_by = serializers.StringRelatedField(read_only=True, allow_null=True)
 
     class Meta:
         model = EquipmentModel
@@ -272,14 +275,21 @@ class ViolationSerializer(serializers.Serializer):
     field = serializers.CharField()
     article = serializers.CharField()
     message = serializers.CharField()
-    limit_mm = serializers.FloatField(allow_null=True)
-    measured_mm = serializers.FloatField(allow_null=True)
+    limit_mm = serializers.FloatField(allow_null=True, help_text="The limit the article sets, in millimetres.")
+    measured_mm = serializers.FloatField(allow_null=True, help_text="The value measured, in millimetres.")
 
 
-class EquipmentInspectionSerializer(serializers.ModelSerializer):
+MEASUREMENTS_HELP = (
+    "Lengths in millimetres keyed by name (length_mm, blade_length_mm, blade_min_width_mm, blade_max_width_mm, "
+    "heel_width_mm for sticks, 3.2.2 C-D; glove_padding_width_mm, glove_padding_length_mm, leg_pad_width_mm for "
+    "goalkeeper equipment, 3.2.5 C-E; soft_covering_mm for elbow pads, 3.2.8 A), and yes/no findings."
+)
+
+
+class EquipmentInspectionSerializer(ModelSerializer):
     inspected_by = serializers.StringRelatedField(read_only=True)
     violations = ViolationSerializer(many=True, read_only=True)
-    measurements = serializers.DictField(child=serializers.JSONField())
+    measurements = serializers.DictField(child=serializers.JSONField(), help_text=MEASUREMENTS_HELP)
 
     class Meta:
         model = EquipmentInspection
@@ -301,7 +311,7 @@ class EquipmentInspectionInputSerializer(serializers.Serializer):
 
     person = serializers.IntegerField()
     kind = serializers.CharField(max_length=32)
-    measurements = serializers.DictField(child=serializers.JSONField())
+    measurements = serializers.DictField(child=serializers.JSONField(), help_text=MEASUREMENTS_HELP)
     notes = serializers.CharField(required=False, allow_blank=True, default="")
     inspected_at = serializers.DateTimeField(required=False)
 
@@ -309,11 +319,11 @@ class EquipmentInspectionInputSerializer(serializers.Serializer):
 # --- Protective device requests (3.2.8 C) --------------------------------------------
 
 
-class ProtectiveDeviceRequestSerializer(serializers.ModelSerializer):
+class ProtectiveDeviceRequestSerializer(ModelSerializer):
     """A request's metadata; the prescription only through ``federation:device-prescription``."""
 
     submitted_by = serializers.StringRelatedField(read_only=True)
-    decided_by = serializers.StringRelatedField(read_only=True)
+    decided_by = serializers.StringRelatedField(read_only=True, allow_null=True)
     prescription_url = serializers.SerializerMethodField()
 
     class Meta:
@@ -333,7 +343,7 @@ class ProtectiveDeviceRequestSerializer(serializers.ModelSerializer):
             "prescription_url",
         ]
 
-    @extend_schema_field(OpenApiTypes.URI)
+    @extend_schema_field({**build_basic_type(OpenApiTypes.URI), "nullable": True})
     def get_prescription_url(self, device_request) -> str | None:
         return guarded_file_url(self, device_request.prescription, "federation:device-prescription", device_request.pk)
 

@@ -1,14 +1,24 @@
 """API plumbing shared by every app."""
 
+import functools
 import logging
 
-from django.core.exceptions import PermissionDenied
+from django.contrib.staticfiles import finders
+from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
-from django.http import Http404
-from rest_framework import exceptions, permissions, status
+from django.http import Http404, HttpResponse
+from django.templatetags.static import static
+from django.urls import URLResolver, get_resolver, reverse
+from django.views.decorators.cache import cache_control
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, permissions, serializers, status
+from rest_framework.decorators import api_view, permission_classes
 from rest_framework.response import Response
+from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from .serializers import unknown_fields
 
 logger = logging.getLogger(__name__)
 
@@ -73,8 +83,14 @@ class ServiceAnswerMixin:
     """
 
     def input(self, serializer_class, **kwargs) -> dict:
-        """Return the request body as ``serializer_class`` validates it (a 400 naming the field otherwise)."""
+        """Return the request body as ``serializer_class`` validates it (a 400 naming the field otherwise).
+
+        A field the serializer does not take (read-only or unknown) is a 400 naming it, not ignored.
+        """
         serializer = serializer_class(data=self.request.data, **kwargs)
+        unknown = unknown_fields(serializer, self.request.data)
+        if unknown:
+            raise exceptions.ValidationError(unknown)
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data
 
@@ -83,3 +99,76 @@ class ServiceAnswerMixin:
         serializer_class = serializer_class or self.get_serializer_class()
         data = serializer_class(instance, many=many, context=self.get_serializer_context()).data
         return Response(data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class ApiRootSerializer(serializers.Serializer):
+    docs = serializers.URLField(help_text="The interactive documentation (Swagger UI).")
+    redoc = serializers.URLField(help_text="The reference documentation (ReDoc).")
+    schema = serializers.URLField(help_text="This OpenAPI schema (YAML; ?format=json for JSON).")
+    collections = serializers.DictField(child=serializers.URLField(), help_text="Every collection's list, by name.")
+
+
+def _api_collections(request) -> dict[str, str]:
+    """The list URL of every router-registered collection of the API namespaces (``<app>-api``)."""
+    links = {}
+    for pattern in get_resolver().url_patterns:
+        namespace = getattr(pattern, "namespace", None)
+        if not (isinstance(pattern, URLResolver) and namespace and namespace.endswith("-api")):
+            continue
+        for route in pattern.url_patterns:
+            name = getattr(route, "name", None) or ""
+            if name.endswith("-list"):
+                url = reverse(f"{namespace}:{name}")
+                links[url.strip("/").rsplit("/", 1)[-1]] = request.build_absolute_uri(url)
+    return dict(sorted(links.items()))
+
+
+class ApiRootView(APIView):
+    """``/api/``: where the documentation, the schema and the collections are."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="The API root: links to the documentation, the schema and every collection",
+        description="Anyone may read it. Each collection is a paged list (``?page=``); what a caller sees in it "
+        "depends on the roles of the logged-in user (HTTP Basic or the portal's session).",
+        responses={200: ApiRootSerializer},
+    )
+    def get(self, request):
+        data = {
+            "docs": request.build_absolute_uri(reverse("api-docs")),
+            "redoc": request.build_absolute_uri(reverse("api-redoc")),
+            "schema": request.build_absolute_uri(reverse("schema")),
+            "collections": _api_collections(request),
+        }
+        return Response(ApiRootSerializer(data).data)
+
+
+@extend_schema(exclude=True)
+@api_view(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+@permission_classes([permissions.AllowAny])
+def api_not_found(request, *args, **kwargs):
+    """Any other URL under ``/api/``: the API's JSON 404, not the HTML page (e.g. ``/api/people/1.5/``)."""
+    raise exceptions.NotFound()
+
+
+# ReDoc's bundle shows Redocly's logo from cdn.redoc.ly; this one shows a local one, so the docs load nothing
+# from outside the portal (templates/drf_spectacular/redoc.html uses it).
+REDOC_BUNDLE = "drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js"
+REDOC_EXTERNAL_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+DOCS_LOGO = "api-docs/docs-logo.svg"
+
+
+@functools.cache
+def _redoc_bundle_text() -> str:
+    path = finders.find(REDOC_BUNDLE)
+    if path is None:
+        raise ImproperlyConfigured(f"{REDOC_BUNDLE} not found: is drf_spectacular_sidecar installed?")
+    with open(path, encoding="utf-8") as bundle:
+        return bundle.read().replace(REDOC_EXTERNAL_LOGO, static(DOCS_LOGO))
+
+
+@cache_control(public=True, max_age=86400)
+def redoc_bundle(request):
+    """The sidecar's ReDoc bundle with the portal's logo instead of Redocly's (served from outside)."""
+    return HttpResponse(_redoc_bundle_text(), content_type="application/javascript; charset=utf-8")

@@ -275,7 +275,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "portal.openapi.PortalAutoSchema",
     "EXCEPTION_HANDLER": "portal.api.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
@@ -291,6 +291,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {"ChampionshipLevelEnum": "tournaments.models.Level"},
+    # The portal's conventions (portal.openapi): refusals with their bodies, closed request bodies.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "portal.openapi.closed_request_bodies"],
 }
 
 # --- Production hardening -----------------------------------------------------

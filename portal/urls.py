@@ -1,10 +1,11 @@
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from . import views
+from .api import ApiRootView, api_not_found, redoc_bundle
 
 admin.site.site_header = "IHTC Portal administration"
 admin.site.site_title = "IHTC Portal"
@@ -18,6 +19,7 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("games/", include("games.urls")),
     path("discipline/", include("discipline.urls")),
+    path("api/", ApiRootView.as_view(), name="api-root"),
     path("api/", include("federation.api_urls")),
     path("api/", include("tournaments.api_urls")),
     path("api/", include("games.api_urls")),
@@ -25,6 +27,9 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("api/redoc/redoc.standalone.js", redoc_bundle, name="api-redoc-bundle"),
+    # Last under api/: any other URL there is the API's JSON 404.
+    re_path(r"^api/", api_not_found),
 ]
 
 if settings.DEBUG:

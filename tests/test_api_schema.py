@@ -77,3 +77,142 @@ def test_the_schema_and_the_docs_are_served(client):
     assert client.get("/api/schema/").status_code == 200
     assert client.get("/api/docs/").status_code == 200
     assert client.get("/api/redoc/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_docs_pages_load_nothing_from_outside(client):
+    """Swagger UI and ReDoc: every asset is the portal's (no Google Fonts, no Redocly logo from cdn.redoc.ly)."""
+    import re
+
+    from tests.factories import UserFactory
+
+    client.force_login(UserFactory())
+    for page in ("/api/docs/", "/api/redoc/"):
+        html = client.get(page).content.decode()
+        assert not re.findall(r"https?://", html), page
+        for asset in re.findall(r'(?:src|href)="([^"]+)"', html):
+            assert asset.startswith("/"), (page, asset)
+            response = client.get(asset)
+            assert response.status_code == 200, (page, asset)
+            if asset.endswith("redoc.standalone.js"):
+                bundle = b"".join(response.streaming_content) if response.streaming else response.content
+                assert b"cdn.redoc.ly" not in bundle
+                (logo,) = set(re.findall(rb'src:"([^"]+\.svg)"', bundle))
+                assert logo.startswith(b"/") and client.get(logo.decode()).status_code == 200
+
+
+def _operations(schema):
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            yield path, method, operation
+
+
+def test_every_operation_has_a_summary_and_a_description(schema):
+    missing = [
+        (method.upper(), path)
+        for path, method, operation in _operations(schema)
+        if not (operation.get("summary", "").strip() and operation.get("description", "").strip())
+    ]
+    assert not missing
+    assert sum(1 for _ in _operations(schema)) >= 70
+
+
+def test_rules_are_named_in_the_operations_that_enforce_them(schema):
+    def text(path, method):
+        operation = schema["paths"][path][method]
+        return operation["summary"] + " " + operation["description"]
+
+    assert "3.2.6 A" in text("/api/equipment-models/", "post")
+    assert "3.2.8 C" in text("/api/device-requests/{id}/approve/", "post")
+    assert "9.3" in text("/api/pools/{id}/standings/", "get")
+    assert "R-32" in text("/api/goals/", "post")
+    assert "1.1 A" in text("/api/entries/", "post")
+
+
+def test_measurements_say_their_unit(schema):
+    components = schema["components"]["schemas"]
+    violation = components["Violation"]["properties"]
+    assert "millimetres" in violation["limit_mm"]["description"]
+    assert "millimetres" in violation["measured_mm"]["description"]
+    assert "millimetres" in components["EquipmentInspectionInputRequest"]["properties"]["measurements"]["description"]
+    rink = components["Rink"]["properties"]
+    for name in ("length_m", "width_m", "board_height_m", "corner_radius_m"):
+        assert "metres" in rink[name]["description"], name
+
+
+def _response_schema(schema, path, method, code="200"):
+    return schema["paths"][path][method]["responses"][code]["content"]["application/json"]["schema"]
+
+
+def test_list_actions_other_than_list_answer_bare_unfiltered_lists(schema):
+    for path, method in (
+        ("/api/entries/{id}/roster/", "get"),
+        ("/api/championships/{id}/standings/", "get"),
+        ("/api/championships/{id}/generate-schedule/", "post"),
+        ("/api/entries/{id}/roster-import/", "post"),
+    ):
+        code = "200" if method == "get" else "201"
+        assert _response_schema(schema, path, method, code)["type"] == "array", path
+        names = {p["name"] for p in schema["paths"][path][method].get("parameters", []) if p["in"] == "query"}
+        assert not names, (path, names)
+    assert "$ref" in _response_schema(schema, "/api/roster-entries/", "get")  # a page
+    names = {p["name"] for p in schema["paths"]["/api/roster-entries/"]["get"]["parameters"]}
+    assert {"entry", "championship", "position", "confirmed", "page"} <= names
+    assert "search" not in names  # roster lines are not searched: not documented
+    assert "search" in {p["name"] for p in schema["paths"]["/api/people/"]["get"]["parameters"]}
+
+
+def test_public_reads_need_no_authentication_and_the_rest_do(schema):
+    def security(path, method):
+        return schema["paths"][path][method]["security"]
+
+    for path in ("/api/championships/", "/api/games/{id}/", "/api/pools/{id}/standings/", "/api/"):
+        assert {} in security(path, "get"), path
+    for path, method in (
+        ("/api/entries/{id}/roster/", "get"),
+        ("/api/people/", "get"),
+        ("/api/games/{id}/result/", "post"),
+        ("/api/roster-entries/", "post"),
+    ):
+        assert {} not in security(path, method), path
+
+
+def test_refusals_are_documented_with_the_error_body(schema):
+    responses = schema["paths"]["/api/passports/{id}/"]["patch"]["responses"]
+    assert {"200", "400", "403", "404", "409"} <= set(responses)
+    bad_input = responses["400"]["content"]["application/json"]["schema"]
+    assert {"$ref": "#/components/schemas/FieldErrors"} in bad_input["anyOf"]
+    assert responses["404"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+    assert "404" in schema["paths"]["/api/people/"]["get"]["responses"]  # a page beyond the last
+    components = schema["components"]["schemas"]
+    assert components["PatchedPassportUpdateRequest"]["additionalProperties"] is False
+    assert "additionalProperties" not in components["ProtectiveDeviceRequest"]  # an answer, not a request body
+
+
+def test_nullable_answers_say_so(schema):
+    components = schema["components"]["schemas"]
+    game = components["Game"]["properties"]
+    for name in ("home_name", "away_name", "rink_name", "local_start"):
+        assert game[name].get("nullable") is True, name
+    assert components["Passport"]["properties"]["scan_url"]["nullable"] is True
+    assert components["ProtectiveDeviceRequest"]["properties"]["prescription_url"]["nullable"] is True
+    assert components["ProtectiveDeviceRequest"]["properties"]["decided_by"]["nullable"] is True
+    assert components["EquipmentModel"]["properties"]["approved_by"]["nullable"] is True
+    assert components["Entry"]["properties"]["pool"]["nullable"] is True
+
+
+def test_a_blank_country_matches_one_branch_only(schema):
+    country = schema["components"]["schemas"]["Federation"]["properties"]["country"]
+    patterned = [branch for branch in country["oneOf"] if "pattern" in branch]
+    assert [b["pattern"] for b in patterned] == ["^[A-Za-z]{2}$"]
+
+
+@pytest.mark.django_db
+def test_the_api_root_links_the_docs_the_schema_and_every_collection(client):
+    data = client.get("/api/").json()
+    assert data["schema"].endswith("/api/schema/") and data["redoc"].endswith("/api/redoc/")
+    assert data["docs"].endswith("/api/docs/")
+    assert {"people", "passports", "championships", "roster-entries", "games"} <= set(data["collections"])
+    assert client.get(data["collections"]["championships"]).status_code == 200
+    response = client.get("/api/people/1.5/")
+    assert response.status_code == 404 and response["Content-Type"] == "application/json"

@@ -415,6 +415,8 @@ TARGETS: list[dict] = [
     {"name": "api schema", "method": "get", "url": page("schema"), "expect": expect(200)},
     {"name": "api docs", "method": "get", "url": page("api-docs"), "expect": expect(200)},
     {"name": "api redoc", "method": "get", "url": page("api-redoc"), "expect": expect(200)},
+    {"name": "api redoc bundle", "method": "get", "url": page("api-redoc-bundle"), "expect": expect(200)},
+    {"name": "api root", "method": "get", "url": page("api-root"), "expect": expect(200)},
     # --- Federation pages ------------------------------------------------------------------------
     {"name": "page person list", "method": "get", "url": page("federation:person-list"), "expect": PAGE_ANY_USER},
     {

@@ -87,8 +87,12 @@ class PublicReadPermission(permissions.BasePermission):
     Actions a view lists in ``private_actions`` (a roster's eligibility) need a login to read too.
     """
 
+    def allows_anonymous(self, view, method: str) -> bool:
+        """Whether anyone may call ``view`` with ``method`` (the schema says so: ``portal.openapi``)."""
+        return method in permissions.SAFE_METHODS and view.action not in getattr(view, "private_actions", ())
+
     def has_permission(self, request, view):
-        if request.method in permissions.SAFE_METHODS and view.action not in getattr(view, "private_actions", ()):
+        if self.allows_anonymous(view, request.method):
             return True
         return bool(request.user and request.user.is_authenticated)
 
@@ -118,8 +122,14 @@ def _entry_person(entry: TeamEntry, person_id: int, *, field: str = "person") ->
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Venues with their rinks"),
-    retrieve=extend_schema(summary="A venue with its rinks"),
+    list=extend_schema(
+        summary="Venues with their rinks",
+        description="Anyone reads them. Each rink with its surface and its dimensions in metres (2.1 B-E). Filters: country, city; search in name and city.",
+    ),
+    retrieve=extend_schema(
+        summary="A venue with its rinks",
+        description="Anyone reads it. Dimensions in metres (2.1 B-E); 404 for an unknown venue.",
+    ),
 )
 class VenueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
     serializer_class = VenueSerializer
@@ -157,8 +167,14 @@ class VenueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Championships (public)"),
-    retrieve=extend_schema(summary="A championship with its rinks' dimensions, checked against its level (2.1 F)"),
+    list=extend_schema(
+        summary="Championships (public)",
+        description="Anyone reads them. Each with its venue, its entry fee (1.1 A) and its rinks checked against its level (2.1). Filters: category, level, venue, sanctioning body, start dates, year; search in name and city.",
+    ),
+    retrieve=extend_schema(
+        summary="A championship with its rinks' dimensions, checked against its level (2.1 F)",
+        description="Anyone reads it. 2.1 F: the rinks' dimensions are published; each rink lists what keeps it from hosting the championship's level (2.1 A-E), in metres.",
+    ),
 )
 class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
     serializer_class = ChampionshipSerializer
@@ -175,6 +191,7 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
 
     @extend_schema(
         summary="Set up a championship (staff of the sanctioning body or international staff)",
+        description="Staff of the sanctioning body, or international staff (403 otherwise). The dates, the venue, the entry fee and closing date (1.1 A) and the ruleset (standings preset for 9.3); the venue's rinks must suit the level (2.1).",
         request=ChampionshipInputSerializer,
         responses={201: ChampionshipSerializer, **_REFUSED},
     )
@@ -185,6 +202,7 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
 
     @extend_schema(
         summary="Change the set-up; the ruleset is frozen once the championship has begun",
+        description="The championship's directors (staff of its sanctioning body, or international staff); only the fields sent change. The ruleset and the standings preset (9.3) cannot change once the championship has begun.",
         request=ChampionshipInputSerializer,
         responses={200: ChampionshipSerializer, **_REFUSED},
     )
@@ -210,7 +228,9 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
         return self.answer(championship, serializer_class=ChampionshipSerializer)
 
     @extend_schema(
-        summary="Every pool's table with how each tie was broken (9.3)", responses=PoolStandingsSerializer(many=True)
+        summary="Every pool's table with how each tie was broken (9.3)",
+        description="Anyone reads it. One table per pool, as a bare list (no pages): points (win 2, tie 1, loss 0, forfeit -2), then the criteria 9.3 C-F among the tied teams (R-41..R-43); teams only a shoot-out can separate are marked (9.3 G).",
+        responses=PoolStandingsSerializer(many=True),
     )
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None):
@@ -220,7 +240,9 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
         )
 
     @extend_schema(
-        summary="Players, goalkeepers and special teams (4.3, 4.6 note, 8.1 B-D)", responses=StatisticsSerializer
+        summary="Players, goalkeepers and special teams (4.3, 4.6 note, 8.1 B-D)",
+        description="Anyone reads it. Players' points (4.3), goalkeepers' saves and save percentage (4.6 note), power plays and penalty killing; a forfeit counts 1-0 without assists or goalkeeper lines (8.1 B-D).",
+        responses=StatisticsSerializer,
     )
     @action(detail=True, methods=["get"])
     def statistics(self, request, pk=None):
@@ -229,6 +251,7 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
 
     @extend_schema(
         summary="The elimination bracket, filled in from the standings and results (1.3 B, 9.3)",
+        description="Anyone reads it; 404 until the elimination phase is drawn. Seeds come from the pool tables (9.3), never guessed while a shoot-out is pending; a team not decided yet is null.",
         responses={200: BracketSerializer, 404: OpenApiResponse(description="No bracket yet.")},
     )
     @action(detail=True, methods=["get"])
@@ -240,6 +263,7 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
 
     @extend_schema(
         summary="Generate the round-robin schedule (no team twice at once; rinks meet the level, 2.1 C)",
+        description="The championship's directors. Every pool's round robin on the given days, slot times (at the venue) and rinks: no team or rink twice at once, ``rest_slots`` free slots between a team's games, rinks that meet the championship's level (2.1 C). Answers the games created, as a bare list.",
         request=ScheduleGenerateInputSerializer,
         responses={201: GameSerializer(many=True), **_REFUSED},
     )
@@ -258,6 +282,7 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
 
     @extend_schema(
         summary="Create the elimination and placement games (1.3 B)",
+        description="The championship's directors. 1.3 B: the first round crosses the pools (1A v 2B, 1B v 2A...); placement games for every place, the bronze only, or none. Teams are filled in as the standings decide them. Answers the games created, as a bare list.",
         request=BracketGenerateInputSerializer,
         responses={201: GameSerializer(many=True), **_REFUSED},
     )
@@ -325,8 +350,11 @@ class RinkViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Team entries (public)"),
-    retrieve=extend_schema(summary="A team entry"),
+    list=extend_schema(
+        summary="Team entries (public)",
+        description="Anyone reads them. Filters: championship, federation, status, fee_paid; search in the name and the federation's name. ``pool`` is null before the draw.",
+    ),
+    retrieve=extend_schema(summary="A team entry", description="Anyone reads it; ``pool`` is null before the draw."),
 )
 class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
     serializer_class = EntrySerializer
@@ -345,6 +373,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
 
     @extend_schema(
         summary="Enter a federation's national team (1.1 A: affiliated, in good standing, before the closing date)",
+        description="Staff of the entering federation, or international staff (403 otherwise). 1.1 A: a national federation affiliated with FIRS and in good standing enters before the closing date; the fee due is the championship's.",
         request=EntryInputSerializer,
         responses={201: EntrySerializer, **_REFUSED},
     )
@@ -355,6 +384,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
 
     @extend_schema(
         summary="Record the entry fee as paid (1.1 A), which confirms the entry",
+        description="The championship's directors. 1.1 A: an entry is confirmed when its fee is paid; the amount and its ISO 4217 currency, and when it was paid.",
         request=FeePaidInputSerializer,
         responses={200: EntrySerializer, **_REFUSED},
     )
@@ -372,6 +402,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
 
     @extend_schema(
         summary="Name the team managers (staff of the entering federation)",
+        description="Staff of the entering federation (403 before any user is looked up). Replaces the managers with the active users named; a manager reads and changes the team's roster, and a removed manager loses every right that came from the entry.",
         request=ManagersInputSerializer,
         responses={200: EntrySerializer, **_REFUSED},
     )
@@ -390,6 +421,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
 
     @extend_schema(
         summary="The roster with every player's eligibility and its articles (the team's managers and staff)",
+        description="The team's managers and its federation's staff only (403 otherwise). Every roster line with its eligibility: the reasons and their articles (1.1 B-G, R-01..R-02) and those an IHTC waiver lifts (R-03). A bare list (no pages).",
         responses={200: RosterLineEligibilitySerializer(many=True), 403: _REFUSED[403]},
     )
     @action(detail=True, methods=["get"])
@@ -402,6 +434,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
 
     @extend_schema(
         summary="Register the roster: complete (R-04..R-06) and every player eligible or waived (1.1)",
+        description="The team's managers or its federation's staff. The roster is registered when complete (R-04..R-06: players, goalkeepers, captain) and every player eligible or waived (1.1 B-G, R-03); the refusal names what is missing.",
         request=None,
         responses={200: EntrySerializer, **_REFUSED},
     )
@@ -413,6 +446,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
     @extend_schema(
         summary="Import players from a CSV or XLSX file: per-row errors, nothing saved if any row fails",
         description=(
+            "The team's managers or its federation's staff. Answers the lines added, as a bare list. "
             "A multipart upload with one field, `file`: a CSV file (UTF-8; commas, semicolons or tabs) or an XLSX "
             "workbook (its active sheet), recognised by its content; a name ending in .csv or .xlsx must agree. "
             f"At most {roster_files.MAX_BYTES // 1024} KB, and no more data rows than the roster can take "
@@ -439,8 +473,11 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Roster lines (public: number, name, position, captaincy)"),
-    retrieve=extend_schema(summary="A roster line"),
+    list=extend_schema(
+        summary="Roster lines (public: number, name, position, captaincy)",
+        description="Anyone reads them (eligibility is the team's: see the entry's roster). Filters: entry, championship, position, confirmed.",
+    ),
+    retrieve=extend_schema(summary="A roster line", description="Anyone reads it; 404 for an unknown line."),
 )
 class RosterEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
     serializer_class = RosterEntrySerializer
@@ -452,6 +489,7 @@ class RosterEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tourn
 
     @extend_schema(
         summary="Add a player or goalkeeper (3.1.1, 3.1.2, 3.2.9 C-E; R-04..R-06)",
+        description="The team's managers or its federation's staff. The person must belong to the entering federation (400 otherwise). Checks: players added before the start (3.1.1), captain and alternates (3.1.2), numbers (3.2.9 C-E), roster sizes (R-04..R-06).",
         request=RosterEntryInputSerializer,
         responses={201: RosterEntrySerializer, **_REFUSED},
     )
@@ -465,6 +503,7 @@ class RosterEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tourn
 
     @extend_schema(
         summary="Change number, position or captaincy (a number after registration needs IHTC approval, 3.2.9 D)",
+        description="The team's managers or its federation's staff; only the fields sent change. A number changed after the roster's registration needs the IHTC's approval (3.2.9 D); captaincy as 3.1.2 says.",
         request=RosterEntryUpdateSerializer,
         responses={200: RosterEntrySerializer, **_REFUSED},
     )
@@ -475,7 +514,11 @@ class RosterEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tourn
         line = services.roster_update(roster_entry=line, **data, by=request.user)
         return self.answer(line, serializer_class=RosterEntrySerializer)
 
-    @extend_schema(summary="Take a player off the roster (none added after the start, 3.1.1 B)", responses=_REFUSED)
+    @extend_schema(
+        summary="Take a player off the roster (none added after the start, 3.1.1 B)",
+        description="The team's managers or its federation's staff; refused once the championship has started (3.1.1 B: the roster is then frozen). 204 without a body.",
+        responses={204: None, **_REFUSED},
+    )
     def destroy(self, request, *args, **kwargs):
         line = self.get_object()
         services.roster_remove(roster_entry=line, by=request.user)
@@ -485,7 +528,13 @@ class RosterEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tourn
 # --- pools, games, summaries ---------------------------------------------------------------------------------------
 
 
-@extend_schema_view(list=extend_schema(summary="Pools with their teams"), retrieve=extend_schema(summary="A pool"))
+@extend_schema_view(
+    list=extend_schema(
+        summary="Pools with their teams",
+        description="Anyone reads them: each pool with its teams and seeds. Filter: championship.",
+    ),
+    retrieve=extend_schema(summary="A pool", description="Anyone reads it; 404 for an unknown pool."),
+)
 class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
     serializer_class = PoolSerializer
     queryset = Pool.objects.prefetch_related(
@@ -544,7 +593,9 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
         return self.answer(self.get_queryset().get(pk=pool.pk), created=True)
 
     @extend_schema(
-        summary="The pool's table with how each tie was broken (9.3; R-41..R-43)", responses=PoolStandingsSerializer
+        summary="The pool's table with how each tie was broken (9.3; R-41..R-43)",
+        description="Anyone reads it. Points (win 2, tie 1, loss 0, forfeit -2), then 9.3 C-F among the tied teams (R-41..R-43); ``decided_by`` names the criterion that placed a team, ``needs_shootout`` marks teams only a shoot-out can separate (9.3 G).",
+        responses=PoolStandingsSerializer,
     )
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None):
@@ -552,6 +603,7 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
 
     @extend_schema(
         summary="Enter the shoot-out between teams still tied after 9.3 C-F (9.3 G, R-42), best first",
+        description="The championship's directors. Only teams of the pool still tied after 9.3 C-F; the entries best first (9.3 G, R-42). Answers the table with the shoot-out applied.",
         request=ShootoutInputSerializer,
         responses={201: PoolStandingsSerializer, **_REFUSED},
     )
@@ -568,8 +620,14 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
 
 
 @extend_schema_view(
-    list=extend_schema(summary="The schedule and results (times in UTC and at the venue; home team first, 5.4 D)"),
-    retrieve=extend_schema(summary="A game"),
+    list=extend_schema(
+        summary="The schedule and results (times in UTC and at the venue; home team first, 5.4 D)",
+        description="Anyone reads it. ``start_at`` in UTC and ``local_start`` at the venue (null while unscheduled); the home team is named first (5.4 D); in the bracket ``home``/``away`` are null until decided. Filters: championship, pool, rink, status, phase, team, start range, bracket_slot.",
+    ),
+    retrieve=extend_schema(
+        summary="A game",
+        description="Anyone reads it. Times in UTC and at the venue; the home team first (5.4 D); teams not decided yet are null.",
+    ),
 )
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
     serializer_class = GameSerializer
@@ -588,6 +646,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
     @extend_schema(
         summary="Record the final result of a game that has started: the score is its goal lines (5.5.11 B); "
         "a forfeit is 1-0 to the winner's captain (8.1 B) and may disqualify (8.1 C)",
+        description="The championship's directors, once the game has started (its scheduled start has passed, 5.1 A). The final score equals the game's goal lines (5.5.11 B) and says how it was decided (regulation, overtime, shoot-out; 1.3); a forfeit is scored 1-0 (8.1 B) and may disqualify the team (8.1 C). Standings and bracket follow. A final result is corrected by an amendment (POST /api/games/{id}/amend/).",
         request=GameResultInputSerializer,
         responses={200: GameSerializer, **_REFUSED},
     )
@@ -620,6 +679,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
 
     @extend_schema(
         summary="Move a game to another time or rink (no team or rink twice at once; rinks meet the level, 2.1 C)",
+        description="The championship's directors. ``start_at`` with its UTC offset; no team or rink twice at once; the rink must meet the championship's level (2.1 C).",
         request=GameMoveInputSerializer,
         responses={200: GameSerializer, **_REFUSED},
     )
@@ -632,6 +692,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
 
     @extend_schema(
         summary="Set a goalkeeper's line: shots against = saves + goals against (4.6 note); none in a forfeit (8.1 B)",
+        description="The championship's directors. A goalkeeper of the team's roster; shots against = saves + goals against (4.6 note); no line in a forfeited game (8.1 B).",
         request=GoalkeeperLineInputSerializer,
         responses={200: GoalkeeperLineSerializer, **_REFUSED},
     )
@@ -643,7 +704,13 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
         return self.answer(line, serializer_class=GoalkeeperLineSerializer)
 
 
-@extend_schema_view(list=extend_schema(summary="Goals of game summaries"), retrieve=extend_schema(summary="A goal"))
+@extend_schema_view(
+    list=extend_schema(
+        summary="Goals of game summaries",
+        description="Anyone reads them. ``assist`` and ``assist_name`` are null for a goal without an assist. Filters: game, championship, entry, scorer.",
+    ),
+    retrieve=extend_schema(summary="A goal", description="Anyone reads it; 404 for an unknown goal."),
+)
 class GoalViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
     serializer_class = GoalSerializer
     queryset = GoalRecord.objects.select_related("scorer", "assist")
@@ -653,6 +720,7 @@ class GoalViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
 
     @extend_schema(
         summary="Add a goal to a game summary (5.5.11; at most one assist, R-32)",
+        description="The championship's directors. 5.5.11: the scorer and at most one assist (R-32), of the scoring team; the period and the elapsed time in tenths of a second (R-10).",
         request=GoalInputSerializer,
         responses={201: GoalSerializer, **_REFUSED},
     )
@@ -663,7 +731,11 @@ class GoalViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Penalties of game summaries"), retrieve=extend_schema(summary="A penalty")
+    list=extend_schema(
+        summary="Penalties of game summaries",
+        description="Anyone reads them. ``person`` and ``person_name`` are null for a bench penalty. Filters: game, championship, entry, person.",
+    ),
+    retrieve=extend_schema(summary="A penalty", description="Anyone reads it; 404 for an unknown penalty."),
 )
 class PenaltyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentViewSet):
     serializer_class = PenaltySerializer
@@ -674,6 +746,7 @@ class PenaltyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tournamen
 
     @extend_schema(
         summary="Add a penalty to a game summary (R-20, R-21; Annex C codes)",
+        description="The championship's directors. ``infraction_code`` from the index of Annex C; the minutes charged in the records (R-21); no person for a bench penalty (R-20).",
         request=PenaltyInputSerializer,
         responses={201: PenaltySerializer, **_REFUSED},
     )

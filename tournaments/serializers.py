@@ -8,12 +8,14 @@ read models, or the dataclasses the selectors and pure cores return.
 from __future__ import annotations
 
 from django_countries.serializer_fields import CountryField
+from drf_spectacular.plumbing import build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from federation.models import Federation, Person
 from portal.filters import MAX_ID
+from portal.serializers import ModelSerializer, StrictPrimaryKeyRelatedField
 
 from . import roster_files, selectors, services
 from .models import (
@@ -43,20 +45,20 @@ RINK_MEASUREMENTS_HELP = {
     "or an international event, 44 m for a continental event.",
     "width_m": "Width in metres (m). Rule 2.1 B: 20 to 30 m; 2.1 C: at least 25 m for a World Championship "
     "or an international event, 22 m for a continental event.",
-    "board_height_m": "Height of the boards in metres (m). Rule 2.1 E: 1.01 to 1.22 m (101 to 122 cm).",
-    "corner_radius_m": "Radius of the rounded corners in metres (m). Rule 2.1 E: about 5 m (advice, not refused).",
+    "board_height_m": "Height of the boards in metres (m). Rule 2.1 E: 1.01 to 1.22 m (101 to 122 cm); null if not measured.",
+    "corner_radius_m": "Radius of the rounded corners in metres (m). Rule 2.1 E: about 5 m (advice, not refused); null if not measured.",
     "surface_approved_by_ihtc": "Rule 2.1 A: the IHTC approved this other surface; recorded by international staff.",
 }
 
 
-class RinkSerializer(serializers.ModelSerializer):
+class RinkSerializer(ModelSerializer):
     class Meta:
         model = Rink
         fields = ["id", *services.RINK_FIELDS]
         extra_kwargs = {name: {"help_text": text} for name, text in RINK_MEASUREMENTS_HELP.items()}
 
 
-class VenueSerializer(serializers.ModelSerializer):
+class VenueSerializer(ModelSerializer):
     country = CountryField(country_dict=False)
     rinks = RinkSerializer(many=True, read_only=True)
 
@@ -88,7 +90,7 @@ class PublishedRinkSerializer(RinkSerializer):
 # --- championships -----------------------------------------------------------------------------------------------
 
 
-class ChampionshipSerializer(serializers.ModelSerializer):
+class ChampionshipSerializer(ModelSerializer):
     entry_fee = serializers.DecimalField(source="entry_fee.amount", max_digits=10, decimal_places=2, read_only=True)
     entry_fee_currency = serializers.CharField(read_only=True)
     venue = VenueSerializer(read_only=True)
@@ -105,7 +107,7 @@ class ChampionshipSerializer(serializers.ModelSerializer):
         return PublishedRinkSerializer(championship.venue.rinks.all(), many=True, context=context).data
 
 
-class ChampionshipInputSerializer(serializers.ModelSerializer):
+class ChampionshipInputSerializer(ModelSerializer):
     """What ``championship_create`` / ``championship_update`` take; the fee's amount and currency become one Money."""
 
     entry_fee = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
@@ -130,7 +132,7 @@ class ChampionshipInputSerializer(serializers.ModelSerializer):
 # --- entries -----------------------------------------------------------------------------------------------------
 
 
-class EntrySerializer(serializers.ModelSerializer):
+class EntrySerializer(ModelSerializer):
     federation_name = serializers.CharField(source="federation.name", read_only=True)
     fee_due = serializers.DecimalField(source="fee_due.amount", max_digits=10, decimal_places=2, read_only=True)
     fee_due_currency = serializers.CharField(read_only=True)
@@ -152,18 +154,18 @@ class EntrySerializer(serializers.ModelSerializer):
             "pool",
         ]
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field({**build_basic_type(OpenApiTypes.INT), "nullable": True})
     def get_pool(self, entry) -> int | None:
         membership = getattr(entry, "pool_membership", None)
         return membership.pool_id if membership else None
 
 
 class EntryInputSerializer(serializers.Serializer):
-    championship = serializers.PrimaryKeyRelatedField(
+    championship = StrictPrimaryKeyRelatedField(
         # A draft takes no entry (services.check_entries_open) and is no such championship to outsiders.
         queryset=Championship.objects.filter(published=True).select_related("venue")
     )
-    federation = serializers.PrimaryKeyRelatedField(queryset=Federation.objects.all())
+    federation = StrictPrimaryKeyRelatedField(queryset=Federation.objects.all())
     name = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
 
@@ -180,7 +182,7 @@ class ManagersInputSerializer(serializers.Serializer):
 # --- rosters -----------------------------------------------------------------------------------------------------
 
 
-class RosterEntrySerializer(serializers.ModelSerializer):
+class RosterEntrySerializer(ModelSerializer):
     name = serializers.StringRelatedField(source="person", read_only=True)
 
     class Meta:
@@ -219,7 +221,7 @@ class RosterLineEligibilitySerializer(RosterEntrySerializer):
 
 
 class RosterEntryInputSerializer(serializers.Serializer):
-    entry = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
+    entry = StrictPrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
     person = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     # Text, as printed: "07" reaches the 3.2.9 C check instead of becoming 7.
     number = serializers.CharField(max_length=3, allow_blank=True)
@@ -259,7 +261,7 @@ class PoolTeamSerializer(serializers.Serializer):
     seed = serializers.IntegerField()
 
 
-class PoolSerializer(serializers.ModelSerializer):
+class PoolSerializer(ModelSerializer):
     teams = PoolTeamSerializer(source="members", many=True, read_only=True)
 
     class Meta:
@@ -321,11 +323,11 @@ class ShootoutInputSerializer(serializers.Serializer):
 # --- games -------------------------------------------------------------------------------------------------------
 
 
-class GameSerializer(serializers.ModelSerializer):
+class GameSerializer(ModelSerializer):
     phase = serializers.CharField(source="phase.kind", read_only=True)
-    home_name = serializers.CharField(source="home.name", read_only=True, default=None)
-    away_name = serializers.CharField(source="away.name", read_only=True, default=None)
-    rink_name = serializers.CharField(source="rink.name", read_only=True, default=None)
+    home_name = serializers.CharField(source="home.name", read_only=True, default=None, allow_null=True)
+    away_name = serializers.CharField(source="away.name", read_only=True, default=None, allow_null=True)
+    rink_name = serializers.CharField(source="rink.name", read_only=True, default=None, allow_null=True)
     local_start = serializers.SerializerMethodField(help_text="The start in the venue's time zone.")
 
     class Meta:
@@ -356,7 +358,7 @@ class GameSerializer(serializers.ModelSerializer):
             "shootout_away_goals",
         ]
 
-    @extend_schema_field(OpenApiTypes.DATETIME)
+    @extend_schema_field({**build_basic_type(OpenApiTypes.DATETIME), "nullable": True})
     def get_local_start(self, game) -> str | None:
         if game.start_at is None:
             return None
@@ -367,19 +369,19 @@ class GameResultInputSerializer(serializers.Serializer):
     home_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
     away_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
     decided_in = serializers.ChoiceField(choices=DecidedIn.choices, default=DecidedIn.REGULATION)
-    forfeited_by = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all(), required=False, allow_null=True)
+    forfeited_by = StrictPrimaryKeyRelatedField(queryset=TeamEntry.objects.all(), required=False, allow_null=True)
     shootout_home_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
     shootout_away_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
 
 
 class GameMoveInputSerializer(serializers.Serializer):
     start_at = serializers.DateTimeField(required=False, help_text="With its UTC offset, e.g. 2027-07-02T15:00+02:00.")
-    rink = serializers.PrimaryKeyRelatedField(queryset=Rink.objects.select_related("venue"), required=False)
+    rink = StrictPrimaryKeyRelatedField(queryset=Rink.objects.select_related("venue"), required=False)
 
 
-class GoalSerializer(serializers.ModelSerializer):
+class GoalSerializer(ModelSerializer):
     scorer_name = serializers.StringRelatedField(source="scorer", read_only=True)
-    assist_name = serializers.StringRelatedField(source="assist", read_only=True)
+    assist_name = serializers.StringRelatedField(source="assist", read_only=True, allow_null=True)
 
     class Meta:
         model = GoalRecord
@@ -403,10 +405,10 @@ class GoalSerializer(serializers.ModelSerializer):
 
 
 class GoalInputSerializer(serializers.Serializer):
-    game = serializers.PrimaryKeyRelatedField(queryset=Game.objects.all())
-    entry = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
-    scorer = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
-    assist = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all(), required=False, allow_null=True)
+    game = StrictPrimaryKeyRelatedField(queryset=Game.objects.all())
+    entry = StrictPrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
+    scorer = StrictPrimaryKeyRelatedField(queryset=Person.objects.all())
+    assist = StrictPrimaryKeyRelatedField(queryset=Person.objects.all(), required=False, allow_null=True)
     period = serializers.IntegerField(min_value=1, max_value=9)
     time_tenths = serializers.IntegerField(
         min_value=0, max_value=36000, help_text="Elapsed tenths of a second in the period (R-10)."
@@ -418,8 +420,8 @@ class GoalInputSerializer(serializers.Serializer):
     penalty_shot = serializers.BooleanField(default=False)
 
 
-class PenaltySerializer(serializers.ModelSerializer):
-    person_name = serializers.StringRelatedField(source="person", read_only=True)
+class PenaltySerializer(ModelSerializer):
+    person_name = serializers.StringRelatedField(source="person", read_only=True, allow_null=True)
 
     class Meta:
         model = PenaltyRecord
@@ -438,9 +440,9 @@ class PenaltySerializer(serializers.ModelSerializer):
 
 
 class PenaltyInputSerializer(serializers.Serializer):
-    game = serializers.PrimaryKeyRelatedField(queryset=Game.objects.all())
-    entry = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
-    person = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all(), required=False, allow_null=True)
+    game = StrictPrimaryKeyRelatedField(queryset=Game.objects.all())
+    entry = StrictPrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
+    person = StrictPrimaryKeyRelatedField(queryset=Person.objects.all(), required=False, allow_null=True)
     infraction_code = serializers.CharField(max_length=60)
     minutes = serializers.IntegerField(min_value=0, max_value=99)
     gives_power_play = serializers.BooleanField(default=False)
@@ -449,8 +451,8 @@ class PenaltyInputSerializer(serializers.Serializer):
 
 
 class GoalkeeperLineInputSerializer(serializers.Serializer):
-    entry = serializers.PrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
-    goalkeeper = serializers.PrimaryKeyRelatedField(queryset=Person.objects.all())
+    entry = StrictPrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
+    goalkeeper = StrictPrimaryKeyRelatedField(queryset=Person.objects.all())
     shots_against = serializers.IntegerField(min_value=0, max_value=999)
     saves = serializers.IntegerField(min_value=0, max_value=999)
     goals_against = serializers.IntegerField(min_value=0, max_value=999)
@@ -472,7 +474,7 @@ class GoalkeeperLineSerializer(serializers.Serializer):
 class ScheduleGenerateInputSerializer(serializers.Serializer):
     days = serializers.ListField(child=serializers.DateField(), min_length=1, help_text="Dates at the venue.")
     slot_times = serializers.ListField(child=serializers.TimeField(), min_length=1, help_text="Venue times.")
-    rinks = serializers.PrimaryKeyRelatedField(queryset=Rink.objects.select_related("venue"), many=True)
+    rinks = StrictPrimaryKeyRelatedField(queryset=Rink.objects.select_related("venue"), many=True)
     rest_slots = serializers.IntegerField(min_value=0, max_value=10, default=1)
 
 
@@ -602,7 +604,7 @@ class ResultAmendmentInputSerializer(serializers.Serializer):
     shootout_away_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
 
 
-class ResultAmendmentSerializer(serializers.ModelSerializer):
+class ResultAmendmentSerializer(ModelSerializer):
     amended_by = serializers.StringRelatedField()
 
     class Meta:
@@ -613,18 +615,8 @@ class ResultAmendmentSerializer(serializers.ModelSerializer):
 # --- setting up venues, rinks and pools ------------------------------------------------------------------------------
 
 
-class KnownFieldsMixin:
-    """Refuse a field the serializer does not take (a 400 naming it) instead of silently ignoring it."""
-
-    def validate(self, attrs):
-        unknown = sorted(set(getattr(self, "initial_data", {}) or {}) - set(self.fields))
-        if unknown:
-            raise serializers.ValidationError(dict.fromkeys(unknown, "This field is not taken here."))
-        return super().validate(attrs)
-
-
 @extend_schema_field(OpenApiTypes.INT)
-class VisibleChampionshipField(serializers.PrimaryKeyRelatedField):
+class VisibleChampionshipField(StrictPrimaryKeyRelatedField):
     """A championship the requesting user may see: a draft is no such championship to anyone but its directors."""
 
     def get_queryset(self):
@@ -632,7 +624,7 @@ class VisibleChampionshipField(serializers.PrimaryKeyRelatedField):
         return selectors.visible_championships(getattr(request, "user", None))
 
 
-class VenueInputSerializer(KnownFieldsMixin, serializers.Serializer):
+class VenueInputSerializer(serializers.Serializer):
     """What ``venue_create`` / ``venue_update`` take."""
 
     name = serializers.CharField(max_length=200)
@@ -661,10 +653,10 @@ def _measurement(name: str, **kwargs) -> serializers.DecimalField:
     )
 
 
-class RinkInputSerializer(KnownFieldsMixin, serializers.Serializer):
+class RinkInputSerializer(serializers.Serializer):
     """What ``rink_create`` / ``rink_update`` take; the service checks the measurements against 2.1."""
 
-    venue = serializers.PrimaryKeyRelatedField(queryset=Venue.objects.all(), help_text="Only when adding a rink.")
+    venue = StrictPrimaryKeyRelatedField(queryset=Venue.objects.all(), help_text="Only when adding a rink.")
     name = serializers.CharField(max_length=100)
     surface = serializers.ChoiceField(choices=Surface.choices, help_text="Rule 2.1 A.")
     surface_approved_by_ihtc = serializers.BooleanField(
@@ -682,7 +674,7 @@ class RinkUpdateSerializer(RinkInputSerializer):
     venue = None
 
 
-class PoolUpdateSerializer(KnownFieldsMixin, serializers.Serializer):
+class PoolUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=20, help_text='E.g. "A": the bracket names teams by pool ("1A", 1.3 B).')
 
 
@@ -690,6 +682,6 @@ class PoolInputSerializer(PoolUpdateSerializer):
     championship = VisibleChampionshipField()
 
 
-class PoolTeamInputSerializer(KnownFieldsMixin, serializers.Serializer):
+class PoolTeamInputSerializer(serializers.Serializer):
     entry = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="A confirmed entry of the championship.")
     seed = serializers.IntegerField(min_value=0, max_value=32767, default=0, help_text="Its seed in the pool.")

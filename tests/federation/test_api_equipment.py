@@ -159,22 +159,20 @@ def test_an_inspection_stores_the_violations_computed_from_the_measurements(fed_
     assert EquipmentInspection.objects.get().violations[0]["field"] == "length_mm"
 
 
-def test_violations_sent_by_the_client_are_ignored(fed_a):
+def test_violations_sent_by_the_client_are_refused_not_stored(fed_a):
+    """Violations are computed (3.2.2, 3.2.5), never sent: a body naming them is a 400 naming each field."""
     person = PersonFactory(federation=fed_a)
-    response = client_for(federation_staff(fed_a)).post(
-        "/api/equipment-inspections/",
-        {
-            "person": person.pk,
-            "kind": "goalkeeper_equipment",
-            "measurements": {"leg_pad_width_mm": 280},
-            "violations": [{"field": "x"}],
-            "compliant": False,
-        },
-        format="json",
+    client = client_for(federation_staff(fed_a))
+    body = {"person": person.pk, "kind": "goalkeeper_equipment", "measurements": {"leg_pad_width_mm": 280}}
+    response = client.post(
+        "/api/equipment-inspections/", {**body, "violations": [{"field": "x"}], "compliant": False}, format="json"
     )
+    assert response.status_code == 400
+    assert set(response.json()) == {"violations", "compliant"}
+    assert not person.equipment_inspections.exists()
+    response = client.post("/api/equipment-inspections/", body, format="json")
     assert response.status_code == 201
-    assert response.json()["compliant"] is True
-    assert response.json()["violations"] == []
+    assert (response.json()["compliant"], response.json()["violations"]) == (True, [])
 
 
 def test_a_game_official_records_an_inspection_of_any_federations_player(fed_b):

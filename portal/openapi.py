@@ -1,0 +1,128 @@
+"""The OpenAPI schema's conventions, in one place for every app (``DEFAULT_SCHEMA_CLASS``).
+
+drf-spectacular describes each view; ``PortalAutoSchema`` adds what the
+portal does the same way everywhere, so the schema says what the answers are:
+
+- the refusals: 400 (the field -> messages map of ``portal.api.exception_handler``,
+  or ``{"detail": ...}`` for a body that does not parse), 403 (not logged in,
+  wrong credentials or not allowed; the session authenticator comes first, so
+  DRF answers 403 rather than 401), 404 (no such object, or one the caller may
+  not know of; a page beyond the last) and 409 (a write that lost to a
+  concurrent one), each with its body;
+- pages and filters only on ``list`` actions: an extra action answering a list
+  (a roster, the standings, generated games) answers a bare list, unfiltered;
+  ``?search=`` only where the view searches (``search_fields``);
+- no authentication needed where a permission says anonymous callers may
+  read (``allows_anonymous(view, method)``, e.g. published championships).
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import ResolvedComponent
+from rest_framework import filters, permissions
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "description": "A refusal that concerns the whole request.",
+    "properties": {"detail": {"type": "string", "description": "What was refused and why."}},
+    "required": ["detail"],
+}
+FIELD_ERRORS_SCHEMA = {
+    "type": "object",
+    "description": "Bad input: each field (or ``non_field_errors``) with its messages, which cite the rule "
+    "(article or R-id) they apply. A list or nested field gives its errors by position or by sub-field.",
+    "additionalProperties": {"anyOf": [{"type": "array", "items": {}}, {"type": "object"}]},
+}
+
+REFUSALS = {
+    "400": "Bad input: the field and the rule it breaks (nothing is changed).",
+    "403": "Not logged in, wrong credentials, or not allowed for this user.",
+    "404": "No such object, or one you may not see; for a list, a page beyond the last.",
+    "409": "A change saved at the same time conflicts with this one; reload and try again.",
+}
+
+
+class _ErrorBodies:
+    """Identities of the error components (drf-spectacular keys components by an object)."""
+
+
+class PortalAutoSchema(AutoSchema):
+    def _is_list_action(self) -> bool:
+        return getattr(self.view, "action", "list") == "list"
+
+    def _get_paginator(self):
+        # Only a ``list`` action pages its answer; other actions answer the whole (bare) list.
+        return super()._get_paginator() if self._is_list_action() else None
+
+    def get_filter_backends(self):
+        if not self._is_list_action():
+            return []
+        # ``?search=`` does nothing on a view without ``search_fields``: not documented there.
+        return [
+            backend
+            for backend in super().get_filter_backends()
+            if not (issubclass(backend, filters.SearchFilter) and not getattr(self.view, "search_fields", None))
+        ]
+
+    def get_auth(self):
+        auths = super().get_auth()
+        if {} not in auths and self._allows_anonymous():
+            auths.append({})
+        return auths
+
+    def _allows_anonymous(self) -> bool:
+        for permission in self.view.get_permissions():
+            allows = getattr(permission, "allows_anonymous", None)
+            if allows is not None and allows(self.view, self.method):
+                return True
+        return False
+
+    def _refusals(self) -> list[str]:
+        codes = ["403"]
+        has_query = any(p.get("in") == "query" for p in self._get_parameters())
+        if self.method not in permissions.SAFE_METHODS or has_query:
+            codes.append("400")
+        if "{" in self.path or (self._is_list_action() and self._get_paginator() and self.method == "GET"):
+            codes.append("404")
+        if self.method not in permissions.SAFE_METHODS:
+            codes.append("409")
+        return sorted(codes)
+
+    def _error_component(self, name: str, schema: dict) -> dict:
+        component = ResolvedComponent(name=name, type=ResolvedComponent.SCHEMA, object=_ErrorBodies, schema=schema)
+        self.registry.register_on_missing(component)
+        return component.ref
+
+    def _error_body(self, code: str) -> dict:
+        error = self._error_component("Error", ERROR_SCHEMA)
+        if code == "400":
+            schema = {"anyOf": [self._error_component("FieldErrors", FIELD_ERRORS_SCHEMA), error]}
+        else:
+            schema = error
+        return {"application/json": {"schema": schema}}
+
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        for code in self._refusals():
+            responses.setdefault(code, {"description": REFUSALS[code]})
+        for code, response in responses.items():
+            if code.startswith("4"):
+                response.setdefault("content", self._error_body(code))
+                if not response.get("description"):
+                    response["description"] = REFUSALS.get(code, "Refused.")
+        return dict(sorted(responses.items()))
+
+
+def closed_request_bodies(result, generator, request, public):
+    """Request bodies take only the fields they list (``additionalProperties: false``): ``ServiceAnswerMixin.input``
+    refuses any other with a 400 naming it. A postprocessing hook (``SPECTACULAR_SETTINGS``)."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            for media in operation.get("requestBody", {}).get("content", {}).values():
+                ref = media.get("schema", {}).get("$ref", "")
+                component = schemas.get(ref.rsplit("/", 1)[-1]) if ref.startswith("#/components/schemas/") else None
+                if component is not None and component.get("type") == "object":
+                    component["additionalProperties"] = False
+    return result
