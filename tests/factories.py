@@ -61,6 +61,19 @@ _COUNTRIES = [
 ]  # fmt: skip
 
 
+def _free_country(n: int) -> str:
+    """The n-th country of the list, or the next one no federation holds yet (a federation's country is unique).
+
+    A test that names a federation's country itself (``italy``) must not collide with a later factory one.
+    """
+    taken = set(Federation.objects.exclude(country="").values_list("country", flat=True))
+    for step in range(len(_COUNTRIES)):
+        country = _COUNTRIES[(n + step) % len(_COUNTRIES)]
+        if country not in taken:
+            return country
+    return _COUNTRIES[n % len(_COUNTRIES)]
+
+
 class FederationFactory(factory.django.DjangoModelFactory):
     """A national federation in good standing, affiliated to FIRS (1.1 A)."""
 
@@ -69,7 +82,7 @@ class FederationFactory(factory.django.DjangoModelFactory):
 
     name = factory.Sequence(lambda n: f"National Federation {n}")
     short_name = factory.Sequence(lambda n: f"NF{n}")
-    country = factory.Sequence(lambda n: _COUNTRIES[n % len(_COUNTRIES)])
+    country = factory.Sequence(lambda n: _free_country(n))
     level = FederationLevel.NATIONAL
     firs_affiliated = True
     good_standing = True
