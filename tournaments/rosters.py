@@ -235,9 +235,7 @@ def check_lineup(
     suspended = suspensions or {}
     # A line off the roster has no registered number: its 5.1 B problem says it all.
     problems = [
-        p
-        for p in _line_problems(lines)
-        if p.field != "number" or p.line is None or lines[p.line].person_id in roster
+        p for p in _line_problems(lines) if p.field != "number" or p.line is None or lines[p.line].person_id in roster
     ]
     for i, line in enumerate(lines):
         if line.person_id not in roster:
