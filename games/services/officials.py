@@ -117,9 +117,11 @@ def official_assign(
 def official_unassign(*, assignment: GameOfficial, by: User) -> None:
     """Withdraw an assignment (4.2 B: the IHTC appoints another referee), not once the game is final (4.2 O)."""
     check_can_assign_officials(by, assignment.game)
-    if assignment.game.status == GameStatus.FINAL:
-        raise field_error("game", "Rule 4.2 O: the game is final; its officials signed the official game report.")
-    audited_delete(assignment, by)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=assignment.game_id)
+        if game.status == GameStatus.FINAL:
+            raise field_error("game", "Rule 4.2 O: the game is final; its officials signed the official game report.")
+        audited_delete(assignment, by)
 
 
 def check_official_account_link(*, person: Person, user: User, by: User) -> None:
