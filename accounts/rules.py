@@ -200,7 +200,8 @@ def _games_access():
 
 @rules.predicate
 def directs_championships(user):
-    return _games_access().directed_championships(user).exists()
+    """International staff direct any championship; national staff those their federation sanctions."""
+    return access.is_international_staff(user) or _games_access().directed_championships(user).exists()
 
 
 @rules.predicate
@@ -225,13 +226,14 @@ def can_assign_game_officials(user, assignment=None):
 @rules.predicate
 def can_view_game_lineup(user, lineup=None):
     if lineup is None:
-        return directs_championships(user)
+        # Federation staff see their own teams' line-ups (the admin's list is scoped to what each may read).
+        return directs_championships(user) or access.is_federation_staff(user)
     return _games_access().can_view_lineup(user, lineup)
 
 
 # The admin shows assignments and line-ups to the championships' directors; assignments are made and withdrawn
 # through games.services (4.2 A, R-08), never edited in place; line-ups are the teams' (5.1 A), read here.
-rules.add_perm("games", is_authenticated & (directs_championships | manages_accounts))
+rules.add_perm("games", is_authenticated & (directs_championships | is_federation_staff | manages_accounts))
 rules.add_perm("games.view_gameofficial", can_view_game_assignment)
 rules.add_perm("games.add_gameofficial", can_assign_game_officials)
 rules.add_perm("games.delete_gameofficial", can_assign_game_officials)
