@@ -28,7 +28,6 @@ def my_games(request):
             .prefetch_related(
                 Prefetch("game__officials", queryset=GameOfficial.objects.select_related("person")),
                 "game__lineups__players",
-                "game__lineups__entry",
             )
             .order_by("game__start_at", "game__number")
         )

@@ -187,15 +187,16 @@ def lineup_replace_injured_goalkeeper(
     return replacement
 
 
-def lineup_team_roster(lineup: Lineup) -> TeamRoster:
+def lineup_team_roster(lineup: Lineup, *, name: str | None = None) -> TeamRoster:
     """The engine's view of a line-up (5.1 B): numbers of the floor players and goalkeepers still in play.
 
-    ``lineup.players`` may be prefetched. The live sheet builds the engine's ``Game`` from these.
+    ``lineup.players`` may be prefetched; ``name`` is the team's (read from the entry when not given). The
+    live sheet builds the engine's ``Game`` from these.
     """
     playing = [line for line in lineup.players.all() if line.injured_at is None]
     captain = next((int(line.number) for line in playing if line.captain), None)
     return TeamRoster(
-        name=lineup.entry.name,
+        name=name if name is not None else lineup.entry.name,
         skaters=frozenset(int(line.number) for line in playing if line.position == Position.PLAYER),
         goalkeepers=frozenset(int(line.number) for line in playing if line.position == Position.GOALKEEPER),
         captain=captain,
@@ -205,7 +206,8 @@ def lineup_team_roster(lineup: Lineup) -> TeamRoster:
 def game_start_problems(game: Game) -> dict[str, str]:
     """Return, by side, why the game cannot start (5.3 B, 5.1 A), or an empty dict: it can."""
     floor_players = engine_ruleset(game.championship).floor_players
-    lineups = {lu.entry_id: lu for lu in game.lineups.select_related("entry").prefetch_related("players")}
+    # ``game.lineups`` and their players may be prefetched (a page of games); otherwise they are read here.
+    lineups = {lu.entry_id: lu for lu in game.lineups.all()}
     problems: dict[str, str] = {}
     for side, entry in (("home", game.home), ("away", game.away)):
         if entry is None:
@@ -215,7 +217,8 @@ def game_start_problems(game: Game) -> dict[str, str]:
         if lineup is None:
             problems[side] = f"Rule 5.1 A / 5.3 B: {entry} has given no line-up for game {game.number}."
             continue
-        problem = starting_line_up_problem(side, lineup_team_roster(lineup), floor_players=floor_players)
+        roster = lineup_team_roster(lineup, name=entry.name)
+        problem = starting_line_up_problem(side, roster, floor_players=floor_players)
         if problem is not None:
             problems[side] = problem
     return problems
