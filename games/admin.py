@@ -37,8 +37,9 @@ class GameOfficialForm(forms.ModelForm):
     def __init__(self, *args, by=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.by = by
-        self.fields["position"].required = False
-        self.fields["position"].help_text = "Empty: the next free place. Referee 1 is the lead (4.2 C)."
+        if "position" in self.fields:  # not on the read-only view of an assignment
+            self.fields["position"].required = False
+            self.fields["position"].help_text = "Empty: the next free place. Referee 1 is the lead (4.2 C)."
 
     def clean(self):
         data = super().clean()
