@@ -187,3 +187,58 @@ for _app, _models in SUPERUSER_ADMIN_MODELS.items():
     for _model in _models:
         for _action in ("view", "add", "change", "delete"):
             rules.add_perm(f"{_app}.{_action}_{_model}", is_superuser)
+
+
+# --- Games: officials and line-ups (games.services.access holds the questions) ---------------------------------
+
+
+def _games_access():
+    # Imported when asked: the games app's access helpers import the tournaments services.
+    from games.services import access as games_access
+
+    return games_access
+
+
+@rules.predicate
+def directs_championships(user):
+    """International staff direct any championship; national staff those their federation sanctions."""
+    return access.is_international_staff(user) or _games_access().directed_championships(user).exists()
+
+
+@rules.predicate
+def officiates_games(user):
+    return _games_access().official_person_id(user) is not None
+
+
+@rules.predicate
+def can_view_game_assignment(user, assignment=None):
+    if assignment is None:
+        return directs_championships(user) or officiates_games(user)
+    return _games_access().can_view_assignment(user, assignment)
+
+
+@rules.predicate
+def can_assign_game_officials(user, assignment=None):
+    if assignment is None:
+        return directs_championships(user)
+    return _games_access().can_direct_game(user, assignment.game)
+
+
+@rules.predicate
+def can_view_game_lineup(user, lineup=None):
+    if lineup is None:
+        # Federation staff see their own teams' line-ups (the admin's list is scoped to what each may read).
+        return directs_championships(user) or access.is_federation_staff(user)
+    return _games_access().can_view_lineup(user, lineup)
+
+
+# The admin shows assignments and line-ups to the championships' directors; assignments are made and withdrawn
+# through games.services (4.2 A, R-08), never edited in place; line-ups are the teams' (5.1 A), read here.
+rules.add_perm("games", is_authenticated & (directs_championships | is_federation_staff | manages_accounts))
+rules.add_perm("games.view_gameofficial", can_view_game_assignment)
+rules.add_perm("games.add_gameofficial", can_assign_game_officials)
+rules.add_perm("games.delete_gameofficial", can_assign_game_officials)
+rules.add_perm("games.view_lineup", can_view_game_lineup)
+rules.add_perm("games.view_officialaccount", manages_accounts)
+rules.add_perm("games.add_officialaccount", manages_accounts)
+rules.add_perm("games.delete_officialaccount", manages_accounts)

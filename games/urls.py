@@ -1,2 +1,9 @@
+from django.urls import path
+
+from . import views
+
 app_name = "games"
-urlpatterns: list = []
+urlpatterns = [
+    path("my/", views.my_games, name="my-games"),
+    path("<int:game_pk>/lineup/<int:entry_pk>/", views.lineup_edit, name="lineup-edit"),
+]

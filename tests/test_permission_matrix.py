@@ -209,6 +209,8 @@ ADMIN_STAFF = expect(200, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN)
 ADMIN_STAFF_OBJECT_A = expect(200, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, STAFF_B=ELSEWHERE)
 ADMIN_EXECUTIVES = expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=200, SU=200)
 ADMIN_IHTC = expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=200, INTL=200, SU=200)
+# The games admin: the championships' directors (international staff here; national staff direct none).
+ADMIN_GAMES_DIRECTORS = ADMIN_IHTC
 
 
 TARGETS: list[dict] = [
@@ -1227,6 +1229,141 @@ TARGETS += [
 ]
 
 
+# --- Games: officials' assignments (directors assign, officials read theirs), line-ups (each team its own) ---------
+
+
+def _games_objects() -> dict[str, Callable[[World], object]]:
+    """A's game (A's entry at home) with a line-up of A; the world's game with a neutral referee whose login is
+    every game-official user of the test (the official reads his assignments)."""
+    from accounts.models import User as _User
+    from games.models import GameOfficial, Lineup, OfficialAccount
+    from tests.factories import GameFactory
+
+    def assignment(w):
+        referee = PersonFactory(is_referee=True)
+        for user in _User.objects.filter(role_assignments__role=Role.GAME_OFFICIAL):
+            OfficialAccount.objects.create(person=referee, user=user)
+        return GameOfficial.objects.create(
+            game=w["game"], person=referee, duty="referee", position=1, assigned_at=w["game"].start_at
+        )
+
+    return {
+        "referee": lambda w: PersonFactory(is_referee=True),
+        "assignment": assignment,
+        "officiated_game": lambda w: w["assignment"].game,
+        "game_a": lambda w: GameFactory(championship=w["championship"], home=w["entry_a"]),
+        "lineup_a": lambda w: Lineup.objects.create(
+            game=w["game_a"], entry=w["entry_a"], submitted_at=w["game_a"].start_at
+        ),
+    }
+
+
+OBJECTS.update(_games_objects())
+
+
+def gapi(name: str, *args) -> Callable[[World], str]:
+    """A URL of the games API; ``args`` name objects of the world."""
+    return lambda w: reverse(f"games-api:{name}", args=[w.pk(a) for a in args])
+
+
+# Directors of the world's championship (sanctioned by an international body): international staff.
+API_DIRECTORS_OR_OFFICIAL = expect(403, EXEC=200, INTL=200, SU=200, GO=200)
+# A's line-up before the start: A's managers and staff, directors; the opponent, officials of other games and the
+# public do not know it exists.
+API_LINEUP_A = expect(404, EXEC=200, INTL=200, STAFF_A=200, TM=200, SU=200)
+TARGETS += [
+    {"name": "page my games", "method": "get", "url": page("games:my-games"), "expect": PAGE_ANY_USER},
+    {
+        "name": "page line-up of A",
+        "method": "get",
+        "url": page("games:lineup-edit", "game_a", "entry_a"),
+        "expect": PAGE_ENTRY_A,
+    },
+    {
+        "name": "page line-up of A given (empty)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("games:lineup-edit", "game_a", "entry_a"),
+        "expect": PAGE_ENTRY_A_POST,
+    },
+    {"name": "api game officials list", "method": "get", "url": gapi("game-official-list"), "expect": API_ANY_USER},
+    {
+        "name": "api game official detail",
+        "method": "get",
+        "url": gapi("game-official-detail", "assignment"),
+        "expect": expect(404, ANON=403, EXEC=200, INTL=200, SU=200, GO=200),
+    },
+    {
+        "name": "api game official assign",
+        "method": "post",
+        "url": gapi("game-official-list"),
+        "data": lambda w: {"game": w.pk("game"), "person": w.pk("referee"), "duty": "referee"},
+        "expect": expect(403, EXEC=201, INTL=201, SU=201),
+    },
+    {
+        "name": "api game official withdraw",
+        "method": "delete",
+        "url": gapi("game-official-detail", "assignment"),
+        "expect": expect(404, ANON=403, EXEC=204, INTL=204, SU=204, GO=403),
+    },
+    {"name": "api line-ups list", "method": "get", "url": gapi("lineup-list"), "expect": PUBLIC},
+    {"name": "api line-up A detail", "method": "get", "url": gapi("lineup-detail", "lineup_a"), "expect": API_LINEUP_A},
+    {
+        "name": "api line-up A give",
+        "method": "post",
+        "url": gapi("lineup-list"),
+        "data": lambda w: {"game": w.pk("game_a"), "entry": w.pk("entry_a"), "players": []},
+        "expect": expect(201, ANON=403, STAFF_B=403, GO=403, DC=403),
+    },
+    {
+        "name": "api line-up A goalkeeper replacement before the start",
+        "method": "post",
+        "url": gapi("lineup-replace-goalkeeper", "lineup_a"),
+        "data": lambda w: {"goalkeeper": 1, "replacement": 2},
+        "expect": expect(404, ANON=403, EXEC=400, INTL=400, STAFF_A=400, TM=400, SU=400),
+    },
+    {
+        "name": "api game readiness",
+        "method": "get",
+        "url": gapi("game-readiness-detail", "officiated_game"),
+        "expect": API_DIRECTORS_OR_OFFICIAL,
+    },
+    {
+        "name": "admin game official change",
+        "method": "get",
+        "url": page("admin:games_gameofficial_change", "assignment"),
+        "expect": ADMIN_GAMES_DIRECTORS,
+    },
+    {
+        "name": "admin game official add",
+        "method": "get",
+        "url": page("admin:games_gameofficial_add"),
+        "expect": ADMIN_GAMES_DIRECTORS,
+    },
+    {
+        "name": "admin line-up A change",
+        "method": "get",
+        "url": page("admin:games_lineup_change", "lineup_a"),
+        "expect": expect(ELSEWHERE, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=200, INTL=200, STAFF_A=200, SU=200),
+    },
+    {
+        "name": "admin official account add",
+        "method": "get",
+        "url": page("admin:games_officialaccount_add"),
+        "expect": ADMIN_EXECUTIVES,
+    },
+]
+
+
+def test_every_route_of_the_games_api_and_pages_is_in_the_matrix():
+    resolver = get_resolver()
+    routes = _route_names(resolver.namespace_dict["games-api"][1].url_patterns, "games-api")
+    routes |= _route_names(resolver.namespace_dict["games"][1].url_patterns, "games")
+    assert routes
+    missing = routes - _target_route_names()
+    assert not missing, f"routes with no row in the permission matrix: {sorted(missing)}"
+
+
 def test_every_route_of_the_championship_api_and_pages_is_in_the_matrix():
     resolver = get_resolver()
     routes = _route_names(resolver.namespace_dict["tournaments-api"][1].url_patterns, "tournaments-api")
@@ -1246,6 +1383,9 @@ ADMIN_CHANGELISTS = {
     "federation.protectivedevicerequest": ADMIN_STAFF,
     "accounts.user": ADMIN_EXECUTIVES,
     "accounts.roleassignment": ADMIN_EXECUTIVES,
+    "games.gameofficial": ADMIN_GAMES_DIRECTORS,
+    "games.lineup": ADMIN_STAFF,
+    "games.officialaccount": ADMIN_EXECUTIVES,
 }
 # Every other admin list page (championships, worker heartbeats, groups, login logs): the superuser's only
 # (accounts/rules.py SUPERUSER_ADMIN_MODELS).

@@ -9,7 +9,7 @@ API can show them beside the input.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Hashable, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 PLAYER = "player"
@@ -242,19 +242,28 @@ def check_lineup(
     lines: Sequence[RosterLine],
     *,
     roster_person_ids: Collection[Hashable],
-    suspended_person_ids: Collection[Hashable] = (),
-    bench_officials: int = 0,
+    suspensions: Mapping[Hashable, str] | None = None,
+    bench_officials: Sequence[Hashable] = (),
+    starting_person_ids: Collection[Hashable] = (),
+    floor_players: int = 4,
     limits: RosterLimits = DEFAULT,
 ) -> tuple[RosterProblem, ...]:
-    """Return the problems of a game line-up (R-07).
+    """Return the problems of a game line-up (R-07, 5.3 A).
 
-    Everyone listed is on the registered roster (5.1 B) and not suspended; at
+    Everyone listed is on the registered roster (5.1 B) and not suspended
+    (``suspensions``: person id -> the suspension, named in the problem); at
     most 14 floor players and 2 goalkeepers; captain and alternates marked
-    (3.1.2, 4.3); at most 5 non-playing officials on the bench (5.4 F).
+    (3.1.2, 4.3); at most 5 non-playing officials on the bench (5.4 F;
+    ``bench_officials``: their person ids, checked for suspensions too); the
+    starting line-up names at most ``floor_players`` floor players and one
+    goalkeeper (5.3 A, B).
     """
-    problems = _line_problems(lines)
     roster = set(roster_person_ids)
-    suspended = set(suspended_person_ids)
+    suspended = suspensions or {}
+    # A line off the roster has no registered number: its 5.1 B problem says it all.
+    problems = [
+        p for p in _line_problems(lines) if p.field != "number" or p.line is None or lines[p.line].person_id in roster
+    ]
     for i, line in enumerate(lines):
         if line.person_id not in roster:
             problems.append(
@@ -262,7 +271,12 @@ def check_lineup(
             )
         if line.person_id in suspended:
             problems.append(
-                _problem("person_id", "8.2 A", "a suspended player cannot be on the line-up (R-07, R-53)", i)
+                _problem(
+                    "person_id",
+                    "8.2 A",
+                    f"a suspended player cannot be on the line-up: {suspended[line.person_id]} (R-07, R-53)",
+                    i,
+                )
             )
     problems += _count_problems(
         lines,
@@ -278,15 +292,59 @@ def check_lineup(
         problems.append(
             _problem("captain", "3.1.2 B", "the line-up marks the captain or an alternate captain (4.3, R-07)")
         )
-    if bench_officials < 0 or bench_officials > limits.max_bench_officials:
+    problems += _bench_problems(bench_officials, suspended, limits=limits)
+    problems += _starting_problems(lines, set(starting_person_ids), floor_players=floor_players)
+    return tuple(problems)
+
+
+def _bench_problems(
+    officials: Sequence[Hashable], suspended: Mapping[Hashable, str], *, limits: RosterLimits
+) -> list[RosterProblem]:
+    problems = []
+    if len(officials) > limits.max_bench_officials:
         problems.append(
             _problem(
                 "bench_officials",
                 "5.4 F",
-                f"at most {limits.max_bench_officials} non-playing team officials on the bench, not {bench_officials}",
+                f"at most {limits.max_bench_officials} non-playing team officials on the bench, not {len(officials)}",
             )
         )
-    return tuple(problems)
+    seen: set[Hashable] = set()
+    for i, person_id in enumerate(officials):
+        if person_id in seen:
+            problems.append(_problem("bench_officials", "5.4 F", "this team official is already on the bench", i))
+        seen.add(person_id)
+        if person_id in suspended:
+            problems.append(
+                _problem(
+                    "bench_officials",
+                    "8.2 A",
+                    f"a suspended team official cannot sit on the bench: {suspended[person_id]} (R-07, R-53)",
+                    i,
+                )
+            )
+    return problems
+
+
+def _starting_problems(
+    lines: Sequence[RosterLine], starting: set[Hashable], *, floor_players: int
+) -> list[RosterProblem]:
+    listed = {line.person_id for line in lines}
+    skaters = sum(1 for line in lines if line.person_id in starting and line.position == PLAYER)
+    goalkeepers = sum(1 for line in lines if line.person_id in starting and line.position == GOALKEEPER)
+    problems = []
+    if starting - listed:
+        problems.append(_problem("starting", "5.3 A", "the starting line-up is named from the line-up"))
+    if skaters > floor_players or goalkeepers > 1:
+        problems.append(
+            _problem(
+                "starting",
+                "5.3 A",
+                f"the starting line-up is {floor_players} floor players and a goalkeeper (5.3 B), "
+                f"not {skaters} and {goalkeepers}",
+            )
+        )
+    return problems
 
 
 def check_lineup_change(

@@ -62,6 +62,7 @@ from .state import (
     Result,
     Serve,
     ShootoutState,
+    TeamRoster,
     TeamState,
 )
 
@@ -88,6 +89,21 @@ def _given(value: _T | None, event: Event, field: str) -> _T:
     if value is None:
         raise EventFormatError(f"R-10: {event.type} needs its {field}", field=field, event_id=event.id)
     return value
+
+
+def starting_line_up_problem(side: str, roster: TeamRoster, *, floor_players: int) -> str | None:
+    """Return why a team cannot start the game (5.3 B, 8.1 A), or None: it needs ``floor_players`` and a goalkeeper.
+
+    The one count of 5.3 B: the engine asks it at the first period's start, the portal before the game
+    (``games.services.check_game_can_start``).
+    """
+    if len(roster.skaters) >= floor_players and roster.goalkeepers:
+        return None
+    return (
+        f"Rule 5.3 B / 8.1 A: {side} ({roster.name}) has {len(roster.skaters)} floor player(s) "
+        f"and {len(roster.goalkeepers)} goalkeeper(s); a game starts with {floor_players} floor players and "
+        "a goalkeeper; the team forfeits (enter the forfeit, 8.1 B)"
+    )
 
 
 def sort_events(events: Iterable[Event]) -> list[Event]:
@@ -315,17 +331,10 @@ class Replayer:
         Checked when play starts, not when the game is set up: a team that cannot start forfeits (8.1 A), and
         the ``forfeit`` is recorded 1-0 to the other team (8.1 B, R-41).
         """
-        needed = self.rules.floor_players
         for team in self.teams.values():
-            roster = team.roster
-            if len(roster.skaters) < needed or not roster.goalkeepers:
-                self.refuse(
-                    f"Rule 5.3 B / 8.1 A: {team.side} ({roster.name}) has {len(roster.skaters)} floor player(s) "
-                    f"and {len(roster.goalkeepers)} goalkeeper(s); a game starts with {needed} floor players and "
-                    "a goalkeeper; the team forfeits (enter the forfeit, 8.1 B)",
-                    event,
-                    "team",
-                )
+            problem = starting_line_up_problem(team.side, team.roster, floor_players=self.rules.floor_players)
+            if problem is not None:
+                self.refuse(problem, event, "team")
 
     def period_end(self, event: Event) -> None:
         state = self.state

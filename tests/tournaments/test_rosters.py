@@ -203,7 +203,7 @@ def lineup_check(lines, **kwargs):
 
 
 def test_a_lineup_from_the_roster_has_no_problems():
-    assert lineup_check(roster(skaters=14), bench_officials=5) == ()
+    assert lineup_check(roster(skaters=14), bench_officials=[f"o{i}" for i in range(5)]) == ()
 
 
 def test_a_lineup_allows_at_most_14_floor_players_and_2_goalkeepers():
@@ -223,15 +223,39 @@ def test_a_lineup_only_lists_players_of_the_registered_roster():
 
 def test_a_suspended_player_cannot_be_on_the_lineup():
     lines = roster()
-    problems = lineup_check(lines, suspended_person_ids={"p3"})
+    problems = lineup_check(lines, suspensions={"p3": "next game after a major + game misconduct (6.4.19 H)"})
     assert [(p.field, p.line) for p in problems] == [("person_id", 3)]
     assert "suspended" in problems[0].message
+    assert "major + game misconduct (6.4.19 H)" in problems[0].message
+
+
+def test_a_suspended_team_official_cannot_sit_on_the_bench():
+    problems = lineup_check(roster(), bench_officials=["o1", "o2"], suspensions={"o2": "8.2 C"})
+    assert [(p.field, p.article, p.line) for p in problems] == [("bench_officials", "8.2 A", 1)]
+
+
+def test_a_line_off_the_roster_reports_5_1_b_only():
+    lines = [*roster(), RosterLine("stranger", "")]
+    problems = lineup_check(lines, roster_person_ids={line.person_id for line in lines[:-1]})
+    assert [(p.field, p.article) for p in problems] == [("person_id", "5.1 B")]
+
+
+@pytest.mark.parametrize(("skaters", "goalkeepers", "ok"), [(4, 1, True), (5, 1, False), (4, 2, False), (3, 0, True)])
+def test_the_starting_line_up_is_at_most_four_floor_players_and_a_goalkeeper(skaters, goalkeepers, ok):
+    """5.3 A, B."""
+    lines = roster(skaters=6, goalkeepers=2)
+    floor = [line.person_id for line in lines if line.position == "player"][:skaters]
+    nets = [line.person_id for line in lines if line.position == "goalkeeper"][:goalkeepers]
+    problems = lineup_check(lines, starting_person_ids=floor + nets)
+    assert (problems == ()) is ok
+    if not ok:
+        assert articles(problems) == ["5.3 A"]
 
 
 @pytest.mark.parametrize(("officials", "ok"), [(5, True), (6, False)])
 def test_at_most_five_officials_sit_on_the_bench(officials, ok):
     """5.4 F / R-07."""
-    problems = lineup_check(roster(), bench_officials=officials)
+    problems = lineup_check(roster(), bench_officials=[f"o{i}" for i in range(officials)])
     assert (problems == ()) is ok
     if not ok:
         assert [(p.field, p.article) for p in problems] == [("bench_officials", "5.4 F")]

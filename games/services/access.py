@@ -1,0 +1,145 @@
+"""Who may see and change a game's officials and line-ups (the services ask these; so do the rules of
+``accounts/rules.py`` behind the admin and the API).
+
+- Championship directors (staff of the sanctioning body, international staff) assign the officials of their
+  games and see every assignment and line-up of them.
+- An official sees the assignments of the games they officiate (their own and their crew's) and both
+  line-ups of those games.
+- A team's managers and its federation's staff (``tournaments.services.can_manage_entry``) submit and see
+  their own team's line-up, never the opponent's before the start.
+- Once a game has started its line-ups are public (they are on the game sheet and the scoreboard, 4.3).
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+
+from accounts.access import is_international_staff, staff_federation_ids
+from accounts.models import User
+from tournaments.facts import resolve_now
+from tournaments.models import Championship, Game, GameStatus, TeamEntry
+from tournaments.services import can_manage_entry, check_can_direct
+
+from ..models import GameOfficial, Lineup, OfficialAccount
+
+
+def can_direct_game(user: User, game: Game) -> bool:
+    """Whether the user directs the game's championship (assigns its officials)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    try:
+        check_can_direct(user, game.championship)
+    except PermissionDenied:
+        return False
+    return True
+
+
+def check_can_assign_officials(user: User, game: Game) -> None:
+    """4.2 A: the IHTC appoints the referees; in the portal, the championship's directors assign officials."""
+    if not can_direct_game(user, game):
+        raise PermissionDenied("Only the championship's directors may assign the officials of its games (4.2 A).")
+
+
+def directed_championships(user: User) -> QuerySet[Championship]:
+    """The championships the user directs (the queryset form of ``check_can_direct``)."""
+    if not getattr(user, "is_authenticated", False):
+        return Championship.objects.none()
+    if is_international_staff(user):
+        return Championship.objects.all()
+    return Championship.objects.filter(sanctioning_body_id__in=staff_federation_ids(user))
+
+
+def official_person_id(user: User) -> int | None:
+    """The registered official (person) the login belongs to, or None (read once per user object)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    if not hasattr(user, "_games_official_person_id"):
+        user._games_official_person_id = (
+            OfficialAccount.objects.filter(user=user).values_list("person_id", flat=True).first()
+        )
+    return user._games_official_person_id
+
+
+def officiated_games_q(user: User, field: str = "pk") -> Q:
+    """Rows whose ``field`` is a game the user officiates (through their official account)."""
+    person_id = official_person_id(user)
+    if person_id is None:
+        return Q(pk__in=[])
+    return Q(**{f"{field}__in": GameOfficial.objects.filter(person_id=person_id).values("game_id")})
+
+
+def officiates(user: User, game: Game) -> bool:
+    person_id = official_person_id(user)
+    return person_id is not None and GameOfficial.objects.filter(game=game, person_id=person_id).exists()
+
+
+def assignments_visible_to(user: User) -> QuerySet[GameOfficial]:
+    """Assignments the user may read: those of the championships they direct and of the games they officiate."""
+    if not getattr(user, "is_authenticated", False):
+        return GameOfficial.objects.none()
+    if is_international_staff(user):
+        return GameOfficial.objects.all()
+    return GameOfficial.objects.filter(
+        Q(game__championship__in=directed_championships(user)) | officiated_games_q(user, "game_id")
+    )
+
+
+def can_view_assignment(user: User, assignment: GameOfficial) -> bool:
+    return can_direct_game(user, assignment.game) or officiates(user, assignment.game)
+
+
+def game_has_started(game: Game, *, now: datetime.datetime | None = None) -> bool:
+    """Return True once the game has started (5.1 C): it is final, or its scheduled time has come (5.4 B).
+
+    5.4 B: the game starts at the time scheduled. The live sheet records the actual face-off; until it
+    exists the schedule's time stands for it (the hand-over point for the sheet's period-1 start).
+    """
+    if game.status == GameStatus.FINAL:
+        return True
+    return game.start_at is not None and game.start_at <= resolve_now(now)
+
+
+def lineups_visible_to(user: User, *, now: datetime.datetime | None = None) -> QuerySet[Lineup]:
+    """Line-ups the user may read: public once the game has started; before, the team's own managers and
+    staff, the game's officials and the championship's directors."""
+    now = resolve_now(now)
+    started = Q(game__status=GameStatus.FINAL) | Q(game__start_at__lte=now)
+    if not getattr(user, "is_authenticated", False):
+        return Lineup.objects.filter(started)
+    if is_international_staff(user):
+        return Lineup.objects.all()
+    own = Q(entry__managers=user) | Q(entry__federation_id__in=staff_federation_ids(user))
+    q = started | own | Q(game__championship__in=directed_championships(user)) | officiated_games_q(user, "game_id")
+    return Lineup.objects.filter(pk__in=Lineup.objects.filter(q).values("pk"))
+
+
+def can_view_lineup(user: User, lineup: Lineup, *, now: datetime.datetime | None = None) -> bool:
+    return (
+        game_has_started(lineup.game, now=now)
+        or can_manage_entry(user, lineup.entry)
+        or can_direct_game(user, lineup.game)
+        or officiates(user, lineup.game)
+    )
+
+
+def check_can_submit_lineup(user: User, entry: TeamEntry) -> None:
+    """5.1 A: the team's manager or coach lists the players (in the portal: the entry's managers and staff)."""
+    if not can_manage_entry(user, entry):
+        raise PermissionDenied("Only the team's managers or staff of its federation may give its line-up (5.1 A).")
+
+
+def check_can_replace_goalkeeper(user: User, lineup: Lineup) -> None:
+    """5.1 C: the team designates the replacement; the game's officials (the scorer, 4.3) record it."""
+    if not (
+        can_manage_entry(user, lineup.entry) or officiates(user, lineup.game) or can_direct_game(user, lineup.game)
+    ):
+        raise PermissionDenied("Only the team's managers, the game's officials or its directors may record this.")
+
+
+def check_can_see_game_readiness(user: User, game: Game) -> None:
+    """Whether a game can start (5.3 B) is for those who start it: its officials and its directors."""
+    if not (can_direct_game(user, game) or officiates(user, game)):
+        raise PermissionDenied("Only the game's officials and the championship's directors see this.")

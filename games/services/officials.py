@@ -1,0 +1,145 @@
+"""The officials of a game (4.1-4.6): who is assigned, in which duty, and who may not be (R-08, 4.6 B)."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from accounts.access import can_manage_accounts, has_role
+from accounts.models import Role, User
+from federation.models import Person
+from portal.services import audited_create, audited_delete
+from tournaments.facts import field_error, resolve_now
+from tournaments.models import Game, GameStatus, RosterEntry, TeamOfficial
+
+from ..models import DUTY_LIMITS, GameOfficial, OfficialAccount, OfficialDuty
+from .access import check_can_assign_officials
+
+# On the floor or behind a goal for the whole game: these officials hold no other duty in it (4.1 A-B, 4.6 C).
+_EXCLUSIVE_DUTIES = frozenset({OfficialDuty.REFEREE, OfficialDuty.GOAL_JUDGE})
+
+
+def check_official_assignment(*, game: Game, person: Person, duty: str, position: int | None = None) -> int:
+    """Refuse an assignment the rules do not allow; return the position the official takes.
+
+    The referees come first in the list and the first is the lead (4.2 C); a game has two referees and one
+    timekeeper, penalty timekeeper and scorer (4.1 A-B) and up to two goal judges (4.6 C). A referee belongs
+    to neither team's federation (4.2 I, R-08); a goal judge is no member of either team (4.6 B).
+    """
+    if duty not in DUTY_LIMITS:
+        raise field_error("duty", f"Rule 4.1: a duty is one of {', '.join(DUTY_LIMITS)}, not {duty!r}.")
+    if game.status == GameStatus.FINAL:
+        raise field_error("game", "Rule 4.2 O: the game is final; its officials signed the official game report.")
+    if duty == OfficialDuty.REFEREE and not person.is_referee:
+        raise field_error("person", f"Rule 4.2 A: {person} is not registered as a referee.")
+    if duty != OfficialDuty.REFEREE and not (person.is_official or person.is_referee):
+        raise field_error("person", f"Rule 4.1 B: {person} is not registered as a game official.")
+    if duty == OfficialDuty.REFEREE:
+        check_referee_neutrality(game=game, person=person)
+    if duty == OfficialDuty.GOAL_JUDGE:
+        check_goal_judge_neutrality(game=game, person=person)
+    held = list(GameOfficial.objects.filter(game=game).values_list("person_id", "duty", "position"))
+    duties_of_person = {d for p, d, _ in held if p == person.pk}
+    if duty in duties_of_person:
+        raise field_error("person", f"{person} already holds this duty in this game.")
+    if duties_of_person and (duty in _EXCLUSIVE_DUTIES or duties_of_person & _EXCLUSIVE_DUTIES):
+        raise field_error(
+            "duty", f"Rule 4.1 B: {person} already officiates this game as {', '.join(sorted(duties_of_person))}; "
+            "referees and goal judges hold no other duty."
+        )  # fmt: skip
+    taken = {pos for _, d, pos in held if d == duty}
+    limit = DUTY_LIMITS[duty]
+    if position is None:
+        free = [pos for pos in range(1, limit + 1) if pos not in taken]
+        if not free:
+            raise field_error("duty", f"Rule 4.1: a game has {limit} {OfficialDuty(duty).label}(s); all are assigned.")
+        return free[0]
+    if not 1 <= position <= limit:
+        raise field_error("position", f"Rule 4.1: a game has {limit} {OfficialDuty(duty).label}(s); 1 to {limit}.")
+    if position in taken:
+        raise field_error("position", f"Position {position} is assigned; unassign that official first.")
+    return position
+
+
+def check_referee_neutrality(*, game: Game, person: Person) -> None:
+    """4.2 I, R-08: the referees in charge have no affiliation with either team: not of either team's federation."""
+    if game.home_id is None or game.away_id is None:
+        raise field_error("game", "R-08: the game's teams are not known yet; a referee is checked against both.")
+    for entry in (game.home, game.away):
+        if person.federation_id == entry.federation_id:
+            raise field_error(
+                "person",
+                f"Rule 4.2 I / R-08: {person} belongs to {entry.federation}, the federation of {entry}; "
+                "a referee must not belong to either team's federation.",
+            )
+
+
+def check_goal_judge_neutrality(*, game: Game, person: Person) -> None:
+    """4.6 B: goal judges are not members of either competing team (on its roster or among its officials)."""
+    entries = [e for e in (game.home_id, game.away_id) if e is not None]
+    member = (
+        RosterEntry.objects.filter(entry_id__in=entries, person=person).exists()
+        or TeamOfficial.objects.filter(entry_id__in=entries, person=person).exists()
+    )
+    if member:
+        raise field_error("person", f"Rule 4.6 B: {person} is a member of a competing team; not a goal judge.")
+
+
+def official_assign(
+    *,
+    game: Game,
+    person: Person,
+    duty: str,
+    by: User,
+    position: int | None = None,
+    now: datetime.datetime | None = None,
+) -> GameOfficial:
+    """Assign ``person`` to ``duty`` in ``game`` (referees: the first listed is the lead, 4.2 C)."""
+    check_can_assign_officials(by, game)
+    with transaction.atomic():
+        # Two directors assigning at once: the second sees the first's assignment.
+        game = Game.objects.select_for_update().select_related("home", "away").get(pk=game.pk)
+        position = check_official_assignment(game=game, person=person, duty=duty, position=position)
+        return audited_create(
+            GameOfficial,
+            by,
+            game=game,
+            person=person,
+            duty=duty,
+            position=position,
+            assigned_by=by,
+            assigned_at=resolve_now(now),
+        )
+
+
+def official_unassign(*, assignment: GameOfficial, by: User) -> None:
+    """Withdraw an assignment (4.2 B: the IHTC appoints another referee), not once the game is final (4.2 O)."""
+    check_can_assign_officials(by, assignment.game)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=assignment.game_id)
+        if game.status == GameStatus.FINAL:
+            raise field_error("game", "Rule 4.2 O: the game is final; its officials signed the official game report.")
+        audited_delete(assignment, by)
+
+
+def check_official_account_link(*, person: Person, user: User, by: User) -> None:
+    """Refuse a link of an official to a login that ``by`` may not make or that the register does not support."""
+    if not can_manage_accounts(by):
+        raise PermissionDenied("Only those who keep the accounts (IHTC executives) link an official to a login.")
+    if not (person.is_referee or person.is_official):
+        raise field_error("person", f"Rule 4.1: {person} is registered neither as a referee nor as a game official.")
+    if not has_role(user, Role.GAME_OFFICIAL):
+        raise field_error("user", f"{user} does not hold the {Role.GAME_OFFICIAL.label} role; give it first.")
+    if OfficialAccount.objects.filter(person=person).exists():
+        raise field_error("person", f"{person} already has a login.")
+    if OfficialAccount.objects.filter(user=user).exists():
+        raise field_error("user", f"{user} is already the login of another official.")
+
+
+def official_account_link(*, person: Person, user: User, by: User) -> OfficialAccount:
+    """Link a registered official to their login, so that "My games" shows their assignments."""
+    with transaction.atomic():
+        check_official_account_link(person=person, user=user, by=by)
+        return audited_create(OfficialAccount, by, person=person, user=user)

@@ -1,0 +1,106 @@
+"""Pages: an official's "My games" (assignments, crew, readiness) and a team's line-up form; the games admin."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import Role
+from games import services
+from games.models import GameOfficial, Lineup, OfficialAccount, OfficialDuty
+from tests.factories import PersonFactory, SuperuserFactory, with_role
+
+from .conftest import goalkeepers_of, skaters_of
+
+pytestmark = pytest.mark.django_db
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_my_games_lists_the_officials_assignments_with_the_lead_and_crew(game, director, referee):
+    login = with_role(Role.GAME_OFFICIAL)
+    OfficialAccount.objects.create(person=referee, user=login)
+    services.official_assign(game=game, person=referee, duty=OfficialDuty.REFEREE, by=director)
+    scorer = PersonFactory(is_official=True)
+    services.official_assign(game=game, person=scorer, duty=OfficialDuty.SCORER, by=director)
+    page = logged_in(login).get(reverse("games:my-games")).content.decode()
+    assert "lead referee (4.2 C)" in page
+    assert str(scorer) in page
+    assert "Rule 5.1 A / 5.3 B" in page  # no line-up given yet: the game cannot start
+
+
+def test_my_games_says_when_the_login_is_no_official(db):
+    page = logged_in(with_role(Role.GAME_OFFICIAL)).get(reverse("games:my-games")).content.decode()
+    assert "not linked to a registered game official" in page
+
+
+def test_my_games_runs_a_constant_number_of_queries(game, director):
+    from tests.factories import GameFactory
+
+    referee = PersonFactory(is_referee=True)
+    login = with_role(Role.GAME_OFFICIAL)
+    OfficialAccount.objects.create(person=referee, user=login)
+    client = logged_in(login)
+    for _ in range(5):
+        services.official_assign(
+            game=GameFactory(championship=game.championship), person=referee, duty="referee", by=director
+        )
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as few:
+        client.get(reverse("games:my-games"))
+    for _ in range(5):
+        services.official_assign(
+            game=GameFactory(championship=game.championship), person=referee, duty="referee", by=director
+        )
+    with CaptureQueriesContext(connection) as many:
+        client.get(reverse("games:my-games"))
+    assert len(many) == len(few)
+
+
+def test_the_manager_gives_the_lineup_on_its_page(game, manager, home_roster):
+    lines = skaters_of(home_roster)[:4] + goalkeepers_of(home_roster)[:1]
+    data = {f"listed-{line.person_id}": "on" for line in lines}
+    data[f"captain-{lines[0].person_id}"] = "on"
+    url = reverse("games:lineup-edit", args=[game.pk, game.home.pk])
+    response = logged_in(manager).post(url, data)
+    assert response.status_code == 302
+    assert Lineup.objects.get(game=game, entry=game.home).players.count() == 5
+
+
+def test_a_refused_lineup_shows_the_rule_and_stores_nothing(game, manager, home_roster):
+    data = {f"listed-{line.person_id}": "on" for line in skaters_of(home_roster)[:15]}
+    data[f"captain-{home_roster[0].person_id}"] = "on"
+    response = logged_in(manager).post(reverse("games:lineup-edit", args=[game.pk, game.home.pk]), data)
+    assert response.status_code == 400
+    assert "Rule 5.1 A" in response.content.decode()
+    assert not Lineup.objects.exists()
+
+
+def test_the_opponents_manager_cannot_open_the_lineup(game, manager):
+    response = logged_in(manager).get(reverse("games:lineup-edit", args=[game.pk, game.away.pk]))
+    assert response.status_code == 403
+
+
+def test_the_admin_refuses_a_referee_of_a_teams_federation_r_08(game):
+    referee = PersonFactory(federation=game.home.federation, is_referee=True)
+    response = logged_in(SuperuserFactory()).post(
+        reverse("admin:games_gameofficial_add"), {"game": game.pk, "person": referee.pk, "duty": "referee"}
+    )
+    assert response.status_code == 200
+    assert "R-08" in response.content.decode()
+    assert not GameOfficial.objects.exists()
+
+
+def test_the_admin_assigns_through_the_service(game, referee):
+    admin_user = SuperuserFactory()
+    response = logged_in(admin_user).post(
+        reverse("admin:games_gameofficial_add"), {"game": game.pk, "person": referee.pk, "duty": "referee"}
+    )
+    assert response.status_code == 302
+    assignment = GameOfficial.objects.get()
+    assert (assignment.position, assignment.assigned_by) == (1, admin_user)
