@@ -381,3 +381,18 @@ def access_device_request(user, request_id, *, for_edit: bool = False) -> Protec
     if for_edit and not can_edit_person(user, device_request.person):
         raise PermissionDenied("Only staff of the holder's federation or international staff may change a request.")
     return device_request
+
+
+# --- The live game sheet (issue 9) ------------------------------------------------------
+
+
+def can_enter_game_events(user, game) -> bool:
+    """Whether the user may enter events on a game's live sheet and read its log (4.3-4.5: the officials' table).
+
+    Until officials are assigned per game (issue 9, officials), the staff who direct the game's championship
+    (staff of its sanctioning body, international staff, superusers); the assignment of the game's timekeeper,
+    penalty timekeeper and scorer extends this function, and every caller follows.
+    """
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    return can_edit_federation(user, game.championship.sanctioning_body)
