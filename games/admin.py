@@ -9,15 +9,25 @@ from .models import GameSheet, SheetEvent, SheetSnapshot
 # --- The live game sheet (issue 9): a read-only view of the log; entries go through games.sheet.record_events ---
 
 
+class LogAdmin(ReadOnlyAdmin):
+    """The sheet's rows keep no simple-history: an entry is never changed (a correction is a new entry), so the
+    log is its own history; the history page is Django's own list of admin actions (none: nothing is edited)."""
+
+    def history_view(self, request, object_id, extra_context=None):
+        if self._visible_object(request, object_id) is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        return admin.ModelAdmin.history_view(self, request, object_id, extra_context)
+
+
 @admin.register(GameSheet)
-class GameSheetAdmin(ReadOnlyAdmin):
+class GameSheetAdmin(LogAdmin):
     list_display = ["game", "status", "sequence", "opened_at", "opened_by"]
     list_filter = ["status"]
     list_select_related = ["game__home", "game__away", "opened_by"]
 
 
 @admin.register(SheetEvent)
-class SheetEventAdmin(ReadOnlyAdmin):
+class SheetEventAdmin(LogAdmin):
     list_display = ["sheet", "sequence", "event_type", "event_id", "entered_by", "device", "received_at"]
     list_filter = ["device"]
     search_fields = ["event_id", "device"]
@@ -29,6 +39,6 @@ class SheetEventAdmin(ReadOnlyAdmin):
 
 
 @admin.register(SheetSnapshot)
-class SheetSnapshotAdmin(ReadOnlyAdmin):
+class SheetSnapshotAdmin(LogAdmin):
     list_display = ["sheet", "period", "sequence", "taken_at"]
     list_select_related = ["sheet__game__home", "sheet__game__away"]

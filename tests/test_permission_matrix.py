@@ -782,6 +782,78 @@ TARGETS += [
 ]
 
 
+# --- The live game sheet (issue 9) ------------------------------------------------------------------------------
+
+
+def _sheet_objects() -> dict[str, Callable[[World], object]]:
+    from tests.games.sheet_helpers import sheet_game
+
+    def sheet_event(w):
+        from games.models import SheetEvent
+        from games.sheet import record_events
+        from tests.factories import SuperuserFactory as _Superuser
+
+        record_events(game=w["sheet_game"], by=_Superuser(), device="matrix", events=_first_entry(w)["events"])
+        return SheetEvent.objects.get(sheet__game=w["sheet_game"])
+
+    return {"sheet_game": lambda w: sheet_game(championship=w["championship"]), "sheet_event": sheet_event}
+
+
+OBJECTS.update(_sheet_objects())
+
+
+def gapi(name: str, *args) -> Callable[[World], str]:
+    """A URL of the games API; ``args`` name objects of the world."""
+    return lambda w: reverse(f"games-api:{name}", args=[w.pk(a) for a in args])
+
+
+def _first_entry(w) -> dict:
+    from tests.games.sheet_helpers import entry
+
+    return {"device": "matrix", "events": [entry("period_start", period=1)]}
+
+
+# Until officials are assigned per game, the staff who direct the championship enter its events and read its log.
+API_SHEET_ENTRY = expect(403, EXEC=200, INTL=200, SU=200)
+TARGETS += [
+    {"name": "api game sheet state", "method": "get", "url": gapi("game-sheet", "sheet_game"), "expect": PUBLIC},
+    {
+        "name": "api game sheet log",
+        "method": "get",
+        "url": gapi("game-sheet-events", "sheet_game"),
+        "expect": API_SHEET_ENTRY,
+    },
+    {
+        "name": "api game sheet enter events",
+        "method": "post",
+        "url": gapi("game-sheet-events", "sheet_game"),
+        "data": _first_entry,
+        "expect": API_SHEET_ENTRY,
+    },
+    # The log's admin is a read-only view for superusers.
+    {
+        "name": "admin sheet event view",
+        "method": "get",
+        "url": page("admin:games_sheetevent_change", "sheet_event"),
+        "expect": expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, SU=200),
+    },
+    {
+        "name": "admin sheet event history",
+        "method": "get",
+        "url": page("admin:games_sheetevent_history", "sheet_event"),
+        "expect": expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, SU=200),
+    },
+]
+
+
+def test_every_route_of_the_games_api_is_in_the_matrix():
+    resolver = get_resolver()
+    routes = _route_names(resolver.namespace_dict["games-api"][1].url_patterns, "games-api")
+    assert routes, "the games API has routes"
+    missing = routes - _target_route_names()
+    assert not missing, f"routes with no row in the permission matrix: {sorted(missing)}"
+
+
 def test_every_route_of_the_championship_api_and_pages_is_in_the_matrix():
     resolver = get_resolver()
     routes = _route_names(resolver.namespace_dict["tournaments-api"][1].url_patterns, "tournaments-api")
