@@ -16,6 +16,7 @@ same log would put them.
 from __future__ import annotations
 
 import datetime
+import threading
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -254,16 +255,71 @@ def _server_clock_time(device_time: datetime.datetime, offset_ms: int | None, re
     return device_time - datetime.timedelta(milliseconds=offset_ms)
 
 
-def _replayed(sheet: GameSheet, log: list[dict[str, Any]], new_ids: set[str], times) -> tuple[dict, dict]:
-    """Replay the log; refuse (``SheetRefused``) when the engine refuses an event of it."""
+@dataclass(frozen=True)
+class _ParsedLog:
+    """A sheet's stored log as the engine reads it, with each event's server-clock time, at one sequence."""
+
+    sequence: int
+    events: tuple[engine.Event, ...]
+    times: Mapping[str, datetime.datetime]
+
+
+class _ParsedLogs:
+    """The parsed logs of the sheets this process entered last, by sheet id (the games being played).
+
+    A log only grows (rows are never changed or deleted) and a sequence number is given once per sheet, so a
+    log cached at the locked sheet's sequence is the stored log: the entry replays it without reading and
+    parsing every row again. Any other sequence (another process entered since) reads the rows. A log is
+    cached only once its transaction has committed.
+    """
+
+    def __init__(self, size: int = 64):
+        self.size = size
+        self.logs: dict[int, _ParsedLog] = {}
+        self.lock = threading.Lock()
+
+    def get(self, sheet: GameSheet) -> _ParsedLog:
+        with self.lock:
+            cached = self.logs.get(sheet.pk)
+        if cached is not None and cached.sequence == sheet.sequence:
+            return cached
+        rows = (
+            SheetEvent.objects.filter(sheet=sheet)
+            .order_by("sequence")
+            .values_list("event_id", "sequence", "payload", "device_time", "clock_offset_ms", "received_at")
+        )
+        entries, times = [], {}
+        for event_id, sequence, payload, device_time, offset, received_at in rows:
+            entries.append({**payload, "id": str(event_id), "seq": sequence})
+            times[str(event_id)] = _server_clock_time(device_time, offset, received_at)
+        return _ParsedLog(sheet.sequence, tuple(engine.parse_log(entries)), times)
+
+    def put(self, sheet_id: int, log: _ParsedLog) -> None:
+        with self.lock:
+            self.logs.pop(sheet_id, None)
+            self.logs[sheet_id] = log
+            while len(self.logs) > self.size:
+                self.logs.pop(next(iter(self.logs)))
+
+
+PARSED_LOGS = _ParsedLogs()
+
+
+def _replayed(sheet: GameSheet, log: _ParsedLog, created: Sequence[SheetEvent], now) -> tuple[_ParsedLog, dict, dict]:
+    """Replay the stored log and the new entries; refuse (``SheetRefused``) when the engine refuses an event."""
     game = _engine_game(sheet.teams, sheet.game_type)
+    new_ids = {e.event_id for e in created}
     try:
-        events = engine.parse_log(log)
+        # The new entries only are parsed here: the stored ones were when they were entered (R-10).
+        new = engine.parse_log([{**e.payload, "id": e.event_id, "seq": e.sequence} for e in created])
+        events = log.events + tuple(new)
         state = engine.replay(events, game, engine.Ruleset.from_dict(sheet.ruleset))
         kept = engine.sort_events(events)
     except engine.EngineError as error:
         raise SheetRefused(error, stored=error.event_id not in new_ids) from None
-    return state.to_dict(), _clock(state, kept, times)
+    times = {**log.times, **{e.event_id: _server_clock_time(e.device_time, e.clock_offset_ms, now) for e in created}}
+    grown = _ParsedLog(created[-1].sequence, events, times)
+    return grown, state.to_dict(), _clock(state, kept, times)
 
 
 def record_events(*, game: Game, by: User, device: str, events: object, now: datetime.datetime | None = None):
@@ -313,12 +369,6 @@ def record_events(*, game: Game, by: User, device: str, events: object, now: dat
                 {"events": "Rule 4.2 O / 4.3: the game sheet is final (signed, or the result recorded); only an "
                            "audited staff amendment changes it."}
             )  # fmt: skip
-        rows = list(
-            SheetEvent.objects.filter(sheet=sheet)
-            .order_by("sequence")
-            .values_list("event_id", "sequence", "payload", "device_time", "clock_offset_ms", "received_at")
-        )
-        times = {str(r[0]): _server_clock_time(r[3], r[4], r[5]) for r in rows}
         first = sheet.sequence + 1
         created = [
             SheetEvent(
@@ -334,17 +384,15 @@ def record_events(*, game: Game, by: User, device: str, events: object, now: dat
             )
             for n, item in enumerate(new)
         ]
-        times.update({e.event_id: _server_clock_time(e.device_time, e.clock_offset_ms, now) for e in created})
-        log = _log([(r[0], r[1], r[2]) for r in rows] + [(e.event_id, e.sequence, e.payload) for e in created])
-        state, clock = _replayed(sheet, log, {i.event_id for i in new}, times)
+        grown, state, clock = _replayed(sheet, PARSED_LOGS.get(sheet), created, now)
         SheetEvent.objects.bulk_create(created)
-        sheet.sequence = first + len(new) - 1
+        sheet.sequence = grown.sequence
         sheet.save(update_fields=["sequence"])
-        SheetSnapshot.objects.update_or_create(
-            sheet=sheet,
-            period=state["period"],
-            defaults={"sequence": sheet.sequence, "state": {"state": state, "clock": clock}, "taken_at": now},
-        )
+        snapshot = {"sequence": sheet.sequence, "state": {"state": state, "clock": clock}, "taken_at": now}
+        if not SheetSnapshot.objects.filter(sheet=sheet, period=state["period"]).update(**snapshot):
+            SheetSnapshot.objects.create(sheet=sheet, period=state["period"], **snapshot)
+        sheet_id = sheet.pk
+        transaction.on_commit(lambda: PARSED_LOGS.put(sheet_id, grown))
     return SheetAnswer(game.pk, sheet.status, sheet.sequence, state, clock, now, acks)
 
 

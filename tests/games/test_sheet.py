@@ -304,3 +304,31 @@ def test_reading_the_state_and_the_log_costs_the_same_queries_as_the_log_grows(g
     long = _queries(client, sheet_url(game)), _queries(client, events_url(game))
     assert long == short
     assert len(client.get(events_url(game)).json()) == 120
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_next_entry_replays_the_log_kept_from_the_last_one_and_rereads_a_stale_one(director):
+    from games.sheet import PARSED_LOGS
+
+    game = sheet_game()
+    client = client_for(director)
+    post(client, game, [entry("period_start", period=1), entry("shot", period=1, time="0:10", team="home")])
+    sheet = GameSheet.objects.get(game=game)
+    kept = PARSED_LOGS.logs[sheet.pk]
+    assert kept.sequence == 2 and [e.type for e in kept.events] == ["period_start", "shot"]
+    # Another process entered since: the kept log is behind the sheet's sequence and is read again.
+    other = entry("shot", period=1, time="0:20", team="away")
+    SheetEvent.objects.create(
+        sheet=sheet,
+        event_id=other["id"],
+        sequence=3,
+        payload={k: v for k, v in other.items() if k not in ("id", "device_time", "clock_offset_ms")},
+        entered_by=director,
+        device="elsewhere",
+        received_at=DEVICE_TIME,
+        device_time=DEVICE_TIME,
+    )
+    GameSheet.objects.filter(pk=sheet.pk).update(sequence=3)
+    answer = post(client, game, [entry("shot", period=1, time="0:30", team="away")]).json()
+    assert answer["sequence"] == 4 and answer["state"]["teams"]["away"]["shots"] == 2
+    assert PARSED_LOGS.logs[sheet.pk].sequence == 4
