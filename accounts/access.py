@@ -400,3 +400,21 @@ def can_keep_venues_in(user, country) -> bool:
         bool(ids and country)
         and Federation.objects.filter(pk__in=ids, level=FederationLevel.NATIONAL, country=country).exists()
     )
+
+
+# --- The live game sheet (issue 9) ------------------------------------------------------
+
+
+def can_enter_game_events(user, game) -> bool:
+    """Whether the user may enter events on a game's live sheet and read its log (4.3-4.5: the officials' table).
+
+    The staff who direct the game's championship (staff of its sanctioning body, international staff,
+    superusers) and the game's assigned timekeeper, penalty timekeeper and official scorer.
+    """
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    if can_edit_federation(user, game.championship.sanctioning_body):
+        return True
+    from games.services.access import keeps_the_sheet  # the games app sits above accounts
+
+    return keeps_the_sheet(user, game)

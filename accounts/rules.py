@@ -242,3 +242,21 @@ rules.add_perm("games.view_lineup", can_view_game_lineup)
 rules.add_perm("games.view_officialaccount", manages_accounts)
 rules.add_perm("games.add_officialaccount", manages_accounts)
 rules.add_perm("games.delete_officialaccount", manages_accounts)
+
+
+# --- The live game sheet (issue 9): entered by the game's officials and the staff who direct it ----------------
+
+
+@rules.predicate
+def can_enter_game_events(user, game=None):
+    """The game's officials and its championship's directors enter its events (accounts.access)."""
+    if game is None:
+        return access.is_federation_staff(user)
+    return access.can_enter_game_events(user, game)
+
+
+rules.add_perm("games.enter_game_events", can_enter_game_events)
+# The sheet's admin pages are a read-only view of the log for superusers; entries go through games.sheet.
+SHEET_ADMIN_MODELS = ("gamesheet", "sheetevent", "sheetsnapshot")
+for _model in SHEET_ADMIN_MODELS:
+    rules.add_perm(f"games.view_{_model}", is_superuser)

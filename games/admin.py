@@ -1,4 +1,5 @@
-"""The games admin: officials' assignments (made and withdrawn through the services), line-ups (read only)."""
+"""The games admin: officials' assignments (made and withdrawn through the services), line-ups (read only),
+the live sheet's log (read only). Every ModelAdmin derives from ``portal.admin.AccessAdmin``."""
 
 from __future__ import annotations
 
@@ -8,10 +9,20 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from portal.admin import AccessAdmin
 from portal.forms import apply_errors
+from tournaments.admin import ReadOnlyAdmin  # AccessAdmin with nothing added, changed or deleted
 from tournaments.models import GameStatus
 
 from . import services
-from .models import GameOfficial, Lineup, LineupOfficial, LineupPlayer, OfficialAccount
+from .models import (
+    GameOfficial,
+    GameSheet,
+    Lineup,
+    LineupOfficial,
+    LineupPlayer,
+    OfficialAccount,
+    SheetEvent,
+    SheetSnapshot,
+)
 
 
 class ActingFormMixin:
@@ -186,3 +197,36 @@ class OfficialAccountAdmin(ActingFormMixin, AccessAdmin):
         saved = services.official_account_link(person=obj.person, user=obj.user, by=request.user)
         obj.pk = saved.pk
         obj._state.adding = False
+
+
+# --- The live game sheet (issue 9): a read-only view of the log; entries go through games.sheet.record_events ---
+
+
+class LogAdmin(ReadOnlyAdmin):
+    """The sheet's rows keep no simple-history: an entry is never changed (a correction is a new entry), so the
+    log is its own history; AccessAdmin shows Django's own list of admin actions (none: nothing is edited)."""
+
+
+@admin.register(GameSheet)
+class GameSheetAdmin(LogAdmin):
+    list_display = ["game", "status", "sequence", "opened_at", "opened_by"]
+    list_filter = ["status"]
+    list_select_related = ["game__home", "game__away", "opened_by"]
+
+
+@admin.register(SheetEvent)
+class SheetEventAdmin(LogAdmin):
+    list_display = ["sheet", "sequence", "event_type", "event_id", "entered_by", "device", "received_at"]
+    list_filter = ["device"]
+    search_fields = ["event_id", "device"]
+    list_select_related = ["sheet__game__home", "sheet__game__away", "entered_by"]
+
+    @admin.display(description="Type")
+    def event_type(self, obj):
+        return obj.payload.get("type")
+
+
+@admin.register(SheetSnapshot)
+class SheetSnapshotAdmin(LogAdmin):
+    list_display = ["sheet", "period", "sequence", "taken_at"]
+    list_select_related = ["sheet__game__home", "sheet__game__away"]

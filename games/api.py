@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, viewsets
 from rest_framework.decorators import action
@@ -184,7 +183,8 @@ class GameReadinessViewSet(viewsets.GenericViewSet):
     queryset = _GAMES
 
     def retrieve(self, request, pk=None):
-        game = get_object_or_404(_GAMES, pk=pk)
+        # Through the viewset's own lookup: an id that is no number, or beyond the database's range, is a 404.
+        game = self.get_object()
         services.check_can_see_game_readiness(request.user, game)
         problems = services.game_start_problems(game)
         return Response(

@@ -1,6 +1,7 @@
+from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import api
+from . import api, sheet_api
 
 app_name = "games-api"
 
@@ -9,4 +10,8 @@ router.register("game-officials", api.GameOfficialViewSet, basename="game-offici
 router.register("lineups", api.LineupViewSet, basename="lineup")
 router.register("game-readiness", api.GameReadinessViewSet, basename="game-readiness")
 
-urlpatterns = router.urls
+urlpatterns = [
+    path("games/<int:game_id>/sheet/", sheet_api.SheetView.as_view(), name="game-sheet"),
+    path("games/<int:game_id>/sheet/events/", sheet_api.SheetEventsView.as_view(), name="game-sheet-events"),
+    *router.urls,
+]

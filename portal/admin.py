@@ -25,6 +25,7 @@ from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_permission_codename
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from simple_history.admin import SimpleHistoryAdmin
@@ -68,8 +69,17 @@ class AccessAdmin(AccessPermissionsMixin, SimpleHistoryAdmin):
         """The live object, if the user's queryset holds it (None otherwise: not visible, or deleted)."""
         return self.get_object(request, unquote(object_id))
 
+    def _keeps_history(self) -> bool:
+        """Whether the model keeps simple-history versions (a log whose rows never change keeps none)."""
+        return hasattr(self.model, getattr(self.opts, "simple_history_manager_attribute", "history"))
+
     def history_view(self, request, object_id, extra_context=None):
         obj = self._visible_object(request, object_id)
+        if not self._keeps_history():
+            # Django's own list of the admin's actions on the object (none for records only services write).
+            if obj is None:
+                return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+            return admin.ModelAdmin.history_view(self, request, object_id, extra_context)
         if obj is None:
             if is_superuser(request.user):
                 # A deleted object's stored history, for whoever sees everything.
@@ -81,6 +91,8 @@ class AccessAdmin(AccessPermissionsMixin, SimpleHistoryAdmin):
 
     def history_form_view(self, request, object_id, version_id, extra_context=None):
         obj = self._visible_object(request, object_id)
+        if not self._keeps_history():
+            raise Http404("This record keeps no versions to revert to.")
         if obj is None:
             return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
         if not self.has_view_history_or_change_history_permission(request, obj):

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import datetime
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -172,8 +173,29 @@ def build_world() -> World:
             person=person_a, status=DeviceRequestStatus.REJECTED, decision_reason="Metal parts", prescription=None
         ),
     ]
+    # Officials and line-ups (games): a neutral referee on pool B's game (still to come), and A's line-up for it.
+    from games import services as game_services
+    from games.models import Lineup, LineupPlayer
+    from tests.factories import PersonFactory
+
+    upcoming = Game.objects.filter(championship=championship, status=GameStatus.SCHEDULED).order_by("number").first()
+    neutral = FederationFactory(name="Federation C")
+    assignment = game_services.official_assign(
+        game=upcoming,
+        person=PersonFactory(federation=neutral, is_referee=True),
+        duty="referee",
+        by=SuperuserFactory(),
+        now=upcoming.start_at - datetime.timedelta(days=1),
+    )
+    lineup = Lineup.objects.create(game=upcoming, entry=upcoming.home, submitted_at=upcoming.start_at)
+    for line in rosters[upcoming.home_id]:
+        LineupPlayer.objects.create(lineup=lineup, person=line.person, number=line.number, position=line.position)
+
     world = World()
     world.ids = {
+        "game-officials": [assignment.pk],
+        "lineups": [lineup.pk],
+        "game-readiness": [upcoming.pk],
         "federations": [fed_a.pk, body.pk],
         "people": [person_a.pk],
         "passports": [p.pk for p in passports],
@@ -339,6 +361,14 @@ BODY_IDS = {
 }
 
 
+# Path parameters that name the object of the path's collection (/api/games/{game_id}/sheet/: a game).
+ID_PARAMETERS = ("id", "game_id")
+
+
+def _path_id(path: str) -> str | None:
+    return next((name for name in ID_PARAMETERS if "{" + name + "}" in path), None)
+
+
 def _is_id(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_ID
 
@@ -346,8 +376,9 @@ def _is_id(value) -> bool:
 def _with_real_ids(item: Generated, world: World, collection: str, turn: int) -> dict:
     """The request's parts, its ids replaced by the world's (a negative request keeps an id that is not one)."""
     path_parameters = dict(item.path_parameters)
-    if "id" in path_parameters and (item.positive or _is_id(path_parameters["id"])):
-        path_parameters["id"] = world.real(collection, turn)
+    for name in ID_PARAMETERS:
+        if name in path_parameters and (item.positive or _is_id(path_parameters[name])):
+            path_parameters[name] = world.real(collection, turn)
     body = item.body
     if item.positive and isinstance(body, dict):
         body = {
@@ -400,9 +431,9 @@ def test_every_operation_answers_within_the_schema(role, generated, wsgi_in_test
         figures.operations += 1
         collection = _collection(operation.path)
         if operation.method.upper() == "GET":
-            if "{id}" in operation.path:
+            if name := _path_id(operation.path):
                 for pk in [*world.ids[collection], MAX_ID]:
-                    _send(operation.Case(path_parameters={"id": pk}), headers, figures)
+                    _send(operation.Case(path_parameters={name: pk}), headers, figures)
             else:
                 _send(operation.Case(), headers, figures)
         for positive, count in PER_ROLE.items():

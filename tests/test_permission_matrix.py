@@ -1261,6 +1261,26 @@ def _games_objects() -> dict[str, Callable[[World], object]]:
 OBJECTS.update(_games_objects())
 
 
+# --- The live game sheet (issue 9) ------------------------------------------------------------------------------
+
+
+def _sheet_objects() -> dict[str, Callable[[World], object]]:
+    from tests.games.sheet_helpers import sheet_game
+
+    def sheet_event(w):
+        from games.models import SheetEvent
+        from games.sheet import record_events
+        from tests.factories import SuperuserFactory as _Superuser
+
+        record_events(game=w["sheet_game"], by=_Superuser(), device="matrix", events=_first_entry(w)["events"])
+        return SheetEvent.objects.get(sheet__game=w["sheet_game"])
+
+    return {"sheet_game": lambda w: sheet_game(championship=w["championship"]), "sheet_event": sheet_event}
+
+
+OBJECTS.update(_sheet_objects())
+
+
 def gapi(name: str, *args) -> Callable[[World], str]:
     """A URL of the games API; ``args`` name objects of the world."""
     return lambda w: reverse(f"games-api:{name}", args=[w.pk(a) for a in args])
@@ -1351,6 +1371,133 @@ TARGETS += [
         "method": "get",
         "url": page("admin:games_officialaccount_add"),
         "expect": ADMIN_EXECUTIVES,
+    },
+]
+
+
+# --- Admin pages of the games app and of result amendments (every admin URL has a row) ----------------------------
+
+
+def _more_admin_objects() -> dict[str, Callable[[World], object]]:
+    from games.models import OfficialAccount, SheetSnapshot
+    from tests.factories import SuperuserFactory as _Superuser
+    from tests.factories import UserFactory as _User
+    from tournaments.models import ResultAmendment
+
+    return {
+        "official_account": lambda w: OfficialAccount.objects.create(
+            person=PersonFactory(is_official=True), user=_User()
+        ),
+        "amendment": lambda w: ResultAmendment.objects.create(
+            game=w["game"],
+            amended_by=_Superuser(),
+            amended_at=w["game"].start_at,
+            reason="The scorer's sheet was misread.",
+            before={"home_goals": 1},
+            after={"home_goals": 2},
+        ),
+        "sheet": lambda w: w["sheet_event"].sheet,
+        "snapshot": lambda w: (
+            SheetSnapshot.objects.filter(sheet=w["sheet"]).first()
+            or SheetSnapshot.objects.create(
+                sheet=w["sheet"], period=0, sequence=0, state={}, taken_at=w["game"].start_at
+            )
+        ),
+    }
+
+
+OBJECTS.update(_more_admin_objects())
+
+# Line-ups are the teams' (5.1 A): read in the admin by who may see them, never added, deleted or reverted there.
+ADMIN_LINEUP_A = expect(ELSEWHERE, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=200, INTL=200, STAFF_A=200, SU=200)
+# An assignment of a game national staff do not direct is no such object in their admin (the history's redirect).
+ADMIN_ASSIGNMENT_HISTORY = expect(
+    403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, STAFF_A=ELSEWHERE, STAFF_B=ELSEWHERE, EXEC=200, INTL=200, SU=200
+)
+# A record that keeps no versions has no revert form: 404 for every admin user.
+ADMIN_NO_VERSIONS = expect(404, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN)
+
+TARGETS += [
+    *admin_pages(
+        "games.gameofficial",
+        "assignment",
+        delete=ADMIN_GAMES_DIRECTORS,
+        history=ADMIN_ASSIGNMENT_HISTORY,
+        simple_history=ADMIN_ASSIGNMENT_HISTORY,
+    ),
+    *admin_pages(
+        "games.lineup",
+        "lineup_a",
+        add=ADMIN_NOBODY,
+        delete=ADMIN_NOBODY,
+        history=ADMIN_LINEUP_A,
+        simple_history=ADMIN_LINEUP_A,
+    ),
+    *admin_pages(
+        "games.officialaccount",
+        "official_account",
+        change=ADMIN_EXECUTIVES,
+        delete=ADMIN_EXECUTIVES,
+        history=ADMIN_EXECUTIVES,
+        simple_history=ADMIN_EXECUTIVES,
+    ),
+]
+# The sheet's log and the amendments: read by the superuser, written only by their services.
+for _label, _route, _name in [
+    ("games.gamesheet", "admin:games_gamesheet_simple_history", "sheet"),
+    ("games.sheetevent", "admin:games_sheetevent_simple_history", "sheet_event"),
+    ("games.sheetsnapshot", "admin:games_sheetsnapshot_simple_history", "snapshot"),
+    ("tournaments.resultamendment", "admin:tournaments_resultamendment_simple_history", "amendment"),
+]:
+    _pages = {"add": ADMIN_NOBODY, "delete": ADMIN_NOBODY, "change": ADMIN_SUPERUSER, "history": ADMIN_SUPERUSER}
+    if _label == "games.sheetevent":  # its change and history pages have rows above
+        _pages = {"add": ADMIN_NOBODY, "delete": ADMIN_NOBODY}
+    TARGETS += admin_pages(_label, _name, **_pages)
+    TARGETS.append(
+        {
+            "name": f"admin {_label} simple_history",
+            "method": "get",
+            "url": lambda w, route=_route, name=_name: reverse(route, args=[w.pk(name), 1]),
+            "expect": ADMIN_NO_VERSIONS,
+        }
+    )
+
+
+def _first_entry(w) -> dict:
+    from tests.games.sheet_helpers import entry
+
+    return {"device": "matrix", "events": [entry("period_start", period=1)]}
+
+
+# Until officials are assigned per game, the staff who direct the championship enter its events and read its log.
+API_SHEET_ENTRY = expect(403, EXEC=200, INTL=200, SU=200)
+TARGETS += [
+    {"name": "api game sheet state", "method": "get", "url": gapi("game-sheet", "sheet_game"), "expect": PUBLIC},
+    {
+        "name": "api game sheet log",
+        "method": "get",
+        "url": gapi("game-sheet-events", "sheet_game"),
+        "expect": API_SHEET_ENTRY,
+    },
+    {
+        "name": "api game sheet enter events",
+        "method": "post",
+        "url": gapi("game-sheet-events", "sheet_game"),
+        "data": _first_entry,
+        "expect": API_SHEET_ENTRY,
+    },
+    # The log's admin is a read-only view for superusers.
+    {
+        "name": "admin sheet event view",
+        "method": "get",
+        "url": page("admin:games_sheetevent_change", "sheet_event"),
+        "expect": expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, SU=200),
+    },
+    {
+        "name": "admin sheet event history",
+        "method": "get",
+        "url": page("admin:games_sheetevent_history", "sheet_event"),
+        "expect": expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, SU=200),
     },
 ]
 

@@ -6,7 +6,7 @@
 
 from .errors import EngineError, EventFormatError, InvalidEvent, ScriptError
 from .events import Event, format_countdown, format_time, parse_event, parse_log, parse_time
-from .replay import replay, sort_events, state_at
+from .replay import replay, sort_events, state_at, voided_ids
 from .ruleset import DEFAULT_RULESET, Ruleset
 from .state import Game, GameState, TeamRoster
 
@@ -29,4 +29,5 @@ __all__ = [
     "replay",
     "sort_events",
     "state_at",
+    "voided_ids",
 ]

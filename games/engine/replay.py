@@ -109,13 +109,17 @@ def starting_line_up_problem(side: str, roster: TeamRoster, *, floor_players: in
 def sort_events(events: Iterable[Event]) -> list[Event]:
     """Return the events to replay: corrections applied, in (period, time, entry sequence) order."""
     events = list(events)
-    corrections = [e for e in events if e.type == CORRECTION]
-    voided: set[str] = set()
-    if corrections:
-        voided = _voided(events, corrections)
+    voided = voided_ids(events)
     kept = [e for e in events if e.type != CORRECTION and e.id not in voided]
     kept.sort(key=_ORDER)
     return kept
+
+
+def voided_ids(events: Iterable[Event]) -> set[str]:
+    """Return the ids of the events the log's corrections void (a correction voided by another does not apply)."""
+    events = list(events)
+    corrections = [e for e in events if e.type == CORRECTION]
+    return _voided(events, corrections) if corrections else set()
 
 
 def _voided(events: list[Event], corrections: list[Event]) -> set[str]:

@@ -76,6 +76,19 @@ def officiates(user: User, game: Game) -> bool:
     return person_id is not None and GameOfficial.objects.filter(game=game, person_id=person_id).exists()
 
 
+# The officials' table enters the sheet: the timekeeper (4.4), the penalty timekeeper (4.5) and the scorer (4.3).
+SHEET_DUTIES = ("timekeeper", "penalty_timekeeper", "scorer")
+
+
+def keeps_the_sheet(user: User, game: Game) -> bool:
+    """Whether the user is the game's timekeeper, penalty timekeeper or official scorer (4.3-4.5)."""
+    person_id = official_person_id(user)
+    return (
+        person_id is not None
+        and GameOfficial.objects.filter(game=game, person_id=person_id, duty__in=SHEET_DUTIES).exists()
+    )
+
+
 def assignments_visible_to(user: User) -> QuerySet[GameOfficial]:
     """Assignments the user may read: those of the championships they direct and of the games they officiate."""
     if not getattr(user, "is_authenticated", False):

@@ -1,0 +1,177 @@
+"""REST API of the live game sheet: thin views over ``games.sheet``.
+
+The state is public (the scoreboard reads it); the log and the entries are the game's officials' and the staff's
+who direct its championship. An entry batch is idempotent: the console's outbox may resend it until acknowledged.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.models import Game
+from tournaments.selectors import of_visible_championships
+
+from . import sheet as services
+
+_NOT_FOUND = OpenApiResponse(description="No such game.")
+_FORBIDDEN = OpenApiResponse(description="Not one of the game's officials, nor staff who direct its championship.")
+
+
+class SheetEventsInputSerializer(serializers.Serializer):
+    device = serializers.CharField(max_length=64, help_text="The id the entering device gives itself.")
+    events = serializers.ListField(
+        child=serializers.DictField(),
+        allow_empty=False,
+        max_length=services.MAX_BATCH,
+        help_text="Entries in the order made: an engine event (docs/game-scripts.md) with `id` (a UUID made on "
+        "the device), `device_time` (ISO 8601 with offset) and `clock_offset_ms` (device minus server; null if "
+        "unknown). No `seq`: the server gives the sequence.",
+    )
+
+
+class ClockSerializer(serializers.Serializer):
+    period = serializers.IntegerField()
+    elapsed_tenths = serializers.IntegerField(help_text="R-10: tenths elapsed in the period at `anchor`.")
+    period_length_tenths = serializers.IntegerField()
+    running = serializers.BooleanField()
+    anchor = serializers.DateTimeField(
+        allow_null=True, help_text="Server time at which the clock read `elapsed_tenths`; a running clock runs on."
+    )
+
+
+class AckSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    sequence = serializers.IntegerField()
+    duplicate = serializers.BooleanField(help_text="Stored before: acknowledged again, not stored twice.")
+
+
+class SheetStateSerializer(serializers.Serializer):
+    game = serializers.IntegerField(source="game_id")
+    status = serializers.CharField(help_text="open, final, or not_opened before the first entry.")
+    sequence = serializers.IntegerField(help_text="The last sequence number stored; the state includes it.")
+    server_time = serializers.DateTimeField()
+    clock = ClockSerializer()
+    state = serializers.JSONField(help_text="The engine's state (docs/game-scripts.md, 'key | value in the state').")
+
+
+class SheetEntryAnswerSerializer(SheetStateSerializer):
+    acknowledged = AckSerializer(many=True, help_text="Every entry of the batch, in its order.")
+
+
+class RefusalDetailSerializer(serializers.Serializer):
+    event_id = serializers.CharField(allow_null=True)
+    rule = serializers.CharField(help_text="The article or R-id the refused event breaks.")
+    field = serializers.CharField(allow_null=True)
+    stored = serializers.BooleanField(help_text="The event named is a stored one the batch conflicts with.")
+
+
+class SheetRefusalSerializer(serializers.Serializer):
+    """A refused batch: ``events`` (or the field at fault) with the messages; ``refused`` when the engine refused."""
+
+    events = serializers.JSONField(
+        required=False,
+        help_text="The messages: a list, or by position of the entry at fault (its field -> messages).",
+    )
+    refused = RefusalDetailSerializer(required=False, help_text="Present when the rules refused an event.")
+
+
+class SheetLogLineSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField(source="event.sequence")
+    id = serializers.UUIDField(source="event.event_id")
+    event = serializers.JSONField(source="event.payload")
+    entered_by = serializers.CharField(source="event.entered_by.username")
+    device = serializers.CharField(source="event.device")
+    received_at = serializers.DateTimeField(source="event.received_at")
+    device_time = serializers.DateTimeField(source="event.device_time")
+    clock_offset_ms = serializers.IntegerField(source="event.clock_offset_ms", allow_null=True)
+    voided_by = serializers.UUIDField(allow_null=True, help_text="The correction that voids it (null: it counts).")
+
+
+def _game(game_id: int, user) -> Game:
+    """The game, if its championship is one ``user`` may see (a draft's games are no such games to outsiders)."""
+    games = Game.objects.select_related("championship__sanctioning_body", "phase", "home", "away")
+    return get_object_or_404(of_visible_championships(games, user), pk=game_id)
+
+
+class SheetView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="The live sheet's state: period, clock, score, box (public; for a resume and the scoreboard)",
+        description="The state the engine replayed from the game's event log (architecture principle 3), as "
+        "stored with the last entry: no replay on read. The clock runs on from `clock.anchor` while "
+        "`clock.running` (R-10: tenths elapsed in the period). `sequence` is the last entry included; a console "
+        "that lost everything resumes here, then sends its outbox. Before the first entry the state is the "
+        "game's not-started state with sequence 0.",
+        responses={
+            200: SheetStateSerializer,
+            400: OpenApiResponse(
+                description="R-10: the game's teams are not known yet (a bracket game waiting "
+                "for the winners of earlier games); its sheet opens once they are."
+            ),
+            404: _NOT_FOUND,
+        },
+    )
+    def get(self, request, game_id: int):
+        answer = services.sheet_state(_game(game_id, request.user))
+        return Response(SheetStateSerializer(answer).data)
+
+
+class SheetEventsView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Enter events: a batch from a device's outbox, stored once per event id (idempotent)",
+        description="The game's officials and the staff who direct its championship enter the events of the "
+        "sheet (4.3-4.5). Each entry is an engine event with a device-made UUID: one already stored is "
+        "acknowledged as a duplicate, never stored twice. The whole log is replayed in game-time order "
+        "(period, time, then the order stored; R-10), so late entries and a second device's merge. An event "
+        "the engine refuses refuses the batch: nothing is stored and the 400 names the rule (e.g. 5.5.2 A, "
+        "6.2.2 B, R-11) and the event. Corrections are `correction` events naming the id they void; the voided "
+        "entry stays in the log. A final sheet (4.2 O, 4.3) takes no new entry.",
+        request=SheetEventsInputSerializer,
+        responses={
+            200: SheetEntryAnswerSerializer,
+            400: OpenApiResponse(
+                SheetRefusalSerializer, description="Bad input, or an event the rules refuse (rule and event named)."
+            ),
+            403: _FORBIDDEN,
+            404: _NOT_FOUND,
+        },
+    )
+    def post(self, request, game_id: int):
+        game = _game(game_id, request.user)
+        services.check_can_enter_game_events(request.user, game)
+        serializer = SheetEventsInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            answer = services.record_events(game=game, by=request.user, **serializer.validated_data)
+        except services.SheetRefused as refused:
+            detail = {"event_id": refused.event_id, "rule": refused.rule, "field": refused.field}
+            return Response(
+                {"events": [refused.message_text], "refused": {**detail, "stored": refused.stored}},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        return Response(SheetEntryAnswerSerializer(answer).data)
+
+    @extend_schema(
+        summary="The sheet's event log: who entered what, when and from which device, voided entries included",
+        description="Every stored entry in the order stored (architecture principle 3: corrections are new "
+        "events, nothing is edited in place), with `voided_by` naming the correction that voids it. "
+        "`after` gives only the entries after that sequence number. The game's officials and the staff who "
+        "direct its championship.",
+        parameters=[OpenApiParameter("after", int, description="Only entries with a greater sequence number.")],
+        responses={200: SheetLogLineSerializer(many=True), 403: _FORBIDDEN, 404: _NOT_FOUND},
+    )
+    def get(self, request, game_id: int):
+        game = _game(game_id, request.user)
+        after = request.query_params.get("after", "0")
+        if not after.isdigit():
+            raise ValidationError({"after": "A sequence number (a whole number, 0 or more)."})
+        lines = services.sheet_log(game, user=request.user, after=int(after))
+        return Response(SheetLogLineSerializer(lines, many=True).data)
