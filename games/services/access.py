@@ -21,6 +21,7 @@ from accounts.access import is_international_staff, staff_federation_ids
 from accounts.models import User
 from tournaments.facts import resolve_now
 from tournaments.models import Championship, Game, GameStatus, TeamEntry
+from tournaments.selectors import championship_visibility_q
 from tournaments.services import can_manage_entry, check_can_direct
 
 from ..models import GameOfficial, Lineup, OfficialAccount
@@ -119,7 +120,10 @@ def lineups_visible_to(user: User, *, now: datetime.datetime | None = None) -> Q
     """Line-ups the user may read: public once the game has started; before, the team's own managers and
     staff, the game's officials and the championship's directors."""
     now = resolve_now(now)
-    started = Q(game__status=GameStatus.FINAL) | Q(game__start_at__lte=now)
+    # Public once started, in a championship the user may see (a draft's line-ups are its directors').
+    started = (Q(game__status=GameStatus.FINAL) | Q(game__start_at__lte=now)) & championship_visibility_q(
+        user, "game__championship"
+    )
     if not getattr(user, "is_authenticated", False):
         return Lineup.objects.filter(started)
     if is_international_staff(user):
@@ -131,7 +135,7 @@ def lineups_visible_to(user: User, *, now: datetime.datetime | None = None) -> Q
 
 def can_view_lineup(user: User, lineup: Lineup, *, now: datetime.datetime | None = None) -> bool:
     return (
-        game_has_started(lineup.game, now=now)
+        (game_has_started(lineup.game, now=now) and lineup.game.championship.published)
         or can_manage_entry(user, lineup.entry)
         or can_direct_game(user, lineup.game)
         or officiates(user, lineup.game)

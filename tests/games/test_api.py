@@ -223,3 +223,22 @@ def test_list_endpoint_query_count_does_not_grow_with_the_data(game, director, u
     small = _count(client, url)
     make(game.championship, director, 4)
     assert _count(client, url) == small
+
+
+def test_a_drafts_lineups_stay_with_its_directors_after_the_start(game, manager, home_roster, monkeypatch):
+    """A draft championship (not published) shows nothing to the public, its started games' line-ups included."""
+    services.lineup_submit(
+        game=game,
+        entry=game.home,
+        players=[
+            services.LineupChoice(person_id=line.person_id, captain=i == 0) for i, line in enumerate(home_roster[:6])
+        ],
+        by=manager,
+    )
+    type(game.championship).objects.filter(pk=game.championship_id).update(published=False)
+    monkeypatch.setattr(timezone, "now", lambda: game.start_at + datetime.timedelta(minutes=1))
+    assert client_for(None).get(LINEUPS).json()["results"] == []
+    lineup = Lineup.objects.get(game=game)
+    detail = reverse("games-api:lineup-detail", args=[lineup.pk])
+    assert client_for(None).get(detail).status_code == 404
+    assert client_for(with_role(Role.TEAM_MANAGER)).get(detail).status_code == 404
