@@ -100,7 +100,7 @@ def official_assign(
     check_can_assign_officials(by, game)
     with transaction.atomic():
         # Two directors assigning at once: the second sees the first's assignment.
-        game = Game.objects.select_for_update().select_related("home", "away").get(pk=game.pk)
+        game = Game.objects.select_for_update(of=("self",)).select_related("home", "away").get(pk=game.pk)
         position = check_official_assignment(game=game, person=person, duty=duty, position=position)
         return audited_create(
             GameOfficial,
