@@ -7,9 +7,8 @@ from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from portal.admin import AccessAdmin
+from portal.admin import AccessAdmin, ActingFormMixin, ReadOnlyAdmin
 from portal.forms import apply_errors
-from tournaments.admin import ReadOnlyAdmin  # AccessAdmin with nothing added, changed or deleted
 from tournaments.models import GameStatus
 
 from . import services
@@ -23,19 +22,6 @@ from .models import (
     SheetEvent,
     SheetSnapshot,
 )
-
-
-class ActingFormMixin:
-    """The admin's form is given who acts (``by``): the services' checks need it."""
-
-    def get_form(self, request, obj=None, **kwargs):
-        form = super().get_form(request, obj, **kwargs)
-
-        class ActingForm(form):
-            def __init__(self, *args, **kw):
-                super().__init__(*args, by=request.user, **kw)
-
-        return ActingForm
 
 
 class GameOfficialForm(forms.ModelForm):

@@ -112,6 +112,32 @@ class AccessAdmin(AccessPermissionsMixin, SimpleHistoryAdmin):
         return super().history_form_view(request, object_id, version_id, extra_context)
 
 
+class ReadOnlyAdmin(AccessAdmin):
+    """Records written by the services only; staff read them here (nothing added, changed or deleted)."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class ActingFormMixin:
+    """The admin's form is given who acts (``by``): the services' checks it runs need it."""
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+
+        class ActingForm(form):
+            def __init__(self, *args, **kw):
+                super().__init__(*args, by=request.user, **kw)
+
+        return ActingForm
+
+
 def adopt_third_party_admins(site: admin.AdminSite, models) -> None:
     """Register the admins of other packages (auth's groups, django-axes' logs) again, through the access layer."""
     for model in models:

@@ -14,7 +14,7 @@ from django.forms.models import construct_instance
 from django.utils.html import format_html, format_html_join
 
 from federation.models import EligibilityWaiver
-from portal.admin import AccessAdmin
+from portal.admin import AccessAdmin, ActingFormMixin, ReadOnlyAdmin
 from portal.forms import apply_errors
 
 from . import rinks as rink_rules
@@ -151,7 +151,7 @@ class TeamEntryInline(admin.TabularInline):
 
 
 @admin.register(Championship)
-class ChampionshipAdmin(AccessAdmin):
+class ChampionshipAdmin(ActingFormMixin, AccessAdmin):  # the set-up check needs who acts (directors)
     form = ChampionshipForm
     list_display = ["name", "category", "level", "start_date", "end_date", "venue", "sanctioning_body", "published"]
     list_filter = ["published", "level", "category", "start_date"]
@@ -163,16 +163,6 @@ class ChampionshipAdmin(AccessAdmin):
     actions = ["publish"]
     # The money field's currency column is set with the amount; ``entry_fee_currency`` is the form's own field.
     exclude = ["entry_fee_currency"]
-
-    def get_form(self, request, obj=None, **kwargs):
-        form = super().get_form(request, obj, **kwargs)
-
-        class ActingForm(form):
-            # The set-up check needs who acts (directors of the sanctioning body); the admin does not pass it.
-            def __init__(self, *args, **kw):
-                super().__init__(*args, by=request.user, **kw)
-
-        return ActingForm
 
     def save_model(self, request, obj, form, change):
         # Through the services, as from the page and the API (directors, the lock, the ruleset frozen once begun).
@@ -444,19 +434,6 @@ class GameAdmin(AccessAdmin):
                 by=request.user,
             )
         obj.refresh_from_db()
-
-
-class ReadOnlyAdmin(AccessAdmin):
-    """Records written by the services only; staff read them here."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(ResultAmendment)

@@ -176,9 +176,9 @@ def _csv_records(data: bytes, name: str) -> Generator[tuple[int, Sequence[str]],
 def _xlsx_records(data: bytes, name: str) -> Generator[tuple[int, Sequence[str]], None, None]:
     """The active sheet's rows numbered as the sheet shows them (missing rows come as blank rows)."""
     # A damaged workbook makes zipfile and openpyxl raise more than BadZipFile, InvalidFileException or an XML
-    # ParseError: KeyError, TypeError, ValueError, NotImplementedError (a zip version), OverflowError (a date) ...
-    # on a part that is not what they expect. The file is the user's, not the program's: any of them is "not
-    # readable", never a 500.
+    # ParseError on a part that is not what they expect (seen: KeyError, TypeError, ValueError,
+    # NotImplementedError for a zip version, OverflowError for a date). The file is the user's, not the
+    # program's: any of them is "not readable", never a 500.
     corrupt = _refused(name, "is not a readable XLSX workbook")
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
