@@ -20,6 +20,7 @@ import threading
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -29,7 +30,7 @@ from django.utils.dateparse import parse_datetime
 
 from accounts.access import can_enter_game_events
 from accounts.models import User
-from games import engine
+from games import engine, live
 from games.engine.events import AFTER_PERIODS, CORRECTION, SERVE
 from games.engine.ruleset import ELIMINATION, ROUND_ROBIN
 from games.models import GameSheet, SheetEvent, SheetSnapshot, SheetStatus
@@ -393,7 +394,10 @@ def record_events(*, game: Game, by: User, device: str, events: object, now: dat
             SheetSnapshot.objects.create(sheet=sheet, period=state["period"], **snapshot)
         sheet_id = sheet.pk
         transaction.on_commit(lambda: PARSED_LOGS.put(sheet_id, grown))
-    return SheetAnswer(game.pk, sheet.status, sheet.sequence, state, clock, now, acks)
+    answer = SheetAnswer(game.pk, sheet.status, sheet.sequence, state, clock, now, acks)
+    # The scoreboard's viewers hear of it once it is stored (a push is a hint; they read the snapshot).
+    transaction.on_commit(partial(live.publish_sheet, answer, championship_id=game.championship_id))
+    return answer
 
 
 # --- reads ----------------------------------------------------------------------------------------------------------

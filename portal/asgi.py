@@ -1,10 +1,40 @@
+"""The portal's ASGI application: Django's pages and API, and the live scoreboard's pushes.
+
+Served by uvicorn (`make run`, `make production`). ``/live/...`` carries the scoreboard's transports
+(games.consumers): a WebSocket per viewer, and the same protocol as Server-Sent Events; everything else is
+Django.
+"""
+
 import os
 
-from channels.routing import ProtocolTypeRouter
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+# Django is set up before the consumers' imports reach the models.
 django_asgi_app = get_asgi_application()
 
-# The live game module adds a "websocket" route here.
-application = ProtocolTypeRouter({"http": django_asgi_app})
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import path, re_path  # noqa: E402
+
+from games.consumers import ChampionshipScoreboardConsumer, ScoreboardConsumer, ScoreboardStream  # noqa: E402
+
+websocket_routes = [
+    path("live/games/<int:game_id>/", ScoreboardConsumer.as_asgi()),
+    path("live/championships/<int:championship_id>/", ChampionshipScoreboardConsumer.as_asgi()),
+]
+http_routes = [
+    path("live/games/<int:game_id>/stream/", AuthMiddlewareStack(ScoreboardStream("game"))),
+    path("live/championships/<int:championship_id>/stream/", AuthMiddlewareStack(ScoreboardStream("championship"))),
+    re_path(r"", django_asgi_app),
+]
+
+application = ProtocolTypeRouter(
+    {
+        "http": URLRouter(http_routes),
+        # The viewer's session says who it is (a draft's games are its directors'); other sites' pages may not
+        # open a socket with the viewer's cookies.
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_routes))),
+    }
+)

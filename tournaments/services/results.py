@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
+from functools import partial
 
 from django.db import transaction
 from django.db.models import Count
@@ -288,7 +289,15 @@ def game_record_result(
         audited_save(game, by)
         if forfeited_by is not None:
             _disqualify_if_forfeits(forfeited_by, game=game, by=by, now=now)
+        transaction.on_commit(partial(_announce_final, game.pk, game.championship_id))
     return game
+
+
+def _announce_final(game_id: int, championship_id: int) -> None:
+    """Tell the championship's open results and standings pages (the live scoreboard's push) to reload."""
+    from games.live import publish_game_final  # the games app sits above tournaments
+
+    publish_game_final(game_id, championship_id=championship_id)
 
 
 def _check_game_time(game: Game, *, period: int, time_tenths: int) -> None:

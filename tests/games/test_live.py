@@ -1,0 +1,294 @@
+"""The scoreboard's pushes (games.live, games.consumers): snapshot on connect, deltas with the sequence,
+heartbeats, who may watch, and the championship's "a game ended" push.
+
+The tests are sync and drive the ASGI application through ``async_to_sync``: the consumers' database calls
+then run on the test's thread, inside its transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import json
+
+import pytest
+from asgiref.sync import async_to_sync
+from asgiref.testing import ApplicationCommunicator
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers
+
+from games import live
+from games.models import SheetEvent
+from games.sheet import record_events
+from portal.asgi import application
+from tests.factories import ChampionshipFactory, UserFactory, client_for, international_staff
+from tournaments.models import DecidedIn
+from tournaments.services.results import game_record_result
+
+from .live_helpers import Viewer
+from .sheet_helpers import entry, sheet_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_layer(settings):
+    """An in-memory layer of this test's own (its queues belong to the test's event loop)."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture
+def director():
+    return international_staff()
+
+
+@pytest.fixture
+def game():
+    return sheet_game()
+
+
+@pytest.fixture
+def post(director, django_capture_on_commit_callbacks):
+    """Enter events as the director, from the consumers' side of the test (its callbacks run as on a commit)."""
+
+    @database_sync_to_async
+    def _post(game, *events):
+        with django_capture_on_commit_callbacks(execute=True):
+            return record_events(game=game, by=director, device="table-1", events=list(events))
+
+    return _post
+
+
+def viewer(path, user=None):
+    return Viewer(path, user=user)
+
+
+async def receive(board, timeout=2):
+    return await board.receive(timeout)
+
+
+def test_a_viewer_gets_the_stored_state_on_connect_then_each_entry_as_a_delta_with_its_sequence(game, post):
+    async def scenario():
+        await post(game, entry("period_start", period=1))
+        board = viewer(f"/live/games/{game.pk}/")
+        connected, _ = await board.connect()
+        assert connected
+        snapshot = await receive(board)
+        assert snapshot["kind"] == "snapshot" and snapshot["sequence"] == 1
+        assert snapshot["sheet"]["state"]["status"] == "in_progress"
+        assert snapshot["sheet"]["clock"]["running"] is True
+
+        await post(game, entry("goal", period=1, time="3:00", team="home", player=8, seconds=180))
+        delta = await receive(board)
+        assert delta["kind"] == "delta" and delta["sequence"] == 2 and delta["game"] == game.pk
+        assert delta["sheet"]["state"]["score"] == {"home": 1, "away": 0}
+        await post(game, entry("penalty", period=1, time="3:00", team="away", player=14, penalty="minor",
+                               infraction="hooking", seconds=181))  # fmt: skip
+        delta = await receive(board)
+        assert delta["sequence"] == 3
+        assert [b["penalized"] for b in delta["sheet"]["state"]["box"]["away"]] == [14]
+        await board.close()
+
+    async_to_sync(scenario)()
+
+
+def test_the_snapshot_is_the_data_of_the_public_sheet_endpoint(game, post):
+    async def scenario():
+        await post(game, entry("period_start", period=1), entry("shot", period=1, time="0:30", team="away"))
+        board = viewer(f"/live/games/{game.pk}/")
+        await board.connect()
+        snapshot = await receive(board)
+        await board.close()
+        return snapshot
+
+    snapshot = async_to_sync(scenario)()
+    api = client_for(UserFactory()).get(f"/api/games/{game.pk}/sheet/").json()
+    api.pop("server_time"), snapshot["sheet"].pop("server_time")
+    assert snapshot["sheet"] == api
+
+
+def test_a_viewer_gets_a_heartbeat_with_the_server_time_when_nothing_happens(game, monkeypatch):
+    monkeypatch.setattr(live, "HEARTBEAT_SECONDS", 0.05)
+
+    async def scenario():
+        board = viewer(f"/live/games/{game.pk}/")
+        await board.connect()
+        assert (await receive(board))["kind"] == "snapshot"
+        beats = [await receive(board), await receive(board)]
+        await board.close()
+        return beats
+
+    beats = async_to_sync(scenario)()
+    assert [b["kind"] for b in beats] == ["heartbeat", "heartbeat"]
+    assert all(b["server_time"] for b in beats)
+
+
+def test_a_ping_is_answered_with_its_token_and_the_server_time(game):
+    async def scenario():
+        board = viewer(f"/live/games/{game.pk}/")
+        await board.connect()
+        await receive(board)
+        await board.send({"kind": "ping", "token": 7})
+        answer = await receive(board)
+        await board.close()
+        return answer
+
+    answer = async_to_sync(scenario)()
+    assert answer["kind"] == "pong" and answer["token"] == 7 and answer["server_time"]
+
+
+def test_a_draft_championships_game_is_not_streamed_to_the_public_but_to_its_directors(director):
+    game = sheet_game(championship=ChampionshipFactory(published=False))
+
+    async def connect(user):
+        board = viewer(f"/live/games/{game.pk}/", user)
+        connected, code = await board.connect()
+        if connected:
+            assert (await receive(board))["kind"] == "snapshot"
+            await board.close()
+        return connected, code
+
+    assert async_to_sync(connect)(None) == (False, 4404)
+    assert async_to_sync(connect)(UserFactory()) == (False, 4404)
+    assert async_to_sync(connect)(director)[0] is True
+
+
+def test_a_socket_from_another_sites_page_is_refused(game):
+    async def scenario():
+        board = Viewer(
+            f"/live/games/{game.pk}/", headers=[(b"origin", b"http://evil.example"), (b"host", b"testserver")]
+        )
+        connected, _ = await board.connect()
+        return connected
+
+    assert async_to_sync(scenario)() is False
+
+
+def test_the_championship_viewer_gets_its_live_games_then_their_deltas(game, post):
+    other = sheet_game(championship=game.championship)
+
+    async def scenario():
+        await post(game, entry("period_start", period=1))
+        board = viewer(f"/live/championships/{game.championship_id}/")
+        connected, _ = await board.connect()
+        assert connected
+        snapshot = await receive(board)
+        assert snapshot["kind"] == "snapshot"
+        assert [g["game"] for g in snapshot["games"]] == [game.pk]  # the other has no sheet yet
+        await post(other, entry("period_start", period=1))
+        delta = await receive(board)
+        await board.close()
+        return delta
+
+    delta = async_to_sync(scenario)()
+    assert delta["kind"] == "delta" and delta["game"] == other.pk and delta["sequence"] == 1
+
+
+def test_a_recorded_result_tells_the_championships_pages(game, director, django_capture_on_commit_callbacks):
+    @database_sync_to_async
+    def record():
+        with django_capture_on_commit_callbacks(execute=True):
+            after = game.start_at + datetime.timedelta(hours=2)
+            game_record_result(game=game, home_goals=0, away_goals=0, decided_in=DecidedIn.REGULATION, by=director,
+                               now=after)  # fmt: skip
+
+    async def scenario():
+        board = viewer(f"/live/championships/{game.championship_id}/")
+        await board.connect()
+        await receive(board)
+        await record()
+        message = await receive(board)
+        await board.close()
+        return message
+
+    assert async_to_sync(scenario)() == {"kind": "final", "game": game.pk, "championship": game.championship_id}
+
+
+def test_the_end_of_the_game_on_the_sheet_tells_the_championships_pages(game, post):
+    game_over = [
+        entry("period_start", period=1),
+        entry("period_end", period=1, time="20:00"),
+        entry("period_start", period=2),
+        entry("goal", period=2, time="1:00", team="home", player=8),
+        entry("clock_start", period=2, time="1:00"),
+        entry("period_end", period=2, time="20:00"),
+    ]
+
+    async def scenario():
+        board = viewer(f"/live/championships/{game.championship_id}/")
+        await board.connect()
+        await receive(board)
+        answer = await post(game, *game_over)
+        messages = [await receive(board), await receive(board)]
+        await board.close()
+        return answer, messages
+
+    answer, messages = async_to_sync(scenario)()
+    assert answer.state["status"] == "ended"
+    assert [m["kind"] for m in messages] == ["delta", "final"]
+
+
+def test_a_push_that_fails_leaves_the_entry_stored(
+    game, director, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
+    class Broken:
+        async def group_send(self, group, message):
+            raise ConnectionError("redis is down")
+
+    monkeypatch.setattr(live, "get_channel_layer", lambda: Broken())
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        answer = record_events(game=game, by=director, device="table-1", events=[entry("period_start", period=1)])
+    assert len(callbacks) == 2  # the parsed log kept, the push tried
+    assert answer.sequence == 1 and SheetEvent.objects.filter(sheet__game=game).count() == 1
+    assert "live push" in caplog.text
+
+
+# --- the same protocol as Server-Sent Events --------------------------------------------------------------------
+
+
+async def _stream(path, user=None):
+    scope = {"type": "http", "method": "GET", "path": path, "query_string": b"", "headers": [], "scheme": "http",
+             "server": ("testserver", 80), "client": ("127.0.0.1", 1)}  # fmt: skip
+    stream = ApplicationCommunicator(application, scope)
+    await stream.send_input({"type": "http.request", "body": b""})
+    start = await stream.receive_output(timeout=2)
+    return stream, start
+
+
+def _events(body: bytes) -> list[dict]:
+    return [json.loads(chunk.removeprefix(b"data: ")) for chunk in body.split(b"\n\n") if chunk]
+
+
+def test_the_stream_sends_the_snapshot_then_deltas_and_heartbeats(game, post, monkeypatch):
+    monkeypatch.setattr(live, "HEARTBEAT_SECONDS", 0.2)
+
+    async def scenario():
+        stream, start = await _stream(f"/live/games/{game.pk}/stream/")
+        assert start["status"] == 200
+        assert (b"content-type", b"text/event-stream") in start["headers"]
+        received = _events((await stream.receive_output(timeout=2))["body"])
+        await post(game, entry("period_start", period=1))
+        received += _events((await stream.receive_output(timeout=2))["body"])
+        received += _events((await stream.receive_output(timeout=2))["body"])
+        await stream.send_input({"type": "http.disconnect"})
+        await asyncio.sleep(0.05)
+        await stream.wait(timeout=2)
+        return received
+
+    received = async_to_sync(scenario)()
+    assert [m["kind"] for m in received] == ["snapshot", "delta", "heartbeat"]
+    assert received[1]["sequence"] == 1
+
+
+def test_the_stream_of_a_draft_championships_game_is_a_404_for_the_public():
+    game = sheet_game(championship=ChampionshipFactory(published=False))
+
+    async def scenario():
+        stream, start = await _stream(f"/live/games/{game.pk}/stream/")
+        body = await stream.receive_output(timeout=2)
+        return start["status"], body["body"]
+
+    assert async_to_sync(scenario)() == (404, b"No such game.")
