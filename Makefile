@@ -38,7 +38,7 @@ help:
 	@echo "make demo     load the demo world (python manage.py demo)"
 	@echo "make worker   a Celery worker in the foreground"
 	@echo "make beat     Celery beat in the foreground"
-	@echo "make production  check --deploy, migrate, collectstatic, serve with gunicorn (DJANGO_PRODUCTION=1)"
+	@echo "make production  check --deploy, migrate, collectstatic, serve with uvicorn, ASGI (DJANGO_PRODUCTION=1)"
 	@echo "make bench    the benchmarks under tests/bench (not part of make test)"
 
 # Stamps: reinstall when a requirements file changes.

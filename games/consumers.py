@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import weakref
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -53,6 +54,116 @@ WATCHED = {
     "championship": ("championship_id", live.championship_group, _may_watch_championship, _championship_snapshot),
 }
 
+REJOIN_SECONDS = 600  # a relay re-joins its group well within channels_redis' group expiry (a day)
+
+
+class Watch:
+    """One viewer's pushes, queued for its writer; when the viewer lags, the oldest is dropped.
+
+    A dropped push is a gap in the sequence the viewer sees: it fetches the snapshot again.
+    """
+
+    def __init__(self, size: int = 32):
+        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=size)
+
+    def push(self, text: str) -> None:
+        if self.queue.full():
+            self.queue.get_nowait()
+        self.queue.put_nowait(text)
+
+    async def next(self) -> str:
+        return await self.queue.get()
+
+
+class Relay:
+    """This process's member of one group: a single channel of the layer, fanned out to the local viewers.
+
+    The channel layer then carries one message per web node, not one per viewer (the in-memory layer's work
+    per message grows with its channels; Redis's with the keys it writes), and a push is encoded once.
+    """
+
+    def __init__(self, hub: Hub, group: str):
+        self.hub = hub
+        self.group = group
+        self.watches: set[Watch] = set()
+        self.channel: str | None = None
+        self.tasks: list[asyncio.Task] = []
+
+    async def start(self, layer) -> None:
+        self.channel = await layer.new_channel()
+        await layer.group_add(self.group, self.channel)
+        self.tasks = [asyncio.ensure_future(self._relay(layer)), asyncio.ensure_future(self._heartbeats(layer))]
+
+    def _push(self, text: str) -> None:
+        for watch in list(self.watches):
+            watch.push(text)
+
+    async def _relay(self, layer) -> None:
+        while True:
+            self._push((await layer.receive(self.channel))["text"])
+
+    async def _heartbeats(self, layer) -> None:
+        """Beat for every viewer of the group at once; now and then re-join the group (its expiry)."""
+        beats = 0
+        while True:
+            await asyncio.sleep(live.HEARTBEAT_SECONDS)
+            self._push(_encode(live.heartbeat()))
+            beats += 1
+            if beats % max(1, int(REJOIN_SECONDS / live.HEARTBEAT_SECONDS)) == 0:
+                await layer.group_add(self.group, self.channel)
+
+    async def stop(self, layer) -> None:
+        for task in self.tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await layer.group_discard(self.group, self.channel)
+
+
+class Hub:
+    """The relays of one event loop (a web node's process), by group; a relay lives while someone watches."""
+
+    def __init__(self):
+        self.relays: dict[str, Relay] = {}
+        self.lock = asyncio.Lock()
+
+    async def join(self, group: str) -> Watch:
+        watch = Watch()
+        async with self.lock:
+            relay = self.relays.get(group)
+            if relay is None:
+                relay = self.relays[group] = Relay(self, group)
+                await relay.start(get_channel_layer())
+            relay.watches.add(watch)
+        return watch
+
+    async def leave(self, group: str, watch: Watch) -> None:
+        async with self.lock:
+            relay = self.relays.get(group)
+            if relay is None:
+                return
+            relay.watches.discard(watch)
+            if not relay.watches:
+                del self.relays[group]
+                await relay.stop(get_channel_layer())
+
+
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+
+
+def hub() -> Hub:
+    """Return the hub of the running event loop."""
+    loop = asyncio.get_running_loop()
+    if loop not in _hubs:
+        _hubs[loop] = Hub()
+    return _hubs[loop]
+
+
+async def _pushes(watch: Watch, send_text) -> None:
+    """Send a viewer its pushes (deltas, heartbeats) as they come."""
+    while True:
+        await send_text(await watch.next())
+
 
 class ScoreboardConsumer(AsyncWebsocketConsumer):
     """A viewer's WebSocket: snapshot on connect, then deltas and heartbeats; answers ``ping`` with ``pong``.
@@ -65,30 +176,27 @@ class ScoreboardConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         keyword, group_of, may_watch, snapshot_of = WATCHED[self.watched]
-        self.watched_id = int(self.scope["url_route"]["kwargs"][keyword])
+        watched_id = int(self.scope["url_route"]["kwargs"][keyword])
         user = self.scope.get("user") or AnonymousUser()
-        self.beat = None
-        self.group = None
-        if not await may_watch(self.watched_id, user):
+        self.writer = self.watch = None
+        if not await may_watch(watched_id, user):
             await self.close(code=4404)  # before accept: the handshake is refused, nothing is sent
             return
-        self.group = group_of(self.watched_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        snapshot = await snapshot_of(self.watched_id, user)
+        self.group = group_of(watched_id)
+        self.watch = await hub().join(self.group)
+        snapshot = await snapshot_of(watched_id, user)
         await self.accept()
         await self.send(text_data=_encode(snapshot))
-        self.beat = asyncio.create_task(self._heartbeats())
+        self.writer = asyncio.ensure_future(_pushes(self.watch, self._send_text))
 
-    async def _heartbeats(self):
-        while True:
-            await asyncio.sleep(live.HEARTBEAT_SECONDS)
-            await self.send(text_data=_encode(live.heartbeat()))
+    async def _send_text(self, text: str) -> None:
+        await self.send(text_data=text)
 
     async def disconnect(self, code):
-        if self.beat is not None:
-            self.beat.cancel()
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.writer is not None:
+            self.writer.cancel()
+        if self.watch is not None:
+            await hub().leave(self.group, self.watch)
 
     async def receive(self, text_data=None, bytes_data=None):
         """A viewer may ask the server's time (``{"kind": "ping", "token": ...}``) to measure its clock offset."""
@@ -98,9 +206,6 @@ class ScoreboardConsumer(AsyncWebsocketConsumer):
             return
         if isinstance(message, dict) and message.get("kind") == "ping":
             await self.send(text_data=_encode(live.pong(message.get("token"))))
-
-    async def live_push(self, event):
-        await self.send(text_data=event["text"])
 
 
 class ChampionshipScoreboardConsumer(ScoreboardConsumer):
@@ -112,8 +217,8 @@ class ChampionshipScoreboardConsumer(ScoreboardConsumer):
 class ScoreboardStream:
     """The same protocol as Server-Sent Events (``text/event-stream``), one ``data:`` line per message.
 
-    A plain ASGI application rather than a consumer: it reads its own channel of the layer while it watches
-    the connection for the viewer's disconnect.
+    A plain ASGI application rather than a consumer: it writes its pushes while it watches the connection
+    for the viewer's disconnect.
     """
 
     def __init__(self, watched: str):
@@ -134,48 +239,32 @@ class ScoreboardStream:
                         "headers": [(b"content-type", b"text/plain; charset=utf-8")]})  # fmt: skip
             await send({"type": "http.response.body", "body": body})
             return
-        layer = get_channel_layer()
-        channel = await layer.new_channel()
         group = group_of(watched_id)
-        await layer.group_add(group, channel)
+        watch = await hub().join(group)
         try:
             snapshot = await snapshot_of(watched_id, user)
             headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache"),
                        (b"x-accel-buffering", b"no")]  # fmt: skip
             await send({"type": "http.response.start", "status": 200, "headers": headers})
-            await send({"type": "http.response.body", "body": _event(_encode(snapshot)), "more_body": True})
+
+            async def send_text(text: str) -> None:
+                await send({"type": "http.response.body", "body": _event(text), "more_body": True})
+
+            await send_text(_encode(snapshot))
             disconnected = asyncio.ensure_future(self._disconnect(receive))
+            writer = asyncio.ensure_future(_pushes(watch, send_text))
             try:
-                await self._relay(layer, channel, send, disconnected)
+                await asyncio.wait({disconnected, writer}, return_when=asyncio.FIRST_COMPLETED)
             finally:
                 disconnected.cancel()
+                writer.cancel()
         finally:
-            await layer.group_discard(group, channel)
+            await hub().leave(group, watch)
 
     @staticmethod
     async def _disconnect(receive):
         while (await receive())["type"] != "http.disconnect":
             pass
-
-    @staticmethod
-    async def _relay(layer, channel, send, disconnected):
-        loop = asyncio.get_running_loop()
-        next_beat = loop.time() + live.HEARTBEAT_SECONDS
-        while not disconnected.done():
-            pushed = asyncio.ensure_future(layer.receive(channel))
-            done, _ = await asyncio.wait(
-                {pushed, disconnected}, timeout=max(0.0, next_beat - loop.time()), return_when=asyncio.FIRST_COMPLETED
-            )
-            if pushed in done:
-                text = pushed.result()["text"]
-            else:
-                pushed.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await pushed
-                if disconnected.done():
-                    return
-                text, next_beat = _encode(live.heartbeat()), loop.time() + live.HEARTBEAT_SECONDS
-            await send({"type": "http.response.body", "body": _event(text), "more_body": True})
 
 
 def _event(text: str) -> bytes:

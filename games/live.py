@@ -141,6 +141,20 @@ def _send(groups: list[str], message: dict[str, Any]) -> None:
         logger.warning("live push to %s failed", groups, exc_info=True)
 
 
+# What a scoreboard shows of the engine's state: a delta carries these (a snapshot the whole state), which
+# keeps the message every viewer gets small (the per-player records are most of the state).
+BOARD_KEYS = ("status", "period", "elapsed", "countdown", "running", "two_minute_mark", "score", "strength",
+              "power_play", "box", "timeouts_used", "goals", "penalties", "shootout", "result")  # fmt: skip
+BOARD_TEAM_KEYS = ("name", "score", "shots", "strength", "goalkeeper_pulled", "timeouts_used")
+
+
+def board_state(state: dict[str, Any]) -> dict[str, Any]:
+    """Return the scoreboard's part of an engine state (``BOARD_KEYS``; each team's ``BOARD_TEAM_KEYS``)."""
+    board = {key: state[key] for key in BOARD_KEYS if key in state}
+    board["teams"] = {side: {key: team[key] for key in BOARD_TEAM_KEYS} for side, team in state["teams"].items()}
+    return board
+
+
 def publish_sheet(answer: SheetAnswer, *, championship_id: int) -> None:
     """Tell the game's and the championship's viewers the sheet's new state (a delta with its sequence).
 
@@ -148,6 +162,7 @@ def publish_sheet(answer: SheetAnswer, *, championship_id: int) -> None:
     results and standings pages are told as well (``publish_game_final``).
     """
     data = sheet_data(answer)
+    data["state"] = board_state(data["state"])
     delta = {"kind": DELTA, "game": answer.game_id, "sequence": answer.sequence, "sheet": data}
     _send([game_group(answer.game_id), championship_group(championship_id)], delta)
     if answer.status == "final" or answer.state.get("status") == ENDED:

@@ -22,9 +22,14 @@ echo "DJANGO_DEBUG=${DJANGO_DEBUG:-} PORTAL_COLLECTED_STATIC=${PORTAL_COLLECTED_
 case "$1 ${2:-}" in
     "-c "*) exec "$REAL_PYTHON" "$@" ;;
     "-m celery") exec sleep 60 ;;
-    "manage.py runserver")
-        address=${3%:*}
-        port=${3##*:}
+    "-m uvicorn")
+        while [ $# -gt 0 ]; do
+            case "$1" in
+                --host) address=$2 ;;
+                --port) port=$2 ;;
+            esac
+            shift
+        done
         exec "$REAL_PYTHON" -c '
 import http.server, sys
 class Ok(http.server.BaseHTTPRequestHandler):
@@ -84,12 +89,12 @@ def test_make_run_on_another_port_names_that_port_in_every_message(tmp_path):
     assert f"Demo portal: http://127.0.0.1:{port}/" in output
     assert all(f":{port}/" in url for url in urls), urls
     assert ":8000" not in output
-    assert any(f"manage.py runserver 127.0.0.1:{port}" in call for call in calls)
+    assert any(f"-m uvicorn portal.asgi:application --host 127.0.0.1 --port {port}" in call for call in calls)
 
 
 def test_make_run_serves_with_debug_off_and_collected_static_files_by_default(tmp_path):
     output, calls = _run(tmp_path, PORT=str(_free_port()))
-    runserver = next(call for call in calls if "manage.py runserver" in call)
+    runserver = next(call for call in calls if "-m uvicorn portal.asgi:application" in call)
     assert runserver.startswith("DJANGO_DEBUG=0 PORTAL_COLLECTED_STATIC=1 ")
     assert any("manage.py collectstatic --noinput" in call for call in calls)
     # The worker and beat run with the same settings as the web server.
@@ -99,7 +104,7 @@ def test_make_run_serves_with_debug_off_and_collected_static_files_by_default(tm
 
 def test_debug_1_make_run_turns_debug_on_and_skips_collectstatic(tmp_path):
     output, calls = _run(tmp_path, PORT=str(_free_port()), DEBUG="1")
-    runserver = next(call for call in calls if "manage.py runserver" in call)
+    runserver = next(call for call in calls if "-m uvicorn portal.asgi:application" in call)
     assert runserver.startswith("DJANGO_DEBUG=1 PORTAL_COLLECTED_STATIC=0 ")
     assert not any("collectstatic" in call for call in calls)
     assert "DEBUG on" in output

@@ -106,7 +106,8 @@ def test_redis_url_selects_redis_for_cache_broker_results_and_channels(tmp_path)
 
 
 def test_production_mode_serves_pages_after_collectstatic(tmp_path):
-    """The production path: collectstatic, then gunicorn serves the home page, login and API docs with their CSS."""
+    """The production path: collectstatic, then uvicorn (ASGI) serves the home page, login and API docs with their
+    CSS (WhiteNoise), as scripts/production starts it."""
     import re
     import socket
     import time
@@ -124,7 +125,20 @@ def test_production_mode_serves_pages_after_collectstatic(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in _SERVICE_VARIABLES and not k.startswith("DJANGO_")}
     env.update(PORTAL_DATA_DIR=str(tmp_path / "data"), DJANGO_SETTINGS_MODULE="portal.settings", **variables)
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "portal.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "portal.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            "1",
+            "--lifespan",
+            "off",
+        ],  # fmt: skip
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

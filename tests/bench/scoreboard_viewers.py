@@ -1,0 +1,125 @@
+"""Many scoreboard viewers in one process (asyncio), for tests/bench/test_scoreboard_bench.py.
+
+    python tests/bench/scoreboard_viewers.py --transport ws --count 1000 --out times.json URL [URL...]
+
+Opens ``count`` viewers spread over the URLs (WebSocket ``ws://...`` or the SSE stream ``http://...``), waits
+for every snapshot, prints ``READY``, then notes the wall-clock time each viewer receives each delta. After a
+delta reached every viewer it prints ``ALL <sequence>``. On ``DONE`` (standard input) or after ``--seconds`` it
+writes {sequence: [receive times]} to ``--out`` and exits. Heartbeats are counted, not timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+import time
+from collections import defaultdict
+from urllib.parse import urlsplit
+
+import websockets
+
+received: dict[int, list[float]] = defaultdict(list)
+heartbeats = 0
+
+
+# The head of a message: games.live writes kind, game and sequence first. Reading only the head keeps the
+# client's own work per message small, so the times measure the server more than this process.
+HEAD = re.compile(r'^\{"kind":"(\w+)"(?:,"game":\d+,"sequence":(\d+))?')
+
+
+def _note(text: str, count: int) -> None:
+    global heartbeats
+    now = time.time()
+    head = HEAD.match(text)
+    kind = head.group(1) if head else json.loads(text)["kind"]
+    if kind == "delta":
+        sequence = int(head.group(2))
+        times = received[sequence]
+        times.append(now)
+        if len(times) == count:
+            print(f"ALL {sequence}", flush=True)
+    elif kind == "heartbeat":
+        heartbeats += 1
+
+
+async def ws_viewer(url: str, count: int, ready: asyncio.Event, connected: list, gate: asyncio.Semaphore):
+    async with gate:
+        socket = await websockets.connect(url, origin="http://127.0.0.1", open_timeout=60, max_queue=None)
+    async with socket:
+        snapshot = json.loads(await socket.recv())
+        assert snapshot["kind"] == "snapshot", snapshot
+        connected.append(1)
+        if len(connected) == count:
+            ready.set()
+        async for text in socket:
+            _note(text, count)
+
+
+async def sse_viewer(url: str, count: int, ready: asyncio.Event, connected: list, gate: asyncio.Semaphore):
+    parts = urlsplit(url)
+    async with gate:
+        reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+        writer.write(f"GET {parts.path} HTTP/1.1\r\nHost: {parts.netloc}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        await writer.drain()
+        status = await reader.readline()
+        assert b" 200 " in status, status
+        while (await reader.readline()) not in (b"\r\n", b""):
+            pass  # the headers; the body is chunked
+    buffer, first = b"", True
+    while True:
+        size = int((await reader.readline()).strip() or b"0", 16)
+        if size == 0:
+            return
+        buffer += (await reader.readexactly(size + 2))[:-2]
+        *events, buffer = buffer.split(b"\n\n")
+        for chunk in events:
+            text = chunk.strip().removeprefix(b"data: ").decode()
+            if first:
+                first = False
+                connected.append(1)
+                if len(connected) == count:
+                    ready.set()
+                continue
+            _note(text, count)
+
+
+async def main(args) -> None:
+    ready = asyncio.Event()
+    connected: list[int] = []
+    gate = asyncio.Semaphore(50)  # connections opened at once
+    viewer = ws_viewer if args.transport == "ws" else sse_viewer
+    tasks = [
+        asyncio.ensure_future(viewer(args.urls[n % len(args.urls)], args.count, ready, connected, gate))
+        for n in range(args.count)
+    ]
+    started = time.monotonic()
+    waiting = asyncio.ensure_future(ready.wait())
+    await asyncio.wait([waiting, *tasks], timeout=args.seconds, return_when=asyncio.FIRST_COMPLETED)
+    while not ready.is_set():
+        failed = [t for t in tasks if t.done()]
+        if failed:
+            failed[0].result()  # raises the first viewer's error
+        if time.monotonic() - started > args.seconds:
+            raise SystemExit(f"only {len(connected)} of {args.count} viewers connected")
+        await asyncio.sleep(0.1)
+    print(f"READY {time.monotonic() - started:.1f}", flush=True)
+    loop = asyncio.get_running_loop()
+    done = loop.run_in_executor(None, sys.stdin.readline)
+    await asyncio.wait([done], timeout=args.seconds)
+    with open(args.out, "w") as out:
+        json.dump({"received": received, "heartbeats": heartbeats, "viewers": len(connected)}, out)
+    for task in tasks:
+        task.cancel()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("urls", nargs="+")
+    parser.add_argument("--transport", choices=["ws", "sse"], default="ws")
+    parser.add_argument("--count", type=int, required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--seconds", type=float, default=300)
+    asyncio.run(main(parser.parse_args()))
