@@ -173,6 +173,9 @@ class ScoreboardConsumer(AsyncWebsocketConsumer):
     """
 
     watched = "game"
+    # No channel of its own: the process's Relay reads the layer for every viewer of the group (a name that is
+    # no configured layer gives the consumer none, as channels documents).
+    channel_layer_alias = "no-layer-per-viewer"
 
     async def connect(self):
         keyword, group_of, may_watch, snapshot_of = WATCHED[self.watched]

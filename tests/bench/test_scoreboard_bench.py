@@ -90,8 +90,11 @@ def _run(tmp_path, nodes, *, viewers, transport):
     first = nodes[0]
     first.post_entries(game.pk, [entry("period_start", period=1)], session=session)
     crowd = Viewers(urls, count=viewers, transport=transport, out=tmp_path / f"{transport}-{viewers}.json")
-    ready = crowd.wait_for("READY", timeout=300)
-    assert ready, "the viewers did not connect"
+    try:
+        ready = crowd.wait_for("READY", timeout=300)
+    except RuntimeError:
+        ready = None
+    assert ready, "the viewers did not connect:\n" + "\n".join(node.output for node in nodes)
     sent: dict[int, float] = {}
     post_times = []
     for n in range(ENTRIES):

@@ -1,0 +1,364 @@
+/* The public scoreboard (games/live_views.py): follows a game, or a championship's games, over the WebSocket of
+ * games/consumers.py. Pushes are hints: the page starts from a snapshot (the data of GET /api/games/{id}/sheet/),
+ * applies deltas in sequence order, and fetches the snapshot again on a gap; a heartbeat comes every few seconds,
+ * and a board that heard nothing for the stale time says so and reconnects. The clock runs here from the last
+ * state (running, elapsed, anchor in server time), corrected by the server offset measured with pings. */
+(function () {
+  "use strict";
+
+  function readJson(id) {
+    var node = document.getElementById(id);
+    return node ? JSON.parse(node.textContent) : null;
+  }
+
+  function median(values) {
+    var sorted = values.slice().sort(function (a, b) { return a - b; });
+    return sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0;
+  }
+
+  function parseTime(text) { // "m:ss" or "m:ss.t" -> tenths
+    var match = /^(\d+):(\d{2})(?:\.(\d))?$/.exec(text || "");
+    return match ? (parseInt(match[1], 10) * 60 + parseInt(match[2], 10)) * 10 + parseInt(match[3] || "0", 10) : 0;
+  }
+
+  function countdown(tenths) { // whole seconds rounded up, as the rink clock shows them
+    var seconds = Math.max(0, Math.ceil(tenths / 10));
+    return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+  }
+
+  /* --- the connection -------------------------------------------------------------------------------------- */
+
+  function Feed(settings, handlers) {
+    this.settings = settings;
+    this.handlers = handlers;
+    this.offsets = [];
+    this.offset = 0; // server clock minus this browser's, in ms
+    this.lastHeard = 0;
+    this.retry = 500;
+    this.pings = {};
+    this.connect();
+    var feed = this;
+    setInterval(function () { feed.watch(); }, 1000);
+  }
+
+  Feed.prototype.url = function () {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    return scheme + location.host + this.settings.socket;
+  };
+
+  Feed.prototype.connect = function () {
+    var feed = this;
+    this.handlers.status("connecting");
+    var socket;
+    try {
+      socket = new WebSocket(this.url());
+    } catch (error) {
+      this.reconnectLater();
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = function () {
+      feed.retry = 500;
+      feed.lastHeard = Date.now();
+      for (var n = 0; n < 5; n++) { setTimeout(function () { feed.ping(); }, 200 * n); }
+    };
+    socket.onmessage = function (event) {
+      feed.lastHeard = Date.now();
+      feed.receive(JSON.parse(event.data));
+    };
+    socket.onclose = function () {
+      if (feed.socket === socket) {
+        feed.socket = null;
+        feed.handlers.status("offline");
+        feed.reconnectLater();
+      }
+    };
+  };
+
+  Feed.prototype.reconnectLater = function () {
+    var feed = this;
+    setTimeout(function () { feed.connect(); }, this.retry);
+    this.retry = Math.min(this.retry * 2, 10000);
+  };
+
+  Feed.prototype.ping = function () {
+    if (!this.socket || this.socket.readyState !== 1) return;
+    var token = Math.random().toString(36).slice(2);
+    this.pings[token] = Date.now();
+    this.socket.send(JSON.stringify({kind: "ping", token: token}));
+  };
+
+  Feed.prototype.receive = function (message) {
+    if (message.kind === "pong") {
+      var sent = this.pings[message.token];
+      delete this.pings[message.token];
+      if (sent !== undefined) {
+        var received = Date.now();
+        this.offsets.push(Date.parse(message.server_time) - (sent + received) / 2);
+        this.offsets = this.offsets.slice(-9);
+        this.offset = median(this.offsets);
+      }
+      return;
+    }
+    if (message.kind === "heartbeat") {
+      this.handlers.status("live");
+      if (Math.random() < 0.1) this.ping();
+      return;
+    }
+    this.handlers.status("live");
+    this.handlers[message.kind] && this.handlers[message.kind](message);
+  };
+
+  Feed.prototype.watch = function () { // no heartbeat for the stale time: say so, and reconnect
+    if (!this.lastHeard) return;
+    if (Date.now() - this.lastHeard > this.settings.stale_seconds * 1000) {
+      this.handlers.status("stale");
+      if (this.socket) {
+        var socket = this.socket;
+        this.socket = null;
+        socket.close();
+        this.connect();
+      }
+      this.lastHeard = Date.now(); // one reconnect per stale period
+      this.stale = true;
+    } else if (Date.now() - this.lastHeard > this.settings.heartbeat_seconds * 2000) {
+      this.handlers.status("late");
+    }
+  };
+
+  Feed.prototype.serverNow = function () { return Date.now() + this.offset; };
+
+  /* --- one game's board ------------------------------------------------------------------------------------ */
+
+  var STATUS_TEXT = {
+    connecting: "Connecting…", live: "Live", late: "Waiting for the server…", offline: "Offline: reconnecting…",
+    stale: "Stale: no news from the server for 10 seconds"
+  };
+
+  function Board(root, feed, sheetUrl) {
+    this.root = root;
+    this.feed = feed;
+    this.sheetUrl = sheetUrl;
+    this.sheet = null;
+  }
+
+  Board.prototype.find = function (selector) { return this.root.querySelector(selector); };
+
+  Board.prototype.show = function (sheet) { // a snapshot: the state, whatever came before
+    if (!sheet) return;
+    this.sheet = sheet;
+    this.root.setAttribute("data-sequence", sheet.sequence);
+    this.render();
+  };
+
+  Board.prototype.delta = function (message) {
+    var current = this.sheet ? this.sheet.sequence : 0;
+    if (message.sequence <= current) return; // the snapshot already had it
+    if (message.sequence > current + 1) { this.refetch(); return; } // a gap: pushes are hints
+    this.show(message.sheet);
+  };
+
+  Board.prototype.refetch = function () {
+    var board = this;
+    if (this.fetching) return;
+    this.fetching = true;
+    fetch(this.sheetUrl, {headers: {Accept: "application/json"}, credentials: "same-origin"})
+      .then(function (answer) { return answer.ok ? answer.json() : null; })
+      .then(function (sheet) {
+        if (sheet && (!board.sheet || sheet.sequence >= board.sheet.sequence)) board.show(sheet);
+      })
+      .finally(function () { board.fetching = false; });
+  };
+
+  Board.prototype.elapsed = function () { // tenths elapsed in the period, now
+    var clock = this.sheet.clock;
+    var elapsed = clock.elapsed_tenths;
+    if (clock.running && clock.anchor) {
+      elapsed += Math.max(0, (this.feed.serverNow() - Date.parse(clock.anchor)) / 100);
+    }
+    return Math.min(elapsed, clock.period_length_tenths);
+  };
+
+  Board.prototype.set = function (selector, text) {
+    var node = this.find(selector);
+    if (node && node.textContent !== String(text)) node.textContent = text;
+  };
+
+  Board.prototype.render = function () {
+    var state = this.sheet.state;
+    var teams = state.teams;
+    var board = this;
+    ["home", "away"].forEach(function (side) {
+      board.set('[data-team-name="' + side + '"]', teams[side].name);
+      board.set('[data-score="' + side + '"]', state.score[side]);
+      board.set('[data-shots="' + side + '"]', teams[side].shots);
+      board.set('[data-strength="' + side + '"]', teams[side].strength + " on the rink" +
+        (teams[side].goalkeeper_pulled ? ", goalkeeper pulled" : ""));
+    });
+    var status = state.status;
+    var period = status === "ended" ? "Final" : status === "not_started" ? "Not started" :
+      status === "shootout" ? "Shoot-out" : status === "intermission" ? "Intermission after period " + state.period :
+      state.period > 2 ? "Overtime" : "Period " + state.period;
+    this.set("[data-period]", period);
+    this.set("[data-power-play]", state.power_play ? "Power play: " + teams[state.power_play].name : "");
+    ["home", "away"].forEach(function (side) {
+      var list = board.find('[data-box="' + side + '"]');
+      if (!list) return;
+      list.innerHTML = "";
+      state.box[side].forEach(function (entry) {
+        var item = document.createElement("li");
+        item.setAttribute("data-penalty", entry.penalty_id);
+        item.setAttribute("data-remaining", parseTime(entry.remaining));
+        item.setAttribute("data-status", entry.status);
+        var who = document.createElement("span");
+        who.textContent = "#" + (entry.player === null ? "?" : entry.player) + " " + entry.penalty.replace(/_/g, " ");
+        var time = document.createElement("span");
+        time.className = "remaining";
+        item.appendChild(who);
+        item.appendChild(document.createTextNode(" "));
+        item.appendChild(time);
+        list.appendChild(item);
+      });
+    });
+    var goals = this.find("[data-goals]");
+    if (goals) {
+      goals.innerHTML = "";
+      state.goals.forEach(function (goal) {
+        var item = document.createElement("li");
+        item.textContent = "P" + goal.period + " " + goal.time + " " + teams[goal.team].name + " #" +
+          (goal.scorer === null ? "?" : goal.scorer) + (goal.assist ? " (#" + goal.assist + ")" : "") +
+          (goal.strength && goal.strength !== "even" ? " " + goal.strength.replace(/_/g, " ") : "");
+        goals.appendChild(item);
+      });
+    }
+    var penalties = this.find("[data-penalties]");
+    if (penalties) {
+      penalties.innerHTML = "";
+      state.penalties.forEach(function (penalty) {
+        var item = document.createElement("li");
+        item.textContent = "P" + penalty.period + " " + penalty.time + " " + teams[penalty.team].name + " #" +
+          (penalty.player === null ? "bench" : penalty.player) + " " + penalty.penalty.replace(/_/g, " ") +
+          (penalty.infraction ? ", " + penalty.infraction.replace(/_/g, " ") : "") +
+          (penalty.article ? " (" + penalty.article + ")" : "");
+        penalties.appendChild(item);
+      });
+    }
+    this.tick();
+  };
+
+  Board.prototype.tick = function () { // the clock and the penalties' remaining time, every tenth
+    if (!this.sheet) return;
+    var clock = this.sheet.clock;
+    var elapsed = this.elapsed();
+    var run = elapsed - clock.elapsed_tenths; // tenths the clock ran since the state
+    this.set("[data-clock]", countdown(clock.period_length_tenths - elapsed));
+    this.root.classList.toggle("running", !!clock.running);
+    this.root.querySelectorAll("[data-box] li").forEach(function (item) {
+      var remaining = parseInt(item.getAttribute("data-remaining"), 10);
+      if (item.getAttribute("data-status") === "running") remaining -= run;
+      item.querySelector(".remaining").textContent = countdown(remaining);
+    });
+  };
+
+  function setStatus(node, status) {
+    if (!node) return;
+    node.textContent = STATUS_TEXT[status];
+    node.setAttribute("data-state", status);
+  }
+
+  /* --- the pages ------------------------------------------------------------------------------------------- */
+
+  function gamePage(root, settings) {
+    var statusNode = root.querySelector("[data-status]");
+    var board;
+    var feed = new Feed(settings, {
+      status: function (status) { setStatus(statusNode, status); },
+      snapshot: function (message) { board.show(message.sheet); },
+      delta: function (message) { board.delta(message); },
+      final: function () { board.refetch(); }
+    });
+    board = new Board(root, feed, settings.sheet_url);
+    var first = readJson("board-snapshot");
+    if (first) board.show(first.sheet);
+    setInterval(function () { board.tick(); }, 100);
+    var full = root.querySelector("[data-fullscreen]");
+    if (full) {
+      full.addEventListener("click", function () {
+        if (document.fullscreenElement) document.exitFullscreen();
+        else if (root.requestFullscreen) root.requestFullscreen();
+      });
+    }
+  }
+
+  function championshipPage(root, settings) {
+    var statusNode = root.querySelector("[data-status]");
+    var list = root.querySelector("[data-games]");
+    var template = document.getElementById("mini-board");
+    var boards = {};
+    var feed;
+
+    function boardFor(sheet) {
+      var board = boards[sheet.game];
+      if (!board) {
+        var node = template.content.firstElementChild.cloneNode(true);
+        node.setAttribute("data-game", sheet.game);
+        node.querySelector("a").href = "/games/" + sheet.game + "/live/";
+        list.appendChild(node);
+        board = boards[sheet.game] = new Board(node, feed, settings.sheet_url.replace("{game}", sheet.game));
+      }
+      return board;
+    }
+
+    function showAll(games) {
+      var empty = root.querySelector("[data-none]");
+      games.forEach(function (sheet) { boardFor(sheet).show(sheet); });
+      if (empty) empty.hidden = Object.keys(boards).length > 0;
+    }
+
+    feed = new Feed(settings, {
+      status: function (status) { setStatus(statusNode, status); },
+      snapshot: function (message) { showAll(message.games); },
+      delta: function (message) {
+        var board = boards[message.game];
+        if (board) board.delta(message); else showAll([message.sheet]);
+      },
+      final: function (message) { if (boards[message.game]) boards[message.game].refetch(); }
+    });
+    var first = readJson("board-snapshot");
+    if (first) showAll(first.games);
+    setInterval(function () { Object.keys(boards).forEach(function (id) { boards[id].tick(); }); }, 100);
+  }
+
+  function reloadingPage(root) { // results and standings: a game ended, so read the page again
+    var settings = {socket: root.getAttribute("data-socket"), heartbeat_seconds: 5, stale_seconds: 10};
+    var reloading = false;
+    new Feed(settings, {
+      status: function () {},
+      final: function () {
+        if (reloading) return;
+        reloading = true;
+        fetch(location.href, {credentials: "same-origin"})
+          .then(function (answer) { return answer.text(); })
+          .then(function (html) {
+            var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+            var main = document.querySelector("main");
+            if (fresh && main) {
+              main.innerHTML = fresh.innerHTML;
+              main.setAttribute("data-reloaded", String(Date.now()));
+            }
+          })
+          .finally(function () { reloading = false; });
+      }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var settings = readJson("board-settings");
+    var game = document.querySelector("[data-board]");
+    var championship = document.querySelector("[data-championship-live]");
+    var reload = document.querySelector("[data-live-reload]");
+    if (game && settings) gamePage(game, settings);
+    else if (championship && settings) championshipPage(championship, settings);
+    else if (reload) reloadingPage(reload);
+  });
+})();
