@@ -1502,6 +1502,33 @@ TARGETS += [
 ]
 
 
+# --- The public scoreboard (issue 9): its pages, and its pushes (WebSocket, event stream) ------------------------
+
+TARGETS += [
+    {"name": "page game live board", "method": "get", "url": page("games:game-live", "sheet_game"), "expect": PUBLIC},
+    {"name": "page game arena", "method": "get", "url": page("games:game-arena", "sheet_game"), "expect": PUBLIC},
+    {
+        "name": "page championship live games",
+        "method": "get",
+        "url": page("games:championship-live", "championship"),
+        "expect": PUBLIC,
+    },
+    {
+        "name": "page draft game live board",
+        "method": "get",
+        "url": page("games:game-live", "draft_game"),
+        "expect": DRAFT,
+    },
+    {"name": "page draft game arena", "method": "get", "url": page("games:game-arena", "draft_game"), "expect": DRAFT},
+    {
+        "name": "page draft championship live games",
+        "method": "get",
+        "url": page("games:championship-live", "draft"),
+        "expect": DRAFT,
+    },
+]
+
+
 def test_every_route_of_the_games_api_and_pages_is_in_the_matrix():
     resolver = get_resolver()
     routes = _route_names(resolver.namespace_dict["games-api"][1].url_patterns, "games-api")
@@ -1707,3 +1734,71 @@ def test_every_admin_url_row_has_every_role_and_revert_rows_check_what_is_stored
 def test_every_role_has_an_expectation_in_every_federation_row():
     for target in ALL_TARGETS:
         assert set(target["expect"]) == set(ROLES), target["name"]
+
+
+# The pushes are outside Django's URLs (portal/asgi.py): each role opens them through the ASGI application.
+# 200: the WebSocket is accepted (or the stream answers 200) with a snapshot first; 404: refused, nothing sent.
+LIVE_PUSHES = [
+    ("websocket", "/live/games/{}/", "sheet_game", PUBLIC),
+    ("websocket", "/live/games/{}/", "draft_game", DRAFT),
+    ("websocket", "/live/championships/{}/", "championship", PUBLIC),
+    ("websocket", "/live/championships/{}/", "draft", DRAFT),
+    ("stream", "/live/games/{}/stream/", "sheet_game", PUBLIC),
+    ("stream", "/live/games/{}/stream/", "draft_game", DRAFT),
+    ("stream", "/live/championships/{}/stream/", "championship", PUBLIC),
+    ("stream", "/live/championships/{}/stream/", "draft", DRAFT),
+]
+
+
+def _push_cases():
+    for kind, path, obj, expectations in LIVE_PUSHES:
+        for role, expected in expectations.items():
+            yield pytest.param(kind, path, obj, role, expected, id=f"live {kind} {obj}--{role}")
+
+
+async def _open_push(kind: str, path: str, user) -> tuple[int, dict | None]:
+    from asgiref.testing import ApplicationCommunicator
+
+    from portal.asgi import application
+    from tests.games.live_helpers import Viewer
+
+    if kind == "websocket":
+        viewer = Viewer(path, user=user)
+        accepted, _ = await viewer.connect()
+        if not accepted:
+            return 404, None
+        first = await viewer.receive()
+        await viewer.close()
+        return 200, first
+    scope = {"type": "http", "method": "GET", "path": path, "query_string": b"", "headers": [], "scheme": "http",
+             "server": ("testserver", 80), "client": ("127.0.0.1", 1)}  # fmt: skip
+    if user is not None:
+        scope["user"] = user
+    stream = ApplicationCommunicator(application, scope)
+    await stream.send_input({"type": "http.request", "body": b""})
+    start = await stream.receive_output(timeout=2)
+    body = await stream.receive_output(timeout=2)
+    await stream.send_input({"type": "http.disconnect"})
+    await stream.wait(timeout=2)
+    first = json.loads(body["body"].removeprefix(b"data: ")) if start["status"] == 200 else None
+    return start["status"], first
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind, path, obj, role, expected", list(_push_cases()))
+def test_live_push_permission_matrix(kind, path, obj, role, expected, settings):
+    from asgiref.sync import async_to_sync
+    from channels.layers import channel_layers
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    channel_layers.backends.clear()
+    world = World()
+    user = make_user(role, world)
+    if user is None:
+        from django.contrib.auth.models import AnonymousUser
+
+        user = AnonymousUser()
+    status, first = async_to_sync(_open_push)(kind, path.format(world.pk(obj)), user)
+    channel_layers.backends.clear()
+    assert status == expected, f"{kind} {path} of {obj} as {role}"
+    assert (first is not None and first["kind"] == "snapshot") == (expected == 200)
