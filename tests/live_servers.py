@@ -34,6 +34,9 @@ SERVER_OPTIONS = ["--no-access-log", "--ws-per-message-deflate", os.environ.get(
                   "--timeout-graceful-shutdown", "2"]  # fmt: skip
 
 
+DEVICE = "table-1"  # the console device the tests sign in (tests.games.sheet_helpers.sign_in) and post from
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -109,7 +112,7 @@ class WebNode:
 
     def post_entries(self, game_id: int, events: list[dict], *, session: Session) -> dict:
         """Enter events through the node's API as a logged-in device; return its answer (the new state)."""
-        body = json.dumps({"device": "bench-table", "events": events}).encode()
+        body = json.dumps({"device": DEVICE, "events": events}).encode()
         request = urllib.request.Request(
             f"{self.url}/api/games/{game_id}/sheet/events/",
             data=body,

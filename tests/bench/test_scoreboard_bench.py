@@ -29,9 +29,9 @@ from django.conf import settings
 from django.db import connection
 
 from tests.factories import international_staff
-from tests.games.sheet_helpers import entry, sheet_game
+from tests.games.sheet_helpers import entry, sheet_game, sign_in
 from tests.integration.conftest import delete_own_keys
-from tests.live_servers import Session, WebNode, node_env
+from tests.live_servers import DEVICE, Session, WebNode, node_env
 
 pytestmark = [pytest.mark.bench, pytest.mark.django_db(transaction=True)]
 
@@ -85,6 +85,7 @@ def _run(tmp_path, nodes, *, viewers, transport):
     director = international_staff(username=f"bench-director-{transport}-{viewers}")
     session = Session(director)
     game = sheet_game()
+    sign_in(game, director, device=DEVICE)
     paths = {"ws": f"/live/games/{game.pk}/", "sse": f"/live/games/{game.pk}/stream/"}
     urls = [(node.ws_url if transport == "ws" else lambda p, n=node: n.url + p)(paths[transport]) for node in nodes]
     first = nodes[0]

@@ -26,7 +26,7 @@ from tournaments.models import DecidedIn
 from tournaments.services.results import game_record_result
 
 from .live_helpers import Viewer
-from .sheet_helpers import entry, sheet_game
+from .sheet_helpers import entry, sheet_game, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -54,8 +54,13 @@ def game():
 def post(director, django_capture_on_commit_callbacks):
     """Enter events as the director, from the consumers' side of the test (its callbacks run as on a commit)."""
 
+    signed_in = set()
+
     @database_sync_to_async
     def _post(game, *events):
+        if game.pk not in signed_in:
+            sign_in(game, director)
+            signed_in.add(game.pk)
         with django_capture_on_commit_callbacks(execute=True):
             return record_events(game=game, by=director, device="table-1", events=list(events))
 
@@ -239,6 +244,7 @@ def test_a_push_that_fails_leaves_the_entry_stored(
             raise ConnectionError("redis is down")
 
     monkeypatch.setattr(live, "get_channel_layer", lambda: Broken())
+    sign_in(game, director)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         answer = record_events(game=game, by=director, device="table-1", events=[entry("period_start", period=1)])
     assert len(callbacks) == 2  # the parsed log kept, the push tried

@@ -10,7 +10,7 @@ from django.test import Client
 from games.sheet import record_events
 from tests.factories import ChampionshipFactory, international_staff
 
-from .sheet_helpers import entry, sheet_game
+from .sheet_helpers import entry, sheet_game, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +30,7 @@ def _snapshot(response) -> dict:
 
 def test_the_board_of_a_game_shows_the_stored_state_to_anyone(director):
     game = sheet_game()
+    sign_in(game, director, device="t")
     record_events(game=game, by=director, device="t", events=[entry("period_start", period=1),
                   entry("goal", period=1, time="2:00", team="home", player=8)])  # fmt: skip
     response = Client().get(f"/games/{game.pk}/live/")
@@ -72,12 +73,14 @@ def test_a_bracket_game_without_its_teams_says_why_the_board_is_empty():
 
 def test_the_championships_live_games_are_the_open_sheets_in_constant_queries(director, django_assert_max_num_queries):
     first = sheet_game()
+    sign_in(first, director, device="t")
     record_events(game=first, by=director, device="t", events=[entry("period_start", period=1)])
     url = f"/games/championships/{first.championship_id}/live/"
     with django_assert_max_num_queries(8):
         one = Client().get(url)
     for _ in range(3):
         game = sheet_game(championship=first.championship)
+        sign_in(game, director, device="t")
         record_events(game=game, by=director, device="t", events=[entry("period_start", period=1)])
     sheet_game(championship=first.championship)  # no sheet yet: not live
     with django_assert_max_num_queries(8):
