@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import weakref
 
 from channels.db import database_sync_to_async
@@ -20,6 +21,8 @@ from channels.layers import get_channel_layer
 from django.contrib.auth.models import AnonymousUser
 
 from games import live
+
+logger = logging.getLogger(__name__)
 
 
 def _encode(message: dict) -> str:
@@ -100,7 +103,17 @@ class Relay:
 
     async def _relay(self, layer) -> None:
         while True:
-            self._push((await layer.receive(self.channel))["text"])
+            try:
+                message = await layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis went away or timed out: carry on; viewers refetch on the gap they see
+                logger.warning("live relay of %s: the channel layer failed; retrying", self.group, exc_info=True)
+                await asyncio.sleep(0.5)
+                with contextlib.suppress(Exception):
+                    await layer.group_add(self.group, self.channel)
+                continue
+            self._push(message["text"])
 
     async def _heartbeats(self, layer) -> None:
         """Beat for every viewer of the group at once; now and then re-join the group (its expiry)."""

@@ -102,9 +102,11 @@ async def main(args) -> None:
         failed = [t for t in tasks if t.done()]
         if failed:
             failed[0].result()  # raises the first viewer's error
+        if int(time.monotonic() - started) % 10 == 0:
+            print(f"CONNECTED {len(connected)}", file=sys.stderr, flush=True)
         if time.monotonic() - started > args.seconds:
             raise SystemExit(f"only {len(connected)} of {args.count} viewers connected")
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(1)
     print(f"READY {time.monotonic() - started:.1f}", flush=True)
     loop = asyncio.get_running_loop()
     done = loop.run_in_executor(None, sys.stdin.readline)
