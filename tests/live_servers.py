@@ -111,16 +111,20 @@ class WebNode:
         return f"ws://127.0.0.1:{self.port}{path}"
 
     def post_entries(self, game_id: int, events: list[dict], *, session: Session) -> dict:
-        """Enter events through the node's API as a logged-in device; return its answer (the new state)."""
-        body = json.dumps({"device": DEVICE, "events": events}).encode()
-        request = urllib.request.Request(
-            f"{self.url}/api/games/{game_id}/sheet/events/",
-            data=body,
-            headers={"Content-Type": "application/json", **session.headers},
-            method="POST",
-        )
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            return json.loads(answer.read())
+        return post_entries(self.url, game_id, events, session=session)
+
+
+def post_entries(base_url: str, game_id: int, events: list[dict], *, session: Session) -> dict:
+    """Enter events through a server's API as a logged-in device; return its answer (the new state)."""
+    body = json.dumps({"device": DEVICE, "events": events}).encode()
+    request = urllib.request.Request(
+        f"{base_url}/api/games/{game_id}/sheet/events/",
+        data=body,
+        headers={"Content-Type": "application/json", **session.headers},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
 
 
 class Session:
