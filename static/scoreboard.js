@@ -120,7 +120,6 @@
         this.connect();
       }
       this.lastHeard = Date.now(); // one reconnect per stale period
-      this.stale = true;
     } else if (Date.now() - this.lastHeard > this.settings.heartbeat_seconds * 2000) {
       this.handlers.status("late");
     }
