@@ -1819,10 +1819,13 @@ async def _open_push(kind: str, path: str, user) -> tuple[int, dict | None]:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("kind, path, obj, role, expected", list(_push_cases()))
-def test_live_push_permission_matrix(kind, path, obj, role, expected, settings):
+def test_live_push_permission_matrix(kind, path, obj, role, expected, settings, monkeypatch):
     from asgiref.sync import async_to_sync
     from channels.layers import channel_layers
 
+    from tests.games.live_helpers import keep_test_connection
+
+    keep_test_connection(monkeypatch)
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     channel_layers.backends.clear()
     world = World()

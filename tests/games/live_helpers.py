@@ -11,6 +11,19 @@ from asgiref.testing import ApplicationCommunicator
 
 from portal.asgi import application
 
+
+def keep_test_connection(monkeypatch) -> None:
+    """Let the consumers' database calls share the test's transaction.
+
+    They run on the test's thread (``async_to_sync``), where channels' ``close_old_connections`` would close a
+    connection inside a transaction (Django drops one whose autocommit differs from the settings), ending the
+    test's transaction on PostgreSQL (SQLite's in-memory test database ignores the close).
+    """
+    import channels.db
+
+    monkeypatch.setattr(channels.db, "close_old_connections", lambda: None)
+
+
 SITE = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
 
 

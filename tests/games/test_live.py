@@ -25,15 +25,16 @@ from tests.factories import ChampionshipFactory, UserFactory, client_for, intern
 from tournaments.models import DecidedIn
 from tournaments.services.results import game_record_result
 
-from .live_helpers import Viewer
+from .live_helpers import Viewer, keep_test_connection
 from .sheet_helpers import entry, sheet_game, sign_in
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _fresh_layer(settings):
+def _fresh_layer(settings, monkeypatch):
     """An in-memory layer of this test's own (its queues belong to the test's event loop)."""
+    keep_test_connection(monkeypatch)
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     channel_layers.backends.clear()
     yield
