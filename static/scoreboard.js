@@ -48,7 +48,7 @@
 
   Feed.prototype.connect = function () {
     var feed = this;
-    this.handlers.status("connecting");
+    this.handlers.status(this.stale ? "stale" : "connecting"); // a stale board says so until it hears again
     var socket;
     try {
       socket = new WebSocket(this.url());
@@ -64,12 +64,13 @@
     };
     socket.onmessage = function (event) {
       feed.lastHeard = Date.now();
+      feed.stale = false;
       feed.receive(JSON.parse(event.data));
     };
     socket.onclose = function () {
       if (feed.socket === socket) {
         feed.socket = null;
-        feed.handlers.status("offline");
+        feed.handlers.status(feed.stale ? "stale" : "offline");
         feed.reconnectLater();
       }
     };
@@ -112,6 +113,7 @@
   Feed.prototype.watch = function () { // no heartbeat for the stale time: say so, and reconnect
     if (!this.lastHeard) return;
     if (Date.now() - this.lastHeard > this.settings.stale_seconds * 1000) {
+      this.stale = true;
       this.handlers.status("stale");
       if (this.socket) {
         var socket = this.socket;
@@ -277,6 +279,7 @@
       final: function () { board.refetch(); }
     });
     board = new Board(root, feed, settings.sheet_url);
+    root.scoreboard = board; // for the browser tests
     var first = readJson("board-snapshot");
     if (first) board.show(first.sheet);
     setInterval(function () { board.tick(); }, 100);

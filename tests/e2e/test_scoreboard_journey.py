@@ -75,12 +75,14 @@ def asgi_server(transactional_db, settings):
 def viewer_tab(browser, asgi_server, outside_requests):
     contexts = []
 
-    def open_tab(path, **options):
+    def open_tab(path, *, before=None, **options):
         context = browser.new_context(base_url=asgi_server.url, **options)
         context.set_default_timeout(15_000)
         context.on("request", lambda r: outside_requests.append(r.url) if "127.0.0.1" not in r.url else None)
         contexts.append(context)
         tab = context.new_page()
+        if before is not None:
+            before(tab)
         tab.goto(path)
         return tab
 
@@ -140,3 +142,40 @@ def test_a_viewer_follows_each_goal_and_penalty_as_the_table_enters_them(asgi_se
         expect(tab.locator('[data-score="home"]')).to_have_text("2")
         expect(tab.locator('[data-box="away"] li')).to_have_count(0)  # 6.2.1 B: the power-play goal ends the minor
     assert outside_requests == []
+
+
+def test_a_viewer_that_missed_a_push_fetches_the_snapshot(asgi_server, viewer_tab):
+    director = international_staff()
+    game = sheet_game()
+    sign_in(game, director, device=DEVICE)
+    session = Session(director)
+    asgi_server.post(game, [now_entry("period_start", period=1)], session)
+    phone = viewer_tab(f"/games/{game.pk}/live/")
+    expect(phone.locator("[data-status]")).to_have_attribute("data-state", "live")
+    expect(phone.locator("[data-period]")).to_have_text("Period 1")
+    # As if a push had been dropped: the board is one entry behind, so the next delta leaves a gap.
+    phone.evaluate("document.querySelector('[data-board]').scoreboard.sheet.sequence -= 1")
+    with phone.expect_request(lambda r: r.url.endswith(f"/api/games/{game.pk}/sheet/")) as fetched:
+        asgi_server.post(game, [now_entry("shot", period=1, time="0:30", team="away")], session)
+    assert fetched.value.method == "GET"
+    expect(phone.locator('[data-shots="away"]')).to_have_text("1")
+    assert phone.evaluate("document.querySelector('[data-board]').scoreboard.sheet.sequence") == 2
+
+
+def test_a_board_that_hears_no_heartbeat_for_10_seconds_says_it_is_stale_and_recovers(asgi_server, viewer_tab):
+    game = sheet_game()
+    network = {"silent": False}
+
+    def relay(socket):
+        """Between the page and the server: forwards the server's messages unless the network is 'silent'."""
+        server = socket.connect_to_server()
+        server.on_message(lambda message: None if network["silent"] else socket.send(message))
+
+    phone = viewer_tab(f"/games/{game.pk}/live/", before=lambda tab: tab.route_web_socket("**/live/**", relay))
+    status = phone.locator("[data-status]")
+    expect(status).to_have_attribute("data-state", "live")
+    network["silent"] = True  # the server still beats; the page hears nothing
+    expect(status).to_have_attribute("data-state", "stale", timeout=14_000)
+    expect(status).to_contain_text("Stale")
+    network["silent"] = False  # the page reconnects by itself and gets a snapshot
+    expect(status).to_have_attribute("data-state", "live", timeout=20_000)
