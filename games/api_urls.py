@@ -13,5 +13,6 @@ router.register("game-readiness", api.GameReadinessViewSet, basename="game-readi
 urlpatterns = [
     path("games/<int:game_id>/sheet/", sheet_api.SheetView.as_view(), name="game-sheet"),
     path("games/<int:game_id>/sheet/events/", sheet_api.SheetEventsView.as_view(), name="game-sheet-events"),
+    path("games/<int:game_id>/sheet/devices/", sheet_api.SheetDevicesView.as_view(), name="game-sheet-devices"),
     *router.urls,
 ]
