@@ -13,7 +13,7 @@ from games.sheet import engine_teams, record_events
 from tests.factories import international_staff
 from tournaments.models import Position, RosterEntry
 
-from .sheet_helpers import entry, sheet_game
+from .sheet_helpers import entry, sheet_game, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -23,6 +23,12 @@ BEFORE = datetime.datetime(2027, 6, 30, 9, 0, tzinfo=datetime.UTC)
 @pytest.fixture
 def director():
     return international_staff()
+
+
+@pytest.fixture(autouse=True)
+def console(game, director):
+    """The director's console "t" is signed in (entries come only from a signed-in device)."""
+    sign_in(game, director, device="t")
 
 
 @pytest.fixture
