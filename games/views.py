@@ -13,7 +13,7 @@ from django.utils import timezone
 from tournaments.models import Game, RosterEntry, TeamEntry
 
 from . import services
-from .models import GameOfficial, Lineup
+from .models import GameOfficial, GameProtestMark, Lineup
 
 
 @login_required
@@ -28,6 +28,7 @@ def my_games(request):
             .prefetch_related(
                 Prefetch("game__officials", queryset=GameOfficial.objects.select_related("person")),
                 "game__lineups__players",
+                Prefetch("game__protest_marks", queryset=GameProtestMark.objects.select_related("entry")),
             )
             .order_by("game__start_at", "game__number")
         )

@@ -1531,6 +1531,44 @@ TARGETS += [
 ]
 
 
+# --- Before the game: administrative protests (9.1 B) and the directors' assignment screen ------------------------
+
+
+def _pregame_objects() -> dict[str, Callable[[World], object]]:
+    from games.models import GameProtestMark
+    from tests.factories import SuperuserFactory as _Superuser
+
+    return {
+        "protest_mark": lambda w: GameProtestMark.objects.create(
+            game=w["game"], entry=w["game"].home, subject="rink", made_at=w["game"].start_at, recorded_by=_Superuser()
+        ),
+    }
+
+
+OBJECTS.update(_pregame_objects())
+
+TARGETS += [
+    {"name": "api protest marks list", "method": "get", "url": gapi("protest-mark-list"), "expect": PUBLIC},
+    # The world's game official is the lead referee of the officiated game (4.2 C): he records it, as do directors.
+    {
+        "name": "api protest mark record",
+        "method": "post",
+        "url": gapi("protest-mark-list"),
+        "data": lambda w: {"game": w.pk("officiated_game"), "entry": w["officiated_game"].home_id, "subject": "rink"},
+        "expect": expect(403, EXEC=201, INTL=201, SU=201, GO=201),
+    },
+    *admin_pages(
+        "games.gameprotestmark",
+        "protest_mark",
+        add=ADMIN_GAMES_DIRECTORS,
+        change=ADMIN_GAMES_DIRECTORS,
+        delete=ADMIN_NOBODY,
+        history=ADMIN_ASSIGNMENT_HISTORY,
+        simple_history=ADMIN_ASSIGNMENT_HISTORY,
+    ),
+]
+
+
 def test_every_route_of_the_games_api_and_pages_is_in_the_matrix():
     resolver = get_resolver()
     routes = _route_names(resolver.namespace_dict["games-api"][1].url_patterns, "games-api")
@@ -1562,6 +1600,7 @@ ADMIN_CHANGELISTS = {
     "games.gameofficial": ADMIN_GAMES_DIRECTORS,
     "games.lineup": ADMIN_STAFF,
     "games.officialaccount": ADMIN_EXECUTIVES,
+    "games.gameprotestmark": ADMIN_GAMES_DIRECTORS,
 }
 # Every other admin list page (championships, worker heartbeats, groups, login logs): the superuser's only
 # (accounts/rules.py SUPERUSER_ADMIN_MODELS).
