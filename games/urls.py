@@ -6,4 +6,5 @@ app_name = "games"
 urlpatterns = [
     path("my/", views.my_games, name="my-games"),
     path("<int:game_pk>/lineup/<int:entry_pk>/", views.lineup_edit, name="lineup-edit"),
+    path("championships/<int:pk>/officials/", views.assignments, name="assignments"),
 ]

@@ -1547,6 +1547,12 @@ def _pregame_objects() -> dict[str, Callable[[World], object]]:
 
 OBJECTS.update(_pregame_objects())
 
+
+def _assigned_referees(w) -> int:
+    from games.models import GameOfficial
+
+    return GameOfficial.objects.filter(game=w["game"], person=w["referee"]).count()
+
 TARGETS += [
     {"name": "api protest marks list", "method": "get", "url": gapi("protest-mark-list"), "expect": PUBLIC},
     # The world's game official is the lead referee of the officiated game (4.2 C): he records it, as do directors.
@@ -1556,6 +1562,22 @@ TARGETS += [
         "url": gapi("protest-mark-list"),
         "data": lambda w: {"game": w.pk("officiated_game"), "entry": w["officiated_game"].home_id, "subject": "rink"},
         "expect": expect(403, EXEC=201, INTL=201, SU=201, GO=201),
+    },
+    # The directors' assignment screen of the world's championship (international staff direct it).
+    {
+        "name": "page assignments of the championship",
+        "method": "get",
+        "url": page("games:assignments", "championship"),
+        "expect": expect(403, ANON=LOGIN, EXEC=200, INTL=200, SU=200),
+    },
+    {
+        "name": "page assignments: assign a referee",
+        "method": "post",
+        "format": "multipart",
+        "url": page("games:assignments", "championship"),
+        "data": lambda w: {"action": "assign", "game": w.pk("game"), "person": w.pk("referee"), "duty": "referee"},
+        "stored": _assigned_referees,
+        "expect": expect(403, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED),
     },
     *admin_pages(
         "games.gameprotestmark",
