@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from accounts.access import has_role
+from accounts.models import Role
+
 from .services.access import official_person_id
 
 
 def nav(request) -> dict:
-    """``nav_official``: asked only when a page renders the navigation (one query, kept on the user object)."""
+    """``nav_official``: asked only when a page renders the navigation.
+
+    Only a holder of the game-official role can have an official account (``check_official_account_link``), so
+    the account is read for those users only; the roles are read once per request and most pages read them.
+    """
     user = getattr(request, "user", None)
-    return {"nav_official": lambda: user is not None and official_person_id(user) is not None}
+
+    def official() -> bool:
+        return has_role(user, Role.GAME_OFFICIAL) and official_person_id(user) is not None
+
+    return {"nav_official": official}
