@@ -1401,6 +1401,7 @@ def _more_admin_objects() -> dict[str, Callable[[World], object]]:
             after={"home_goals": 2},
         ),
         "sheet": lambda w: w["sheet_event"].sheet,
+        "console_sign_in": lambda w: (w["sheet_event"], w["sheet_game"].console_sign_ins.first())[1],
         "snapshot": lambda w: (
             SheetSnapshot.objects.filter(sheet=w["sheet"]).first()
             or SheetSnapshot.objects.create(
@@ -1451,6 +1452,7 @@ for _label, _route, _name in [
     ("games.gamesheet", "admin:games_gamesheet_simple_history", "sheet"),
     ("games.sheetevent", "admin:games_sheetevent_simple_history", "sheet_event"),
     ("games.sheetsnapshot", "admin:games_sheetsnapshot_simple_history", "snapshot"),
+    ("games.consolesignin", "admin:games_consolesignin_simple_history", "console_sign_in"),
     ("tournaments.resultamendment", "admin:tournaments_resultamendment_simple_history", "amendment"),
 ]:
     _pages = {"add": ADMIN_NOBODY, "delete": ADMIN_NOBODY, "change": ADMIN_SUPERUSER, "history": ADMIN_SUPERUSER}
