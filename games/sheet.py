@@ -33,6 +33,7 @@ from games import engine
 from games.engine.events import AFTER_PERIODS, CORRECTION, SERVE
 from games.engine.ruleset import ELIMINATION, ROUND_ROBIN
 from games.models import GameSheet, SheetEvent, SheetSnapshot, SheetStatus
+from games.services.access import can_direct_game
 from tournaments.facts import championship_ruleset
 from tournaments.models import Game, GameStatus, PhaseKind, Position, RosterEntry
 
@@ -322,7 +323,16 @@ def _replayed(sheet: GameSheet, log: _ParsedLog, created: Sequence[SheetEvent], 
     return grown, state.to_dict(), _clock(state, kept, times)
 
 
-def record_events(*, game: Game, by: User, device: str, events: object, now: datetime.datetime | None = None):
+def record_events(
+    *,
+    game: Game,
+    by: User,
+    device: str,
+    events: object,
+    now: datetime.datetime | None = None,
+    rescue_import: bool = False,
+    amending: bool = False,
+):
     """Store a batch of entries of the game's sheet and return the new state (``SheetAnswer``).
 
     In one transaction with the sheet row locked, so two devices posting at once are taken one after the
@@ -330,8 +340,14 @@ def record_events(*, game: Game, by: User, device: str, events: object, now: dat
     id is refused, a correction changes an entry); the new ones get the next sequence numbers in batch order,
     the whole log is replayed, and an event the engine refuses refuses the batch (``SheetRefused``, nothing
     stored). A final sheet (4.2 O, 4.3) or a game whose result is recorded takes no new entry.
+
+    Two staff paths, for the staff who direct the championship only: ``rescue_import`` (a console's rescue
+    file uploaded on the server, ``games.rescue``: the staff member enters, not the device) and ``amending``
+    (the audited amendment of a final sheet, ``games.finalize.sheet_amend``, which alone appends to it).
     """
     check_can_enter_game_events(by, game)
+    if (rescue_import or amending) and not can_direct_game(by, game):
+        raise PermissionDenied("Only the staff who direct the championship import a rescue file or amend a sheet.")
     device = (device or "").strip()
     if not device or len(device) > 64:
         raise ValidationError({"device": "R-10: the device names itself (1-64 characters) on every entry."})
@@ -364,7 +380,9 @@ def record_events(*, game: Game, by: User, device: str, events: object, now: dat
             new.append(item)
         if not new:
             return _answer(sheet, acks, now)
-        if sheet.status == SheetStatus.FINAL or game.status == GameStatus.FINAL:
+        if amending and sheet.status != SheetStatus.FINAL:
+            raise ValidationError({"events": "Rule 4.2 O: only a final (signed) sheet is amended."})
+        if not amending and (sheet.status == SheetStatus.FINAL or game.status == GameStatus.FINAL):
             raise ValidationError(
                 {"events": "Rule 4.2 O / 4.3: the game sheet is final (signed, or the result recorded); only an "
                            "audited staff amendment changes it."}
