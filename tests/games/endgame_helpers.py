@@ -26,19 +26,19 @@ def _eligible(entry, **kwargs):
     return person
 
 
-def _registered_roster(entry, roster) -> None:
+def _registered_roster(team, roster) -> None:
     for number in sorted(roster.skaters):
         RosterEntryFactory(
-            entry=entry,
-            person=_eligible(entry),
+            entry=team,
+            person=_eligible(team),
             number=str(number),
             captain=number == roster.captain,
             confirmed=True,
         )
     for number in sorted(roster.goalkeepers):
         RosterEntryFactory(
-            entry=entry,
-            person=_eligible(entry, is_goalkeeper=True),
+            entry=team,
+            person=_eligible(team, is_goalkeeper=True),
             number=str(number),
             position=Position.GOALKEEPER,
             confirmed=True,
@@ -51,10 +51,10 @@ def played_game(director, *, referees: int = 2, scorer: bool = True, **kwargs):
     game = GameFactory(**kwargs)
     _registered_roster(game.home, HOME)
     _registered_roster(game.away, AWAY)
-    for entry in (game.home, game.away):
+    for team in (game.home, game.away):
         TeamOfficial.objects.create(
-            entry=entry,
-            person=PersonFactory(federation=entry.federation, is_team_official=True),
+            entry=team,
+            person=PersonFactory(federation=team.federation, is_team_official=True),
             role=OfficialRole.COACH,
         )
     before = DEVICE_TIME - datetime.timedelta(days=30)
