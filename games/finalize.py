@@ -501,8 +501,15 @@ def _apply_summary(game: Game, summary: SheetSummary, *, by: User, reason: str, 
         person = people[line.side][line.number]
         kept_ids.add(person.pk)
         record = stored_keepers.get(person.pk)
-        counts = (entries[line.side], line.shots_against, line.saves, line.goals_against)
-        if record is not None and (record.entry_id, record.shots_against, record.saves, record.goals_against) == counts:
+        seconds = line.tenths_in_goal // 10
+        counts = (entries[line.side], line.shots_against, line.saves, line.goals_against, seconds)
+        if record is not None and counts == (
+            record.entry_id,
+            record.shots_against,
+            record.saves,
+            record.goals_against,
+            record.seconds_played,
+        ):
             continue
         results.goalkeeper_record_set(
             game=game,
@@ -511,6 +518,7 @@ def _apply_summary(game: Game, summary: SheetSummary, *, by: User, reason: str, 
             shots_against=line.shots_against,
             saves=line.saves,
             goals_against=line.goals_against,
+            seconds_played=seconds,
             by=by,
             now=now,
             from_sheet=True,

@@ -535,8 +535,12 @@ def goalkeeper_record_set(
     by: User,
     now: datetime.datetime | None = None,
     from_sheet: bool = False,
+    seconds_played: int | None = None,
 ) -> GoalkeeperRecord:
-    """Set a goalkeeper's line for a game: a save is a shot that would have entered (4.6 note)."""
+    """Set a goalkeeper's line for a game: a save is a shot that would have entered (4.6 note).
+
+    ``seconds_played``: the time in goal when known (the live sheet gives it), for the goals-against average.
+    """
     check_summary_source(game, by, from_sheet=from_sheet)
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
@@ -545,6 +549,9 @@ def goalkeeper_record_set(
         )
         record.entry = entry
         record.shots_against, record.saves, record.goals_against = shots_against, saves, goals_against
+        if seconds_played is not None and (isinstance(seconds_played, bool) or seconds_played < 0):
+            raise field_error("seconds_played", "the time in goal is whole seconds, 0 or more")
+        record.seconds_played = seconds_played
         check_goalkeeper_line(record, now=now)
         audited_save(record, by)
     return record
