@@ -57,7 +57,7 @@ def played_game(director, *, referees: int = 2, scorer: bool = True, **kwargs):
             person=PersonFactory(federation=team.federation, is_team_official=True),
             role=OfficialRole.COACH,
         )
-    before = DEVICE_TIME - datetime.timedelta(days=30)
+    before = (game.start_at or DEVICE_TIME) - datetime.timedelta(days=30)
     for _ in range(referees):
         services.official_assign(
             game=game, person=PersonFactory(is_referee=True), duty="referee", by=director, now=before
@@ -96,6 +96,13 @@ def whole_game() -> list[dict]:
         entry("clock_start", period=2, time="12:00"),
         entry("period_end", period=2, time="20:00"),
     ]
+
+
+def played_yesterday(director, **kwargs):
+    """``played_game`` started yesterday: the pages and the API, which take the server's time, may finalize it."""
+    from django.utils import timezone
+
+    return played_game(director, start_at=timezone.now() - datetime.timedelta(days=1), **kwargs)
 
 
 def post_log(game, by, events, device: str = DEVICE):
