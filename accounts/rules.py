@@ -257,6 +257,6 @@ def can_enter_game_events(user, game=None):
 
 rules.add_perm("games.enter_game_events", can_enter_game_events)
 # The sheet's admin pages are a read-only view of the log for superusers; entries go through games.sheet.
-SHEET_ADMIN_MODELS = ("gamesheet", "sheetevent", "sheetsnapshot")
+SHEET_ADMIN_MODELS = ("gamesheet", "sheetevent", "sheetsnapshot", "consolesignin")
 for _model in SHEET_ADMIN_MODELS:
     rules.add_perm(f"games.view_{_model}", is_superuser)

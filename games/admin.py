@@ -13,6 +13,7 @@ from tournaments.models import GameStatus
 
 from . import services
 from .models import (
+    ConsoleSignIn,
     GameOfficial,
     GameSheet,
     Lineup,
@@ -216,3 +217,13 @@ class SheetEventAdmin(LogAdmin):
 class SheetSnapshotAdmin(LogAdmin):
     list_display = ["sheet", "period", "sequence", "taken_at"]
     list_select_related = ["sheet__game__home", "sheet__game__away"]
+
+
+@admin.register(ConsoleSignIn)
+class ConsoleSignInAdmin(LogAdmin):
+    """Which device kept which duty of the officials' table, since when, and who took it over (4.3-4.5)."""
+
+    list_display = ["game", "duty", "device", "user", "signed_in_at", "ended_at", "taken_over_by"]
+    list_filter = ["duty"]
+    search_fields = ["device", "user__username"]
+    list_select_related = ["game__home", "game__away", "user", "taken_over_by"]

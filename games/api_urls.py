@@ -13,6 +13,7 @@ router.register("game-readiness", api.GameReadinessViewSet, basename="game-readi
 urlpatterns = [
     path("games/<int:game_id>/sheet/", sheet_api.SheetView.as_view(), name="game-sheet"),
     path("games/<int:game_id>/sheet/events/", sheet_api.SheetEventsView.as_view(), name="game-sheet-events"),
+    path("games/<int:game_id>/sheet/devices/", sheet_api.SheetDevicesView.as_view(), name="game-sheet-devices"),
     # The end of the game (4.2 O, 4.3 A): signatures, amendments of the final sheet, rescue import.
     path("games/<int:game_id>/sheet/signatures/", end_api.SignaturesView.as_view(), name="game-sheet-signatures"),
     path("games/<int:game_id>/sheet/amendments/", end_api.AmendmentsView.as_view(), name="game-sheet-amendments"),

@@ -12,9 +12,10 @@ from rest_framework.views import APIView
 
 from federation.models import Person
 from games import finalize, rescue
+from games.devices import ConsoleConflict
 from games.models import SheetAmendment, SignerRole
 from games.sheet import MAX_BATCH, SheetRefused, check_can_enter_game_events
-from games.sheet_api import SheetRefusalSerializer, _game
+from games.sheet_api import ConsoleConflictSerializer, SheetRefusalSerializer, _conflict, _game
 
 _NOT_FOUND = OpenApiResponse(description="No such game.")
 _FORBIDDEN = OpenApiResponse(description="Not one of the game's officials, nor staff who direct its championship.")
@@ -88,7 +89,8 @@ class SignaturesView(APIView):
 
     @extend_schema(
         summary="Sign the game report on the device; the last signature makes the sheet final",
-        description="One signature (4.2 O, 4.3 A) of the log as it stands; a later entry calls for it again. When "
+        description="One signature (4.2 O, 4.3 A) of the log as it stands, taken on a console signed in to the "
+        "game (the directing staff's from any device); a later entry calls for it again. When "
         "every assigned referee, the assigned scorer and each team's captain or coach have signed, the sheet is "
         "final (it takes no entry) and the game's result, summary, standings, statistics, the discipline "
         "hand-over and the report request follow in the same transaction. Refused (400, the rule named, nothing "
@@ -97,9 +99,15 @@ class SignaturesView(APIView):
         request=SignInputSerializer,
         responses={
             201: SignAnswerSerializer,
-            400: OpenApiResponse(description="The field and the rule."),
-            403: _FORBIDDEN,
+            400: OpenApiResponse(description="The field and the rule it breaks; nothing stored."),
+            403: OpenApiResponse(
+                description="Not one of the game's officials nor its directing staff, or (for an official) a "
+                "device not signed in to the game's sheet (4.3-4.5)."
+            ),
             404: _NOT_FOUND,
+            409: OpenApiResponse(
+                ConsoleConflictSerializer, description="Another device took this device's duties over."
+            ),
         },
     )
     def post(self, request, game_id: int):
@@ -111,14 +119,17 @@ class SignaturesView(APIView):
         person = Person.objects.filter(pk=data["person"]).first()
         if person is None:
             raise serializers.ValidationError({"person": "Rule 4.2 O / 4.3 A: no such person signs this report."})
-        _, finalized = finalize.sheet_sign(
-            game=game,
-            by=request.user,
-            role=data["role"],
-            person=person,
-            device=data["device"],
-            name=data.get("name", ""),
-        )
+        try:
+            _, finalized = finalize.sheet_sign(
+                game=game,
+                by=request.user,
+                role=data["role"],
+                person=person,
+                device=data["device"],
+                name=data.get("name", ""),
+            )
+        except ConsoleConflict as conflict:
+            return _conflict(conflict)
         state = finalize.signatures_state(game, user=request.user)
         body = {**SignaturesSerializer(state).data, "final": finalized is not None}
         return Response(body, status=status.HTTP_201_CREATED)

@@ -17,6 +17,7 @@ from tournaments.models import Game
 from tournaments.selectors import of_visible_championships
 
 from . import finalize, rescue
+from .devices import ConsoleConflict
 from .models import SheetAmendment, SignerRole
 from .sheet import SheetRefused, check_can_enter_game_events, sheet_log, sheet_state
 
@@ -53,6 +54,8 @@ def sheet_sign(request, game_id: int):
             )
         except ValidationError as error:
             errors, status = _messages_of(error), 400
+        except ConsoleConflict as conflict:
+            errors, status = [str(conflict)], 409
         else:
             messages.success(
                 request,

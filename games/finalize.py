@@ -37,6 +37,7 @@ from accounts.models import User
 from discipline.services import Consequence, ConsequenceReceipt, receive_game_consequences
 from federation.models import Person
 from games import engine
+from games.devices import check_device_name, check_device_signed_in
 from games.engine.events import FORFEIT, parse_time
 from games.engine.replay import OUT_OF_GAME, Replayer, sort_events
 from games.models import (
@@ -730,11 +731,12 @@ def sheet_sign(
     """
     check_can_enter_game_events(by, game)
     now = now or timezone.now()
+    device = check_device_name(device)
+    if not can_direct_game(by, game):
+        # "On the device" (4.2 O): the officials sign on a console signed in to this game (games.devices).
+        check_device_signed_in(by, game, device)
     if role not in SignerRole.values:
         raise ValidationError({"role": f"One of {', '.join(SignerRole.values)} (4.2 O, 4.3 A)."})
-    device = (device or "").strip()
-    if not device or len(device) > 64:
-        raise ValidationError({"device": "R-10: the device names itself (1-64 characters)."})
     name = (name or "").strip() or str(person)
     if len(name) > 120:
         raise ValidationError({"name": "The name as signed has at most 120 characters."})

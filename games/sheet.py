@@ -30,6 +30,7 @@ from django.utils.dateparse import parse_datetime
 from accounts.access import can_enter_game_events
 from accounts.models import User
 from games import engine
+from games.devices import check_device_name, check_device_signed_in
 from games.engine.events import AFTER_PERIODS, CORRECTION, SERVE
 from games.engine.ruleset import ELIMINATION, ROUND_ROBIN
 from games.models import GameSheet, SheetEvent, SheetSnapshot, SheetStatus
@@ -339,18 +340,20 @@ def record_events(
     other: an id already stored is acknowledged as a duplicate (the same content; other content under a stored
     id is refused, a correction changes an entry); the new ones get the next sequence numbers in batch order,
     the whole log is replayed, and an event the engine refuses refuses the batch (``SheetRefused``, nothing
-    stored). A final sheet (4.2 O, 4.3) or a game whose result is recorded takes no new entry.
+    stored). New entries come only from a device signed in as a duty of the game (``games.devices``: 403 if
+    it never signed in, ``DeviceTakenOver`` if another device took its duties over); resends are acknowledged
+    whatever the device, so an outbox always drains. A final sheet (4.2 O, 4.3) or a game whose result is recorded
+    takes no new entry.
 
-    Two staff paths, for the staff who direct the championship only: ``rescue_import`` (a console's rescue
-    file uploaded on the server, ``games.rescue``: the staff member enters, not the device) and ``amending``
-    (the audited amendment of a final sheet, ``games.finalize.sheet_amend``, which alone appends to it).
+    Two staff paths, for the staff who direct the championship only, take no device sign-in: ``rescue_import``
+    (a console's rescue file uploaded on the server, ``games.rescue``: the staff member enters, not the device)
+    and ``amending`` (the audited amendment of a final sheet, ``games.finalize.sheet_amend``, which alone
+    appends to it).
     """
     check_can_enter_game_events(by, game)
     if (rescue_import or amending) and not can_direct_game(by, game):
         raise PermissionDenied("Only the staff who direct the championship import a rescue file or amend a sheet.")
-    device = (device or "").strip()
-    if not device or len(device) > 64:
-        raise ValidationError({"device": "R-10: the device names itself (1-64 characters) on every entry."})
+    device = check_device_name(device)
     incoming = check_entries(events)
     now = now or timezone.now()
     with transaction.atomic():
@@ -382,6 +385,9 @@ def record_events(
             return _answer(sheet, acks, now)
         if amending and sheet.status != SheetStatus.FINAL:
             raise ValidationError({"events": "Rule 4.2 O: only a final (signed) sheet is amended."})
+        if not (rescue_import or amending):
+            # Who enters is explicit (4.3-4.5): the device signed in, and no other device took its duties over.
+            check_device_signed_in(by, game, device)
         if not amending and (sheet.status == SheetStatus.FINAL or game.status == GameStatus.FINAL):
             raise ValidationError(
                 {"events": "Rule 4.2 O / 4.3: the game sheet is final (signed, or the result recorded); only an "

@@ -105,13 +105,35 @@ def played_yesterday(director, **kwargs):
     return played_game(director, start_at=timezone.now() - datetime.timedelta(days=1), **kwargs)
 
 
+def console(game, by, device: str = DEVICE) -> None:
+    """Sign ``device`` in as every duty of the officials' table ``by`` may keep (taking them over if held)."""
+    from django.core.exceptions import PermissionDenied
+
+    from games.devices import check_can_hold_duty, console_sign_in, device_duties
+    from games.services.access import SHEET_DUTIES
+
+    if device_duties(game, device, by).exists():
+        return
+    duties = []
+    for duty in SHEET_DUTIES:
+        try:
+            check_can_hold_duty(by, game, duty)
+        except PermissionDenied:
+            continue
+        duties.append(duty)
+    console_sign_in(game=game, by=by, device=device, duties=duties, take_over=True)
+
+
 def post_log(game, by, events, device: str = DEVICE):
+    """Enter ``events`` from ``device``, signed in first as the duties ``by`` keeps (games.devices)."""
+    console(game, by, device)
     return record_events(game=game, by=by, device=device, events=events, now=AFTER_GAME)
 
 
 def sign_all(game, by, *, device: str = DEVICE, now=AFTER_GAME):
     """Every referee and the scorer sign, then each team's captain: the last signature finalizes."""
     result = None
+    console(game, by, device)
     order = ["referee", "scorer", "home_captain", "away_captain"]
     for signer in sorted(signers(game), key=lambda s: order.index(s.role) if s.role in order else 9):
         if signer.role.endswith("_coach"):

@@ -13,7 +13,7 @@ from games.models import GameSheet, SheetAmendment, SheetEvent, SheetSignature, 
 from tests.factories import client_for, international_staff
 from tournaments.models import GameStatus
 
-from .endgame_helpers import played_yesterday, post_log, sign_all, whole_game
+from .endgame_helpers import console, played_yesterday, post_log, sign_all, whole_game
 from .sheet_helpers import entry
 
 pytestmark = pytest.mark.django_db
@@ -50,6 +50,7 @@ def test_signing_through_the_api_makes_the_sheet_final(crew):
     game, scorer = crew
     post_log(game, scorer, whole_game())
     client = client_for(scorer)
+    console(game, scorer, "ipad")
     state = client.get(url(game, "signatures")).json()
     assert state["status"] == "open" and not state["complete"] and not state["problems"]
     wanted = [s for s in state["signers"] if not s["role"].endswith("_coach")]
@@ -85,6 +86,7 @@ def test_a_bad_signature_is_a_400_naming_the_field_and_nothing_is_stored(crew, b
 
     people["stranger"] = PersonFactory().pk
     body = {k: people.get(v, v) if k == "person" else v for k, v in body.items()}
+    console(game, scorer, "ipad")
     answer = client_for(scorer).post(url(game, "signatures"), body, format="json")
     assert answer.status_code == 400, answer.content
     assert field in answer.json()
@@ -96,6 +98,7 @@ def test_a_bad_signature_is_a_400_naming_the_field_and_nothing_is_stored(crew, b
 def test_the_sign_page_takes_a_signature_with_large_buttons(crew):
     game, scorer = crew
     post_log(game, scorer, whole_game())
+    console(game, scorer, "ipad-2")
     client = browser(scorer)
     shown = client.get(page(game, "sign") + "?device=ipad-2")
     assert shown.status_code == 200

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('federation', '0002_waivers_equipment_device_requests'),
-        ('games', '0001_initial'),
+        ('games', '0002_console_sign_ins'),
         ('tournaments', '0006_championship_published'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
