@@ -1533,6 +1533,94 @@ TARGETS += [
 ]
 
 
+# The end of the game (4.2 O, 4.3 A): the signing is the sheet keepers' and the directors'; amendments and rescue
+# import are the directors' (the world's sheet game has no officials, so its directors keep its sheet).
+PAGE_SHEET_DIRECTORS = expect(403, ANON=LOGIN, EXEC=200, INTL=200, SU=200)
+API_SHEET_DIRECTORS_400 = expect(403, EXEC=400, INTL=400, SU=400)
+TARGETS += [
+    {
+        "name": "api game sheet signatures",
+        "method": "get",
+        "url": gapi("game-sheet-signatures", "sheet_game"),
+        "expect": API_SHEET_ENTRY,
+    },
+    {
+        # The sheet has no entry yet: the directors' signature is refused (4.2 O), the others may not sign.
+        "name": "api game sheet sign",
+        "method": "post",
+        "url": gapi("game-sheet-signatures", "sheet_game"),
+        "data": lambda w: {"role": "referee", "person": w.pk("referee"), "device": "matrix"},
+        "expect": API_SHEET_DIRECTORS_400,
+    },
+    {
+        "name": "api game sheet amendments",
+        "method": "get",
+        "url": gapi("game-sheet-amendments", "sheet_game"),
+        "expect": API_SHEET_ENTRY,
+    },
+    {
+        # The sheet is not final: the directors' amendment is refused (4.2 O), the others may not amend.
+        "name": "api game sheet amend",
+        "method": "post",
+        "url": gapi("game-sheet-amendments", "sheet_game"),
+        "data": lambda w: {"reason": "matrix", **_first_entry(w)},
+        "expect": API_SHEET_DIRECTORS_400,
+    },
+    {
+        "name": "api game sheet rescue import",
+        "method": "post",
+        "url": gapi("game-sheet-rescue", "sheet_game"),
+        "data": _first_entry,
+        "expect": expect(403, EXEC=200, INTL=200, SU=200),
+    },
+    {
+        "name": "page sheet sign",
+        "method": "get",
+        "url": page("games:sheet-sign", "sheet_game"),
+        "expect": PAGE_SHEET_DIRECTORS,
+    },
+    {
+        "name": "page sheet sign (nobody chosen)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("games:sheet-sign", "sheet_game"),
+        "expect": expect(403, ANON=LOGIN, EXEC=400, INTL=400, SU=400),
+    },
+    {
+        "name": "page sheet log",
+        "method": "get",
+        "url": page("games:sheet-log", "sheet_game"),
+        "expect": PAGE_SHEET_DIRECTORS,
+    },
+    {
+        "name": "page sheet amend",
+        "method": "get",
+        "url": page("games:sheet-amend", "sheet_game"),
+        "expect": PAGE_SHEET_DIRECTORS,
+    },
+    {
+        "name": "page sheet amend (no reason)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("games:sheet-amend", "sheet_game"),
+        "expect": expect(403, ANON=LOGIN, EXEC=400, INTL=400, SU=400),
+    },
+    {
+        "name": "page sheet rescue",
+        "method": "get",
+        "url": page("games:sheet-rescue", "sheet_game"),
+        "expect": PAGE_SHEET_DIRECTORS,
+    },
+    {
+        "name": "page sheet rescue (no file)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("games:sheet-rescue", "sheet_game"),
+        "expect": expect(403, ANON=LOGIN, EXEC=400, INTL=400, SU=400),
+    },
+]
+
+
 def test_every_route_of_the_games_api_and_pages_is_in_the_matrix():
     resolver = get_resolver()
     routes = _route_names(resolver.namespace_dict["games-api"][1].url_patterns, "games-api")
