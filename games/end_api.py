@@ -169,6 +169,9 @@ class AmendmentsView(APIView):
 
     @extend_schema(
         summary="The amendments of the game's final sheet: who, when, why, what changed",
+        description="Every audited amendment of the signed sheet (4.2 O), oldest first: who amended it, when, the "
+        "reason, the entries appended to the log and the summary before and after. The game's officials and the "
+        "staff who direct its championship.",
         responses={200: AmendmentSerializer(many=True), 403: _FORBIDDEN, 404: _NOT_FOUND},
     )
     def get(self, request, game_id: int):
