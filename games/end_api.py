@@ -81,7 +81,12 @@ class SignaturesView(APIView):
         description="4.2 O: after the game the referees sign the official game report and secure the signatures "
         "of both team captains; 4.3 A: the official scorer signs it, and the team captain and/or the team coach. "
         "The game's officials and the staff who direct its championship.",
-        responses={200: SignaturesSerializer, 403: _FORBIDDEN, 404: _NOT_FOUND},
+        responses={
+            200: SignaturesSerializer,
+            400: OpenApiResponse(description="R-10: the game's teams are not known yet; nobody signs its report."),
+            403: _FORBIDDEN,
+            404: _NOT_FOUND,
+        },
     )
     def get(self, request, game_id: int):
         game = _game(game_id, request.user)

@@ -9,6 +9,7 @@ import uuid
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
@@ -24,9 +25,14 @@ from .sheet import SheetRefused, check_can_enter_game_events, sheet_log, sheet_s
 DEFAULT_DEVICE = "sign-page"
 
 
-def _visible_game(request, game_id: int) -> Game:
+def _visible_game(request, game_id: int, *, teams_known: bool = False) -> Game:
+    """The game, if its championship is one the user may see; with ``teams_known``, once both teams are known
+    (a bracket game waiting for earlier results has no sheet to sign or amend)."""
     games = Game.objects.select_related("championship__sanctioning_body", "phase", "home", "away")
-    return get_object_or_404(of_visible_championships(games, request.user), pk=game_id)
+    game = get_object_or_404(of_visible_championships(games, request.user), pk=game_id)
+    if teams_known and (game.home_id is None or game.away_id is None):
+        raise Http404("The game's teams are not known yet.")
+    return game
 
 
 def _messages_of(error: ValidationError) -> list[str]:
@@ -38,7 +44,7 @@ def _messages_of(error: ValidationError) -> list[str]:
 @login_required
 def sheet_sign(request, game_id: int):
     """The sign-off on the device (4.2 O, 4.3 A): the referees, the scorer and each team's captain or coach."""
-    game = _visible_game(request, game_id)
+    game = _visible_game(request, game_id, teams_known=True)
     check_can_enter_game_events(request.user, game)
     device = (request.POST.get("device") or request.GET.get("device") or DEFAULT_DEVICE)[:64]
     errors: list[str] = []
@@ -111,7 +117,7 @@ def sheet_log_page(request, game_id: int):
 @login_required
 def sheet_amend(request, game_id: int):
     """The audited amendment of a final sheet (directing staff): void entries, add entries, give the reason."""
-    game = _visible_game(request, game_id)
+    game = _visible_game(request, game_id, teams_known=True)
     finalize.check_can_amend_sheet(request.user, game)
     lines = sheet_log(game, user=request.user)
     errors: list[str] = []

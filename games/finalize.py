@@ -664,6 +664,12 @@ def _captain(game: Game, entry_id: int) -> Person | None:
     return line.person if line else None
 
 
+def check_teams_known(game: Game) -> None:
+    """A game whose teams are not known yet (a bracket game waiting for earlier results) has no one to sign."""
+    if game.home_id is None or game.away_id is None:
+        raise ValidationError({"game": "R-10: the game's teams are not known yet; nobody signs its report."})
+
+
 def signers(game: Game) -> list[Signer]:
     """Who signs the report (4.2 O: the referees and both team captains; 4.3 A: the official scorer, and the
     team captain and/or the team coach): the game's assigned referees and scorer, each team's captain (of the
@@ -687,6 +693,7 @@ def signers(game: Game) -> list[Signer]:
 def signatures_state(game: Game, *, user: User) -> Signatures:
     """Where the signing of the game's report stands (the game's officials and directing staff)."""
     check_can_enter_game_events(user, game)
+    check_teams_known(game)
     sheet = GameSheet.objects.filter(game=game).first()
     who = signers(game)
     if sheet is None:
@@ -730,6 +737,7 @@ def sheet_sign(
     ``finalize_game`` runs in the same transaction; a refusal there refuses the signature too (nothing stored).
     """
     check_can_enter_game_events(by, game)
+    check_teams_known(game)
     now = now or timezone.now()
     device = check_device_name(device)
     if not can_direct_game(by, game):
