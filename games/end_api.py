@@ -123,7 +123,7 @@ class SignaturesView(APIView):
         data = serializer.validated_data
         person = Person.objects.filter(pk=data["person"]).first()
         if person is None:
-            raise serializers.ValidationError({"person": "Rule 4.2 O / 4.3 A: no such person signs this report."})
+            raise serializers.ValidationError({"person": ["Rule 4.2 O / 4.3 A: no such person signs this report."]})
         try:
             _, finalized = finalize.sheet_sign(
                 game=game,
