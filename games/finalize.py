@@ -601,6 +601,7 @@ def finalize_game(
     report. Called by ``sheet_sign`` when the last signature is made and by ``sheet_amend``; ``reason`` is the
     result amendment's when the game's result was final already.
     """
+    check_can_enter_game_events(by, game)
     now = now or timezone.now()
     with transaction.atomic():
         sheet = GameSheet.objects.select_for_update().get(game_id=game.pk)
