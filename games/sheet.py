@@ -34,6 +34,7 @@ from games.devices import check_device_name, check_device_signed_in
 from games.engine.events import AFTER_PERIODS, CORRECTION, SERVE
 from games.engine.ruleset import ELIMINATION, ROUND_ROBIN
 from games.models import GameSheet, Lineup, SheetEvent, SheetSnapshot, SheetStatus
+from games.services.access import can_direct_game
 from games.services.lineups import lineup_team_roster
 from tournaments.facts import championship_ruleset
 from tournaments.models import Game, GameStatus, PhaseKind, Position, RosterEntry
@@ -355,7 +356,16 @@ def _replayed(sheet: GameSheet, log: _ParsedLog, created: Sequence[SheetEvent], 
     return grown, state.to_dict(), _clock(state, kept, times)
 
 
-def record_events(*, game: Game, by: User, device: str, events: object, now: datetime.datetime | None = None):
+def record_events(
+    *,
+    game: Game,
+    by: User,
+    device: str,
+    events: object,
+    now: datetime.datetime | None = None,
+    rescue_import: bool = False,
+    amending: bool = False,
+):
     """Store a batch of entries of the game's sheet and return the new state (``SheetAnswer``).
 
     In one transaction with the sheet row locked, so two devices posting at once are taken one after the
@@ -364,9 +374,17 @@ def record_events(*, game: Game, by: User, device: str, events: object, now: dat
     the whole log is replayed, and an event the engine refuses refuses the batch (``SheetRefused``, nothing
     stored). New entries come only from a device signed in as a duty of the game (``games.devices``: 403 if
     it never signed in, ``DeviceTakenOver`` if another device took its duties over); resends are acknowledged
-    whatever the device, so an outbox always drains. A final sheet (4.2 O, 4.3) or a game whose result is recorded takes no new entry.
+    whatever the device, so an outbox always drains. A final sheet (4.2 O, 4.3) or a game whose result is recorded
+    takes no new entry.
+
+    Two staff paths, for the staff who direct the championship only, take no device sign-in: ``rescue_import``
+    (a console's rescue file uploaded on the server, ``games.rescue``: the staff member enters, not the device)
+    and ``amending`` (the audited amendment of a final sheet, ``games.finalize.sheet_amend``, which alone
+    appends to it).
     """
     check_can_enter_game_events(by, game)
+    if (rescue_import or amending) and not can_direct_game(by, game):
+        raise PermissionDenied("Only the staff who direct the championship import a rescue file or amend a sheet.")
     device = check_device_name(device)
     incoming = check_entries(events)
     now = now or timezone.now()
@@ -397,9 +415,12 @@ def record_events(*, game: Game, by: User, device: str, events: object, now: dat
             new.append(item)
         if not new:
             return _answer(sheet, acks, now)
-        # Who enters is explicit (4.3-4.5): the device signed in, and no other device took its duties over.
-        check_device_signed_in(by, game, device)
-        if sheet.status == SheetStatus.FINAL or game.status == GameStatus.FINAL:
+        if amending and sheet.status != SheetStatus.FINAL:
+            raise ValidationError({"events": "Rule 4.2 O: only a final (signed) sheet is amended."})
+        if not (rescue_import or amending):
+            # Who enters is explicit (4.3-4.5): the device signed in, and no other device took its duties over.
+            check_device_signed_in(by, game, device)
+        if not amending and (sheet.status == SheetStatus.FINAL or game.status == GameStatus.FINAL):
             raise ValidationError(
                 {"events": "Rule 4.2 O / 4.3: the game sheet is final (signed, or the result recorded); only an "
                            "audited staff amendment changes it."}

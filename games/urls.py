@@ -1,10 +1,15 @@
 from django.urls import path
 
-from . import views
+from . import end_views, views
 
 app_name = "games"
 urlpatterns = [
     path("my/", views.my_games, name="my-games"),
     path("<int:game_pk>/lineup/<int:entry_pk>/", views.lineup_edit, name="lineup-edit"),
     path("championships/<int:pk>/officials/", views.assignments, name="assignments"),
+    # The end of the game (4.2 O, 4.3 A): sign-off on the device, the log, amendment and rescue import by staff.
+    path("<int:game_id>/sheet/sign/", end_views.sheet_sign, name="sheet-sign"),
+    path("<int:game_id>/sheet/log/", end_views.sheet_log_page, name="sheet-log"),
+    path("<int:game_id>/sheet/amend/", end_views.sheet_amend, name="sheet-amend"),
+    path("<int:game_id>/sheet/rescue/", end_views.sheet_rescue, name="sheet-rescue"),
 ]

@@ -1555,6 +1555,7 @@ def _assigned_referees(w) -> int:
 
     return GameOfficial.objects.filter(game=w["game"], person=w["referee"]).count()
 
+
 TARGETS += [
     {"name": "api protest marks list", "method": "get", "url": gapi("protest-mark-list"), "expect": PUBLIC},
     # The world's game official is the lead referee of the officiated game (4.2 C): he records it, as do directors.
@@ -1590,6 +1591,94 @@ TARGETS += [
         history=ADMIN_ASSIGNMENT_HISTORY,
         simple_history=ADMIN_ASSIGNMENT_HISTORY,
     ),
+]
+
+
+# The end of the game (4.2 O, 4.3 A): the signing is the sheet keepers' and the directors'; amendments and rescue
+# import are the directors' (the world's sheet game has no officials, so its directors keep its sheet).
+PAGE_SHEET_DIRECTORS = expect(403, ANON=LOGIN, EXEC=200, INTL=200, SU=200)
+API_SHEET_DIRECTORS_400 = expect(403, EXEC=400, INTL=400, SU=400)
+TARGETS += [
+    {
+        "name": "api game sheet signatures",
+        "method": "get",
+        "url": gapi("game-sheet-signatures", "sheet_game"),
+        "expect": API_SHEET_ENTRY,
+    },
+    {
+        # The sheet has no entry yet: the directors' signature is refused (4.2 O), the others may not sign.
+        "name": "api game sheet sign",
+        "method": "post",
+        "url": gapi("game-sheet-signatures", "sheet_game"),
+        "data": lambda w: {"role": "referee", "person": w.pk("referee"), "device": "matrix"},
+        "expect": API_SHEET_DIRECTORS_400,
+    },
+    {
+        "name": "api game sheet amendments",
+        "method": "get",
+        "url": gapi("game-sheet-amendments", "sheet_game"),
+        "expect": API_SHEET_ENTRY,
+    },
+    {
+        # The sheet is not final: the directors' amendment is refused (4.2 O), the others may not amend.
+        "name": "api game sheet amend",
+        "method": "post",
+        "url": gapi("game-sheet-amendments", "sheet_game"),
+        "data": lambda w: {"reason": "matrix", **_first_entry(w)},
+        "expect": API_SHEET_DIRECTORS_400,
+    },
+    {
+        "name": "api game sheet rescue import",
+        "method": "post",
+        "url": gapi("game-sheet-rescue", "sheet_game"),
+        "data": _first_entry,
+        "expect": expect(403, EXEC=200, INTL=200, SU=200),
+    },
+    {
+        "name": "page sheet sign",
+        "method": "get",
+        "url": page("games:sheet-sign", "sheet_game"),
+        "expect": PAGE_SHEET_DIRECTORS,
+    },
+    {
+        "name": "page sheet sign (nobody chosen)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("games:sheet-sign", "sheet_game"),
+        "expect": expect(403, ANON=LOGIN, EXEC=400, INTL=400, SU=400),
+    },
+    {
+        "name": "page sheet log",
+        "method": "get",
+        "url": page("games:sheet-log", "sheet_game"),
+        "expect": PAGE_SHEET_DIRECTORS,
+    },
+    {
+        "name": "page sheet amend",
+        "method": "get",
+        "url": page("games:sheet-amend", "sheet_game"),
+        "expect": PAGE_SHEET_DIRECTORS,
+    },
+    {
+        "name": "page sheet amend (no reason)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("games:sheet-amend", "sheet_game"),
+        "expect": expect(403, ANON=LOGIN, EXEC=400, INTL=400, SU=400),
+    },
+    {
+        "name": "page sheet rescue",
+        "method": "get",
+        "url": page("games:sheet-rescue", "sheet_game"),
+        "expect": PAGE_SHEET_DIRECTORS,
+    },
+    {
+        "name": "page sheet rescue (no file)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("games:sheet-rescue", "sheet_game"),
+        "expect": expect(403, ANON=LOGIN, EXEC=400, INTL=400, SU=400),
+    },
 ]
 
 

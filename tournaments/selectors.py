@@ -347,6 +347,7 @@ _GOALKEEPER_COLUMNS = {
     "shots_against": "shots_against",
     "saves": "saves",
     "goals_against": "goals_against",
+    "seconds_played": "seconds_played",
 }
 
 
