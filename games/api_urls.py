@@ -11,6 +11,7 @@ router.register("lineups", api.LineupViewSet, basename="lineup")
 router.register("game-readiness", api.GameReadinessViewSet, basename="game-readiness")
 
 urlpatterns = [
+    path("clock/", sheet_api.ServerClockView.as_view(), name="server-clock"),
     path("games/<int:game_id>/sheet/", sheet_api.SheetView.as_view(), name="game-sheet"),
     path("games/<int:game_id>/sheet/events/", sheet_api.SheetEventsView.as_view(), name="game-sheet-events"),
     *router.urls,
