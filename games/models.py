@@ -239,3 +239,35 @@ class SheetSnapshot(models.Model):
 
     def __str__(self):
         return f"{self.sheet}: period {self.period} at #{self.sequence}"
+
+
+class ConsoleSignIn(models.Model):
+    """A device signed in to a game's sheet as one duty of the officials' table (4.3-4.5).
+
+    Who enters is explicit: ``games.devices.console_sign_in`` makes these rows and is the one way in. At most one
+    device holds a duty at a time (the constraint); taking a duty over from another device ends that device's row
+    and names the row that took it over: one logged action, never silent. Rows are never deleted.
+    """
+
+    game = models.ForeignKey("tournaments.Game", on_delete=models.CASCADE, related_name="console_sign_ins")
+    duty = models.CharField(max_length=24, choices=OfficialDuty.choices)
+    device = models.CharField(max_length=64, help_text="The id the device gives itself.")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    signed_in_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True, help_text="When the device stopped holding the duty.")
+    taken_over_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="took_over",
+        help_text="The sign-in of the device that took the duty over (empty: signed out).",
+    )  # fmt: skip
+
+    class Meta:
+        ordering = ["game", "signed_in_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "duty"], condition=models.Q(ended_at__isnull=True), name="one_device_per_console_duty"
+            ),
+        ]
+        indexes = [models.Index(fields=["game", "device"])]
+
+    def __str__(self):
+        return f"{self.game}: {self.get_duty_display()} on {self.device} ({self.user})"

@@ -30,6 +30,7 @@ from django.utils.dateparse import parse_datetime
 from accounts.access import can_enter_game_events
 from accounts.models import User
 from games import engine
+from games.devices import check_device_name, check_device_signed_in
 from games.engine.events import AFTER_PERIODS, CORRECTION, SERVE
 from games.engine.ruleset import ELIMINATION, ROUND_ROBIN
 from games.models import GameSheet, SheetEvent, SheetSnapshot, SheetStatus
@@ -329,12 +330,12 @@ def record_events(*, game: Game, by: User, device: str, events: object, now: dat
     other: an id already stored is acknowledged as a duplicate (the same content; other content under a stored
     id is refused, a correction changes an entry); the new ones get the next sequence numbers in batch order,
     the whole log is replayed, and an event the engine refuses refuses the batch (``SheetRefused``, nothing
-    stored). A final sheet (4.2 O, 4.3) or a game whose result is recorded takes no new entry.
+    stored). New entries come only from a device signed in as a duty of the game (``games.devices``: 403 if
+    it never signed in, ``DeviceTakenOver`` if another device took its duties over); resends are acknowledged
+    whatever the device, so an outbox always drains. A final sheet (4.2 O, 4.3) or a game whose result is recorded takes no new entry.
     """
     check_can_enter_game_events(by, game)
-    device = (device or "").strip()
-    if not device or len(device) > 64:
-        raise ValidationError({"device": "R-10: the device names itself (1-64 characters) on every entry."})
+    device = check_device_name(device)
     incoming = check_entries(events)
     now = now or timezone.now()
     with transaction.atomic():
@@ -364,6 +365,8 @@ def record_events(*, game: Game, by: User, device: str, events: object, now: dat
             new.append(item)
         if not new:
             return _answer(sheet, acks, now)
+        # Who enters is explicit (4.3-4.5): the device signed in, and no other device took its duties over.
+        check_device_signed_in(by, game, device)
         if sheet.status == SheetStatus.FINAL or game.status == GameStatus.FINAL:
             raise ValidationError(
                 {"events": "Rule 4.2 O / 4.3: the game sheet is final (signed, or the result recorded); only an "

@@ -14,9 +14,11 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from portal.api import ServiceAnswerMixin
 from tournaments.models import Game
 from tournaments.selectors import of_visible_championships
 
+from . import devices
 from . import sheet as services
 
 _NOT_FOUND = OpenApiResponse(description="No such game.")
@@ -93,6 +95,41 @@ class SheetLogLineSerializer(serializers.Serializer):
     voided_by = serializers.UUIDField(allow_null=True, help_text="The correction that voids it (null: it counts).")
 
 
+class SignInSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    duty = serializers.ChoiceField(choices=devices.SHEET_DUTY_CHOICES)
+    device = serializers.CharField()
+    user = serializers.CharField(source="user.username")
+    signed_in_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True, help_text="When the device stopped keeping the duty.")
+    taken_over_by = serializers.IntegerField(
+        source="taken_over_by_id", allow_null=True, help_text="The sign-in that took the duty over (null: not)."
+    )
+
+
+class SignInInputSerializer(serializers.Serializer):
+    device = serializers.CharField(max_length=64, help_text="The id the device gives itself (made once, kept).")
+    duties = serializers.ListField(
+        child=serializers.ChoiceField(choices=devices.SHEET_DUTY_CHOICES),
+        allow_empty=False,
+        max_length=len(devices.SHEET_DUTIES),
+        help_text="The duties this device keeps (4.3-4.5): one person may keep all three at a small event.",
+    )
+    take_over = serializers.BooleanField(
+        default=False, help_text="Take over duties another device keeps (logged: that device enters nothing more)."
+    )
+
+
+class ConsoleConflictSerializer(serializers.Serializer):
+    detail = serializers.CharField(help_text="Which device keeps the duty, whose login, since when (4.3-4.5).")
+    held_by = SignInSerializer(many=True, help_text="The other device's sign-ins.")
+
+
+def _conflict(conflict: devices.ConsoleConflict) -> Response:
+    body = {"detail": conflict.message, "held_by": SignInSerializer(conflict.holders, many=True).data}
+    return Response(body, status=status.HTTP_409_CONFLICT)
+
+
 def _game(game_id: int, user) -> Game:
     """The game, if its championship is one ``user`` may see (a draft's games are no such games to outsiders)."""
     games = Game.objects.select_related("championship__sanctioning_body", "phase", "home", "away")
@@ -141,8 +178,14 @@ class SheetEventsView(APIView):
             400: OpenApiResponse(
                 SheetRefusalSerializer, description="Bad input, or an event the rules refuse (rule and event named)."
             ),
-            403: _FORBIDDEN,
+            403: OpenApiResponse(
+                description="Not one of the game's officials, nor directing staff; or this device has not signed "
+                "in to the game's sheet (4.3-4.5)."
+            ),
             404: _NOT_FOUND,
+            409: OpenApiResponse(
+                ConsoleConflictSerializer, description="Another device took this device's duties over (4.3-4.5)."
+            ),
         },
     )
     def post(self, request, game_id: int):
@@ -152,6 +195,8 @@ class SheetEventsView(APIView):
         serializer.is_valid(raise_exception=True)
         try:
             answer = services.record_events(game=game, by=request.user, **serializer.validated_data)
+        except devices.ConsoleConflict as conflict:
+            return _conflict(conflict)
         except services.SheetRefused as refused:
             detail = {"event_id": refused.event_id, "rule": refused.rule, "field": refused.field}
             return Response(
@@ -176,6 +221,42 @@ class SheetEventsView(APIView):
             raise ValidationError({"after": "A sequence number (a whole number, 0 or more)."})
         lines = services.sheet_log(game, user=request.user, after=int(after))
         return Response(SheetLogLineSerializer(lines, many=True).data)
+
+
+class SheetDevicesView(ServiceAnswerMixin, APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Sign a console device in to the game's sheet as duties of the officials' table (4.3-4.5)",
+        description="Who enters is explicit: a device signs in as the duties it keeps (timekeeper, penalty "
+        "timekeeper, scorer) before it enters events. A duty another device keeps is a 409 naming that device, "
+        "unless `take_over`: that is one logged action, and the other device's next entry is a 409 naming this "
+        "one. Signing in again for duties the device keeps changes nothing. Answers the duties the device keeps.",
+        request=SignInInputSerializer,
+        responses={
+            201: SignInSerializer(many=True),
+            403: OpenApiResponse(description="Not the game's official of that duty, nor directing staff (4.3-4.5)."),
+            404: _NOT_FOUND,
+            409: OpenApiResponse(ConsoleConflictSerializer, description="Another device keeps a duty (4.3-4.5)."),
+        },
+    )
+    def post(self, request, game_id: int):
+        game = _game(game_id, request.user)
+        data = self.input(SignInInputSerializer)
+        try:
+            held = devices.console_sign_in(game=game, by=request.user, **data)
+        except devices.ConsoleConflict as conflict:
+            return _conflict(conflict)
+        return Response(SignInSerializer(held, many=True).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="The console sign-ins of the game: which device kept which duty, since when, taken over by whom",
+        responses={200: SignInSerializer(many=True), 403: _FORBIDDEN, 404: _NOT_FOUND},
+    )
+    def get(self, request, game_id: int):
+        game = _game(game_id, request.user)
+        services.check_can_enter_game_events(request.user, game)
+        return Response(SignInSerializer(devices.sign_ins_visible(game), many=True).data)
 
 
 class ServerClockSerializer(serializers.Serializer):

@@ -290,7 +290,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {"ChampionshipLevelEnum": "tournaments.models.Level"},
+    "ENUM_NAME_OVERRIDES": {
+        "ChampionshipLevelEnum": "tournaments.models.Level",
+        "SheetDutyEnum": "games.devices.SHEET_DUTY_CHOICES",
+        "OfficialDutyEnum": "games.models.OfficialDuty",
+    },
     # The portal's conventions (portal.openapi): refusals with their bodies, closed request bodies.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "portal.openapi.closed_request_bodies"],
 }

@@ -19,6 +19,7 @@ belong to federation A.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 from collections.abc import Callable
@@ -1271,8 +1272,11 @@ def _sheet_objects() -> dict[str, Callable[[World], object]]:
         from games.models import SheetEvent
         from games.sheet import record_events
         from tests.factories import SuperuserFactory as _Superuser
+        from tests.games.sheet_helpers import sign_in
 
-        record_events(game=w["sheet_game"], by=_Superuser(), device="matrix", events=_first_entry(w)["events"])
+        superuser = _Superuser()
+        sign_in(w["sheet_game"], superuser, device="matrix")
+        record_events(game=w["sheet_game"], by=superuser, device="matrix", events=_first_entry(w)["events"])
         return SheetEvent.objects.get(sheet__game=w["sheet_game"])
 
     return {"sheet_game": lambda w: sheet_game(championship=w["championship"]), "sheet_event": sheet_event}
@@ -1469,9 +1473,33 @@ def _first_entry(w) -> dict:
     return {"device": "matrix", "events": [entry("period_start", period=1)]}
 
 
+def _sign_in_the_device(w, user) -> None:
+    """As a console does before it enters: the device signs in as each duty the user may keep (games.devices)."""
+    from django.core.exceptions import PermissionDenied
+
+    from games.devices import console_sign_in
+
+    for duty in ("timekeeper", "penalty_timekeeper", "scorer"):
+        with contextlib.suppress(PermissionDenied):
+            console_sign_in(game=w["sheet_game"], by=user, device="matrix", duties=[duty])
+
+
 # Until officials are assigned per game, the staff who direct the championship enter its events and read its log.
 API_SHEET_ENTRY = expect(403, EXEC=200, INTL=200, SU=200)
 TARGETS += [
+    {
+        "name": "api game sheet device sign-in",
+        "method": "post",
+        "url": gapi("game-sheet-devices", "sheet_game"),
+        "data": lambda w: {"device": "matrix", "duties": ["scorer"]},
+        "expect": expect(403, EXEC=201, INTL=201, SU=201),
+    },
+    {
+        "name": "api game sheet device sign-ins",
+        "method": "get",
+        "url": gapi("game-sheet-devices", "sheet_game"),
+        "expect": API_SHEET_ENTRY,
+    },
     {"name": "api game sheet state", "method": "get", "url": gapi("game-sheet", "sheet_game"), "expect": PUBLIC},
     {
         "name": "api game sheet log",
@@ -1484,6 +1512,7 @@ TARGETS += [
         "method": "post",
         "url": gapi("game-sheet-events", "sheet_game"),
         "data": _first_entry,
+        "prepare": lambda w, user: user is not None and _sign_in_the_device(w, user),
         "expect": API_SHEET_ENTRY,
     },
     # The log's admin is a read-only view for superusers.
@@ -1582,6 +1611,8 @@ def test_permission_matrix(target, role, expected):
     client = Client()
     if user is not None:
         client.force_login(user)
+    if "prepare" in target:
+        target["prepare"](world, user)
     before = target["stored"](world) if "stored" in target else None
     response = _call(client, target, world)
     if "stored" in target:

@@ -58,6 +58,14 @@ def director(db):
 
 
 @pytest.fixture
+def a_sheet_game(db):
+    """A game whose rosters match the engine's generated games (tests/games/sheet_helpers.sheet_game)."""
+    from .sheet_helpers import sheet_game
+
+    return sheet_game()
+
+
+@pytest.fixture
 def home_roster(game):
     return roster(game.home)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import uuid
 
+from games.services.access import SHEET_DUTIES
 from tests.engine.generators import AWAY, HOME
 from tests.factories import GameFactory, PersonFactory, RosterEntryFactory
 from tournaments.models import Position
@@ -66,9 +67,41 @@ def with_uuids(entries: list[dict]) -> list[dict]:
     return out
 
 
+def devices_url(game) -> str:
+    return f"/api/games/{game.pk}/sheet/devices/"
+
+
+def sign_in_through_api(client, game, device: str = "table-1") -> list[str]:
+    """Sign the client's device in as a console does; return the duties it keeps.
+
+    A device named after a duty ("scorer") keeps that duty; another keeps each duty the client's user may. When
+    other devices keep them all, it takes them over (the explicit, logged take-over).
+    """
+    duties = [device] if device in SHEET_DUTIES else list(SHEET_DUTIES)
+    kept, held = [], []
+    for duty in duties:
+        answer = client.post(devices_url(game), {"device": device, "duties": [duty]}, format="json")
+        if answer.status_code == 201:
+            kept.append(duty)
+        elif answer.status_code == 409:
+            held.append(duty)
+    if not kept and held:
+        body = {"device": device, "duties": held, "take_over": True}
+        assert client.post(devices_url(game), body, format="json").status_code == 201
+        kept = held
+    return kept
+
+
 def sheet_url(game) -> str:
     return f"/api/games/{game.pk}/sheet/"
 
 
 def events_url(game) -> str:
     return f"/api/games/{game.pk}/sheet/events/"
+
+
+def sign_in(game, user, device: str = "table-1", duties=SHEET_DUTIES):
+    """Sign a console device in to the game's sheet (games.devices: entries come only from a signed-in device)."""
+    from games.devices import console_sign_in
+
+    return console_sign_in(game=game, by=user, device=device, duties=list(duties))

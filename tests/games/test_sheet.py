@@ -13,25 +13,23 @@ from accounts.models import Role
 from games import engine
 from games.models import GameSheet, SheetEvent, SheetStatus
 from games.sheet import record_events, sheet_state
-from tests.factories import FederationFactory, client_for, federation_staff, international_staff, with_role
+from tests.factories import FederationFactory, client_for, federation_staff, with_role
 from tournaments.models import GameStatus
 
-from .sheet_helpers import DEVICE_TIME, entry, events_url, sheet_game, sheet_url
+from .sheet_helpers import DEVICE_TIME, entry, events_url, sheet_game, sheet_url, sign_in_through_api
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def game():
-    return sheet_game()
-
-
-@pytest.fixture
-def director():
-    return international_staff()
+def game(a_sheet_game):
+    return a_sheet_game
 
 
 def post(client, game, events, device="table-1"):
+    """Enter a batch as a console does: its device signed in first (games.devices)."""
+    if hasattr(game, "championship"):
+        sign_in_through_api(client, game, device)
     return client.post(events_url(game), {"device": device, "events": events}, format="json")
 
 

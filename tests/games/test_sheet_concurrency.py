@@ -14,11 +14,12 @@ import pytest
 from django.db import connection, connections
 
 from games.models import GameSheet, SheetEvent
+from games.services.access import SHEET_DUTIES
 from games.sheet import record_events, sheet_state
 from tests.factories import international_staff
 from tournaments.models import Game
 
-from .sheet_helpers import entry, sheet_game
+from .sheet_helpers import entry, sheet_game, sign_in
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -46,6 +47,7 @@ def test_two_connections_posting_the_same_and_different_events_at_once_store_eac
             the_game = Game.objects.select_related("championship__sanctioning_body", "phase", "home", "away").get(
                 pk=game.pk
             )
+            sign_in(the_game, user, device=f"device-{n}", duties=[SHEET_DUTIES[n % len(SHEET_DUTIES)]])
             barrier.wait()
             for r in range(ROUNDS):
                 batch = [shared[r], own[n][r]] if n % 2 == 0 else [own[n][r], shared[r]]
