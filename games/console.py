@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from games.devices import DUTY_NAMES, check_can_hold_duty
 from games.engine import Ruleset
 from games.engine.events import EVENT_TYPES
 from games.engine.penalty_index import INFRACTIONS, PENALTY_KINDS, engine_kinds
@@ -53,6 +55,18 @@ def _names(game: Game) -> dict[str, dict[str, str]]:
     ):
         names[sides[entry_id]][number] = f"{first} {last}".strip()
     return names
+
+
+def _may_hold(user: User, game: Game) -> list[str]:
+    """The duties of the officials' table the user may keep on a device (games.devices decides, 4.3-4.5)."""
+    duties = []
+    for duty in SHEET_DUTIES:
+        try:
+            check_can_hold_duty(user, game, duty)
+        except PermissionDenied:
+            continue
+        duties.append(duty)
+    return duties
 
 
 def console_data(game: Game, user: User) -> dict[str, Any]:
@@ -99,11 +113,12 @@ def console_data(game: Game, user: User) -> dict[str, Any]:
             "calls_for_misconduct": rules.calls_for_misconduct,
             "stick_infractions_for_ejection": rules.stick_infractions_for_ejection,
         },
-        "user": {"username": user.get_username(), "duties": duties},
-        "duties": list(SHEET_DUTIES),
+        "user": {"username": user.get_username(), "duties": duties, "may_hold": _may_hold(user, game)},
+        "duty_names": dict(DUTY_NAMES),
         "urls": {
             "sheet": reverse("games-api:game-sheet", args=[game.pk]),
             "events": reverse("games-api:game-sheet-events", args=[game.pk]),
+            "devices": reverse("games-api:game-sheet-devices", args=[game.pk]),
             "clock": reverse("games-api:server-clock"),
             "worker": reverse("games:console-worker"),
         },

@@ -128,8 +128,8 @@
     offlineSince: null,
     lastConfirmed: null,
     sending: false,
-    stopped: null,          // why this device stopped sending (taken over, not signed in)
-    signin: null,           // this device's sign-in (duties) when the server keeps sign-ins
+    signedIn: null,         // the server knows this device signed in (null: not known yet)
+    duties: [],             // the duties it keeps (4.3-4.5)
   };
 
   // --- requests --------------------------------------------------------------------------------------------
@@ -283,7 +283,6 @@
   }
 
   async function enter(fields, label) {
-    if (S.stopped) { showRefusal("", S.stopped); return null; }
     const entry = {id: newId(), ...fields, device_time: new Date().toISOString(), clock_offset_ms: S.offsetMs};
     const row = {game: GAME, entry};
     row.n = await db.put("outbox", row);
@@ -300,11 +299,11 @@
   // Send what waits, in order. On a refusal the refused entry leaves the outbox (shown with its article) and
   // the rest goes on; when the server does not say which entry, the first one alone is tried, to find it.
   async function drain() {
-    if (S.sending || S.stopped) return;
+    if (S.sending || !S.signedIn) return;
     S.sending = true;
     try {
       let single = false;
-      while (S.outbox.length && !S.stopped) {
+      while (S.outbox.length && S.signedIn) {
         const batch = single ? S.outbox.slice(0, 1) : S.outbox.slice(0, 200);
         const answer = await request("POST", DATA.urls.events, {device: S.device, events: batch.map((r) => r.entry)});
         if (answer.status === 200) {
@@ -384,13 +383,98 @@
     showRefusal(rule, message, row.entry);
   }
 
+  // 403: this device is not signed in (any more); 409: another device took its duties over. Either way it
+  // sends nothing until it signs in again, and says so; its entries stay in the outbox.
   function stopSending(status, body) {
-    const message = messagesOf(body) || `HTTP ${status}`;
-    S.stopped = message;
+    const message = (body && body.detail) || messagesOf(body) || `HTTP ${status}`;
+    S.signedIn = false;
+    S.duties = [];
+    db.setMeta(`signin:${GAME}`, null);
     const banner = $("#takenover");
-    banner.textContent = `This device stopped sending: ${message} Its entries wait in the outbox (rescue export keeps them).`;
+    banner.textContent = status === 409
+      ? `Taken over: ${message} This device stopped sending; its ${S.outbox.length} waiting entries stay here (rescue export keeps them).`
+      : `Not signed in: ${message} Its waiting entries stay here until it signs in.`;
     banner.hidden = false;
-    if (typeof window.consoleSignin === "function") window.consoleSignin(status, body);
+    banner.dataset.status = String(status);
+    showSignIn(status === 409 ? message : "");
+  }
+
+  // --- device sign-in (4.3-4.5): which duties this device keeps; a take-over is one explicit action ---------
+
+  function showSignIn(message) {
+    const panel = $("#signin");
+    const box = $("#signin-duties");
+    const wanted = new Set(S.duties && S.duties.length ? S.duties : DATA.user.duties.length ? DATA.user.duties : DATA.user.may_hold);
+    box.replaceChildren(...DATA.user.may_hold.map((duty) => el("label", {for: `duty-${duty}`},
+      el("input", {type: "checkbox", id: `duty-${duty}`, value: duty, checked: wanted.has(duty)}),
+      el("span", {}, DATA.duty_names[duty]))));
+    $("#signin-message").textContent = message || "";
+    $("#signin-takeover").hidden = true;
+    panel.hidden = false;
+    renderDevice();
+  }
+
+  function chosenDuties() {
+    return [...document.querySelectorAll("#signin-duties input:checked")].map((box) => box.value);
+  }
+
+  async function signIn(takeOver) {
+    const duties = chosenDuties();
+    if (!duties.length) { $("#signin-message").textContent = "Choose at least one duty."; return; }
+    if (takeOver && !confirm(`Take over ${duties.map((d) => DATA.duty_names[d]).join(", ")} from the other device? It will stop sending.`)) return;
+    let answer;
+    try {
+      answer = await request("POST", DATA.urls.devices, {device: S.device, duties, take_over: !!takeOver});
+    } catch (error) {
+      $("#signin-message").textContent = "No network: this device signs in when it is back. Entries wait here meanwhile.";
+      return;
+    }
+    if (answer.status === 201) {
+      S.signedIn = true;
+      S.duties = answer.body.map((row) => row.duty);
+      await db.setMeta(`signin:${GAME}`, S.duties);
+      $("#signin").hidden = true;
+      $("#takenover").hidden = true;
+      renderDevice();
+      drain();
+    } else if (answer.status === 409) {
+      $("#signin-message").textContent = answer.body.detail || messagesOf(answer.body);
+      $("#signin-takeover").hidden = false;
+      $("#signin-takeover").focus();
+    } else {
+      $("#signin-message").textContent = messagesOf(answer.body) || `HTTP ${answer.status}`;
+    }
+  }
+  $("#signin-go").addEventListener("click", () => signIn(false));
+  $("#signin-takeover").addEventListener("click", () => signIn(true));
+
+  // What the server says this device keeps (on load, after a crash): its open sign-ins for this user.
+  async function checkSignIn() {
+    try {
+      const answer = await request("GET", DATA.urls.devices);
+      if (answer.status === 200 && Array.isArray(answer.body)) {
+        S.duties = answer.body.filter((row) => row.device === S.device && row.user === DATA.user.username && !row.ended_at).map((row) => row.duty);
+        S.signedIn = S.duties.length > 0;
+        await db.setMeta(`signin:${GAME}`, S.signedIn ? S.duties : null);
+      }
+    } catch (error) {
+      if (!(error instanceof Offline)) throw error;
+      const kept = await db.meta(`signin:${GAME}`);  // offline: what it was when last known
+      S.duties = kept || [];
+      S.signedIn = !!kept;
+    }
+    if (S.signedIn) $("#signin").hidden = true;
+    else showSignIn("");
+    renderDevice();
+  }
+
+  function renderDevice() {
+    const badge = $("#device");
+    badge.textContent = S.signedIn
+      ? `Device ${S.device.slice(0, 8)} · ${S.duties.map((d) => DATA.duty_names[d]).join(", ")}`
+      : `Device ${S.device.slice(0, 8)} · not signed in`;
+    badge.className = S.signedIn ? "pill" : "pill warn";
+    badge.title = S.device;
   }
 
   // --- the clock on screen ---------------------------------------------------------------------------------
@@ -1056,8 +1140,7 @@
 
   async function start() {
     S.device = await deviceId();
-    $("#device").textContent = `Device ${S.device.slice(0, 8)}`;
-    $("#device").title = S.device;
+    renderDevice();
     await loadLocal();
     const offset = await db.meta("offset");
     if (offset) S.offsetMs = offset.ms;
@@ -1068,11 +1151,12 @@
     setInterval(renderClock, 100);
     await measureOffset();
     await refreshFromServer();
+    await checkSignIn();
     prepareOffline();
-    if (typeof window.consoleReady === "function") await window.consoleReady(S, {request, drain, render, db});
     drain();
     setInterval(async () => {
-      if (S.outbox.length) { drain(); return; }
+      if (S.signedIn === null || (S.signedIn === false && S.online === false)) await checkSignIn();
+      if (S.outbox.length && S.signedIn) { drain(); return; }
       await refreshFromServer();
     }, SEND_EVERY_MS);
     document.body.dataset.started = "yes";
