@@ -341,3 +341,37 @@ def test_a_second_device_takes_over_and_the_first_one_stops_sending(console, gam
         assert [e["type"] for e in stored(game)] == ["period_start", "shot"]
     finally:
         context.close()
+
+
+def test_the_officials_confirm_the_engines_proposals_who_serves_and_the_goalkeepers_replacement(console, game):
+    page = console
+    space(page)
+    minutes(page, "01:00")
+    # 6.1.3 A: a major is served by a substitute; the engine leaves him to be named.
+    penalty(page, "away", "slashing_major", 14)
+    waiting(page, 0)
+    proposal = page.locator("#proposals li").filter(has_text="who serves the major of #14")
+    expect(proposal).to_be_visible()
+    proposal.locator("select").select_option("17")
+    proposal.get_by_role("button", name="Confirm server").click()
+    waiting(page, 0)
+    expect(page.locator("#box-away li").filter(has_text="#17 for #14")).to_have_count(1)
+    expect(page.locator("#proposals li").filter(has_text="who serves")).to_have_count(0)
+    # 6.1.5 B: the goalkeeper in goal sent off; the engine proposes the substitute goalkeeper, the officials confirm.
+    page.locator("[data-actions=home] [data-type=penalty]").click()
+    page.locator("#f-search").fill("obscene")
+    page.locator("#f-search").press("Enter")
+    expect(page.locator("#f-penalty")).to_have_value("game_misconduct")
+    page.locator("#f-player").select_option("1")
+    page.locator("#entry-ok").click()
+    waiting(page, 0)
+    replacement = page.locator("#proposals li").filter(has_text="#1 sent off (6.1.5 B)")
+    expect(replacement).to_be_visible()
+    replacement.get_by_role("button", name="Confirm (engine proposes #30)").click()
+    waiting(page, 0)
+    expect(page.locator("#info-home")).to_contain_text("in goal #30")
+    expect(page.locator("#proposals li").filter(has_text="sent off")).to_have_count(0)
+    types = [e["type"] for e in stored(game)]
+    assert types == ["period_start", "penalty", "serve", "penalty", "goalkeeper_replaced"]
+    state = sheet_state(game).state
+    assert state["teams"]["home"]["goalkeeper_replacement"]["confirmed"] is True
