@@ -17,6 +17,7 @@ from tournaments.selectors import of_visible_championships
 from . import services
 from .console import console_data
 from .models import GameOfficial, Lineup
+from .services.access import SHEET_DUTIES
 from .sheet import check_can_enter_game_events
 
 
@@ -50,6 +51,7 @@ def my_games(request):
                 "crew": [o for o in game.officials.all() if o.pk != assignment.pk],
                 "started": started,
                 "problems": {} if started else services.game_start_problems(game),
+                "keeps_the_sheet": assignment.duty in SHEET_DUTIES,
             }
         )
     return render(request, "games/my_games.html", {"rows": rows, "linked": person_id is not None})

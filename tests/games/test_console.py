@@ -140,3 +140,12 @@ def test_the_server_clock_answers_its_time_uncached(client):
     assert response["Cache-Control"] == "no-store"
     server_time = datetime.datetime.fromisoformat(response.json()["server_time"])
     assert before <= server_time <= after
+
+
+def test_my_games_links_the_console_for_the_duties_that_keep_the_sheet(game, director):
+    scorer = official_login(game, director, "scorer")
+    page = logged_in(scorer).get(reverse("games:my-games")).content.decode()
+    assert console_url(game) in page
+    referee = official_login(game, director, "referee")
+    page = logged_in(referee).get(reverse("games:my-games")).content.decode()
+    assert console_url(game) not in page
