@@ -17,7 +17,8 @@ from games.models import GameSheet, SheetEvent
 from games.sheet import _engine_game, record_events, sheet_state
 from tests.factories import international_staff
 
-ENGINE = "games.engine"
+# The live server's SQLite may answer "table is locked" to one of two requests at once (the console retries it).
+expect.set_options(timeout=10_000)
 
 
 @pytest.fixture
@@ -51,7 +52,10 @@ def console(page, login_as, director, game):
 
 
 def waiting(page, count: int) -> None:
+    """The bar shows ``count`` entries waiting; for 0, once every entry made has been sent and acknowledged."""
     expect(page.locator("#waiting")).to_have_attribute("data-count", str(count))
+    if count == 0:
+        page.wait_for_function("window.ihtcConsole.settled()")
 
 
 def minutes(page, text: str) -> None:
@@ -245,17 +249,51 @@ def test_a_whole_game_with_the_network_cut_in_the_middle(console, game, screensh
 def test_an_entry_the_engine_refuses_shows_its_article_and_nothing_is_stored(console, game):
     page = console
     space(page)
+    # Two stick minors for away 15: the warnings come before the third call bites (6.1.7 A, C).
+    for _ in range(2):
+        minutes(page, "01:00")
+        penalty(page, "away", "slashing", 15)
+        space(page)
     waiting(page, 0)
+    warnings = page.locator("#warnings")
+    expect(warnings).to_contain_text("#15 has 2 penalty calls: the next one adds a misconduct (6.1.7 A)")
+    expect(warnings).to_contain_text("#15 has 2 stick infractions: the next one is a game ejection (6.1.7 C)")
     minutes(page, "01:00")
-    # 5.5.2 A: a time-out is called at a stoppage of play; the clock is running.
-    page.locator("body").press("t")
+    # 5.5.2 A: a time-out is called at a stoppage of play; the clock is running (Shift: the away team).
+    page.locator("body").press("Shift+T")
     refusal = page.locator("#refusal")
     expect(refusal).to_be_visible()
     expect(refusal.locator(".article")).to_have_text("Rule 5.5.2 A")
     expect(refusal).to_contain_text("Nothing was stored")
     waiting(page, 0)
     expect(page.locator("#log li[data-status=refused]")).to_have_count(1)
-    assert [e["type"] for e in stored(game)] == ["period_start"]
+    assert [e["type"] for e in stored(game)] == ["period_start"] + ["penalty", "clock_start"] * 2
+    # Sent in one batch after the network returns, the refused entry is shown and the others are stored.
+    page.locator("#refusal .dismiss").click()
+    page.context.set_offline(True)
+    page.locator("[data-actions=home] [data-type=shot]").click()
+    page.locator("[data-actions=home] [data-type=timeout]").click()
+    page.locator("[data-actions=away] [data-type=shot]").click()
+    waiting(page, 3)
+    page.context.set_offline(False)
+    waiting(page, 0)
+    expect(refusal.locator(".article")).to_have_text("Rule 5.5.2 A")
+    expect(page.locator("#log li[data-status=refused]")).to_have_count(2)
+    assert [e["type"] for e in stored(game)][-2:] == ["shot", "shot"]
+
+
+def test_a_goal_entered_after_the_whistle_is_itself_the_stoppage(console, game):
+    page = console
+    space(page)
+    minutes(page, "03:00")
+    space(page)  # the timekeeper stops the clock at the whistle; the scorer then enters the goal at that time
+    waiting(page, 0)
+    goal(page, "home", 8, assist=9)
+    waiting(page, 0)
+    expect(page.locator("#score-home")).to_have_text("1")
+    types = [e["type"] for e in stored(game)]
+    assert types == ["period_start", "clock_stop", "correction", "goal"]
+    expect(page.locator("#log li[data-status=voided]")).to_contain_text("clock stop")
 
 
 def test_undo_records_a_correction_voiding_the_entry(console, game):
@@ -313,6 +351,11 @@ def test_a_second_device_takes_over_and_the_first_one_stops_sending(console, gam
 
     first = console
     space(first)
+    minutes(first, "02:00")
+    goal(first, "home", 8)
+    space(first)
+    minutes(first, "01:00")
+    penalty(first, "away", "tripping", 14)
     waiting(first, 0)
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1024, "height": 768})
     try:
@@ -320,9 +363,14 @@ def test_a_second_device_takes_over_and_the_first_one_stops_sending(console, gam
         log_in(second, username="director-e2e", password=TEST_PASSWORD)
         second.goto(f"/games/{game.pk}/console/")
         expect(second.locator("body[data-started=yes]")).to_be_attached()
-        # A resumed console shows the server's state: the game runs.
+        # A console that has nothing of its own resumes at the server's state: period, clock, score, box.
         expect(second.locator("#period")).to_have_text("Period 1")
-        expect(second.locator("#clock")).to_have_class("clock running")
+        expect(second.locator("#clock")).not_to_have_class("clock running")
+        expect(second.locator("#clock")).to_have_attribute(
+            "data-elapsed", first.locator("#clock").get_attribute("data-elapsed")
+        )
+        expect(second.locator("#score-home")).to_have_text("1")
+        expect(second.locator("#box-away li").filter(has_text="#14")).to_have_count(1)
         second.locator("#signin-go").click()
         expect(second.locator("#signin-message")).to_contain_text("another device keeps this")
         second.on("dialog", lambda dialog: dialog.accept())
@@ -335,10 +383,11 @@ def test_a_second_device_takes_over_and_the_first_one_stops_sending(console, gam
         expect(banner).to_contain_text("Taken over")
         expect(banner).to_contain_text(second.evaluate("window.ihtcConsole.S.device"))
         waiting(first, 1)
-        assert [e["type"] for e in stored(game)] == ["period_start"]
+        before = [e["type"] for e in stored(game)]
+        assert before == ["period_start", "goal", "clock_start", "penalty"]
         second.locator("[data-actions=away] [data-type=shot]").click()
         waiting(second, 0)
-        assert [e["type"] for e in stored(game)] == ["period_start", "shot"]
+        assert [e["type"] for e in stored(game)] == [*before, "shot"]
     finally:
         context.close()
 

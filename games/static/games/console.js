@@ -128,6 +128,7 @@
     offlineSince: null,
     lastConfirmed: null,
     sending: false,
+    writing: [],            // entries being written to the outbox (IndexedDB), in the order made
     signedIn: null,         // the server knows this device signed in (null: not known yet)
     duties: [],             // the duties it keeps (4.3-4.5)
   };
@@ -209,13 +210,18 @@
 
   // --- the server's state and log --------------------------------------------------------------------------
 
-  async function takeAnswer(body) {
-    if (!body || !body.state) return;
-    if (S.answer && body.sequence < S.answer.sequence) return;  // an older answer than the one shown
+  // Take a newer answer of the server in memory at once (no await before it), then keep it in IndexedDB.
+  function setAnswer(body) {
+    if (!body || !body.state) return false;
+    if (S.answer && body.sequence < S.answer.sequence) return false;  // an older answer than the one shown
     S.answer = {game: body.game, status: body.status, sequence: body.sequence, state: body.state,
       clock: body.clock, server_time: body.server_time};
     S.answerAt = Date.now();
-    await db.setMeta(`answer:${GAME}`, {answer: S.answer, at: S.answerAt});
+    return true;
+  }
+
+  async function takeAnswer(body) {
+    if (setAnswer(body)) await db.setMeta(`answer:${GAME}`, {answer: S.answer, at: S.answerAt});
   }
 
   async function fetchState() {
@@ -275,6 +281,11 @@
     }
   }
 
+  // What waits to be sent, and what is being written to the outbox: the entries the server does not have yet.
+  function waitingRows() {
+    return [...S.outbox, ...S.writing];
+  }
+
   function findEntry(id) {
     const local = S.localLog.get(id);
     if (local) return local.entry;
@@ -285,11 +296,18 @@
   async function enter(fields, label) {
     const entry = {id: newId(), ...fields, device_time: new Date().toISOString(), clock_offset_ms: S.offsetMs};
     const row = {game: GAME, entry};
-    row.n = await db.put("outbox", row);
+    // Seen at once by the clock and the next entry (a quick second key press must not read the clock without
+    // it), sent only once IndexedDB keeps it.
+    S.writing.push(row);
+    try {
+      row.n = await db.put("outbox", row);
+    } finally {
+      S.writing = S.writing.filter((r) => r !== row);
+    }
     const logged = {id: entry.id, game: GAME, entry, status: "waiting", made_at: entry.device_time, n: row.n};
-    await db.put("log", logged);
     S.outbox.push(row);
     S.localLog.set(entry.id, logged);
+    await db.put("log", logged);
     if (entry.type !== "correction") offerUndo(entry, label || describe(entry));
     render();
     drain();
@@ -307,8 +325,7 @@
         const batch = single ? S.outbox.slice(0, 1) : S.outbox.slice(0, 200);
         const answer = await request("POST", DATA.urls.events, {device: S.device, events: batch.map((r) => r.entry)});
         if (answer.status === 200) {
-          await acknowledge(answer.body.acknowledged || []);
-          await takeAnswer(answer.body);
+          await acknowledge(answer.body.acknowledged || [], answer.body);
           single = false;
           continue;
         }
@@ -351,36 +368,38 @@
     return out.join(" ");
   }
 
-  async function acknowledge(acks) {
-    const now = new Date();
+  // The acknowledged entries leave the outbox and the answer's state replaces the shown one in the same step
+  // (nothing in between sees the one without the other: the clock on screen stays right), then IndexedDB.
+  async function acknowledge(acks, body) {
+    const ids = new Set(acks.map((ack) => ack.id));
+    const gone = S.outbox.filter((row) => ids.has(row.entry.id));
+    S.outbox = S.outbox.filter((row) => !ids.has(row.entry.id));
+    const newer = setAnswer(body);
+    const logged = [];
     for (const ack of acks) {
-      const row = S.outbox.find((r) => r.entry.id === ack.id);
-      if (row) await db.remove("outbox", row.n);
-      S.outbox = S.outbox.filter((r) => r.entry.id !== ack.id);
-      const logged = S.localLog.get(ack.id);
-      if (logged) {
-        logged.status = "confirmed";
-        logged.sequence = ack.sequence;
-        await db.put("log", logged);
-      }
+      const line = S.localLog.get(ack.id);
+      if (line) { line.status = "confirmed"; line.sequence = ack.sequence; logged.push(line); }
     }
-    if (acks.length) {
-      S.lastConfirmed = now;
-      await db.setMeta(`confirmed:${GAME}`, now.toISOString());
-    }
+    if (acks.length) S.lastConfirmed = new Date();
+    render();
+    for (const row of gone) await db.remove("outbox", row.n);
+    for (const line of logged) await db.put("log", line);
+    if (acks.length) await db.setMeta(`confirmed:${GAME}`, S.lastConfirmed.toISOString());
+    if (newer) await db.setMeta(`answer:${GAME}`, {answer: S.answer, at: S.answerAt});
   }
 
   async function refuse(row, rule, message) {
-    await db.remove("outbox", row.n);
     S.outbox = S.outbox.filter((r) => r.n !== row.n);
     const logged = S.localLog.get(row.entry.id);
     if (logged) {
       logged.status = "refused";
       logged.message = message;
       logged.rule = rule;
-      await db.put("log", logged);
     }
     showRefusal(rule, message, row.entry);
+    render();
+    await db.remove("outbox", row.n);
+    if (logged) await db.put("log", logged);
   }
 
   // 403: this device is not signed in (any more); 409: another device took its duties over. Either way it
@@ -491,7 +510,7 @@
       since: clock.anchor ? Date.parse(clock.anchor) + offset : (S.answerAt || Date.now()),
       waiting: false,
     };
-    for (const row of S.outbox) {
+    for (const row of waitingRows()) {
       const e = row.entry;
       const at = Date.parse(e.device_time);
       if (e.type === "period_start") model = {period: e.period, elapsed: 0, running: true, since: at, waiting: true};
@@ -519,17 +538,20 @@
 
   function toggleClock() {
     const model = clockModel();
-    const status = S.answer ? S.answer.state.status : "not_started";
-    if (!model.period || status === "not_started") { startPeriod(); return; }
+    if (!model.running && nextPeriod()) { startPeriod(); return; }  // the face-off of the game or of a period
     const at = now();
     if (model.running) enter({type: "clock_stop", ...at}, `Clock stopped at ${formatTenths(at.time, true)}`);
     else enter({type: "clock_start", ...at}, `Clock started at ${formatTenths(at.time, true)}`);
   }
 
+  // The period a face-off would start now, or null: none before the game, or in an intermission, unless this
+  // device's period start (or its period end) already waits in the outbox.
   function nextPeriod() {
     const state = S.answer ? S.answer.state : null;
-    const model = clockModel();
-    if (!state || state.status === "not_started") return model.period && model.waiting ? null : 1;
+    const last = waitingRows().reverse().find((row) => ["period_start", "period_end"].includes(row.entry.type));
+    if (last && last.entry.type === "period_start") return null;
+    if (last) return last.entry.period < DATA.rules.periods ? last.entry.period + 1 : null;
+    if (!state || state.status === "not_started") return 1;
     if (state.status === "intermission") return state.period + 1;
     return null;
   }
@@ -658,7 +680,7 @@
     const events = [...S.serverLog.map((line) => line.event ? {...line.event, id: line.id, seq: line.sequence} : null).filter(Boolean)];
     const known = new Set(events.map((e) => e.id));
     let seq = 1e9;
-    for (const row of S.outbox) if (!known.has(row.entry.id)) events.push({...row.entry, seq: seq++});
+    for (const row of waitingRows()) if (!known.has(row.entry.id)) events.push({...row.entry, seq: seq++});
     const voided = voidedIds(events);
     return events.filter((e) => !voided.has(e.id));
   }
@@ -1111,10 +1133,13 @@
       if (target && target.tagName === "BUTTON" && target.id !== "clock-toggle") target.blur();
       event.preventDefault();
       if (!$("#clock-toggle").disabled) toggleClock();
-    } else if (key === "g") { event.preventDefault(); goalDialog("home"); }
-    else if (key === "p") { event.preventDefault(); penaltyDialog("home"); }
-    else if (key === "s") { event.preventDefault(); quick("shot", "home"); }
-    else if (key === "t") { event.preventDefault(); quick("timeout", "home"); }
+      return;
+    }
+    const side = event.shiftKey ? "away" : "home";  // Shift: the away team
+    if (key === "g") { event.preventDefault(); goalDialog(side); }
+    else if (key === "p") { event.preventDefault(); penaltyDialog(side); }
+    else if (key === "s") { event.preventDefault(); quick("shot", side); }
+    else if (key === "t") { event.preventDefault(); quick("timeout", side); }
     else if (key === "u") { event.preventDefault(); undo(); }
   });
   // Space on the clock button itself: keep the browser from pressing it a second time.
@@ -1162,6 +1187,8 @@
     document.body.dataset.started = "yes";
   }
 
-  window.ihtcConsole = {S, drain, render, enter, clockModel, elapsedNow, db};
+  // Nothing waits, nothing is being written or sent: what the browser tests wait for.
+  const settled = () => S.writing.length === 0 && !S.sending && S.outbox.length === 0;
+  window.ihtcConsole = {S, drain, render, enter, clockModel, elapsedNow, db, settled};
   start();
 })();
