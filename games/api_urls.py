@@ -9,6 +9,7 @@ router = SimpleRouter()
 router.register("game-officials", api.GameOfficialViewSet, basename="game-official")
 router.register("lineups", api.LineupViewSet, basename="lineup")
 router.register("game-readiness", api.GameReadinessViewSet, basename="game-readiness")
+router.register("protest-marks", api.ProtestMarkViewSet, basename="protest-mark")
 
 urlpatterns = [
     path("clock/", sheet_api.ServerClockView.as_view(), name="server-clock"),

@@ -271,3 +271,42 @@ class ConsoleSignIn(models.Model):
 
     def __str__(self):
         return f"{self.game}: {self.get_duty_display()} on {self.device} ({self.user})"
+
+
+# --- Before the game: administrative protests (9.1 B, R-51) ------------------------------------------------------
+
+
+class ProtestSubject(models.TextChoices):
+    """What an administrative protest is about (9.1 B, R-51)."""
+
+    RINK = "rink", "Bad condition of the rink"
+    EQUIPMENT = "equipment", "A player's equipment"
+    PLAYERS = "players", "Unqualified players"
+
+
+class GameProtestMark(models.Model):
+    """An administrative protest a team made to the referee before the start: the game is "played under protest".
+
+    9.1 B: only a protest made before the start is valid, and the referee then tells both captains. The mark is
+    the sheet's record of it (``games.services.protest_mark_record``); the written protest with its fee within
+    1 h 30 min of the game's end (R-51, R-52) is the discipline module's, which reads this mark.
+    """
+
+    game = models.ForeignKey("tournaments.Game", on_delete=models.CASCADE, related_name="protest_marks")
+    entry = models.ForeignKey(
+        "tournaments.TeamEntry", on_delete=models.PROTECT, related_name="+", help_text="The protesting team."
+    )
+    subject = models.CharField(max_length=12, choices=ProtestSubject.choices)
+    details = models.CharField(max_length=300, blank=True, help_text="What the captain protests, in a few words.")
+    made_at = models.DateTimeField(help_text="When the referee was told (before the start, 9.1 B).")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["game", "made_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "entry", "subject"], name="one_protest_mark_per_team_and_subject")
+        ]
+
+    def __str__(self):
+        return f"{self.game}: {self.entry} protests ({self.get_subject_display().lower()})"

@@ -468,12 +468,42 @@ LOGINS = (
         sees="Referee / game official: people's names and data across federations, never passports.",
     ),
     LoginData(
+        "scorer",
+        "Jordi",
+        "Serrano",
+        "game_official",
+        sees="The officials' table of the demo's live game (timekeeper, penalty timekeeper, scorer): /games/my/, "
+        "its line-ups and its console.",
+    ),
+    LoginData(
         "discipline",
         "Ines",
         "Albuquerque",
         "discipline_committee",
         sees="Discipline committee member: people's names and data across federations, never passports.",
     ),
+)
+
+
+# The game day (issue 9): the first round-robin game after the result days is being played. Its crew: the two
+# referees (the first listed is the lead, 4.2 C; neither of either team's federation, R-08) and one person at the
+# officials' table (4.1 B: a small event), each a (federation code, first name, last name) of GAME_OFFICIALS.
+LIVE_GAME_REFEREES = (("gbr", "Oliver", "Bennett"), ("por", "Tiago", "Marques"))
+LIVE_GAME_TABLE = ("esp", "Jordi", "Serrano")
+# Which official login belongs to which registered official (games.OfficialAccount).
+OFFICIAL_ACCOUNTS = {"referee": ("gbr", "Oliver", "Bennett"), "scorer": LIVE_GAME_TABLE}
+# The first period so far, entered from the table's console: (type, game time, side, fields). Players are picked
+# by their place on the line-up (skater index), so the entries follow whatever numbers the rosters drew.
+LIVE_GAME_ENTRIES = (
+    ("period_start", "0:00", None, {}),
+    ("shot", "1:10", "home", {"skater": 2}),
+    ("goal", "3:12", "home", {"skater": 1, "assist": 3}),
+    ("clock_start", "3:12", None, {}),
+    ("shot", "5:02", "away", {"skater": 0}),
+    ("penalty", "6:40", "away", {"skater": 4, "infraction": "tripping", "penalty": "minor"}),
+    ("clock_start", "6:40", None, {}),
+    ("shot", "7:05", "home", {"skater": 0}),
+    ("clock_stop", "7:31", None, {}),
 )
 
 

@@ -214,6 +214,35 @@ class TestTheDemoWorld:
             assert any(row.played > 0 for row in standings_for_pool(pool).rows)
 
     @pytest.mark.django_db
+    def test_a_live_game_with_its_crew_line_ups_and_first_period_entered(self, world, client):
+        from games.models import ConsoleSignIn, GameOfficial, GameSheet, Lineup
+        from games.sheet import sheet_state
+
+        sheet = GameSheet.objects.select_related("game__home", "game__away").get()
+        game = sheet.game
+        assert game.status != GameStatus.FINAL
+        # 4.2 C: the first referee listed is the lead; R-08: neither referee belongs to either team's federation.
+        referees = GameOfficial.objects.filter(game=game, duty="referee").order_by("position")
+        assert [r.person.last_name for r in referees] == [last for _, _, last in data.LIVE_GAME_REFEREES]
+        assert not {r.person.federation_id for r in referees} & {game.home.federation_id, game.away.federation_id}
+        # 4.1 B: one person keeps the time, the penalties and the score, signed in on one console device.
+        table = GameOfficial.objects.filter(game=game).exclude(duty="referee")
+        assert {o.duty for o in table} == {"timekeeper", "penalty_timekeeper", "scorer"}
+        assert {o.person.official_account.user.username for o in table} == {"scorer"}
+        assert ConsoleSignIn.objects.filter(game=game, ended_at__isnull=True).count() == 3
+        # both line-ups, at most 14 + 2, a captain each, a starting line-up of 4 and a goalkeeper (5.3 A).
+        for lineup in Lineup.objects.filter(game=game):
+            assert lineup.players.count() <= 16 and lineup.players.filter(captain=True).count() == 1
+            assert lineup.players.filter(starting=True).count() == 5
+        state = sheet_state(game)
+        assert state.sequence == len(data.LIVE_GAME_ENTRIES)
+        assert state.state["score"] == {"home": 1, "away": 0}
+        assert [b["status"] for b in state.state["box"]["away"]] == ["running"]
+        assert state.clock["running"] is False
+        client.force_login(User.objects.get(username="scorer"))
+        assert str(game) in client.get("/games/my/").content.decode()
+
+    @pytest.mark.django_db
     def test_passport_scans_are_stored_privately(self, world):
         scanned = list(Passport.objects.exclude(scan=""))
         assert len(scanned) >= 2

@@ -1401,6 +1401,7 @@ def _more_admin_objects() -> dict[str, Callable[[World], object]]:
             after={"home_goals": 2},
         ),
         "sheet": lambda w: w["sheet_event"].sheet,
+        "console_sign_in": lambda w: (w["sheet_event"], w["sheet_game"].console_sign_ins.first())[1],
         "snapshot": lambda w: (
             SheetSnapshot.objects.filter(sheet=w["sheet"]).first()
             or SheetSnapshot.objects.create(
@@ -1451,6 +1452,7 @@ for _label, _route, _name in [
     ("games.gamesheet", "admin:games_gamesheet_simple_history", "sheet"),
     ("games.sheetevent", "admin:games_sheetevent_simple_history", "sheet_event"),
     ("games.sheetsnapshot", "admin:games_sheetsnapshot_simple_history", "snapshot"),
+    ("games.consolesignin", "admin:games_consolesignin_simple_history", "console_sign_in"),
     ("tournaments.resultamendment", "admin:tournaments_resultamendment_simple_history", "amendment"),
 ]:
     _pages = {"add": ADMIN_NOBODY, "delete": ADMIN_NOBODY, "change": ADMIN_SUPERUSER, "history": ADMIN_SUPERUSER}
@@ -1541,6 +1543,66 @@ TARGETS += [
 ]
 
 
+# --- Before the game: administrative protests (9.1 B) and the directors' assignment screen ------------------------
+
+
+def _pregame_objects() -> dict[str, Callable[[World], object]]:
+    from games.models import GameProtestMark
+    from tests.factories import SuperuserFactory as _Superuser
+
+    return {
+        "protest_mark": lambda w: GameProtestMark.objects.create(
+            game=w["game"], entry=w["game"].home, subject="rink", made_at=w["game"].start_at, recorded_by=_Superuser()
+        ),
+    }
+
+
+OBJECTS.update(_pregame_objects())
+
+
+def _assigned_referees(w) -> int:
+    from games.models import GameOfficial
+
+    return GameOfficial.objects.filter(game=w["game"], person=w["referee"]).count()
+
+TARGETS += [
+    {"name": "api protest marks list", "method": "get", "url": gapi("protest-mark-list"), "expect": PUBLIC},
+    # The world's game official is the lead referee of the officiated game (4.2 C): he records it, as do directors.
+    {
+        "name": "api protest mark record",
+        "method": "post",
+        "url": gapi("protest-mark-list"),
+        "data": lambda w: {"game": w.pk("officiated_game"), "entry": w["officiated_game"].home_id, "subject": "rink"},
+        "expect": expect(403, EXEC=201, INTL=201, SU=201, GO=201),
+    },
+    # The directors' assignment screen of the world's championship (international staff direct it).
+    {
+        "name": "page assignments of the championship",
+        "method": "get",
+        "url": page("games:assignments", "championship"),
+        "expect": expect(403, ANON=LOGIN, EXEC=200, INTL=200, SU=200),
+    },
+    {
+        "name": "page assignments: assign a referee",
+        "method": "post",
+        "format": "multipart",
+        "url": page("games:assignments", "championship"),
+        "data": lambda w: {"action": "assign", "game": w.pk("game"), "person": w.pk("referee"), "duty": "referee"},
+        "stored": _assigned_referees,
+        "expect": expect(403, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED),
+    },
+    *admin_pages(
+        "games.gameprotestmark",
+        "protest_mark",
+        add=ADMIN_GAMES_DIRECTORS,
+        change=ADMIN_GAMES_DIRECTORS,
+        delete=ADMIN_NOBODY,
+        history=ADMIN_ASSIGNMENT_HISTORY,
+        simple_history=ADMIN_ASSIGNMENT_HISTORY,
+    ),
+]
+
+
 def test_every_route_of_the_games_api_and_pages_is_in_the_matrix():
     resolver = get_resolver()
     routes = _route_names(resolver.namespace_dict["games-api"][1].url_patterns, "games-api")
@@ -1572,6 +1634,7 @@ ADMIN_CHANGELISTS = {
     "games.gameofficial": ADMIN_GAMES_DIRECTORS,
     "games.lineup": ADMIN_STAFF,
     "games.officialaccount": ADMIN_EXECUTIVES,
+    "games.gameprotestmark": ADMIN_GAMES_DIRECTORS,
 }
 # Every other admin list page (championships, worker heartbeats, groups, login logs): the superuser's only
 # (accounts/rules.py SUPERUSER_ADMIN_MODELS).

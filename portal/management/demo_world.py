@@ -17,6 +17,7 @@ import datetime
 import hashlib
 import io
 import random
+import uuid
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -169,6 +170,7 @@ class WorldBuilder:
         self.build_rosters()
         self.build_schedule()
         self.build_results()
+        self.build_game_day()
         self.summary.counts = {
             "federations": Federation.objects.count(),
             "people": Person.objects.count(),
@@ -779,6 +781,85 @@ class WorldBuilder:
                     by=director,
                     now=finished,
                 )
+
+    # --- the game day (issue 9): officials, line-ups and a live sheet -----------------------------------------------
+
+    def _official_person(self, code: str, first: str, last: str) -> Person:
+        return Person.objects.get(federation=self.federations[code], first_name=first, last_name=last)
+
+    def build_game_day(self) -> None:
+        """The first game after the result days is live: its crew, both line-ups, and its first period so far."""
+        from games import services as games_services
+        from games.devices import console_sign_in
+        from games.services.access import SHEET_DUTIES
+        from games.sheet import record_events
+
+        director = self.users["firs.staff"]
+        for username, official in data.OFFICIAL_ACCOUNTS.items():
+            games_services.official_account_link(
+                person=self._official_person(*official), user=self.users[username], by=self.users["ihtc.exec"]
+            )
+        zone = self.championship.venue.zone
+        last_day = data.CHAMPIONSHIP.pool_days[data.RESULT_DAYS - 1]
+        crew_federations = {self.federations[code].pk for code, *_ in data.LIVE_GAME_REFEREES}
+        game = next(
+            g
+            for g in Game.objects.filter(championship=self.championship, pool__isnull=False)
+            .select_related("home", "away", "championship", "phase")
+            .order_by("start_at", "number")
+            if g.start_at.astimezone(zone).date() > last_day
+            and not {g.home.federation_id, g.away.federation_id} & crew_federations  # R-08
+        )
+        assigned_at = _utc(data.CHAMPIONSHIP.start_date) - datetime.timedelta(days=7)
+        for official in data.LIVE_GAME_REFEREES:
+            games_services.official_assign(
+                game=game, person=self._official_person(*official), duty="referee", by=director, now=assigned_at
+            )
+        table = self._official_person(*data.LIVE_GAME_TABLE)
+        for duty in SHEET_DUTIES:  # 4.1 B: one person keeps the time, the penalties and the score
+            games_services.official_assign(game=game, person=table, duty=duty, by=director, now=assigned_at)
+        codes = {federation.pk: code for code, federation in self.federations.items()}
+        skaters = {}
+        for side, entry in (("home", game.home), ("away", game.away)):
+            lines = list(RosterEntry.objects.filter(entry=entry, confirmed=True).order_by("position", "number", "pk"))
+            goalkeepers = [line for line in lines if line.position == Position.GOALKEEPER][:2]
+            players = [line for line in lines if line.position == Position.PLAYER][:14]  # R-07: 14 and 2
+            captain = next((line for line in players if line.captain), players[0])
+            choices = [
+                games_services.LineupChoice(
+                    line.person_id, captain=line.pk == captain.pk, starting=n < 4 or line.pk == goalkeepers[0].pk
+                )
+                for n, line in enumerate(players + goalkeepers)
+            ]
+            games_services.lineup_submit(
+                game=game, entry=entry, players=choices, by=self.users[data.national_staff_login(codes[entry.federation_id])],
+                now=assigned_at,
+            )  # fmt: skip
+            skaters[side] = [int(line.number) for line in players]
+        scorer = self.users["scorer"]
+        device = "demo-officials-table"
+        face_off = game.start_at
+        console_sign_in(game=game, by=scorer, device=device, duties=list(SHEET_DUTIES), now=face_off)
+        entries = []
+        for n, (kind, at, side, fields) in enumerate(data.LIVE_GAME_ENTRIES):
+            event = {"type": kind, "period": 1, "time": at}
+            if side is not None:
+                event["team"] = side
+            numbers = skaters[side] if side else []
+            for key, value in fields.items():
+                if key == "skater":
+                    event["player"] = numbers[value]
+                elif key == "assist":
+                    event["assist"] = numbers[value]
+                else:
+                    event[key] = value
+            made = face_off + datetime.timedelta(minutes=n)
+            entries.append(
+                {**event, "id": str(uuid.UUID(int=self.rng.getrandbits(128), version=4)),
+                 "device_time": made.isoformat(), "clock_offset_ms": 0}
+            )  # fmt: skip
+        record_events(game=game, by=scorer, device=device, events=entries, now=face_off + datetime.timedelta(minutes=9))
+        self.live_game = game
 
     def _game_summary(
         self, game: Game, entry: TeamEntry, lines: list[RosterEntry], *, goals: int, by: User, now: datetime.datetime
