@@ -420,7 +420,11 @@ def test_the_officials_confirm_the_engines_proposals_who_serves_and_the_goalkeep
     waiting(page, 0)
     expect(page.locator("#info-home")).to_contain_text("in goal #30")
     expect(page.locator("#proposals li").filter(has_text="sent off")).to_have_count(0)
+    # 9.1 A, R-50: the away captain protests on the rink (the button exists since the engine has the event).
+    page.locator("[data-actions=away] [data-type=protest]").click()
+    waiting(page, 0)
     types = [e["type"] for e in stored(game)]
-    assert types == ["period_start", "penalty", "serve", "penalty", "goalkeeper_replaced"]
+    assert types == ["period_start", "penalty", "serve", "penalty", "goalkeeper_replaced", "protest"]
+    assert stored(game)[-1]["team"] == "away"
     state = sheet_state(game).state
     assert state["teams"]["home"]["goalkeeper_replacement"]["confirmed"] is True
