@@ -428,3 +428,25 @@ def test_the_officials_confirm_the_engines_proposals_who_serves_and_the_goalkeep
     assert stored(game)[-1]["team"] == "away"
     state = sheet_state(game).state
     assert state["teams"]["home"]["goalkeeper_replacement"]["confirmed"] is True
+
+
+def test_entries_another_login_made_on_this_browser_wait_for_it_and_stay_in_the_rescue_export(console, game):
+    page = console
+    space(page)
+    waiting(page, 0)
+    # An entry another official made on this tablet before logging out, never sent (as IndexedDB keeps it).
+    page.evaluate(
+        """(game) => window.ihtcConsole.db.put("outbox", {game, user: "scorer-before", entry: {
+            id: crypto.randomUUID(), type: "shot", period: 1, time: 100, team: "home",
+            device_time: new Date().toISOString(), clock_offset_ms: 0}})""",
+        game.pk,
+    )
+    page.reload()
+    expect(page.locator("body[data-started=yes]")).to_be_attached()
+    expect(page.locator("#foreign")).to_contain_text("1 entries made on this device by scorer-before wait")
+    waiting(page, 0)
+    assert [e["type"] for e in stored(game)] == ["period_start"]  # not sent under this login's name
+    with page.expect_download() as download_info:
+        page.locator("#export").click()
+    exported = json.loads(Path(download_info.value.path()).read_text(encoding="utf-8"))
+    assert [e["type"] for e in exported["events"]] == ["shot"]

@@ -128,6 +128,7 @@
     offlineSince: null,
     lastConfirmed: null,
     sending: false,
+    foreign: [],            // entries another login made on this browser (not sent by this one)
     writing: [],            // entries being written to the outbox (IndexedDB), in the order made
     signedIn: null,         // the server knows this device signed in (null: not known yet)
     duties: [],             // the duties it keeps (4.3-4.5)
@@ -253,7 +254,17 @@
   // --- the outbox ------------------------------------------------------------------------------------------
 
   async function loadLocal() {
-    S.outbox = (await db.all("outbox")).filter((row) => row.game === GAME).sort((a, b) => a.n - b.n);
+    // An entry is sent by the login that made it: another login's entries on this browser wait for it (the
+    // server records who entered each event), and the rescue export keeps them.
+    const rows = (await db.all("outbox")).filter((row) => row.game === GAME).sort((a, b) => a.n - b.n);
+    S.outbox = rows.filter((row) => !row.user || row.user === DATA.user.username);
+    S.foreign = rows.filter((row) => row.user && row.user !== DATA.user.username);
+    if (S.foreign.length) {
+      const who = [...new Set(S.foreign.map((row) => row.user))].join(", ");
+      const banner = $("#foreign");
+      banner.textContent = `${S.foreign.length} entries made on this device by ${who} wait for ${who} to log in here again; the rescue export keeps them.`;
+      banner.hidden = false;
+    }
     S.localLog = new Map((await db.all("log")).filter((row) => row.game === GAME).map((row) => [row.id, row]));
     const last = await db.meta(`confirmed:${GAME}`);
     S.lastConfirmed = last ? new Date(last) : null;
@@ -295,7 +306,7 @@
 
   async function enter(fields, label) {
     const entry = {id: newId(), ...fields, device_time: new Date().toISOString(), clock_offset_ms: S.offsetMs};
-    const row = {game: GAME, entry};
+    const row = {game: GAME, user: DATA.user.username, entry};
     // Seen at once by the clock and the next entry (a quick second key press must not read the clock without
     // it), sent only once IndexedDB keeps it.
     S.writing.push(row);
@@ -1063,7 +1074,7 @@
       device: S.device,
       game: GAME,
       exported_at: new Date().toISOString(),
-      events: S.outbox.map((row) => row.entry),
+      events: [...S.foreign, ...S.outbox].sort((a, b) => a.n - b.n).map((row) => row.entry),
       log: [...S.localLog.values()].sort((a, b) => a.n - b.n).map((l) => ({...l.entry, status: l.status, sequence: l.sequence ?? null, refused: l.message || null})),
     };
     const blob = new Blob([JSON.stringify(payload, null, 2)], {type: "application/json"});
