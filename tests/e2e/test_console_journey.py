@@ -296,8 +296,14 @@ def test_a_goal_entered_after_the_whistle_is_itself_the_stoppage(console, game):
     expect(page.locator("#log li[data-status=voided]")).to_contain_text("clock stop")
 
 
-def test_undo_records_a_correction_voiding_the_entry(console, game):
+def test_undo_records_a_correction_voiding_the_entry(console, game, screenshot):
     page = console
+    # A tablet held upright: everything fits its width, the clock and the buttons are big enough to touch.
+    page.set_viewport_size({"width": 768, "height": 1024})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 768
+    toggle = page.locator("#clock-toggle").bounding_box()
+    assert toggle["height"] >= 44
+    expect(page.locator("#clock")).to_be_in_viewport()
     space(page)
     minutes(page, "00:30")
     page.locator("[data-actions=home] [data-type=shot]").click()
@@ -311,6 +317,7 @@ def test_undo_records_a_correction_voiding_the_entry(console, game):
     assert [e["type"] for e in log] == ["period_start", "shot", "correction"]
     assert log[2]["voids"] == log[1]["id"]
     expect(page.locator("#log li[data-status=voided]")).to_have_count(1)
+    screenshot(page, "console-tablet")
     # The undo is offered for a few seconds only.
     page.locator("[data-actions=away] [data-type=shot]").click()
     waiting(page, 0)
