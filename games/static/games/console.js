@@ -521,8 +521,10 @@
       since: clock.anchor ? Date.parse(clock.anchor) + offset : (S.answerAt || Date.now()),
       waiting: false,
     };
+    const known = new Set(S.serverLog.map((line) => line.id));  // already in the state shown
     for (const row of waitingRows()) {
       const e = row.entry;
+      if (known.has(e.id)) continue;
       const at = Date.parse(e.device_time);
       if (e.type === "period_start") model = {period: e.period, elapsed: 0, running: true, since: at, waiting: true};
       else if (e.type === "clock_start" && !model.running) model = {...model, elapsed: e.time, running: true, since: at, waiting: true};
@@ -904,7 +906,7 @@
     const stateRunning = S.answer ? S.answer.clock.period === model.period : false;
     for (const node of document.querySelectorAll(".box li[data-remaining]")) {
       const remaining = Number(node.dataset.remaining) - (node.dataset.status === "running" && stateRunning ? elapsed - stateElapsed : 0);
-      $(".remaining", node).textContent = countdownText(Math.max(0, remaining));
+      $(".remaining", node).textContent = remaining > 0 || node.dataset.status !== "running" ? countdownText(Math.max(0, remaining)) : "0:00 time over";
     }
     $("#period-end").classList.toggle("primary", model.period > 0 && elapsed >= length && model.running === false);
   }
