@@ -294,6 +294,15 @@ def test_a_goal_entered_after_the_whistle_is_itself_the_stoppage(console, game):
     types = [e["type"] for e in stored(game)]
     assert types == ["period_start", "clock_stop", "correction", "goal"]
     expect(page.locator("#log li[data-status=voided]")).to_contain_text("clock stop")
+    # Crash recovery in one action: the device's copy of the sheet is dropped and read again from the server.
+    page.evaluate(
+        "window.ihtcConsole.S.serverLog = []; window.ihtcConsole.S.answer = null; window.ihtcConsole.render()"
+    )
+    expect(page.locator("#score-home")).to_have_text("0")
+    page.locator("#resume").click()
+    expect(page.locator("#score-home")).to_have_text("1")
+    expect(page.locator("#log li")).to_have_count(4)
+    expect(page.locator("#period")).to_have_text("Period 1")
 
 
 def test_undo_records_a_correction_voiding_the_entry(console, game, screenshot):
