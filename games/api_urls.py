@@ -12,6 +12,7 @@ router.register("game-readiness", api.GameReadinessViewSet, basename="game-readi
 router.register("protest-marks", api.ProtestMarkViewSet, basename="protest-mark")
 
 urlpatterns = [
+    path("clock/", sheet_api.ServerClockView.as_view(), name="server-clock"),
     path("games/<int:game_id>/sheet/", sheet_api.SheetView.as_view(), name="game-sheet"),
     path("games/<int:game_id>/sheet/events/", sheet_api.SheetEventsView.as_view(), name="game-sheet-events"),
     path("games/<int:game_id>/sheet/devices/", sheet_api.SheetDevicesView.as_view(), name="game-sheet-devices"),

@@ -52,7 +52,8 @@ def check_rescue_data(data: object) -> dict:
     """Return ``{"device", "events"}`` of a rescue file's data; refuse other shapes, naming the field (R-10)."""
     if not isinstance(data, dict):
         raise ValidationError({"file": 'R-10: a rescue file is {"device": "...", "events": [...]}.'})
-    unknown = sorted(set(data) - {"device", "events", "game", "exported_at"})
+    # The console's file also carries ``log``: this device's entries with their fate, for the people reading it.
+    unknown = sorted(set(data) - {"device", "events", "game", "exported_at", "log"})
     if unknown:
         raise ValidationError({"file": f"R-10: a rescue file has no field {unknown[0]!r}."})
     device = data.get("device")

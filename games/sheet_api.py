@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
@@ -274,3 +275,25 @@ class SheetDevicesView(ServiceAnswerMixin, APIView):
         game = _game(game_id, request.user)
         services.check_can_enter_game_events(request.user, game)
         return Response(SignInSerializer(devices.sign_ins_visible(game), many=True).data)
+
+
+class ServerClockSerializer(serializers.Serializer):
+    server_time = serializers.DateTimeField(help_text="The server's clock when it answered (UTC, milliseconds).")
+
+
+class ServerClockView(APIView):
+    """The server's time, for a console to measure its clock offset (median of several round trips)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="The server's time (public): a console measures its clock offset from several samples",
+        description="A console sends a few of these and takes the median of (device time at the middle of the "
+        "round trip minus `server_time`) as its clock offset; each entry then carries `device_time` and "
+        "`clock_offset_ms`, and the sheet's clock anchor is the device time less the offset (R-10).",
+        responses={200: ServerClockSerializer},
+    )
+    def get(self, request):
+        response = Response(ServerClockSerializer({"server_time": timezone.now()}).data)
+        response["Cache-Control"] = "no-store"
+        return response

@@ -5,6 +5,8 @@ from . import end_views, views
 app_name = "games"
 urlpatterns = [
     path("my/", views.my_games, name="my-games"),
+    path("<int:game_pk>/console/", views.console, name="console"),
+    path("console-worker.js", views.console_worker, name="console-worker"),
     path("<int:game_pk>/lineup/<int:entry_pk>/", views.lineup_edit, name="lineup-edit"),
     path("championships/<int:pk>/officials/", views.assignments, name="assignments"),
     # The end of the game (4.2 O, 4.3 A): sign-off on the device, the log, amendment and rescue import by staff.

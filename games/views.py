@@ -1,5 +1,5 @@
 """Pages of the games app: an official's "My games", a team's line-up form (5.1 A, R-07), the directors'
-assignment screen (4.1-4.6)."""
+assignment screen (4.1-4.6), the scorer's console."""
 
 from __future__ import annotations
 
@@ -7,17 +7,21 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, Q
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 
 from federation.models import Person
 from tournaments.models import Championship, Game, RosterEntry, TeamEntry
-from tournaments.selectors import visible_championships
+from tournaments.selectors import of_visible_championships, visible_championships
 from tournaments.services import check_can_direct
 
 from . import services
+from .console import console_data
 from .models import DUTY_LIMITS, GameOfficial, GameProtestMark, Lineup, OfficialDuty
+from .services.access import SHEET_DUTIES
+from .sheet import check_can_enter_game_events
 
 
 @login_required
@@ -51,6 +55,7 @@ def my_games(request):
                 "crew": [o for o in game.officials.all() if o.pk != assignment.pk],
                 "started": started,
                 "problems": {} if started else services.game_start_problems(game),
+                "keeps_the_sheet": assignment.duty in SHEET_DUTIES,
             }
         )
     return render(request, "games/my_games.html", {"rows": rows, "linked": person_id is not None})
@@ -109,6 +114,24 @@ def lineup_edit(request, game_pk: int, entry_pk: int):
             messages.success(request, f"Line-up of {entry} for game {game.number} saved.")
             return redirect("games:lineup-edit", game_pk=game.pk, entry_pk=entry.pk)
     return render(request, "games/lineup_form.html", context, status=status)
+
+
+@login_required
+def console(request, game_pk: int):
+    """The scorer's console (4.3-4.5): the game's timekeeper, penalty timekeeper and scorer, and its directors."""
+    games = Game.objects.select_related("championship__sanctioning_body", "phase", "home", "away")
+    game = get_object_or_404(of_visible_championships(games, request.user), pk=game_pk)
+    check_can_enter_game_events(request.user, game)
+    if game.home_id is None or game.away_id is None:
+        raise Http404("The game's teams are not known yet (R-10): its console opens once they are.")
+    return render(request, "games/console.html", {"game": game, "data": console_data(game, request.user)})
+
+
+def console_worker(request):
+    """The console's service worker, served from /games/ so that it may keep the console pages for offline use."""
+    response = HttpResponse(render_to_string("games/console-worker.js"), content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 # --- The directors' assignment screen (4.1-4.6) --------------------------------------------------------------------

@@ -1502,6 +1502,16 @@ TARGETS += [
         "url": gapi("game-sheet-devices", "sheet_game"),
         "expect": API_SHEET_ENTRY,
     },
+    # The scorer's console: the game's table officials and its directors (the matrix's official referees another
+    # game); its service worker and the server's clock are public (no data of anyone's).
+    {
+        "name": "page scorer's console",
+        "method": "get",
+        "url": page("games:console", "sheet_game"),
+        "expect": expect(403, ANON=LOGIN, EXEC=200, INTL=200, SU=200),
+    },
+    {"name": "page console service worker", "method": "get", "url": page("games:console-worker"), "expect": PUBLIC},
+    {"name": "api server clock", "method": "get", "url": gapi("server-clock"), "expect": PUBLIC},
     {"name": "api game sheet state", "method": "get", "url": gapi("game-sheet", "sheet_game"), "expect": PUBLIC},
     {
         "name": "api game sheet log",

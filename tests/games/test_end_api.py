@@ -190,6 +190,23 @@ def test_a_rescue_file_is_stored_once_and_a_second_import_finds_every_entry_ther
     assert {e.entered_by for e in imported} == {director} and {e.device for e in imported} == {"ipad-lost"}
 
 
+def test_the_consoles_rescue_export_is_imported_as_it_is_downloaded(crew, director):
+    """The console's file (games/static/games/console.js rescueExport) also names the game, when it was made and
+    the device's log with each entry's fate: read by people, the import takes its ``events``."""
+    game, scorer = crew
+    events = whole_game()[:5]
+    exported = {
+        **rescue_file(events),
+        "game": game.pk,
+        "exported_at": "2027-07-04T10:12:00.000Z",
+        "log": [{**e, "status": "waiting", "sequence": None, "refused": None} for e in events],
+    }
+    answer = client_for(director).post(url(game, "rescue"), exported, format="json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["stored"] == 5
+    assert SheetEvent.objects.filter(sheet__game=game).count() == 5
+
+
 def test_a_rescue_file_the_engine_refuses_is_refused_whole(crew, director):
     game, scorer = crew
     events = whole_game()[:3]
