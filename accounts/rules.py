@@ -232,6 +232,14 @@ def can_view_game_lineup(user, lineup=None):
     return _games_access().can_view_lineup(user, lineup)
 
 
+@rules.predicate
+def can_view_protest_mark(user, mark=None):
+    """9.1 B: the marks of the games a director directs (the lead referees record theirs through the API)."""
+    if mark is None:
+        return directs_championships(user)
+    return _games_access().can_view_protest_mark(user, mark)
+
+
 # The admin shows assignments and line-ups to the championships' directors; assignments are made and withdrawn
 # through games.services (4.2 A, R-08), never edited in place; line-ups are the teams' (5.1 A), read here.
 rules.add_perm("games", is_authenticated & (directs_championships | is_federation_staff | manages_accounts))
@@ -239,6 +247,8 @@ rules.add_perm("games.view_gameofficial", can_view_game_assignment)
 rules.add_perm("games.add_gameofficial", can_assign_game_officials)
 rules.add_perm("games.delete_gameofficial", can_assign_game_officials)
 rules.add_perm("games.view_lineup", can_view_game_lineup)
+rules.add_perm("games.view_gameprotestmark", can_view_protest_mark)
+rules.add_perm("games.add_gameprotestmark", directs_championships)
 rules.add_perm("games.view_officialaccount", manages_accounts)
 rules.add_perm("games.add_officialaccount", manages_accounts)
 rules.add_perm("games.delete_officialaccount", manages_accounts)

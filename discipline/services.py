@@ -8,9 +8,14 @@ served"); today no suspension is recorded anywhere, so the answer is always empt
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import datetime
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from django.utils import timezone
+
+from discipline.models import GameConsequence
 
 if TYPE_CHECKING:
     from tournaments.models import Game
@@ -34,3 +39,85 @@ def active_suspensions(*, game: Game, person_ids: Iterable[int]) -> dict[int, Ac
     Called once per line-up with every person on it (one query when suspensions exist).
     """
     return {}
+
+
+# --- What final games hand over (issue 9: "Finalizing feeds everything else") ------------------------------------
+
+
+@dataclass(frozen=True)
+class Consequence:
+    """An automatic consequence of a game as its final sheet gives it: a penalty that puts a person out of the
+    game (game misconduct, match, gross misconduct, game ejection; a major brings its game misconduct, 6.1.3 B)."""
+
+    penalty_id: str
+    entry_id: int
+    person_id: int | None
+    number: int | None
+    kind: str
+    article: str
+    infraction: str
+    period: int
+    time_tenths: int
+
+
+@dataclass(frozen=True)
+class ConsequenceReceipt:
+    """What ``receive_game_consequences`` did: the consequences it stored, withdrew and already had."""
+
+    received: tuple[GameConsequence, ...]
+    withdrawn: tuple[GameConsequence, ...]
+    kept: tuple[GameConsequence, ...]
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.received or self.withdrawn)
+
+
+def receive_game_consequences(
+    *, game: Game, consequences: Sequence[Consequence], now: datetime.datetime | None = None
+) -> ConsequenceReceipt:
+    """Receive the automatic consequences of a final game (4.2 P: reported with the game report), once each.
+
+    The hand-over point of the discipline module (its suspensions, 8.2, are a later issue): called by
+    ``games.finalize`` in the finalizing transaction with the full set of the game's consequences every time
+    the game is finalized (its first final version and every amendment). A consequence it holds already (same
+    sheet penalty id) is kept, never stored twice; a new one is stored; one it holds that the set no longer has
+    (an amendment removed it) is marked withdrawn; one withdrawn that comes back is received again.
+    """
+    now = now or timezone.now()
+    held = {c.penalty_id: c for c in GameConsequence.objects.filter(game=game)}
+    given = {c.penalty_id: c for c in consequences}
+    received, withdrawn, kept = [], [], []
+    for penalty_id, consequence in given.items():
+        stored = held.get(penalty_id)
+        fields = {
+            "entry_id": consequence.entry_id,
+            "person_id": consequence.person_id,
+            "number": consequence.number,
+            "kind": consequence.kind,
+            "article": consequence.article,
+            "infraction": consequence.infraction,
+            "period": consequence.period,
+            "time_tenths": consequence.time_tenths,
+        }
+        if stored is None:
+            received.append(GameConsequence.objects.create(game=game, penalty_id=penalty_id, received_at=now, **fields))
+        elif stored.withdrawn_at is not None or any(getattr(stored, k) != v for k, v in fields.items()):
+            for key, value in fields.items():
+                setattr(stored, key, value)
+            stored.withdrawn_at, stored.received_at = None, now
+            stored.save()
+            received.append(stored)
+        else:
+            kept.append(stored)
+    for penalty_id, stored in held.items():
+        if penalty_id not in given and stored.withdrawn_at is None:
+            stored.withdrawn_at = now
+            stored.save(update_fields=["withdrawn_at"])
+            withdrawn.append(stored)
+    return ConsequenceReceipt(tuple(received), tuple(withdrawn), tuple(kept))
+
+
+def game_consequences(game: Game) -> list[GameConsequence]:
+    """The consequences of a game the discipline module holds (withdrawn ones left out)."""
+    return list(GameConsequence.objects.filter(game=game, withdrawn_at__isnull=True).select_related("person"))

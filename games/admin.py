@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils import timezone
 
 from portal.admin import AccessAdmin, ActingFormMixin, ReadOnlyAdmin
 from portal.forms import apply_errors
@@ -15,6 +16,7 @@ from . import services
 from .models import (
     ConsoleSignIn,
     GameOfficial,
+    GameProtestMark,
     GameSheet,
     Lineup,
     LineupOfficial,
@@ -227,3 +229,66 @@ class ConsoleSignInAdmin(LogAdmin):
     list_filter = ["duty"]
     search_fields = ["device", "user__username"]
     list_select_related = ["game__home", "game__away", "user", "taken_over_by"]
+
+
+# --- Before the game: administrative protests (9.1 B), recorded through games.services.protest_mark_record --------
+
+
+class GameProtestMarkForm(forms.ModelForm):
+    """The protest mark, checked by the service's rules (9.1 B, R-51) before it is saved."""
+
+    class Meta:
+        model = GameProtestMark
+        fields = ["game", "entry", "subject", "details"]
+
+    def __init__(self, *args, by=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.by = by
+
+    def clean(self):
+        data = super().clean()
+        game, entry, subject = data.get("game"), data.get("entry"), data.get("subject")
+        if game is None or entry is None or not subject:
+            return data
+        try:
+            services.check_can_record_protest_mark(self.by, game)
+            services.check_protest_mark(game=game, entry=entry, subject=subject, now=timezone.now())
+        except PermissionDenied as exc:
+            raise ValidationError({"game": str(exc)}) from None
+        except ValidationError as exc:
+            apply_errors(self, exc)
+        return data
+
+    def validate_unique(self):
+        pass  # the service names the rule (9.1 B)
+
+
+@admin.register(GameProtestMark)
+class GameProtestMarkAdmin(ActingFormMixin, AccessAdmin):
+    """A game played under protest (9.1 B): recorded before the start, never edited or deleted afterwards."""
+
+    form = GameProtestMarkForm
+    list_display = ["game", "entry", "subject", "made_at", "recorded_by"]
+    list_filter = ["subject"]
+    list_select_related = ["game__home", "game__away", "entry", "recorded_by"]
+    raw_id_fields = ["game", "entry"]
+
+    def get_queryset(self, request):
+        return services.protest_marks_visible_to(request.user).select_related(
+            "game__home", "game__away", "game__championship__sanctioning_body", "entry", "recorded_by"
+        )
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        saved = services.protest_mark_record(
+            game=data["game"], entry=data["entry"], subject=data["subject"], details=data["details"], by=request.user
+        )
+        obj.pk = saved.pk
+        obj.refresh_from_db()
+        obj._state.adding = False

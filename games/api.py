@@ -13,9 +13,10 @@ from rest_framework.response import Response
 from federation.models import Person
 from portal.api import ServiceAnswerMixin
 from tournaments.models import Game, TeamEntry
+from tournaments.selectors import championship_visibility_q
 
 from . import services
-from .models import Lineup, LineupOfficial, LineupPlayer
+from .models import GameProtestMark, Lineup, LineupOfficial, LineupPlayer
 from .serializers import (
     GameOfficialInputSerializer,
     GameOfficialSerializer,
@@ -23,6 +24,8 @@ from .serializers import (
     GoalkeeperReplacementInputSerializer,
     LineupInputSerializer,
     LineupSerializer,
+    ProtestMarkInputSerializer,
+    ProtestMarkSerializer,
 )
 
 _REFUSED = {
@@ -190,3 +193,40 @@ class GameReadinessViewSet(viewsets.GenericViewSet):
         return Response(
             GameReadinessSerializer({"game": game.pk, "can_start": not problems, "problems": problems}).data
         )
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Games played under protest: the administrative protests made before the start (9.1 B)",
+        description="9.1 B, R-51: a protest about the rink, a player's equipment or unqualified players is valid "
+        "only if made to the referee before the start; the referee then tells both captains the game is played "
+        "under protest. Public, for the championships you may see; filter by `game`.",
+    ),
+)
+class ProtestMarkViewSet(ServiceAnswerMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+    serializer_class = ProtestMarkSerializer
+    permission_classes = [PublicReadPermission]
+    filterset_fields = ["game", "entry", "subject"]
+    ordering = ["game", "made_at"]
+
+    def get_queryset(self):
+        visible = championship_visibility_q(self.request.user, "game__championship")
+        return GameProtestMark.objects.filter(visible).select_related("entry")
+
+    @extend_schema(
+        summary="Record an administrative protest made before the start: the game is played under protest (9.1 B)",
+        description="The game's lead referee (4.2 C) or the championship's directors. Refused, naming the field "
+        "and the rule: after the start, its scheduled time or the sheet's opening (9.1 B / R-51: a protest during "
+        "the game is the captain's on the rink, the sheet's `protest` event, 9.1 A); a team not in the game; a "
+        "subject other than the rink, equipment or players (R-51); the same team and subject twice.",
+        request=ProtestMarkInputSerializer,
+        responses={201: ProtestMarkSerializer, **_REFUSED},
+    )
+    def create(self, request, *args, **kwargs):
+        data = self.input(ProtestMarkInputSerializer)
+        game = _named(Game, data["game"], "game", _GAMES)
+        entry = _named(TeamEntry, data["entry"], "entry")
+        mark = services.protest_mark_record(
+            game=game, entry=entry, subject=data["subject"], details=data["details"], by=request.user
+        )
+        return self.answer(GameProtestMark.objects.select_related("entry").get(pk=mark.pk), created=True)

@@ -70,12 +70,16 @@ def visible_championship(championship_id: int, user) -> Championship | None:
 
 def game_snapshot(game: Game) -> dict[str, Any]:
     """Return a game's snapshot message: the stored sheet state (no replay), or why there is none yet."""
+    from games.selectors import protest_marks
     from games.sheet import sheet_state
+    from games.sheet_api import SheetReadSerializer
 
     try:
-        sheet = sheet_data(sheet_state(game))
+        answer = sheet_state(game)
     except ValidationError as error:  # R-10: a bracket game whose teams are not known yet
         return {"kind": SNAPSHOT, "game": game.pk, "sequence": 0, "sheet": None, "detail": error.messages}
+    # As GET /sheet/ reads it: with the administrative protests made before the start (9.1 B).
+    sheet = dict(SheetReadSerializer(answer, context={"under_protest": protest_marks(game)}).data)
     return {"kind": SNAPSHOT, "game": game.pk, "sequence": sheet["sequence"], "sheet": sheet}
 
 

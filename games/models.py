@@ -271,3 +271,145 @@ class ConsoleSignIn(models.Model):
 
     def __str__(self):
         return f"{self.game}: {self.get_duty_display()} on {self.device} ({self.user})"
+
+
+# --- Before the game: administrative protests (9.1 B, R-51) ------------------------------------------------------
+
+
+class ProtestSubject(models.TextChoices):
+    """What an administrative protest is about (9.1 B, R-51)."""
+
+    RINK = "rink", "Bad condition of the rink"
+    EQUIPMENT = "equipment", "A player's equipment"
+    PLAYERS = "players", "Unqualified players"
+
+
+class GameProtestMark(models.Model):
+    """An administrative protest a team made to the referee before the start: the game is "played under protest".
+
+    9.1 B: only a protest made before the start is valid, and the referee then tells both captains. The mark is
+    the sheet's record of it (``games.services.protest_mark_record``); the written protest with its fee within
+    1 h 30 min of the game's end (R-51, R-52) is the discipline module's, which reads this mark.
+    """
+
+    game = models.ForeignKey("tournaments.Game", on_delete=models.CASCADE, related_name="protest_marks")
+    entry = models.ForeignKey(
+        "tournaments.TeamEntry", on_delete=models.PROTECT, related_name="+", help_text="The protesting team."
+    )
+    subject = models.CharField(max_length=12, choices=ProtestSubject.choices)
+    details = models.CharField(max_length=300, blank=True, help_text="What the captain protests, in a few words.")
+    made_at = models.DateTimeField(help_text="When the referee was told (before the start, 9.1 B).")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["game", "made_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "entry", "subject"], name="one_protest_mark_per_team_and_subject")
+        ]
+
+    def __str__(self):
+        return f"{self.game}: {self.entry} protests ({self.get_subject_display().lower()})"
+
+
+# --- The end of the game (issue 9: signatures, finalizing, amendments) -----------------------------------------------
+# Written only by ``games.finalize`` (sheet_sign, finalize_game, sheet_amend).
+
+
+class SignerRole(models.TextChoices):
+    """Who signs the official game report at the end of the game (4.2 O, 4.3 A)."""
+
+    REFEREE = "referee", "Referee (4.2 O)"
+    SCORER = "scorer", "Official scorer (4.3 A)"
+    HOME_CAPTAIN = "home_captain", "Home captain (4.2 O, 4.3 A)"
+    AWAY_CAPTAIN = "away_captain", "Away captain (4.2 O, 4.3 A)"
+    HOME_COACH = "home_coach", "Home coach (4.3 A)"
+    AWAY_COACH = "away_coach", "Away coach (4.3 A)"
+
+
+class SheetSignature(models.Model):
+    """One signature of the official game report, made on the device at the end of the game (4.2 O, 4.3 A).
+
+    ``person`` is who signs (the assigned referee or scorer, the team's captain or coach); ``name`` is the name
+    as signed; ``recorded_by`` the login of the device that took it.
+    """
+
+    sheet = models.ForeignKey(GameSheet, on_delete=models.PROTECT, related_name="signatures")
+    role = models.CharField(max_length=16, choices=SignerRole.choices)
+    person = models.ForeignKey("federation.Person", on_delete=models.PROTECT, related_name="+")
+    name = models.CharField(max_length=120, help_text="The name as signed.")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    device = models.CharField(max_length=64, help_text="The device the signature was made on.")
+    signed_at = models.DateTimeField()
+    sequence = models.PositiveIntegerField(help_text="The sheet's sequence the signer saw: the log signed.")
+
+    class Meta:
+        ordering = ["sheet", "signed_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sheet", "role", "person", "sequence"], name="one_signature_per_signer_role_and_log"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.sheet}: {self.get_role_display()} {self.name}"
+
+
+class SheetAmendment(models.Model):
+    """An audited staff amendment of a final sheet: who, when, why, the entries it added, the summary before/after.
+
+    The entries (corrections and new events) are appended to the log like any other (``SheetEvent``), listed
+    here by id; ``before`` and ``after`` are the summaries derived from the log (games.finalize.SheetSummary).
+    """
+
+    sheet = models.ForeignKey(GameSheet, on_delete=models.PROTECT, related_name="amendments")
+    amended_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    amended_at = models.DateTimeField()
+    reason = models.TextField(help_text="Why the final sheet is amended (required).")
+    event_ids = models.JSONField(help_text="The ids of the entries the amendment appended to the log.")
+    before = models.JSONField()
+    after = models.JSONField()
+    result_amendment = models.OneToOneField(
+        "tournaments.ResultAmendment", null=True, blank=True, on_delete=models.PROTECT, related_name="sheet_amendment",
+        help_text="The result's own audited amendment, when the goals or how the game was decided changed.",
+    )  # fmt: skip
+
+    class Meta:
+        ordering = ["sheet", "amended_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(reason=""),
+                name="sheet_amendment_has_reason",
+                violation_error_message="An amendment of a final sheet gives its reason.",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.sheet}: amended {self.amended_at:%Y-%m-%d %H:%M}"
+
+
+class ReportStatus(models.TextChoices):
+    PENDING = "pending", "Pending (waits for the report module)"
+    RENDERED = "rendered", "Rendered"
+
+
+class GameReportRequest(models.Model):
+    """The hand-over to the official game report (4.3 A: the scorer forwards it): one row per final version.
+
+    Created by ``games.finalize`` when a sheet becomes final and after each amendment that changed its summary;
+    the report module (a later issue) renders the pending rows from the sheet at ``sequence``.
+    """
+
+    game = models.ForeignKey("tournaments.Game", on_delete=models.CASCADE, related_name="report_requests")
+    sequence = models.PositiveIntegerField(help_text="The sheet's sequence the report shows.")
+    amendment = models.ForeignKey(SheetAmendment, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField()
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(max_length=10, choices=ReportStatus.choices, default=ReportStatus.PENDING)
+
+    class Meta:
+        ordering = ["game", "requested_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["game", "sequence"], name="one_report_per_sheet_version")]
+
+    def __str__(self):
+        return f"Report of {self.game} at #{self.sequence} ({self.status})"

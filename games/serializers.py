@@ -6,7 +6,16 @@ from rest_framework import serializers
 
 from portal.filters import MAX_ID
 
-from .models import DUTY_LIMITS, GameOfficial, Lineup, LineupOfficial, LineupPlayer, OfficialDuty
+from .models import (
+    DUTY_LIMITS,
+    GameOfficial,
+    GameProtestMark,
+    Lineup,
+    LineupOfficial,
+    LineupPlayer,
+    OfficialDuty,
+    ProtestSubject,
+)
 
 
 def _id(**kwargs) -> serializers.IntegerField:
@@ -90,3 +99,26 @@ class GameReadinessSerializer(serializers.Serializer):
     game = serializers.IntegerField()
     can_start = serializers.BooleanField()
     problems = serializers.DictField(child=serializers.CharField(), help_text="By side: why it cannot start (5.3 B).")
+
+
+class ProtestMarkSerializer(serializers.ModelSerializer):
+    entry_name = serializers.CharField(source="entry.name", read_only=True)
+    subject_label = serializers.CharField(source="get_subject_display", read_only=True)
+
+    class Meta:
+        model = GameProtestMark
+        fields = ["id", "game", "entry", "entry_name", "subject", "subject_label", "details", "made_at"]
+
+
+class ProtestMarkInputSerializer(serializers.Serializer):
+    game = _id()
+    entry = _id(help_text="The protesting team (one of the game's).")
+    subject = serializers.ChoiceField(
+        choices=ProtestSubject.choices,
+        help_text="9.1 B, R-51: the rink, a player's equipment or unqualified players.",
+        error_messages={
+            "invalid_choice": "Rule 9.1 B / R-51: an administrative protest is about the rink, a player's equipment "
+            "or unqualified players (rink, equipment, players), not {input!r}."
+        },
+    )
+    details = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")

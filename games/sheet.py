@@ -34,7 +34,9 @@ from games import engine, live
 from games.devices import check_device_name, check_device_signed_in
 from games.engine.events import AFTER_PERIODS, CORRECTION, SERVE
 from games.engine.ruleset import ELIMINATION, ROUND_ROBIN
-from games.models import GameSheet, SheetEvent, SheetSnapshot, SheetStatus
+from games.models import GameSheet, Lineup, SheetEvent, SheetSnapshot, SheetStatus
+from games.services.access import can_direct_game
+from games.services.lineups import lineup_team_roster
 from tournaments.facts import championship_ruleset
 from tournaments.models import Game, GameStatus, PhaseKind, Position, RosterEntry
 
@@ -107,6 +109,10 @@ def check_can_enter_game_events(user: User, game: Game) -> None:
 # --- what the engine knows before the first event ---------------------------------------------------------------
 
 
+# Where a team of the sheet comes from: its line-up for the game (5.1 A), or its frozen roster where it gave none.
+LINEUP, ROSTER = "lineup", "roster"
+
+
 def _roster_team(name: str, lines: Sequence[RosterEntry]) -> dict[str, Any]:
     players, goalkeepers, captain = [], [], None
     for line in lines:
@@ -119,23 +125,50 @@ def _roster_team(name: str, lines: Sequence[RosterEntry]) -> dict[str, Any]:
             players.append(number)
             if line.captain:
                 captain = number
-    return {"name": name, "players": sorted(players), "goalkeepers": sorted(goalkeepers), "captain": captain}
+    return {
+        "name": name,
+        "players": sorted(players),
+        "goalkeepers": sorted(goalkeepers),
+        "captain": captain,
+        "source": ROSTER,
+    }
+
+
+def _lineup_team(lineup) -> dict[str, Any]:
+    roster = lineup_team_roster(lineup, name=lineup.entry.name)
+    return {
+        "name": roster.name,
+        "players": sorted(roster.skaters),
+        "goalkeepers": sorted(roster.goalkeepers),
+        "captain": roster.captain,
+        "source": LINEUP,
+    }
 
 
 def engine_teams(game: Game) -> dict[str, dict[str, Any]]:
-    """Return the teams as the engine reads them (the game-script ``teams``).
+    """Return the teams as the engine reads them (the game-script ``teams``), each with its ``source``.
 
-    From the teams' frozen rosters (3.1.1 B) until the game's line-ups exist (5.1, R-07: issue 9, line-ups),
-    which then replace them here.
+    A team's line-up for the game (5.1 A, R-07: players, goalkeepers, captain by number; a goalkeeper
+    replaced under 5.1 C no longer plays) is what the engine knows, so an event naming a player off the line-up
+    is refused (5.1 B) and the period start counts what ``games.services.check_game_can_start`` counts (5.3 B,
+    the same ``lineup_team_roster``). A team that gave no line-up (a list handed over on paper; the readiness
+    check names it, 5.1 A) is read from its frozen roster (3.1.1 B), marked ``"source": "roster"``.
     """
     if game.home_id is None or game.away_id is None:
         raise ValidationError({"game": "R-10: the game's teams are not known yet; its sheet opens once they are."})
-    lines: dict[int, list[RosterEntry]] = {game.home_id: [], game.away_id: []}
-    for line in RosterEntry.objects.filter(entry_id__in=lines).order_by("number"):
-        lines[line.entry_id].append(line)
+    sides = {"home": game.home, "away": game.away}
+    lineups = {
+        lineup.entry_id: lineup
+        for lineup in Lineup.objects.filter(game=game).select_related("entry").prefetch_related("players")
+    }
+    missing = [entry.pk for entry in sides.values() if entry.pk not in lineups]
+    lines: dict[int, list[RosterEntry]] = {pk: [] for pk in missing}
+    if missing:
+        for line in RosterEntry.objects.filter(entry_id__in=missing).order_by("number"):
+            lines[line.entry_id].append(line)
     return {
-        "home": _roster_team(game.home.name, lines[game.home_id]),
-        "away": _roster_team(game.away.name, lines[game.away_id]),
+        side: _lineup_team(lineups[entry.pk]) if entry.pk in lineups else _roster_team(entry.name, lines[entry.pk])
+        for side, entry in sides.items()
     }
 
 
@@ -324,7 +357,16 @@ def _replayed(sheet: GameSheet, log: _ParsedLog, created: Sequence[SheetEvent], 
     return grown, state.to_dict(), _clock(state, kept, times)
 
 
-def record_events(*, game: Game, by: User, device: str, events: object, now: datetime.datetime | None = None):
+def record_events(
+    *,
+    game: Game,
+    by: User,
+    device: str,
+    events: object,
+    now: datetime.datetime | None = None,
+    rescue_import: bool = False,
+    amending: bool = False,
+):
     """Store a batch of entries of the game's sheet and return the new state (``SheetAnswer``).
 
     In one transaction with the sheet row locked, so two devices posting at once are taken one after the
@@ -333,9 +375,17 @@ def record_events(*, game: Game, by: User, device: str, events: object, now: dat
     the whole log is replayed, and an event the engine refuses refuses the batch (``SheetRefused``, nothing
     stored). New entries come only from a device signed in as a duty of the game (``games.devices``: 403 if
     it never signed in, ``DeviceTakenOver`` if another device took its duties over); resends are acknowledged
-    whatever the device, so an outbox always drains. A final sheet (4.2 O, 4.3) or a game whose result is recorded takes no new entry.
+    whatever the device, so an outbox always drains. A final sheet (4.2 O, 4.3) or a game whose result is recorded
+    takes no new entry.
+
+    Two staff paths, for the staff who direct the championship only, take no device sign-in: ``rescue_import``
+    (a console's rescue file uploaded on the server, ``games.rescue``: the staff member enters, not the device)
+    and ``amending`` (the audited amendment of a final sheet, ``games.finalize.sheet_amend``, which alone
+    appends to it).
     """
     check_can_enter_game_events(by, game)
+    if (rescue_import or amending) and not can_direct_game(by, game):
+        raise PermissionDenied("Only the staff who direct the championship import a rescue file or amend a sheet.")
     device = check_device_name(device)
     incoming = check_entries(events)
     now = now or timezone.now()
@@ -366,9 +416,12 @@ def record_events(*, game: Game, by: User, device: str, events: object, now: dat
             new.append(item)
         if not new:
             return _answer(sheet, acks, now)
-        # Who enters is explicit (4.3-4.5): the device signed in, and no other device took its duties over.
-        check_device_signed_in(by, game, device)
-        if sheet.status == SheetStatus.FINAL or game.status == GameStatus.FINAL:
+        if amending and sheet.status != SheetStatus.FINAL:
+            raise ValidationError({"events": "Rule 4.2 O: only a final (signed) sheet is amended."})
+        if not (rescue_import or amending):
+            # Who enters is explicit (4.3-4.5): the device signed in, and no other device took its duties over.
+            check_device_signed_in(by, game, device)
+        if not amending and (sheet.status == SheetStatus.FINAL or game.status == GameStatus.FINAL):
             raise ValidationError(
                 {"events": "Rule 4.2 O / 4.3: the game sheet is final (signed, or the result recorded); only an "
                            "audited staff amendment changes it."}

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,6 +20,8 @@ from tournaments.selectors import of_visible_championships
 
 from . import devices
 from . import sheet as services
+from .selectors import protest_marks
+from .serializers import ProtestMarkSerializer
 
 _NOT_FOUND = OpenApiResponse(description="No such game.")
 _FORBIDDEN = OpenApiResponse(description="Not one of the game's officials, nor staff who direct its championship.")
@@ -59,6 +62,19 @@ class SheetStateSerializer(serializers.Serializer):
     server_time = serializers.DateTimeField()
     clock = ClockSerializer()
     state = serializers.JSONField(help_text="The engine's state (docs/game-scripts.md, 'key | value in the state').")
+
+
+class SheetReadSerializer(SheetStateSerializer):
+    """The state as read (a resume, the scoreboard), with the administrative protests made before the start."""
+
+    under_protest = serializers.SerializerMethodField(
+        help_text="9.1 B: the administrative protests made before the start; the game is played under protest "
+        "when there is one. The captains' on-rink protests (9.1 A) are the state's `protests`."
+    )
+
+    @extend_schema_field(ProtestMarkSerializer(many=True))
+    def get_under_protest(self, answer):
+        return ProtestMarkSerializer(self.context["under_protest"], many=True).data
 
 
 class SheetEntryAnswerSerializer(SheetStateSerializer):
@@ -144,9 +160,11 @@ class SheetView(APIView):
         "stored with the last entry: no replay on read. The clock runs on from `clock.anchor` while "
         "`clock.running` (R-10: tenths elapsed in the period). `sequence` is the last entry included; a console "
         "that lost everything resumes here, then sends its outbox. Before the first entry the state is the "
-        "game's not-started state with sequence 0.",
+        "game's not-started state with sequence 0. `under_protest` lists the administrative protests made before "
+        "the start (9.1 B): the game is played under protest; the captains' on-rink protests are `state.protests` "
+        "(9.1 A, R-50).",
         responses={
-            200: SheetStateSerializer,
+            200: SheetReadSerializer,
             400: OpenApiResponse(
                 description="R-10: the game's teams are not known yet (a bracket game waiting "
                 "for the winners of earlier games); its sheet opens once they are."
@@ -155,8 +173,9 @@ class SheetView(APIView):
         },
     )
     def get(self, request, game_id: int):
-        answer = services.sheet_state(_game(game_id, request.user))
-        return Response(SheetStateSerializer(answer).data)
+        game = _game(game_id, request.user)
+        answer = services.sheet_state(game)
+        return Response(SheetReadSerializer(answer, context={"under_protest": protest_marks(game)}).data)
 
 
 class SheetEventsView(APIView):
@@ -256,3 +275,25 @@ class SheetDevicesView(ServiceAnswerMixin, APIView):
         game = _game(game_id, request.user)
         services.check_can_enter_game_events(request.user, game)
         return Response(SignInSerializer(devices.sign_ins_visible(game), many=True).data)
+
+
+class ServerClockSerializer(serializers.Serializer):
+    server_time = serializers.DateTimeField(help_text="The server's clock when it answered (UTC, milliseconds).")
+
+
+class ServerClockView(APIView):
+    """The server's time, for a console to measure its clock offset (median of several round trips)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="The server's time (public): a console measures its clock offset from several samples",
+        description="A console sends a few of these and takes the median of (device time at the middle of the "
+        "round trip minus `server_time`) as its clock offset; each entry then carries `device_time` and "
+        "`clock_offset_ms`, and the sheet's clock anchor is the device time less the offset (R-10).",
+        responses={200: ServerClockSerializer},
+    )
+    def get(self, request):
+        response = Response(ServerClockSerializer({"server_time": timezone.now()}).data)
+        response["Cache-Control"] = "no-store"
+        return response

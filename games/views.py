@@ -1,19 +1,27 @@
-"""Pages of the games app: an official's "My games", a team's line-up form (5.1 A, R-07)."""
+"""Pages of the games app: an official's "My games", a team's line-up form (5.1 A, R-07), the directors'
+assignment screen (4.1-4.6), the scorer's console."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Prefetch
-from django.http import Http404
+from django.db.models import Prefetch, Q
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 
-from tournaments.models import Game, RosterEntry, TeamEntry
+from federation.models import Person
+from tournaments.models import Championship, Game, RosterEntry, TeamEntry
+from tournaments.selectors import of_visible_championships, visible_championships
+from tournaments.services import check_can_direct
 
 from . import services
-from .models import GameOfficial, Lineup
+from .console import console_data
+from .models import DUTY_LIMITS, GameOfficial, GameProtestMark, Lineup, OfficialDuty
+from .services.access import SHEET_DUTIES
+from .sheet import check_can_enter_game_events
 
 
 @login_required
@@ -28,6 +36,7 @@ def my_games(request):
             .prefetch_related(
                 Prefetch("game__officials", queryset=GameOfficial.objects.select_related("person")),
                 "game__lineups__players",
+                Prefetch("game__protest_marks", queryset=GameProtestMark.objects.select_related("entry")),
             )
             .order_by("game__start_at", "game__number")
         )
@@ -46,6 +55,7 @@ def my_games(request):
                 "crew": [o for o in game.officials.all() if o.pk != assignment.pk],
                 "started": started,
                 "problems": {} if started else services.game_start_problems(game),
+                "keeps_the_sheet": assignment.duty in SHEET_DUTIES,
             }
         )
     return render(request, "games/my_games.html", {"rows": rows, "linked": person_id is not None})
@@ -104,3 +114,114 @@ def lineup_edit(request, game_pk: int, entry_pk: int):
             messages.success(request, f"Line-up of {entry} for game {game.number} saved.")
             return redirect("games:lineup-edit", game_pk=game.pk, entry_pk=entry.pk)
     return render(request, "games/lineup_form.html", context, status=status)
+
+
+@login_required
+def console(request, game_pk: int):
+    """The scorer's console (4.3-4.5): the game's timekeeper, penalty timekeeper and scorer, and its directors."""
+    games = Game.objects.select_related("championship__sanctioning_body", "phase", "home", "away")
+    game = get_object_or_404(of_visible_championships(games, request.user), pk=game_pk)
+    check_can_enter_game_events(request.user, game)
+    if game.home_id is None or game.away_id is None:
+        raise Http404("The game's teams are not known yet (R-10): its console opens once they are.")
+    return render(request, "games/console.html", {"game": game, "data": console_data(game, request.user)})
+
+
+def console_worker(request):
+    """The console's service worker, served from /games/ so that it may keep the console pages for offline use."""
+    response = HttpResponse(render_to_string("games/console-worker.js"), content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+# --- The directors' assignment screen (4.1-4.6) --------------------------------------------------------------------
+
+
+def _field_errors(exc: ValidationError) -> list[str]:
+    """The messages of a service's refusal, each after the field it names ("person: Rule 4.2 I / R-08: ...")."""
+    if hasattr(exc, "error_dict"):
+        return [f"{field}: {m}" for field, messages_ in exc.message_dict.items() for m in messages_]
+    return list(exc.messages)
+
+
+def _whole(value: str, field: str, *, blank: bool = False) -> int | None:
+    """A whole number posted in ``field`` (None when blank and ``blank``), or a form error naming it."""
+    value = (value or "").strip()
+    if blank and not value:
+        return None
+    if not value.isdigit() or len(value) > 9:
+        raise ValidationError({field: f"Choose one ({value!r} is not a choice)."})
+    return int(value)
+
+
+def _assignment_action(request, championship: Championship) -> str:
+    """Do the posted assignment or withdrawal through the services; return what was done (or raise)."""
+    post = request.POST
+    game_id = _whole(post.get("game"), "game")
+    game = Game.objects.filter(championship=championship, pk=game_id).select_related("home", "away").first()
+    if game is None:
+        raise ValidationError({"game": f"No game {game_id} in {championship}."})
+    if post.get("action") == "withdraw":
+        assignment = GameOfficial.objects.filter(game=game, pk=_whole(post.get("assignment"), "assignment")).first()
+        if assignment is None:
+            raise ValidationError({"assignment": f"No such assignment in game {game.number}."})
+        services.official_unassign(assignment=assignment, by=request.user)
+        return f"{assignment.person} withdrawn from game {game.number} (4.2 B)."
+    person = Person.objects.filter(pk=_whole(post.get("person"), "person")).first()
+    if person is None:
+        raise ValidationError({"person": "Rule 4.1: choose a registered referee or game official."})
+    assignment = services.official_assign(
+        game=game,
+        person=person,
+        duty=post.get("duty", ""),
+        position=_whole(post.get("position"), "position", blank=True),
+        by=request.user,
+    )
+    return f"{person} assigned to game {game.number} as {assignment.get_duty_display()}."
+
+
+@login_required
+def assignments(request, pk: int):
+    """The championship's games and their crews: its directors assign and withdraw officials (4.1-4.6, 4.2 A-C)."""
+    championship = get_object_or_404(visible_championships(request.user).select_related("venue"), pk=pk)
+    check_can_direct(request.user, championship)
+    errors: dict[int | None, list[str]] = {}
+    status = 200
+    if request.method == "POST":
+        try:
+            done = _assignment_action(request, championship)
+        except ValidationError as exc:
+            posted = request.POST.get("game", "")
+            errors[int(posted) if posted.isdigit() and len(posted) < 10 else None] = _field_errors(exc)
+            status = 400
+        else:
+            messages.success(request, done)
+            return redirect("games:assignments", pk=championship.pk)
+    games = list(
+        Game.objects.filter(championship=championship)
+        .select_related("home", "away", "rink", "phase", "pool")
+        .prefetch_related(Prefetch("officials", queryset=GameOfficial.objects.select_related("person")))
+        .order_by("start_at", "number")
+    )
+    zone = championship.venue.zone
+    rows = [
+        {
+            "game": game,
+            "local_start": timezone.localtime(game.start_at, zone) if game.start_at else None,
+            "crew": list(game.officials.all()),
+            "errors": errors.get(game.pk, []),
+        }
+        for game in games
+    ]
+    candidates = Person.objects.filter(Q(is_referee=True) | Q(is_official=True)).select_related("federation")
+    context = {
+        "championship": championship,
+        "rows": rows,
+        # A refusal about no game of the page is shown above the table.
+        "errors": [m for key, ms in errors.items() if key not in {g.pk for g in games} for m in ms],
+        "candidates": list(candidates),
+        "duties": [(duty, OfficialDuty(duty).label, limit) for duty, limit in DUTY_LIMITS.items()],
+        "director": True,
+        "tab": "officials",
+    }
+    return render(request, "games/assignments.html", context, status=status)

@@ -1502,6 +1502,16 @@ TARGETS += [
         "url": gapi("game-sheet-devices", "sheet_game"),
         "expect": API_SHEET_ENTRY,
     },
+    # The scorer's console: the game's table officials and its directors (the matrix's official referees another
+    # game); its service worker and the server's clock are public (no data of anyone's).
+    {
+        "name": "page scorer's console",
+        "method": "get",
+        "url": page("games:console", "sheet_game"),
+        "expect": expect(403, ANON=LOGIN, EXEC=200, INTL=200, SU=200),
+    },
+    {"name": "page console service worker", "method": "get", "url": page("games:console-worker"), "expect": PUBLIC},
+    {"name": "api server clock", "method": "get", "url": gapi("server-clock"), "expect": PUBLIC},
     {"name": "api game sheet state", "method": "get", "url": gapi("game-sheet", "sheet_game"), "expect": PUBLIC},
     {
         "name": "api game sheet log",
@@ -1560,6 +1570,155 @@ TARGETS += [
 ]
 
 
+# --- Before the game: administrative protests (9.1 B) and the directors' assignment screen ------------------------
+
+
+def _pregame_objects() -> dict[str, Callable[[World], object]]:
+    from games.models import GameProtestMark
+    from tests.factories import SuperuserFactory as _Superuser
+
+    return {
+        "protest_mark": lambda w: GameProtestMark.objects.create(
+            game=w["game"], entry=w["game"].home, subject="rink", made_at=w["game"].start_at, recorded_by=_Superuser()
+        ),
+    }
+
+
+OBJECTS.update(_pregame_objects())
+
+
+def _assigned_referees(w) -> int:
+    from games.models import GameOfficial
+
+    return GameOfficial.objects.filter(game=w["game"], person=w["referee"]).count()
+
+
+TARGETS += [
+    {"name": "api protest marks list", "method": "get", "url": gapi("protest-mark-list"), "expect": PUBLIC},
+    # The world's game official is the lead referee of the officiated game (4.2 C): he records it, as do directors.
+    {
+        "name": "api protest mark record",
+        "method": "post",
+        "url": gapi("protest-mark-list"),
+        "data": lambda w: {"game": w.pk("officiated_game"), "entry": w["officiated_game"].home_id, "subject": "rink"},
+        "expect": expect(403, EXEC=201, INTL=201, SU=201, GO=201),
+    },
+    # The directors' assignment screen of the world's championship (international staff direct it).
+    {
+        "name": "page assignments of the championship",
+        "method": "get",
+        "url": page("games:assignments", "championship"),
+        "expect": expect(403, ANON=LOGIN, EXEC=200, INTL=200, SU=200),
+    },
+    {
+        "name": "page assignments: assign a referee",
+        "method": "post",
+        "format": "multipart",
+        "url": page("games:assignments", "championship"),
+        "data": lambda w: {"action": "assign", "game": w.pk("game"), "person": w.pk("referee"), "duty": "referee"},
+        "stored": _assigned_referees,
+        "expect": expect(403, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED),
+    },
+    *admin_pages(
+        "games.gameprotestmark",
+        "protest_mark",
+        add=ADMIN_GAMES_DIRECTORS,
+        change=ADMIN_GAMES_DIRECTORS,
+        delete=ADMIN_NOBODY,
+        history=ADMIN_ASSIGNMENT_HISTORY,
+        simple_history=ADMIN_ASSIGNMENT_HISTORY,
+    ),
+]
+
+
+# The end of the game (4.2 O, 4.3 A): the signing is the sheet keepers' and the directors'; amendments and rescue
+# import are the directors' (the world's sheet game has no officials, so its directors keep its sheet).
+PAGE_SHEET_DIRECTORS = expect(403, ANON=LOGIN, EXEC=200, INTL=200, SU=200)
+API_SHEET_DIRECTORS_400 = expect(403, EXEC=400, INTL=400, SU=400)
+TARGETS += [
+    {
+        "name": "api game sheet signatures",
+        "method": "get",
+        "url": gapi("game-sheet-signatures", "sheet_game"),
+        "expect": API_SHEET_ENTRY,
+    },
+    {
+        # The sheet has no entry yet: the directors' signature is refused (4.2 O), the others may not sign.
+        "name": "api game sheet sign",
+        "method": "post",
+        "url": gapi("game-sheet-signatures", "sheet_game"),
+        "data": lambda w: {"role": "referee", "person": w.pk("referee"), "device": "matrix"},
+        "expect": API_SHEET_DIRECTORS_400,
+    },
+    {
+        "name": "api game sheet amendments",
+        "method": "get",
+        "url": gapi("game-sheet-amendments", "sheet_game"),
+        "expect": API_SHEET_ENTRY,
+    },
+    {
+        # The sheet is not final: the directors' amendment is refused (4.2 O), the others may not amend.
+        "name": "api game sheet amend",
+        "method": "post",
+        "url": gapi("game-sheet-amendments", "sheet_game"),
+        "data": lambda w: {"reason": "matrix", **_first_entry(w)},
+        "expect": API_SHEET_DIRECTORS_400,
+    },
+    {
+        "name": "api game sheet rescue import",
+        "method": "post",
+        "url": gapi("game-sheet-rescue", "sheet_game"),
+        "data": _first_entry,
+        "expect": expect(403, EXEC=200, INTL=200, SU=200),
+    },
+    {
+        "name": "page sheet sign",
+        "method": "get",
+        "url": page("games:sheet-sign", "sheet_game"),
+        "expect": PAGE_SHEET_DIRECTORS,
+    },
+    {
+        "name": "page sheet sign (nobody chosen)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("games:sheet-sign", "sheet_game"),
+        "expect": expect(403, ANON=LOGIN, EXEC=400, INTL=400, SU=400),
+    },
+    {
+        "name": "page sheet log",
+        "method": "get",
+        "url": page("games:sheet-log", "sheet_game"),
+        "expect": PAGE_SHEET_DIRECTORS,
+    },
+    {
+        "name": "page sheet amend",
+        "method": "get",
+        "url": page("games:sheet-amend", "sheet_game"),
+        "expect": PAGE_SHEET_DIRECTORS,
+    },
+    {
+        "name": "page sheet amend (no reason)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("games:sheet-amend", "sheet_game"),
+        "expect": expect(403, ANON=LOGIN, EXEC=400, INTL=400, SU=400),
+    },
+    {
+        "name": "page sheet rescue",
+        "method": "get",
+        "url": page("games:sheet-rescue", "sheet_game"),
+        "expect": PAGE_SHEET_DIRECTORS,
+    },
+    {
+        "name": "page sheet rescue (no file)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("games:sheet-rescue", "sheet_game"),
+        "expect": expect(403, ANON=LOGIN, EXEC=400, INTL=400, SU=400),
+    },
+]
+
+
 def test_every_route_of_the_games_api_and_pages_is_in_the_matrix():
     resolver = get_resolver()
     routes = _route_names(resolver.namespace_dict["games-api"][1].url_patterns, "games-api")
@@ -1591,6 +1750,7 @@ ADMIN_CHANGELISTS = {
     "games.gameofficial": ADMIN_GAMES_DIRECTORS,
     "games.lineup": ADMIN_STAFF,
     "games.officialaccount": ADMIN_EXECUTIVES,
+    "games.gameprotestmark": ADMIN_GAMES_DIRECTORS,
 }
 # Every other admin list page (championships, worker heartbeats, groups, login logs): the superuser's only
 # (accounts/rules.py SUPERUSER_ADMIN_MODELS).

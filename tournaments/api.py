@@ -241,7 +241,7 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
 
     @extend_schema(
         summary="Players, goalkeepers and special teams (4.3, 4.6 note, 8.1 B-D)",
-        description="Anyone reads it. Players' points (4.3), goalkeepers' saves and save percentage (4.6 note), power plays and penalty killing; a forfeit counts 1-0 without assists or goalkeeper lines (8.1 B-D).",
+        description="Anyone reads it. Players' points (4.3), goalkeepers' saves and save percentage (4.6 note), power plays and penalty killing; a forfeit counts 1-0 without assists or goalkeeper lines (8.1 B-D). A player's games are the games whose line-up lists him (5.1 A); a team game without a line-up counts for the team's roster (`roster_games` says how many).",
         responses=StatisticsSerializer,
     )
     @action(detail=True, methods=["get"])

@@ -481,6 +481,9 @@ class GoalkeeperRecord(models.Model):
     shots_against = models.PositiveSmallIntegerField()
     saves = models.PositiveSmallIntegerField()
     goals_against = models.PositiveSmallIntegerField()
+    seconds_played = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Time in goal, when known (the live sheet gives it; empty: unknown)."
+    )
     history = HistoricalRecords()
 
     class Meta:

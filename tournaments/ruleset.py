@@ -48,6 +48,18 @@ class GameRules:
     goal_ends_penalty: str = "first"  # 6.2.1 B, R-23; other rule sets: "least_time_left"
     report_clock: str = "elapsed"  # R-10: the official report shows elapsed time; or "countdown"
 
+    def expected_minutes(self, *, elimination: bool) -> int:
+        """Return the least real time a game takes: its periods and half-time rests (1.2 A), and for a game
+        played to a winner the rest and the overtime period (1.3 B).
+
+        Time is stopped at every stoppage (R-10), so a game takes longer; two games starting closer than this
+        surely overlap (an official cannot do both, ``games.services.check_official_free``).
+        """
+        minutes = self.periods * self.period_minutes + (self.periods - 1) * self.halftime_minutes
+        if elimination:
+            minutes += self.overtime_rest_minutes + self.overtime_minutes
+        return minutes
+
     def engine_parameters(self) -> dict[str, Any]:
         """Return the game engine's ruleset parameters (tenths of a second, R-10)."""
         return {

@@ -347,6 +347,7 @@ _GOALKEEPER_COLUMNS = {
     "shots_against": "shots_against",
     "saves": "saves",
     "goals_against": "goals_against",
+    "seconds_played": "seconds_played",
 }
 
 
@@ -364,19 +365,43 @@ class ChampionshipStatistics:
     teams: tuple[statistics.TeamSpecialTeams, ...]
     people: dict[int, Person]
     entries: dict[str, TeamEntry]
+    # Team games counted from the roster: the team gave no line-up (``game_appearances``).
+    roster_games: int = 0
+
+
+def game_appearances(
+    games: Iterable[GameResult], listed: dict[tuple[int, str], list[int]], rostered: dict[str, list[int]]
+) -> tuple[list[statistics.Appearance], int]:
+    """Return who played each game (5.1 A: the players on its line-up) and how many team games had none.
+
+    A team that gave no line-up for a game (a result entered by staff without the live module) counts the game
+    for every player of its roster, as before line-ups existed: the second value counts those team games, which
+    the leaders page names.
+    """
+    appearances, from_roster = [], 0
+    for game in games:
+        for team in (game.home, game.away):
+            people = listed.get((game.game_id, team))
+            if people is None:
+                from_roster += 1
+                people = rostered.get(team, [])
+            appearances += [statistics.Appearance(game_id=game.game_id, team=team, person=p) for p in people]
+    return appearances, from_roster
 
 
 def championship_statistics(championship: Championship) -> ChampionshipStatistics:
-    """Return player, goalkeeper and special-teams statistics of the championship in seven queries.
+    """Return player, goalkeeper and special-teams statistics of the championship in eight queries.
 
     Forfeits count 1-0 with the goal to the winner's captain and no goalkeeper
-    line (8.1 B); a disqualified team's games leave every table (8.1 D). Until
-    game line-ups are recorded, a player's games are the final games of his
-    team while he is on its roster (the line-up is drawn from it, 5.1 B).
+    line (8.1 B); a disqualified team's games leave every table (8.1 D). A
+    player's games are the final games whose line-up lists him (5.1 A); where a
+    team gave no line-up, the games of his team while he is on its roster
+    (``game_appearances``).
     """
     entries = {e.name: e for e in TeamEntry.objects.filter(championship=championship)}
     disqualified = [name for name, e in entries.items() if e.status == EntryStatus.DISQUALIFIED]
-    game_rows = list(Game.objects.filter(championship=championship, status=GameStatus.FINAL).values(*_GAME_FIELDS))
+    final_games = Game.objects.filter(championship=championship, status=GameStatus.FINAL)
+    game_rows = list(final_games.values(*_GAME_FIELDS))
     games = [game_result(row) for row in game_rows]
     roster = list(
         RosterEntry.objects.filter(entry__championship=championship).values_list("entry__name", "person_id", "captain")
@@ -385,12 +410,16 @@ def championship_statistics(championship: Championship) -> ChampionshipStatistic
     players_by_team: dict[str, list[int]] = {}
     for team, person, _ in roster:
         players_by_team.setdefault(team, []).append(person)
-    appearances = [
-        statistics.Appearance(game_id=game.game_id, team=team, person=person)
-        for game in games
-        for team in (game.home, game.away)
-        for person in players_by_team.get(team, ())
-    ]
+    # The line-ups of the final games (games.Lineup, the games app's, read through the game): a line-up with no
+    # player still says who played (no one).
+    listed: dict[tuple[int, str], list[int]] = {}
+    for game_id, team, person in final_games.filter(lineups__isnull=False).values_list(
+        "pk", "lineups__entry__name", "lineups__players__person_id"
+    ):
+        people = listed.setdefault((game_id, team), [])
+        if person is not None:
+            people.append(person)
+    appearances, roster_games = game_appearances(games, listed, players_by_team)
     final = {"game__championship": championship, "game__status": GameStatus.FINAL}
     goal_rows = list(GoalRecord.objects.filter(**final).values(*_GOAL_COLUMNS.values(), "forfeit_award"))
     # 8.1 B: the forfeit goal names the captain at the time of the forfeit; it wins over today's roster.
@@ -417,7 +446,14 @@ def championship_statistics(championship: Championship) -> ChampionshipStatistic
     goalkeepers = statistics.goalkeeper_statistics(games=games, goalkeepers=keepers, disqualified=disqualified)
     teams = statistics.team_special_teams(games=games, goals=goals, penalties=penalties, disqualified=disqualified)
     people = Person.objects.in_bulk({p.person for p in players} | {k.goalkeeper for k in goalkeepers})
-    return ChampionshipStatistics(players=players, goalkeepers=goalkeepers, teams=teams, people=people, entries=entries)
+    return ChampionshipStatistics(
+        players=players,
+        goalkeepers=goalkeepers,
+        teams=teams,
+        people=people,
+        entries=entries,
+        roster_games=roster_games,
+    )
 
 
 def roster_is_confirmed(entry: TeamEntry) -> bool:

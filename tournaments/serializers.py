@@ -567,6 +567,10 @@ class StatisticsSerializer(serializers.Serializer):
     players = serializers.SerializerMethodField()
     goalkeepers = serializers.SerializerMethodField()
     teams = TeamStatisticsSerializer(many=True)
+    roster_games = serializers.IntegerField(
+        help_text="Team games without a line-up (results entered by staff): they count for the team's whole "
+        "roster; every other game counts for the players on its line-up (5.1 A)."
+    )
 
     # In the statistics core's order, as the leaders page shows them.
     @extend_schema_field(PlayerStatisticsSerializer(many=True))

@@ -466,6 +466,7 @@ def leaders(request, pk: int):
             "penalty_minutes": top(lambda p: (-p.penalty_minutes, p.person), lambda p: p.penalty_minutes),
             "goalkeepers": [(g, people.get(g.goalkeeper)) for g in stats.goalkeepers],
             "teams": sorted(stats.teams, key=lambda t: (-_pct(t.power_play_percentage), t.team)),
+            "roster_games": stats.roster_games,
             "tab": "leaders",
         },
     )

@@ -29,6 +29,7 @@ SERVE = "serve"
 RETURN_FIRST = "return_first"
 SHOOTOUT_ATTEMPT = "shootout_attempt"
 FORFEIT = "forfeit"
+PROTEST = "protest"  # 9.1 A, R-50: a captain's protest made on the rink to the referee, recorded on the sheet
 GAME_END = "game_end"
 CORRECTION = "correction"
 
@@ -56,6 +57,7 @@ _FIELDS: dict[str, frozenset[str]] = {
     RETURN_FIRST: frozenset({"team", "player"}),
     SHOOTOUT_ATTEMPT: frozenset({"team", "player", "scored"}),
     FORFEIT: frozenset({"team"}),
+    PROTEST: frozenset({"team"}),
     GAME_END: frozenset(),
     CORRECTION: frozenset({"voids"}),
 }
@@ -74,6 +76,7 @@ _NEEDS_TEAM = frozenset(
         RETURN_FIRST,
         SHOOTOUT_ATTEMPT,
         FORFEIT,
+        PROTEST,
     }
 )
 _NEEDS_PLAYER = frozenset({PENALTY_SHOT_ATTEMPT, SERVE, RETURN_FIRST, SHOOTOUT_ATTEMPT, GOALKEEPER_REPLACED})

@@ -306,6 +306,28 @@ _LINES = (
 
 INFRACTIONS: Mapping[str, Infraction] = MappingProxyType({line.code: line for line in _LINES})
 
+# The penalty kind an event carries (docs/game-scripts.md) for each penalty of the index's DURATION column. The
+# game misconduct of "5'+GM" is the engine's own (6.1.3 B): the event is the major.
+ENGINE_KINDS: Mapping[str, str] = MappingProxyType(
+    {
+        "2'": "minor",
+        "2+2'": "double_minor",
+        "5'+GM": "major",
+        "GM": "game_misconduct",
+        "MIS": "misconduct",
+        "10'": "misconduct",
+        "MP": "match",
+        "PS": "penalty_shot",
+        "GE": "game_ejection",
+    }
+)
+
+
+def engine_kinds(line: Infraction) -> tuple[str, ...]:
+    """Return the penalty kinds of the events a line of the index is entered as, in the index's order."""
+    return tuple(ENGINE_KINDS[penalty] for penalty in line.penalties)
+
+
 if len(INFRACTIONS) != len(_LINES):
     raise ValueError("Annex C: two index lines share a code")
 

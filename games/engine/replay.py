@@ -21,6 +21,7 @@ from .events import (
     PENALTY_SHOT_ATTEMPT,
     PERIOD_END,
     PERIOD_START,
+    PROTEST,
     RETURN_FIRST,
     SERVE,
     SHOOTOUT_ATTEMPT,
@@ -59,6 +60,7 @@ from .state import (
     GoalRecord,
     Notice,
     PenaltyRecord,
+    ProtestRecord,
     Result,
     Serve,
     ShootoutState,
@@ -69,7 +71,17 @@ from .state import (
 OUT_OF_GAME = frozenset({GAME_MISCONDUCT, MATCH, GAME_EJECTION, GROSS_MISCONDUCT})
 # Events that may share a stoppage with penalties without closing the assessment (6.2.3, R-25).
 _SAME_STOPPAGE = frozenset(
-    {PENALTY, CLOCK_STOP, TIMEOUT, RETURN_FIRST, SHOT, GOALKEEPER_PULLED, GOALKEEPER_RETURNED, GOALKEEPER_REPLACED}
+    {
+        PENALTY,
+        CLOCK_STOP,
+        TIMEOUT,
+        RETURN_FIRST,
+        SHOT,
+        GOALKEEPER_PULLED,
+        GOALKEEPER_RETURNED,
+        GOALKEEPER_REPLACED,
+        PROTEST,
+    }
 )
 _CHAIN_RANK = {MAJOR: 0, MATCH: 0, MINOR: 1, BENCH_MINOR: 1, DOUBLE_MINOR: 1, MISCONDUCT: 2}
 _NEVER = 1 << 62
@@ -200,6 +212,7 @@ class Replayer:
             RETURN_FIRST: self.return_first,
             SHOOTOUT_ATTEMPT: self.shootout_attempt,
             FORFEIT: self.forfeit,
+            PROTEST: self.protest,
             GAME_END: self.game_end,
         }
 
@@ -213,6 +226,9 @@ class Replayer:
             if self.batch_key is not None:
                 self.assess()
             self.close_period()
+        if state.status == ENDED and self.at_final_whistle(event):
+            self.protest(event)
+            return
         if state.status == ENDED and not (
             event.type == GAME_END and state.result is not None and not state.result.confirmed
         ):
@@ -959,6 +975,18 @@ class Replayer:
         self.teams[side].score = 0
         winner.score = 1
         self.end_game("forfeit", forfeited_by=side)
+
+    def at_final_whistle(self, event: Event) -> bool:
+        """Whether the event is a protest made at the moment the game ended (the last goal or period end)."""
+        state = self.state
+        return event.type == PROTEST and (event.period, event.time) == (state.period, state.elapsed)
+
+    def protest(self, event: Event) -> None:
+        """9.1 A, R-50: the captain protests on the rink to the referee, who tells the other captain; the sheet
+        records it (team, period, time): the written protest with its fee (the discipline module) needs it."""
+        state = self.state
+        side = _given(event.team, event, "team")
+        state.protests.append(ProtestRecord(id=event.id, team=side, period=state.period, time=state.elapsed))
 
     def game_end(self, event: Event) -> None:
         state = self.state

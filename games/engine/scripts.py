@@ -35,6 +35,7 @@ CHECKABLE = frozenset(
         "notices",
         "shootout",
         "result",
+        "protests",
     }
 )
 TIME_KEYS = frozenset({"time", "elapsed", "remaining", "start", "countdown"})

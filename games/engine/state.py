@@ -143,6 +143,13 @@ class TeamDict(TypedDict):
     penalty_shots_pending: list[str]
 
 
+class ProtestDict(TypedDict):
+    id: str
+    team: str
+    period: int
+    time: str
+
+
 class StateDict(TypedDict):
     game_type: str
     status: str
@@ -163,6 +170,7 @@ class StateDict(TypedDict):
     notices: list[NoticeDict]
     shootout: ShootoutDict | None
     result: ResultDict | None
+    protests: list[ProtestDict]
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,6 +428,19 @@ class GoalRecord:
 
 
 @dataclass(slots=True)
+class ProtestRecord:
+    """A protest a team's captain made on the rink to the referee (9.1 A): the sheet's record makes it valid (R-50)."""
+
+    id: str
+    team: str
+    period: int
+    time: int
+
+    def to_dict(self) -> ProtestDict:
+        return {"id": self.id, "team": self.team, "period": self.period, "time": format_time(self.time)}
+
+
+@dataclass(slots=True)
 class ShootoutState:
     """Shoot-out (1.3 E, R-40)."""
 
@@ -474,6 +495,7 @@ class GameState:
     penalties: list[PenaltyRecord] = field(default_factory=list)
     goals: list[GoalRecord] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
+    protests: list[ProtestRecord] = field(default_factory=list)
     shootout: ShootoutState | None = None
     result: Result | None = None
     now: int = 0  # absolute game time, tenths since the start of period 1
@@ -590,6 +612,7 @@ class GameState:
             "notices": [n.to_dict() for n in self.notices],
             "shootout": None if self.shootout is None else self.shootout.to_dict(),
             "result": None if self.result is None else self.result.to_dict(),
+            "protests": [p.to_dict() for p in self.protests],
         }
 
 

@@ -24,7 +24,7 @@ from tournaments.models import Championship, Game, GameStatus, TeamEntry
 from tournaments.selectors import championship_visibility_q
 from tournaments.services import can_manage_entry, check_can_direct
 
-from ..models import GameOfficial, Lineup, OfficialAccount
+from ..models import GameOfficial, GameProtestMark, Lineup, OfficialAccount, OfficialDuty
 
 
 def can_direct_game(user: User, game: Game) -> bool:
@@ -160,3 +160,31 @@ def check_can_see_game_readiness(user: User, game: Game) -> None:
     """Whether a game can start (5.3 B) is for those who start it: its officials and its directors."""
     if not (can_direct_game(user, game) or officiates(user, game)):
         raise PermissionDenied("Only the game's officials and the championship's directors see this.")
+
+
+def leads_the_game(user: User, game: Game) -> bool:
+    """Whether the user is the game's lead referee (4.2 C: the first referee listed)."""
+    person_id = official_person_id(user)
+    return (
+        person_id is not None
+        and GameOfficial.objects.filter(game=game, person_id=person_id, duty=OfficialDuty.REFEREE, position=1).exists()
+    )
+
+
+def check_can_record_protest_mark(user: User, game: Game) -> None:
+    """9.1 B: an administrative protest is made to the referee, who tells both captains the game is played under
+    protest; in the portal the lead referee (4.2 C, in charge of the game) records it, or the championship's
+    directors on the referee's word."""
+    if not (can_direct_game(user, game) or leads_the_game(user, game)):
+        raise PermissionDenied(
+            "Only the game's lead referee or the championship's directors record an administrative protest (9.1 B)."
+        )
+
+
+def protest_marks_visible_to(user: User) -> QuerySet[GameProtestMark]:
+    """The protest marks the admin shows: those of the championships the user directs (the API lists them all)."""
+    return GameProtestMark.objects.filter(game__championship__in=directed_championships(user))
+
+
+def can_view_protest_mark(user: User, mark: GameProtestMark) -> bool:
+    return can_direct_game(user, mark.game)

@@ -24,7 +24,7 @@ from tournaments import rosters as roster_rules
 from tournaments.facts import championship_ruleset, field_error, resolve_now, roster_limits
 from tournaments.models import Championship, Game, Position, RosterEntry, TeamEntry, TeamOfficial
 
-from ..models import Lineup, LineupOfficial, LineupPlayer
+from ..models import GameSheet, Lineup, LineupOfficial, LineupPlayer
 from .access import check_can_replace_goalkeeper, check_can_submit_lineup, game_has_started
 
 
@@ -82,7 +82,8 @@ def lineup_submit(
     with transaction.atomic():
         # One line-up per team at a time, and the start read under the same lock.
         game = Game.objects.select_for_update().get(pk=game.pk)
-        if game_has_started(game, now=now):
+        # The sheet opens with the line-ups it reads (games.sheet.engine_teams): once it is open, the game is on.
+        if game_has_started(game, now=now) or GameSheet.objects.filter(game=game).exists():
             problem = roster_rules.check_lineup_change(game_started=True)
             raise _problems_error([problem] if problem else [])
         roster = {

@@ -6,13 +6,14 @@ import datetime
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.access import can_manage_accounts, has_role
 from accounts.models import Role, User
 from federation.models import Person
 from portal.services import audited_create, audited_delete
-from tournaments.facts import field_error, resolve_now
-from tournaments.models import Game, GameStatus, RosterEntry, TeamOfficial
+from tournaments.facts import championship_ruleset, field_error, resolve_now
+from tournaments.models import Game, GameStatus, PhaseKind, RosterEntry, TeamOfficial
 
 from ..models import DUTY_LIMITS, GameOfficial, OfficialAccount, OfficialDuty
 from .access import check_can_assign_officials
@@ -40,6 +41,7 @@ def check_official_assignment(*, game: Game, person: Person, duty: str, position
         check_referee_neutrality(game=game, person=person)
     if duty == OfficialDuty.GOAL_JUDGE:
         check_goal_judge_neutrality(game=game, person=person)
+    check_official_free(game=game, person=person)
     held = list(GameOfficial.objects.filter(game=game).values_list("person_id", "duty", "position"))
     duties_of_person = {d for p, d, _ in held if p == person.pk}
     if duty in duties_of_person:
@@ -61,6 +63,49 @@ def check_official_assignment(*, game: Game, person: Person, duty: str, position
     if position in taken:
         raise field_error("position", f"Position {position} is assigned; unassign that official first.")
     return position
+
+
+def game_window(game: Game) -> tuple[datetime.datetime, datetime.datetime] | None:
+    """Return when the game surely runs: its scheduled start and the least time it takes (1.2 A, 1.3 B), or None."""
+    if game.start_at is None:
+        return None
+    rules = championship_ruleset(game.championship).game
+    minutes = rules.expected_minutes(elimination=game.phase.kind != PhaseKind.ROUND_ROBIN)
+    return game.start_at, game.start_at + datetime.timedelta(minutes=minutes)
+
+
+# No game lasts longer than this: only the games starting within it of this one's start are read.
+_LONGEST_GAME = datetime.timedelta(hours=12)
+
+
+def check_official_free(*, game: Game, person: Person) -> None:
+    """Refuse an official already assigned (any duty) to another game whose time overlaps this one's (4.1).
+
+    Each game runs at least from its scheduled start for its periods, half-time and, played to a winner, its
+    overtime (``GameRules.expected_minutes``); stoppages only make it longer. Games without a time are not
+    compared.
+    """
+    window = game_window(game)
+    if window is None:
+        return
+    start, end = window
+    others = (
+        GameOfficial.objects.filter(person=person, game__start_at__lt=end, game__start_at__gt=start - _LONGEST_GAME)
+        .exclude(game=game)
+        .select_related("game__championship__venue", "game__phase", "game__home", "game__away")
+        .order_by("game__start_at")
+    )
+    for other in others:
+        other_start, other_end = game_window(other.game)
+        if other_start < end and start < other_end:
+            local = timezone.localtime(other_start, other.game.championship.venue.zone)
+            raise field_error(
+                "person",
+                f"Rule 4.1: {person} is already {other.get_duty_display().split(' (')[0].lower()} of game "
+                f"{other.game.number} of {other.game.championship} at {local:%Y-%m-%d %H:%M}, which overlaps this "
+                f"one (a game lasts at least {int((end - start).total_seconds() // 60)} minutes from its start, "
+                "1.2 A); an official is at one game at a time.",
+            )
 
 
 def check_referee_neutrality(*, game: Game, person: Person) -> None:
@@ -101,6 +146,8 @@ def official_assign(
     with transaction.atomic():
         # Two directors assigning at once: the second sees the first's assignment.
         game = Game.objects.select_for_update(of=("self",)).select_related("home", "away").get(pk=game.pk)
+        # One official assigned to two games at once: his row orders the two checks of 4.1 (no double booking).
+        Person.objects.select_for_update().filter(pk=person.pk).first()
         position = check_official_assignment(game=game, person=person, duty=duty, position=position)
         return audited_create(
             GameOfficial,

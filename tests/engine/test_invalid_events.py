@@ -446,3 +446,14 @@ def test_an_unknown_infraction_code_suggests_the_nearest_codes():
     ]
     error = refused(events, r"R-20: 'slashng' is not a line of the Annex C penalty index; nearest: slashing")
     assert error.field == "infraction"
+
+
+def test_it_refuses_a_protest_that_names_no_team_9_1_a():
+    error = refused(
+        [ev("period_start", 1), ev("protest", 1, "1:00")], r"R-10: protest needs team", error=EventFormatError
+    )
+    assert error.field == "team"
+
+
+def test_a_protest_before_the_game_started_is_refused_r_11():
+    refused([ev("protest", 1, "0:00", team="home")], r"R-11: protest in period 1")

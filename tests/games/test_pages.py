@@ -1,5 +1,7 @@
 """Pages: an official's "My games" (assignments, crew, readiness) and a team's line-up form; the games admin."""
 
+import datetime
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -44,19 +46,20 @@ def test_my_games_runs_a_constant_number_of_queries(game, director):
     login = with_role(Role.GAME_OFFICIAL)
     OfficialAccount.objects.create(person=referee, user=login)
     client = logged_in(login)
-    for _ in range(5):
-        services.official_assign(
-            game=GameFactory(championship=game.championship), person=referee, duty="referee", by=director
-        )
+
+    # One game every two hours: an official is at one game at a time (4.1).
+    def next_game(n):
+        return GameFactory(championship=game.championship, start_at=game.start_at + datetime.timedelta(hours=2 * n))
+
+    for n in range(5):
+        services.official_assign(game=next_game(n), person=referee, duty="referee", by=director)
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as few:
         client.get(reverse("games:my-games"))
-    for _ in range(5):
-        services.official_assign(
-            game=GameFactory(championship=game.championship), person=referee, duty="referee", by=director
-        )
+    for n in range(5, 10):
+        services.official_assign(game=next_game(n), person=referee, duty="referee", by=director)
     with CaptureQueriesContext(connection) as many:
         client.get(reverse("games:my-games"))
     assert len(many) == len(few)

@@ -101,8 +101,8 @@ def test_pool_standings_say_a_shootout_is_needed(api):
 # Query counts: constant whatever the size of the championship.
 # championship; pools, their teams, their final games, entered shoot-outs
 STANDINGS_QUERIES = 5
-# championship; entries, games, roster, goals, penalties, goalkeeper lines, people
-STATISTICS_QUERIES = 8
+# championship; entries, games, roster, line-ups, goals, penalties, goalkeeper lines, people
+STATISTICS_QUERIES = 9
 # the championship filter's lookup; count, games with their championship, venue, phase, teams and rink
 GAMES_QUERIES = 3
 # the championship filter's lookup; count, pools, their teams

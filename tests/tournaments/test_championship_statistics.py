@@ -2,6 +2,7 @@
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from tests.factories import RosterEntryFactory
 from tournaments import services
@@ -180,6 +181,7 @@ def _fill(championship, director, *, pools):
                 game=game, entry=game.away, goalkeeper=people[game.away_id][1], shots_against=5, saves=4,
                 goals_against=1,
             )  # fmt: skip
+            listed(game, game.home, people[game.home_id])  # the home teams gave line-ups, the visitors none
 
 
 @pytest.mark.parametrize("pools", [1, 8])  # 4 teams, then 32
@@ -187,8 +189,8 @@ def test_championship_statistics_run_a_constant_number_of_queries(
     championship, director, django_assert_num_queries, pools
 ):
     _fill(championship, director, pools=pools)
-    # entries, games, roster, goals, penalties, goalkeeper lines, people
-    with django_assert_num_queries(7):
+    # entries, games, roster, line-ups, goals, penalties, goalkeeper lines, people
+    with django_assert_num_queries(8):
         stats = championship_statistics(championship)
     assert len(stats.teams) == 4 * pools
     assert len(stats.goalkeepers) == 3 * pools  # the first seed is at home in all its games
@@ -202,3 +204,40 @@ def test_the_forfeit_goal_stays_with_the_captain_of_the_day_8_1_b(played, direct
     stats = championship_statistics(a.championship)
     row = next(r for r in stats.players if r.person == captain.pk)
     assert row.goals == 1
+
+
+def listed(game, entry, people):
+    """The team's line-up for the game, as the games app stores it (5.1 A): these people, the first a skater."""
+    from games.models import Lineup, LineupPlayer
+
+    lineup = Lineup.objects.create(game=game, entry=entry, submitted_at=AFTER)
+    for n, person in enumerate(people):
+        position = Position.PLAYER if n == 0 else Position.GOALKEEPER if person.is_goalkeeper else Position.PLAYER
+        LineupPlayer.objects.create(lineup=lineup, person=person, number=str(n + 1), position=position)
+    return lineup
+
+
+def test_a_game_counts_for_the_players_on_its_line_up_not_the_whole_roster_5_1_a(played):
+    a, b, _ = played["teams"]
+    a_skaters, a_keepers = played["rosters"][a.name]
+    b_skaters, b_keepers = played["rosters"][b.name]
+    game = played["games"][(a.name, b.name)]
+    listed(game, a, [a_skaters[1], a_skaters[2], a_keepers[0]])
+    listed(game, b, b_skaters[:4] + b_keepers[:1])
+    stats = championship_statistics(a.championship)
+    games = {row.person: row.games for row in stats.players}
+    assert games[a_skaters[1].pk] == 2  # listed against B, and A's forfeit win over C (no line-up: the roster)
+    assert games[a_skaters[3].pk] == 1  # not listed against B: only the forfeit counts
+    assert games[b_skaters[0].pk] == 1 and games.get(b_skaters[5].pk, 0) == 0  # b_skaters[5] was never listed
+    assert stats.roster_games == 2  # A and C in their forfeit game
+
+
+def test_a_team_without_a_line_up_counts_its_roster_and_the_leaders_page_says_so(played, client):
+    a, _, _ = played["teams"]
+    stats = championship_statistics(a.championship)
+    assert stats.roster_games == 4  # two final games, no line-up given
+    a_skaters, _ = played["rosters"][a.name]
+    assert {row.person: row.games for row in stats.players}[a_skaters[5].pk] == 2
+    page = client.get(reverse("tournaments:leaders", args=[a.championship.pk]))
+    assert page.status_code == 200
+    assert "4 team games without a line-up" in page.content.decode()

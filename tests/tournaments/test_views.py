@@ -193,8 +193,8 @@ def test_a_disqualified_team_is_kept_and_marked_at_the_bottom(client):
 
 # the championship; pools, their teams, their final games, entered shoot-outs
 STANDINGS_PAGE_QUERIES = 5
-# the championship; entries, games, roster, goals, penalties, goalkeeper lines, people
-LEADERS_PAGE_QUERIES = 8
+# the championship; entries, games, roster, line-ups, goals, penalties, goalkeeper lines, people
+LEADERS_PAGE_QUERIES = 9
 
 
 @pytest.mark.parametrize("teams", [4, 32])

@@ -66,6 +66,7 @@ from tournaments.services.results import (
     check_plays_for,
     check_result,
     check_score_matches_goals,
+    check_summary_source,
     extra_time_counts,
     game_record_result,
     goal_add,
@@ -74,6 +75,7 @@ from tournaments.services.results import (
     penalty_add,
     result_amend,
     standings_shootout_enter,
+    summary_line_remove,
 )
 from tournaments.services.rosters import (
     IMPORT_POSITIONS,
@@ -217,8 +219,10 @@ __all__ = [
     "check_game_started",
     "check_plays_for",
     "check_score_matches_goals",
+    "check_summary_source",
     "goal_line_counts",
     "result_amend",
+    "summary_line_remove",
     "extra_time_counts",
     "check_games_within_dates",
     "check_rinks_of_games_at",

@@ -6,10 +6,12 @@ import datetime
 from collections.abc import Mapping, Sequence
 from functools import partial
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from accounts.access import can_enter_game_events
 from accounts.models import User
 from federation.models import Person
 from portal.services import audited_create, audited_delete, audited_save, check_transition
@@ -47,6 +49,37 @@ from tournaments.standings import StandingsRules, forfeit_disqualifies
 
 # R-21: the minutes a penalty can charge in the records.
 PENALTY_MINUTES = frozenset({0, 2, 4, 5, 10})
+
+
+def check_summary_source(game: Game, by: User, *, from_sheet: bool) -> None:
+    """Who records a game's result and summary, and from where (architecture principle 3: one game, one truth).
+
+    A game without a live sheet: the championship's directors enter them. Once the game has a sheet, its log is
+    the record (4.3 A: the official scorer's record): the result and summary are derived from it by
+    ``games.finalize`` (``from_sheet``) once the sheet is final (signed, 4.2 O / 4.3 A), for whoever may enter
+    the game's events; a manual entry is refused, naming why. The check reads one row.
+    """
+    from games.models import GameSheet, SheetStatus  # the games app sits above tournaments
+
+    sheet_status = GameSheet.objects.filter(game_id=game.pk).values_list("status", flat=True).first()
+    if not from_sheet:
+        check_can_direct(by, game.championship)
+        if sheet_status is not None:
+            raise field_error(
+                "game",
+                f"Rule 4.3 A: game #{game.number} has a live game sheet, which is the record; its result and "
+                "summary are derived from the sheet's log. Correct the sheet instead (a correction entry, or an "
+                "audited amendment of the final sheet by the championship's directors).",
+            )
+        return
+    if sheet_status != SheetStatus.FINAL:
+        raise field_error(
+            "game",
+            f"Rule 4.2 O / 4.3 A: game #{game.number}'s summary is derived from its sheet once the sheet is final "
+            "(signed by the referees and both teams).",
+        )
+    if not can_enter_game_events(by, game):
+        raise PermissionDenied("Only the game's officials and the staff who direct its championship finalize it.")
 
 
 def _winner_captain(entry: TeamEntry) -> Person:
@@ -238,15 +271,17 @@ def game_record_result(
     shootout_away_goals: int | None = None,
     by: User,
     now: datetime.datetime | None = None,
+    from_sheet: bool = False,
 ) -> Game:
     """Record the final result of a game that has started; the score is its summary's goal lines (5.5.11 B).
 
     A forfeit is recorded 1-0 with the goal to the winner's captain, no assist
     and no goalkeeper statistics (8.1 B); it may disqualify the forfeiting
     team (8.1 C), whose games then leave the official tables (8.1 D).
+    ``from_sheet``: derived from the game's final sheet (``check_summary_source``).
     """
     now = resolve_now(now)
-    check_can_direct(by, game.championship)
+    check_summary_source(game, by, from_sheet=from_sheet)
     rules = championship_standings_rules(game.championship)
     with transaction.atomic():
         game = Game.objects.select_for_update(of=("self",)).select_related("phase", "home", "away").get(pk=game.pk)
@@ -325,9 +360,11 @@ def _check_team_of_game(game: Game, entry: TeamEntry) -> None:
         raise field_error("entry", f"{entry} does not play game #{game.number}")
 
 
-def _summary_line_add(model, check, *, game: Game, by: User, now: datetime.datetime | None, **fields):
+def _summary_line_add(
+    model, check, *, game: Game, by: User, now: datetime.datetime | None, from_sheet: bool = False, **fields
+):
     """Enter a line of the game summary: with the game locked, ``check`` (the line's rules) passes, then it is saved."""
-    check_can_direct(by, game.championship)
+    check_summary_source(game, by, from_sheet=from_sheet)
     with transaction.atomic():
         game = Game.objects.select_for_update(of=("self",)).select_related("phase", "championship").get(pk=game.pk)
         record = model(game=game, **fields)
@@ -389,6 +426,7 @@ def goal_add(
     penalty_shot: bool = False,
     by: User,
     now: datetime.datetime | None = None,
+    from_sheet: bool = False,
 ) -> GoalRecord:
     """Enter a goal of the game summary (5.5.11); one scorer and at most one assist (R-32)."""
     return _summary_line_add(
@@ -397,6 +435,7 @@ def goal_add(
         game=game,
         by=by,
         now=now,
+        from_sheet=from_sheet,
         entry=entry,
         scorer=scorer,
         assist=assist,
@@ -452,6 +491,7 @@ def penalty_add(
     gives_power_play: bool = False,
     by: User,
     now: datetime.datetime | None = None,
+    from_sheet: bool = False,
 ) -> PenaltyRecord:
     """Enter a penalty of the game summary (R-20): a person of the team, or the bench (no person)."""
     return _summary_line_add(
@@ -460,6 +500,7 @@ def penalty_add(
         game=game,
         by=by,
         now=now,
+        from_sheet=from_sheet,
         entry=entry,
         person=person,
         infraction_code=infraction_code,
@@ -502,9 +543,14 @@ def goalkeeper_record_set(
     goals_against: int,
     by: User,
     now: datetime.datetime | None = None,
+    from_sheet: bool = False,
+    seconds_played: int | None = None,
 ) -> GoalkeeperRecord:
-    """Set a goalkeeper's line for a game: a save is a shot that would have entered (4.6 note)."""
-    check_can_direct(by, game.championship)
+    """Set a goalkeeper's line for a game: a save is a shot that would have entered (4.6 note).
+
+    ``seconds_played``: the time in goal when known (the live sheet gives it), for the goals-against average.
+    """
+    check_summary_source(game, by, from_sheet=from_sheet)
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         record = GoalkeeperRecord.objects.filter(game=game, goalkeeper=goalkeeper).first() or GoalkeeperRecord(
@@ -512,6 +558,9 @@ def goalkeeper_record_set(
         )
         record.entry = entry
         record.shots_against, record.saves, record.goals_against = shots_against, saves, goals_against
+        if seconds_played is not None and (isinstance(seconds_played, bool) or seconds_played < 0):
+            raise field_error("seconds_played", "the time in goal is whole seconds, 0 or more")
+        record.seconds_played = seconds_played
         check_goalkeeper_line(record, now=now)
         audited_save(record, by)
     return record
@@ -597,6 +646,7 @@ def result_amend(
     shootout_home_goals: int | None = None,
     shootout_away_goals: int | None = None,
     now: datetime.datetime | None = None,
+    from_sheet: bool = False,
 ) -> ResultAmendment:
     """Correct a final result, for the championship's directors: an audited amendment (who, when, why).
 
@@ -607,10 +657,12 @@ def result_amend(
     (None keeps them; a game no longer decided in a shoot-out loses its
     shoot-out score); the corrected result is checked like a new one
     (``check_result``). Standings and statistics are computed from the
-    results and the summaries, so they follow.
+    results and the summaries, so they follow. ``from_sheet``: the amendment of
+    the game's final sheet (``games.finalize.sheet_amend``) corrects the result.
     """
     now = resolve_now(now)
     check_can_direct(by, game.championship)
+    check_summary_source(game, by, from_sheet=from_sheet)
     reason = check_amendment_reason(reason)
     if decided_in == DecidedIn.FORFEIT:
         raise field_error("decided_in", "Rule 8.1 B: a forfeit is recorded as the game's result, not as an amendment.")
@@ -661,3 +713,22 @@ def result_amend(
         return audited_create(
             ResultAmendment, by, game=game, amended_by=by, amended_at=now, reason=reason, before=before, after=after
         )
+
+
+def summary_line_remove(
+    *, record: GoalRecord | PenaltyRecord | GoalkeeperRecord, by: User, from_sheet: bool = False
+) -> None:
+    """Remove a line of a game summary (audited: who removed it is in its history).
+
+    A goal of a final game is removed only by an amendment of its result (``result_amend``): the score is its
+    goal lines (5.5.11 B). Used by ``games.finalize`` to make a summary the sheet's log.
+    """
+    game = Game.objects.select_related("championship").get(pk=record.game_id)
+    check_summary_source(game, by, from_sheet=from_sheet)
+    if isinstance(record, GoalRecord) and game.status == GameStatus.FINAL:
+        raise field_error(
+            "game",
+            f"Rule 5.5.11 B: game #{game.number} is final and its score is its goal lines; a goal is removed "
+            "through an amendment of the result.",
+        )
+    audited_delete(record, by)

@@ -1,0 +1,1210 @@
+/* The scorer's console (issue 9): one page for the timekeeper (4.4), the penalty timekeeper (4.5) and the
+   official scorer (4.3). Plain JavaScript, no build step.
+
+   Every entry is an event with an id made here (crypto.randomUUID). It goes to an outbox in IndexedDB first
+   (which survives a reload and a crash), then to the server in order; it leaves the outbox only when the
+   server acknowledged it (a duplicate is an acknowledgement too: the server stores an id once). The page
+   drains the outbox itself: after every request that succeeds, on load and on a timer (Safari has no
+   Background Sync), and judges the connection by its requests, never by navigator.onLine.
+
+   The rules are the engine's (games/engine): the page shows the state the server's replay answers, runs the
+   clock from its anchor, applies its own clock entries that still wait, and shows a refused entry's article.
+*/
+(() => {
+  "use strict";
+
+  const DATA = JSON.parse(document.getElementById("console-data").textContent);
+  const GAME = DATA.game.id;
+  const SIDES = ["home", "away"];
+  const SEND_EVERY_MS = 3000;  // the drain timer (also the poll for other devices' entries)
+  const UNDO_MS = 8000;
+  const CLOCK_SAMPLES = 5;
+  const REQUEST_WAIT_MS = 8000;
+
+  const $ = (selector, root = document) => root.querySelector(selector);
+  const el = (tag, attrs = {}, ...children) => {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs)) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key === "text") node.textContent = value;
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children) if (child !== null && child !== undefined) node.append(child);
+    return node;
+  };
+
+  // --- time (R-10: tenths of a second elapsed in the period) ---------------------------------------------
+
+  function formatTenths(tenths, withTenths = false) {
+    const t = Math.max(0, Math.round(tenths));
+    const minutes = Math.floor(t / 600);
+    const seconds = Math.floor((t % 600) / 10);
+    const text = `${minutes}:${String(seconds).padStart(2, "0")}`;
+    return withTenths ? `${text}.${t % 10}` : text;
+  }
+
+  function countdownText(tenths) {
+    // The rink clock counts down, seconds rounded up: never 0:00 while time remains.
+    const t = Math.max(0, Math.round(tenths));
+    const seconds = Math.ceil(t / 10);
+    return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  }
+
+  function parseTime(text) {
+    const match = /^\s*(\d{1,2}):([0-5]\d)(?:\.(\d))?\s*$/.exec(text || "");
+    if (!match) return null;
+    return Number(match[1]) * 600 + Number(match[2]) * 10 + Number(match[3] || 0);
+  }
+
+  function periodLength(period) {
+    return period > DATA.rules.periods ? DATA.rules.overtime_length : DATA.rules.period_length;
+  }
+
+  function periodName(period) {
+    if (!period) return "Not started";
+    if (period > DATA.rules.periods) return "Overtime";
+    return `Period ${period}`;
+  }
+
+  // --- IndexedDB: the outbox, this device's log, and what the page needs offline --------------------------
+
+  const db = (() => {
+    let opened = null;
+    function open() {
+      if (opened) return opened;
+      opened = new Promise((resolve, reject) => {
+        const request = indexedDB.open("ihtc-console", 1);
+        request.onupgradeneeded = () => {
+          const base = request.result;
+          base.createObjectStore("outbox", {keyPath: "n", autoIncrement: true});
+          base.createObjectStore("log", {keyPath: "id"});
+          base.createObjectStore("meta", {keyPath: "key"});
+        };
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      return opened;
+    }
+    function run(store, mode, work) {
+      return open().then((base) => new Promise((resolve, reject) => {
+        const tx = base.transaction(store, mode);
+        const result = work(tx.objectStore(store));
+        tx.oncomplete = () => resolve(result && "result" in result ? result.result : result);
+        tx.onerror = () => reject(tx.error);
+        tx.onabort = () => reject(tx.error);
+      }));
+    }
+    return {
+      all: (store) => run(store, "readonly", (s) => s.getAll()),
+      put: (store, value) => run(store, "readwrite", (s) => s.put(value)),
+      remove: (store, key) => run(store, "readwrite", (s) => s.delete(key)),
+      get: (store, key) => run(store, "readonly", (s) => s.get(key)),
+      meta: async (key) => { const row = await run("meta", "readonly", (s) => s.get(key)); return row ? row.value : undefined; },
+      setMeta: (key, value) => run("meta", "readwrite", (s) => s.put({key, value})),
+    };
+  })();
+
+  function newId() {
+    if (crypto.randomUUID) return crypto.randomUUID();
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
+    const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  }
+
+  // --- what the page knows ---------------------------------------------------------------------------------
+
+  const S = {
+    device: null,
+    offsetMs: null,         // device clock minus server clock (median of samples)
+    answer: null,           // the server's last answer: state, clock, sequence
+    answerAt: null,         // device time it arrived
+    serverLog: [],          // the server's log lines, in sequence order
+    outbox: [],             // {n, game, entry} in entry order
+    localLog: new Map(),    // id -> {id, game, entry, status, sequence, message, made_at}
+    online: null,
+    offlineSince: null,
+    lastConfirmed: null,
+    sending: false,
+    foreign: [],            // entries another login made on this browser (not sent by this one)
+    writing: [],            // entries being written to the outbox (IndexedDB), in the order made
+    signedIn: null,         // the server knows this device signed in (null: not known yet)
+    duties: [],             // the duties it keeps (4.3-4.5)
+  };
+
+  // --- requests --------------------------------------------------------------------------------------------
+
+  function csrfToken() {
+    const cookie = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+    if (cookie) return decodeURIComponent(cookie[1]);
+    const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  class Offline extends Error {}
+
+  async function request(method, url, body) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), REQUEST_WAIT_MS);
+    const options = {method, credentials: "same-origin", cache: "no-store", signal: controller.signal,
+      headers: {"Accept": "application/json"}};
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.headers["X-CSRFToken"] = csrfToken();
+      options.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(url, options);
+    } catch (error) {
+      markOffline();
+      throw new Offline(String(error));
+    } finally {
+      clearTimeout(timer);
+    }
+    if (response.status >= 500 || response.redirected) {
+      // A server error or a login page: the entry was not taken; keep it and try again.
+      markOffline(response.redirected ? "signed out: log in again" : `server error ${response.status}`);
+      throw new Offline(`HTTP ${response.status}`);
+    }
+    let json = null;
+    try { json = await response.json(); } catch (error) { json = null; }
+    markOnline();
+    return {status: response.status, body: json};
+  }
+
+  function markOffline(reason) {
+    if (S.online !== false) S.offlineSince = new Date();
+    S.online = false;
+    S.offlineReason = reason || null;
+    renderStatus();
+  }
+
+  function markOnline() {
+    const was = S.online;
+    S.online = true;
+    S.offlineSince = null;
+    S.offlineReason = null;
+    renderStatus();
+    if (was === false) queueMicrotask(drain);  // the network is back: send what waits
+  }
+
+  // --- the clock offset: median of several round trips ------------------------------------------------------
+
+  async function measureOffset() {
+    const samples = [];
+    for (let i = 0; i < CLOCK_SAMPLES; i++) {
+      const sent = Date.now();
+      let answer;
+      try { answer = await request("GET", DATA.urls.clock); } catch (error) { break; }
+      const received = Date.now();
+      const server = Date.parse(answer.body && answer.body.server_time);
+      if (!Number.isNaN(server)) samples.push({offset: (sent + received) / 2 - server, rtt: received - sent});
+    }
+    if (!samples.length) return;
+    const offsets = samples.map((s) => s.offset).sort((a, b) => a - b);
+    S.offsetMs = Math.round(offsets[Math.floor(offsets.length / 2)]);
+    await db.setMeta("offset", {ms: S.offsetMs, at: new Date().toISOString()});
+  }
+
+  // --- the server's state and log --------------------------------------------------------------------------
+
+  // Take a newer answer of the server in memory at once (no await before it), then keep it in IndexedDB.
+  function setAnswer(body) {
+    if (!body || !body.state) return false;
+    if (S.answer && body.sequence < S.answer.sequence) return false;  // an older answer than the one shown
+    S.answer = {game: body.game, status: body.status, sequence: body.sequence, state: body.state,
+      clock: body.clock, server_time: body.server_time};
+    S.answerAt = Date.now();
+    return true;
+  }
+
+  async function takeAnswer(body) {
+    if (setAnswer(body)) await db.setMeta(`answer:${GAME}`, {answer: S.answer, at: S.answerAt});
+  }
+
+  async function fetchState() {
+    const answer = await request("GET", DATA.urls.sheet);
+    if (answer.status === 200) await takeAnswer(answer.body);
+    return answer;
+  }
+
+  async function fetchLog() {
+    const after = S.serverLog.length ? S.serverLog[S.serverLog.length - 1].sequence : 0;
+    const answer = await request("GET", `${DATA.urls.events}?after=${after}`);
+    if (answer.status !== 200 || !Array.isArray(answer.body)) return;
+    const known = new Set(S.serverLog.map((line) => line.id));
+    for (const line of answer.body) if (!known.has(line.id)) S.serverLog.push(line);
+    S.serverLog.sort((a, b) => a.sequence - b.sequence);
+    await db.setMeta(`serverlog:${GAME}`, S.serverLog);
+  }
+
+  async function refreshFromServer() {
+    try {
+      await fetchState();
+      await fetchLog();
+    } catch (error) {
+      if (!(error instanceof Offline)) throw error;
+    }
+    render();
+  }
+
+  // --- the outbox ------------------------------------------------------------------------------------------
+
+  async function loadLocal() {
+    // An entry is sent by the login that made it: another login's entries on this browser wait for it (the
+    // server records who entered each event), and the rescue export keeps them.
+    const rows = (await db.all("outbox")).filter((row) => row.game === GAME).sort((a, b) => a.n - b.n);
+    S.outbox = rows.filter((row) => !row.user || row.user === DATA.user.username);
+    S.foreign = rows.filter((row) => row.user && row.user !== DATA.user.username);
+    if (S.foreign.length) {
+      const who = [...new Set(S.foreign.map((row) => row.user))].join(", ");
+      const banner = $("#foreign");
+      banner.textContent = `${S.foreign.length} entries made on this device by ${who} wait for ${who} to log in here again; the rescue export keeps them.`;
+      banner.hidden = false;
+    }
+    S.localLog = new Map((await db.all("log")).filter((row) => row.game === GAME).map((row) => [row.id, row]));
+    const last = await db.meta(`confirmed:${GAME}`);
+    S.lastConfirmed = last ? new Date(last) : null;
+  }
+
+  function describe(entry) {
+    const team = entry.team ? `${entry.team === "home" ? DATA.game.home : DATA.game.away} ` : "";
+    const who = entry.player !== undefined && entry.player !== null ? `#${entry.player} ` : "";
+    const at = entry.time !== undefined ? ` at ${formatTenths(entry.time)}` : "";
+    const where = entry.period !== undefined && entry.type !== "period_start" ? ` (P${entry.period}${at})` : "";
+    switch (entry.type) {
+      case "goal": return `Goal ${team}${who}${entry.assist ? `assist #${entry.assist} ` : ""}${where}`;
+      case "penalty": {
+        const line = DATA.index.find((l) => l.code === entry.infraction);
+        return `Penalty ${team}${who}${entry.penalty.replace(/_/g, " ")}${line ? ` – ${line.name} (${line.article})` : ""}` +
+          `${entry.delayed ? " signalled" : ""}${where}`;
+      }
+      case "correction": {
+        const voided = findEntry(entry.voids);
+        return `Correction: voids ${voided ? describe(voided) : entry.voids}`;
+      }
+      case "serve": return `Serves: ${team}${who}${where}`;
+      case "period_start": return `${periodName(entry.period)} starts`;
+      default: return `${entry.type.replace(/_/g, " ")} ${team}${who}${where}`.replace(/\s+/g, " ").trim();
+    }
+  }
+
+  // What waits to be sent, and what is being written to the outbox: the entries the server does not have yet.
+  function waitingRows() {
+    return [...S.outbox, ...S.writing];
+  }
+
+  function findEntry(id) {
+    const local = S.localLog.get(id);
+    if (local) return local.entry;
+    const line = S.serverLog.find((l) => l.id === id);
+    return line ? line.event : null;
+  }
+
+  async function enter(fields, label) {
+    const entry = {id: newId(), ...fields, device_time: new Date().toISOString(), clock_offset_ms: S.offsetMs};
+    const row = {game: GAME, user: DATA.user.username, entry};
+    // Seen at once by the clock and the next entry (a quick second key press must not read the clock without
+    // it), sent only once IndexedDB keeps it.
+    S.writing.push(row);
+    try {
+      row.n = await db.put("outbox", row);
+    } finally {
+      S.writing = S.writing.filter((r) => r !== row);
+    }
+    const logged = {id: entry.id, game: GAME, entry, status: "waiting", made_at: entry.device_time, n: row.n};
+    S.outbox.push(row);
+    S.localLog.set(entry.id, logged);
+    await db.put("log", logged);
+    if (entry.type !== "correction") offerUndo(entry, label || describe(entry));
+    render();
+    drain();
+    return entry;
+  }
+
+  // Send what waits, in order. On a refusal the refused entry leaves the outbox (shown with its article) and
+  // the rest goes on; when the server does not say which entry, the first one alone is tried, to find it.
+  async function drain() {
+    if (S.sending || !S.signedIn) return;
+    S.sending = true;
+    try {
+      let single = false;
+      while (S.outbox.length && S.signedIn) {
+        const batch = single ? S.outbox.slice(0, 1) : S.outbox.slice(0, 200);
+        const answer = await request("POST", DATA.urls.events, {device: S.device, events: batch.map((r) => r.entry)});
+        if (answer.status === 200) {
+          await acknowledge(answer.body.acknowledged || [], answer.body);
+          single = false;
+          continue;
+        }
+        if (answer.status === 400) {
+          const refused = answer.body && answer.body.refused;
+          const messages = messagesOf(answer.body);
+          const culprit = refused && batch.find((r) => r.entry.id === refused.event_id && !refused.stored);
+          if (culprit || batch.length === 1) {
+            await refuse(culprit || batch[0], refused ? refused.rule : "", messages);
+            single = false;
+          } else {
+            single = true;
+          }
+          continue;
+        }
+        if (answer.status === 403 || answer.status === 409) {
+          stopSending(answer.status, answer.body);
+          break;
+        }
+        await refuse(batch[0], "", messagesOf(answer.body) || `HTTP ${answer.status}`);
+      }
+      await fetchLog();
+    } catch (error) {
+      if (!(error instanceof Offline)) throw error;
+    } finally {
+      S.sending = false;
+      render();
+    }
+  }
+
+  function messagesOf(body) {
+    if (!body) return "";
+    const out = [];
+    const walk = (value) => {
+      if (typeof value === "string") out.push(value);
+      else if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === "object") Object.entries(value).forEach(([k, v]) => { if (k !== "refused") walk(v); });
+    };
+    walk(body);
+    return out.join(" ");
+  }
+
+  // The acknowledged entries leave the outbox and the answer's state replaces the shown one in the same step
+  // (nothing in between sees the one without the other: the clock on screen stays right), then IndexedDB.
+  async function acknowledge(acks, body) {
+    const ids = new Set(acks.map((ack) => ack.id));
+    const gone = S.outbox.filter((row) => ids.has(row.entry.id));
+    S.outbox = S.outbox.filter((row) => !ids.has(row.entry.id));
+    const newer = setAnswer(body);
+    const logged = [];
+    for (const ack of acks) {
+      const line = S.localLog.get(ack.id);
+      if (line) { line.status = "confirmed"; line.sequence = ack.sequence; logged.push(line); }
+    }
+    if (acks.length) S.lastConfirmed = new Date();
+    render();
+    for (const row of gone) await db.remove("outbox", row.n);
+    for (const line of logged) await db.put("log", line);
+    if (acks.length) await db.setMeta(`confirmed:${GAME}`, S.lastConfirmed.toISOString());
+    if (newer) await db.setMeta(`answer:${GAME}`, {answer: S.answer, at: S.answerAt});
+  }
+
+  async function refuse(row, rule, message) {
+    S.outbox = S.outbox.filter((r) => r.n !== row.n);
+    const logged = S.localLog.get(row.entry.id);
+    if (logged) {
+      logged.status = "refused";
+      logged.message = message;
+      logged.rule = rule;
+    }
+    showRefusal(rule, message, row.entry);
+    render();
+    await db.remove("outbox", row.n);
+    if (logged) await db.put("log", logged);
+  }
+
+  // 403: this device is not signed in (any more); 409: another device took its duties over. Either way it
+  // sends nothing until it signs in again, and says so; its entries stay in the outbox.
+  function stopSending(status, body) {
+    const message = (body && body.detail) || messagesOf(body) || `HTTP ${status}`;
+    S.signedIn = false;
+    S.duties = [];
+    db.setMeta(`signin:${GAME}`, null);
+    const banner = $("#takenover");
+    banner.textContent = status === 409
+      ? `Taken over: ${message} This device stopped sending; its ${S.outbox.length} waiting entries stay here (rescue export keeps them).`
+      : `Not signed in: ${message} Its waiting entries stay here until it signs in.`;
+    banner.hidden = false;
+    banner.dataset.status = String(status);
+    showSignIn(status === 409 ? message : "");
+  }
+
+  // --- device sign-in (4.3-4.5): which duties this device keeps; a take-over is one explicit action ---------
+
+  function showSignIn(message) {
+    const panel = $("#signin");
+    const box = $("#signin-duties");
+    const wanted = new Set(S.duties && S.duties.length ? S.duties : DATA.user.duties.length ? DATA.user.duties : DATA.user.may_hold);
+    box.replaceChildren(...DATA.user.may_hold.map((duty) => el("label", {for: `duty-${duty}`},
+      el("input", {type: "checkbox", id: `duty-${duty}`, value: duty, checked: wanted.has(duty)}),
+      el("span", {}, DATA.duty_names[duty]))));
+    $("#signin-message").textContent = message || "";
+    $("#signin-takeover").hidden = true;
+    panel.hidden = false;
+    renderDevice();
+  }
+
+  function chosenDuties() {
+    return [...document.querySelectorAll("#signin-duties input:checked")].map((box) => box.value);
+  }
+
+  async function signIn(takeOver) {
+    const duties = chosenDuties();
+    if (!duties.length) { $("#signin-message").textContent = "Choose at least one duty."; return; }
+    if (takeOver && !confirm(`Take over ${duties.map((d) => DATA.duty_names[d]).join(", ")} from the other device? It will stop sending.`)) return;
+    let answer;
+    try {
+      answer = await request("POST", DATA.urls.devices, {device: S.device, duties, take_over: !!takeOver});
+    } catch (error) {
+      $("#signin-message").textContent = "No network: this device signs in when it is back. Entries wait here meanwhile.";
+      return;
+    }
+    if (answer.status === 201) {
+      S.signedIn = true;
+      S.duties = answer.body.map((row) => row.duty);
+      await db.setMeta(`signin:${GAME}`, S.duties);
+      $("#signin").hidden = true;
+      $("#takenover").hidden = true;
+      renderDevice();
+      drain();
+    } else if (answer.status === 409) {
+      $("#signin-message").textContent = answer.body.detail || messagesOf(answer.body);
+      $("#signin-takeover").hidden = false;
+      $("#signin-takeover").focus();
+    } else {
+      $("#signin-message").textContent = messagesOf(answer.body) || `HTTP ${answer.status}`;
+    }
+  }
+  $("#signin-go").addEventListener("click", () => signIn(false));
+  $("#signin-takeover").addEventListener("click", () => signIn(true));
+
+  // What the server says this device keeps (on load, after a crash): its open sign-ins for this user.
+  async function checkSignIn() {
+    try {
+      const answer = await request("GET", DATA.urls.devices);
+      if (answer.status === 200 && Array.isArray(answer.body)) {
+        S.duties = answer.body.filter((row) => row.device === S.device && row.user === DATA.user.username && !row.ended_at).map((row) => row.duty);
+        S.signedIn = S.duties.length > 0;
+        await db.setMeta(`signin:${GAME}`, S.signedIn ? S.duties : null);
+      }
+    } catch (error) {
+      if (!(error instanceof Offline)) throw error;
+      const kept = await db.meta(`signin:${GAME}`);  // offline: what it was when last known
+      S.duties = kept || [];
+      S.signedIn = !!kept;
+    }
+    if (S.signedIn) $("#signin").hidden = true;
+    else showSignIn("");
+    renderDevice();
+  }
+
+  function renderDevice() {
+    const badge = $("#device");
+    badge.textContent = S.signedIn
+      ? `Device ${S.device.slice(0, 8)} · ${S.duties.map((d) => DATA.duty_names[d]).join(", ")}`
+      : `Device ${S.device.slice(0, 8)} · not signed in`;
+    badge.className = S.signedIn ? "pill" : "pill warn";
+    badge.title = S.device;
+    // The end of the game is signed on this device (4.2 O, 4.3 A): the signing page names it.
+    const sign = $("#sign-link");
+    if (sign) sign.href = `${DATA.urls.sign}?device=${encodeURIComponent(S.device)}`;
+  }
+
+  // --- the clock on screen ---------------------------------------------------------------------------------
+
+  // The clock as the server last knew it, then this device's clock entries that still wait, applied in order.
+  function clockModel() {
+    const answer = S.answer;
+    const clock = answer ? answer.clock : {period: 0, elapsed_tenths: 0, running: false, anchor: null};
+    const offset = S.offsetMs || 0;
+    let model = {
+      period: clock.period || 0,
+      elapsed: clock.elapsed_tenths || 0,
+      running: !!clock.running,
+      since: clock.anchor ? Date.parse(clock.anchor) + offset : (S.answerAt || Date.now()),
+      waiting: false,
+    };
+    const known = new Set(S.serverLog.map((line) => line.id));  // already in the state shown
+    for (const row of waitingRows()) {
+      const e = row.entry;
+      if (known.has(e.id)) continue;
+      const at = Date.parse(e.device_time);
+      if (e.type === "period_start") model = {period: e.period, elapsed: 0, running: true, since: at, waiting: true};
+      else if (e.type === "clock_start" && !model.running) model = {...model, elapsed: e.time, running: true, since: at, waiting: true};
+      else if (["clock_stop", "period_end", "goal"].includes(e.type) ||
+               (e.type === "penalty" && !e.delayed)) {
+        if (model.running) model = {...model, elapsed: e.time, running: false, since: at, waiting: true};
+      }
+    }
+    return model;
+  }
+
+  function elapsedNow(model = clockModel()) {
+    const length = periodLength(model.period || 1);
+    const elapsed = model.running ? model.elapsed + (Date.now() - model.since) / 100 : model.elapsed;
+    return Math.min(length, Math.max(0, Math.floor(elapsed)));
+  }
+
+  // --- entries the buttons make -----------------------------------------------------------------------------
+
+  function now() {
+    const model = clockModel();
+    return {period: model.period || 1, time: elapsedNow(model)};
+  }
+
+  function toggleClock() {
+    const model = clockModel();
+    if (!model.running && nextPeriod()) { startPeriod(); return; }  // the face-off of the game or of a period
+    const at = now();
+    if (model.running) enter({type: "clock_stop", ...at}, `Clock stopped at ${formatTenths(at.time, true)}`);
+    else enter({type: "clock_start", ...at}, `Clock started at ${formatTenths(at.time, true)}`);
+  }
+
+  // The period a face-off would start now, or null: none before the game, or in an intermission, unless this
+  // device's period start (or its period end) already waits in the outbox.
+  function nextPeriod() {
+    const state = S.answer ? S.answer.state : null;
+    const last = waitingRows().reverse().find((row) => ["period_start", "period_end"].includes(row.entry.type));
+    if (last && last.entry.type === "period_start") return null;
+    if (last) return last.entry.period < DATA.rules.periods ? last.entry.period + 1 : null;
+    if (!state || state.status === "not_started") return 1;
+    if (state.status === "intermission") return state.period + 1;
+    return null;
+  }
+
+  function startPeriod() {
+    const period = nextPeriod();
+    if (!period) return;
+    enter({type: "period_start", period}, `${periodName(period)} started`);
+  }
+
+  function endPeriod() {
+    const model = clockModel();
+    const length = periodLength(model.period);
+    const elapsed = elapsedNow(model);
+    if (elapsed < length && !confirm(`The clock shows ${countdownText(length - elapsed)} left. End ${periodName(model.period)} now, at ${formatTenths(length)}?`)) return;
+    enter({type: "period_end", period: model.period, time: length});
+  }
+
+  // --- the entry dialog --------------------------------------------------------------------------------------
+
+  const dialog = $("#entry");
+  let onSubmit = null;
+
+  function roster(side, {goalkeepers = true, skaters = true} = {}) {
+    const team = DATA.teams[side];
+    const names = DATA.names[side] || {};
+    const numbers = [...(skaters ? team.players : []), ...(goalkeepers ? team.goalkeepers : [])].sort((a, b) => a - b);
+    return numbers.map((n) => ({value: n, label: `${n}${names[String(n)] ? ` – ${names[String(n)]}` : ""}${team.goalkeepers.includes(n) ? " (G)" : ""}`}));
+  }
+
+  function selectField(name, label, options, {blank = null, value = null} = {}) {
+    const select = el("select", {name, id: `f-${name}`});
+    if (blank !== null) select.append(el("option", {value: ""}, blank));
+    for (const option of options) select.append(el("option", {value: option.value, selected: String(option.value) === String(value)}, option.label));
+    return el("label", {for: `f-${name}`}, el("span", {}, label), select);
+  }
+
+  function teamField(side) {
+    return selectField("team", "Team", SIDES.map((s) => ({value: s, label: `${DATA.game[s]} (${s})`})), {value: side});
+  }
+
+  function timeField(at) {
+    return el("label", {for: "f-time"}, el("span", {}, `Time in ${periodName(at.period)} (elapsed, m:ss.t)`),
+      el("input", {name: "time", id: "f-time", value: formatTenths(at.time, true), inputmode: "decimal", required: true}));
+  }
+
+  function check(name, label, checked = false) {
+    return el("label", {class: "check", for: `f-${name}`}, el("input", {type: "checkbox", name, id: `f-${name}`, checked}), el("span", {}, label));
+  }
+
+  function openDialog(title, fields, submit, focus) {
+    $("#entry-title").textContent = title;
+    const box = $("#entry-fields");
+    box.replaceChildren(...fields);
+    $("#entry-form").querySelector(".form-error")?.remove();
+    onSubmit = submit;
+    if (!dialog.open) dialog.showModal();
+    const first = focus ? box.querySelector(focus) : box.querySelector("input, select");
+    if (first) first.focus();
+  }
+
+  function formError(text) {
+    let node = $("#entry-form .form-error");
+    if (!node) { node = el("p", {class: "form-error bad", role: "alert"}); $("#entry-fields").after(node); }
+    node.textContent = text;
+  }
+
+  $("#entry-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = new FormData(event.target);
+    const values = Object.fromEntries(form.entries());
+    for (const box of event.target.querySelectorAll("input[type=checkbox]")) values[box.name] = box.checked;
+    const handler = onSubmit;
+    if (!handler) return;
+    const problem = handler(values);
+    if (typeof problem === "string") { formError(problem); return; }
+    dialog.close();
+  });
+  $("#entry-cancel").addEventListener("click", () => dialog.close());
+
+  function timeOf(values, at) {
+    const time = parseTime(values.time);
+    if (time === null) return "R-10: the time is m:ss or m:ss.t, elapsed in the period.";
+    return {period: at.period, time};
+  }
+
+  const int = (value) => (value === "" || value === undefined || value === null ? null : Number(value));
+
+  function goalDialog(side) {
+    const at = now();
+    openDialog("Goal", [
+      teamField(side),
+      selectField("player", "Scorer", roster(side)),
+      selectField("assist", "Assist (at most one, 5.5.11 C)", roster(side), {blank: "none"}),
+      check("own_goal", "Own goal: the scorer is the attacking player credited (5.5.11 D)"),
+      timeField(at),
+    ], (values) => {
+      const when = timeOf(values, at);
+      if (typeof when === "string") return when;
+      const fields = {type: "goal", ...when, team: values.team, player: int(values.player)};
+      if (values.own_goal) fields.own_goal = true;
+      else if (values.assist) fields.assist = int(values.assist);
+      enterGoal(fields);
+      return null;
+    }, "#f-player");
+    // The team field changes the players offered.
+    $("#f-team").addEventListener("change", (e) => {
+      const team = e.target.value;
+      $("#f-player").replaceWith(selectField("player", "Scorer", roster(team)).querySelector("select"));
+      $("#f-assist").replaceWith(selectField("assist", "", roster(team), {blank: "none"}).querySelector("select"));
+    });
+  }
+
+  // A goal is itself the stoppage (docs/game-scripts.md): if this clock was stopped at the goal's time by a
+  // clock_stop, that stop is voided in the same batch, so the goal replays with the clock running.
+  function enterGoal(fields) {
+    const stop = lastClockEvent();
+    if (stop && stop.type === "clock_stop" && stop.period === fields.period && stop.time === fields.time) {
+      enter({type: "correction", voids: stop.id}, "The goal is the stoppage: the clock stop is voided");
+    }
+    enter(fields);
+  }
+
+  function counting() {
+    // Every entry that counts (not voided, not refused), from the server's log and this device's outbox.
+    const events = [...S.serverLog.map((line) => line.event ? {...line.event, id: line.id, seq: line.sequence} : null).filter(Boolean)];
+    const known = new Set(events.map((e) => e.id));
+    let seq = 1e9;
+    for (const row of waitingRows()) if (!known.has(row.entry.id)) events.push({...row.entry, seq: seq++});
+    const voided = voidedIds(events);
+    return events.filter((e) => !voided.has(e.id));
+  }
+
+  function voidedIds(events) {
+    const voided = new Set();
+    const corrections = events.filter((e) => e.type === "correction").sort((a, b) => b.seq - a.seq);
+    for (const c of corrections) if (!voided.has(c.id)) voided.add(c.voids);
+    return voided;
+  }
+
+  function lastClockEvent() {
+    const timed = counting().filter((e) => e.period !== undefined && e.period !== null && e.type !== "correction");
+    timed.sort((a, b) => (a.period - b.period) || ((a.time || 0) - (b.time || 0)) || (a.seq - b.seq));
+    const clocky = timed.filter((e) => ["clock_start", "clock_stop", "period_start", "period_end", "goal", "penalty"].includes(e.type));
+    return clocky.length ? clocky[clocky.length - 1] : null;
+  }
+
+  function penaltyDialog(side) {
+    const at = now();
+    const search = el("input", {id: "f-search", name: "search", type: "search", placeholder: "name, number (6.4.30) or signal", "aria-controls": "f-matches", autocomplete: "off"});
+    const matches = el("ul", {id: "f-matches", class: "matches", role: "listbox", "aria-label": "Annex C index"});
+    const chosen = el("input", {type: "hidden", name: "infraction", id: "f-infraction"});
+    const chosenText = el("p", {class: "chosen", id: "f-chosen", "aria-live": "polite"}, "No index line chosen (optional).");
+    const kinds = DATA.penalty_kinds.map((k) => ({value: k, label: k.replace(/_/g, " ")}));
+    let active = -1;
+    let shown = [];
+    function choose(line) {
+      chosen.value = line.code;
+      chosenText.textContent = `${line.name} – ${line.article} – index: ${line.penalties.join(" and ") || "no penalty"}`;
+      if (line.kinds.length) $("#f-penalty").value = line.kinds[0];
+      search.value = line.name;
+      matches.replaceChildren();
+      $("#f-player").focus();
+    }
+    function list() {
+      const q = search.value.trim().toLowerCase();
+      shown = q ? DATA.index.filter((line) =>
+        line.name.toLowerCase().includes(q) || line.code.includes(q.replace(/\s+/g, "_")) ||
+        line.article.toLowerCase().includes(q) || (line.signal || "").toLowerCase().includes(q)).slice(0, 12) : [];
+      active = shown.length ? 0 : -1;
+      matches.replaceChildren(...shown.map((line, i) => el("li", {role: "option", id: `m-${line.code}`, "aria-selected": i === active ? "true" : "false",
+        onclick: () => choose(line)}, el("strong", {}, line.name), ` ${line.article} · ${line.penalties.join(" and ") || "–"}`,
+        line.signal ? el("span", {class: "muted small"}, ` · signal: ${line.signal}`) : null)));
+    }
+    search.addEventListener("input", list);
+    search.addEventListener("keydown", (e) => {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        if (!shown.length) return;
+        active = (active + (e.key === "ArrowDown" ? 1 : -1) + shown.length) % shown.length;
+        [...matches.children].forEach((li, i) => li.setAttribute("aria-selected", i === active ? "true" : "false"));
+      } else if (e.key === "Enter" && shown.length) {
+        e.preventDefault();
+        choose(shown[Math.max(0, active)]);
+      }
+    });
+    const running = clockModel().running;
+    openDialog("Penalty", [
+      teamField(side),
+      el("label", {for: "f-search", class: "wide"}, el("span", {}, "Annex C index (name, article or signal)"), search),
+      matches, chosen, chosenText,
+      selectField("penalty", "Penalty", kinds, {value: "minor"}),
+      selectField("player", "Player (none: a bench minor, 6.1.2 D)", roster(side), {blank: "bench – no player"}),
+      selectField("served_by", "Served by (if not the player)", roster(side, {goalkeepers: false}), {blank: "the engine's default"}),
+      check("delayed", "Signalled: play goes on, assessed at the next stoppage (6.3 B)", false),
+      timeField(at),
+    ], (values) => {
+      const when = timeOf(values, at);
+      if (typeof when === "string") return when;
+      const fields = {type: "penalty", ...when, team: values.team, penalty: values.penalty};
+      if (values.player) fields.player = int(values.player);
+      if (values.infraction) fields.infraction = values.infraction;
+      if (values.served_by) fields.served_by = int(values.served_by);
+      if (values.delayed) fields.delayed = true;
+      enter(fields);
+      return null;
+    }, "#f-search");
+    $("#f-delayed").checked = false;
+    if (!running) $("#f-delayed").disabled = true;
+    $("#f-team").addEventListener("change", (e) => {
+      $("#f-player").replaceWith(selectField("player", "", roster(e.target.value), {blank: "bench – no player"}).querySelector("select"));
+      $("#f-served_by").replaceWith(selectField("served_by", "", roster(e.target.value, {goalkeepers: false}), {blank: "the engine's default"}).querySelector("select"));
+    });
+  }
+
+  function penaltyShotDialog(side) {
+    const at = now();
+    openDialog("Penalty shot (6.1.8)", [
+      teamField(side),
+      selectField("player", "Shooter", roster(side, {goalkeepers: false})),
+      check("scored", "Scored"),
+      timeField(at),
+    ], (values) => {
+      const when = timeOf(values, at);
+      if (typeof when === "string") return when;
+      enter({type: "penalty_shot", ...when, team: values.team, player: int(values.player), scored: !!values.scored});
+      return null;
+    }, "#f-player");
+  }
+
+  function goalkeeperReturnedDialog(side) {
+    const at = now();
+    openDialog("Goalkeeper in goal", [
+      teamField(side),
+      selectField("player", "Goalkeeper", roster(side, {skaters: false}), {blank: "the one who left"}),
+      timeField(at),
+    ], (values) => {
+      const when = timeOf(values, at);
+      if (typeof when === "string") return when;
+      const fields = {type: "goalkeeper_returned", ...when, team: values.team};
+      if (values.player) fields.player = int(values.player);
+      enter(fields);
+      return null;
+    });
+  }
+
+  function shootoutDialog(side) {
+    openDialog("Shoot-out attempt (1.3 E)", [
+      teamField(side),
+      selectField("player", "Shooter", roster(side, {goalkeepers: false})),
+      check("scored", "Scored"),
+    ], (values) => {
+      enter({type: "shootout_attempt", team: values.team, player: int(values.player), scored: !!values.scored});
+      return null;
+    }, "#f-player");
+  }
+
+  // Quick entries: one press, at the clock's time.
+  function quick(type, side, extra = {}) {
+    if (!DATA.event_types.includes(type)) return;
+    enter({type, ...now(), team: side, ...extra});
+  }
+
+  // --- undo: a correction voiding the entry, offered for a few seconds ---------------------------------------
+
+  let undoTarget = null;
+  let undoTimer = null;
+  function offerUndo(entry, label) {
+    undoTarget = {entry, until: Date.now() + UNDO_MS};
+    const toast = $("#undo");
+    $(".what", toast).textContent = `Entered: ${label}.`;
+    toast.hidden = false;
+    clearInterval(undoTimer);
+    const tick = () => {
+      const left = undoTarget ? Math.ceil((undoTarget.until - Date.now()) / 1000) : 0;
+      if (left <= 0) { toast.hidden = true; undoTarget = null; clearInterval(undoTimer); return; }
+      $(".left", toast).textContent = `${left} s`;
+    };
+    tick();
+    undoTimer = setInterval(tick, 250);
+  }
+
+  function undo() {
+    if (!undoTarget || Date.now() > undoTarget.until) return;
+    const entry = undoTarget.entry;
+    undoTarget = null;
+    $("#undo").hidden = true;
+    voidEntry(entry.id, `Undone: ${describe(entry)}`);
+  }
+
+  function voidEntry(id, label) {
+    const entry = findEntry(id);
+    enter({type: "correction", voids: id}, label || `Voided: ${entry ? describe(entry) : id}`);
+  }
+  $("#undo .undo-go").addEventListener("click", undo);
+
+  // --- refusals ----------------------------------------------------------------------------------------------
+
+  function showRefusal(rule, message, entry) {
+    const banner = $("#refusal");
+    $(".article", banner).textContent = rule ? `Rule ${rule}` : "Refused";
+    $(".message", banner).textContent = `${entry ? `${describe(entry)}: ` : ""}${message}`;
+    banner.hidden = false;
+  }
+  $("#refusal .dismiss").addEventListener("click", () => { $("#refusal").hidden = true; });
+
+  // --- rendering ---------------------------------------------------------------------------------------------
+
+  function renderStatus() {
+    const net = $("#net");
+    if (S.online === null) { net.textContent = "Connecting…"; net.className = "pill"; }
+    else if (S.online) { net.textContent = "Online"; net.className = "pill ok"; }
+    else {
+      net.textContent = `Offline since ${S.offlineSince ? S.offlineSince.toLocaleTimeString() : "?"}${S.offlineReason ? ` (${S.offlineReason})` : ""}`;
+      net.className = "pill bad";
+    }
+    const waiting = $("#waiting");
+    waiting.textContent = `${S.outbox.length} waiting`;
+    waiting.className = S.outbox.length ? "pill warn" : "pill";
+    waiting.dataset.count = String(S.outbox.length);
+    $("#confirmed").textContent = S.lastConfirmed ? `Last confirmed ${S.lastConfirmed.toLocaleTimeString()}` : "Nothing confirmed yet";
+  }
+
+  function renderClock() {
+    const model = clockModel();
+    const length = periodLength(model.period || 1);
+    const elapsed = elapsedNow(model);
+    $("#clock").textContent = countdownText(length - elapsed);
+    $("#clock").dataset.elapsed = String(elapsed);
+    $("#clock").classList.toggle("running", model.running);
+    $("#period").textContent = periodName(model.period);
+    $("#clock-note").textContent = `${formatTenths(elapsed, true)} elapsed${model.waiting ? " · clock entry waiting" : ""}`;
+    $("#mark").hidden = !(model.period && length - elapsed <= DATA.rules.two_minute_mark && elapsed < length);
+    const toggle = $("#clock-toggle");
+    toggle.firstChild.textContent = model.running ? "Stop clock " : "Start clock ";
+    toggle.classList.toggle("running", model.running);
+    // Boxes run with the clock: a running penalty's remaining time counts down from the state's.
+    const stateElapsed = S.answer ? S.answer.clock.elapsed_tenths : 0;
+    const stateRunning = S.answer ? S.answer.clock.period === model.period : false;
+    for (const node of document.querySelectorAll(".box li[data-remaining]")) {
+      const remaining = Number(node.dataset.remaining) - (node.dataset.status === "running" && stateRunning ? elapsed - stateElapsed : 0);
+      $(".remaining", node).textContent = remaining > 0 || node.dataset.status !== "running" ? countdownText(Math.max(0, remaining)) : "0:00 time over";
+    }
+    $("#period-end").classList.toggle("primary", model.period > 0 && elapsed >= length && model.running === false);
+  }
+
+  function renderBoard() {
+    const state = S.answer ? S.answer.state : null;
+    for (const side of SIDES) $(`#score-${side}`).textContent = state ? state.score[side] : "0";
+    const strength = $("#strength");
+    if (state && state.status !== "not_started") {
+      const pp = state.power_play;
+      strength.textContent = `${state.strength.home} on ${state.strength.away}` +
+        (pp ? ` · Power play ${DATA.game[pp]}` : " · even strength");
+      strength.className = pp ? "strength pp" : "strength";
+    } else strength.textContent = "";
+    const status = state ? state.status : "not_started";
+    const next = nextPeriod();
+    const startButton = $("#period-start");
+    startButton.hidden = !next;
+    startButton.textContent = next ? `Start ${periodName(next)}` : "Start period";
+    $("#period-end").hidden = !(status === "in_progress");
+    $("#game-end").hidden = !(status === "ended" && !counting().some((e) => e.type === "game_end"));
+    $("#clock-toggle").disabled = !(status === "in_progress" || status === "not_started" || status === "intermission");
+  }
+
+  function teamButtons(side) {
+    const state = S.answer ? S.answer.state : null;
+    const team = state ? state.teams[side] : null;
+    const buttons = [
+      ["goal", "Goal", () => goalDialog(side)],
+      ["penalty", "Penalty", () => penaltyDialog(side)],
+      ["shot", "Shot on goal", () => quick("shot", side)],
+      ["timeout", "Time-out", () => quick("timeout", side)],
+      team && team.goalkeeper_pulled
+        ? ["goalkeeper_returned", "Goalkeeper back", () => goalkeeperReturnedDialog(side)]
+        : ["goalkeeper_pulled", "Goalkeeper pulled", () => quick("goalkeeper_pulled", side)],
+    ];
+    if (team && team.penalty_shots_pending && team.penalty_shots_pending.length) buttons.push(["penalty_shot", "Penalty shot", () => penaltyShotDialog(side)]);
+    if (state && state.status === "shootout") buttons.push(["shootout_attempt", "Shoot-out attempt", () => shootoutDialog(side)]);
+    // 9.1 A, R-50: a captain's protest on the rink, once the engine knows the event.
+    buttons.push(["protest", "Captain's protest (9.1 A)", () => quick("protest", side)]);
+    return buttons.filter(([type]) => DATA.event_types.includes(type))
+      .map(([type, label, action]) => el("button", {type: "button", "data-type": type, "data-side": side, onclick: action}, label));
+  }
+
+  function renderTeams() {
+    const state = S.answer ? S.answer.state : null;
+    for (const side of SIDES) {
+      $(`[data-actions=${side}]`).replaceChildren(...teamButtons(side));
+      const box = $(`#box-${side}`);
+      const entries = state ? state.box[side] : [];
+      const runningEntries = entries.filter((e) => e.status === "running");
+      const firstOut = runningEntries.length ? runningEntries.reduce((a, b) => (parseTime(a.remaining) <= parseTime(b.remaining) ? a : b)) : null;
+      box.replaceChildren(...entries.map((e) => {
+        const wait = e.status === "expired" || e.waits_for_stoppage;
+        return el("li", {"data-remaining": String(parseTime(e.remaining) ?? 0), "data-status": e.status, class: `box-${e.status}`},
+          el("strong", {}, e.player === null ? "substitute?" : `#${e.player}`),
+          e.penalized !== e.player && e.penalized !== null ? ` for #${e.penalized}` : "",
+          ` ${e.penalty.replace(/_/g, " ")} `,
+          el("span", {class: "remaining"}, e.countdown || e.remaining),
+          ` ${e.status}`,
+          e.coincidental ? " · coincidental" : "",
+          wait ? el("em", {}, " · returns at the next stoppage") : "",
+          e === firstOut && !wait ? el("em", {}, " · returns next") : "");
+      }));
+      if (!entries.length) box.append(el("li", {class: "muted"}, "empty"));
+      const team = state ? state.teams[side] : null;
+      $(`#info-${side}`).textContent = team
+        ? `Shots ${team.shots} · time-outs this period ${team.timeouts_used}/${DATA.rules.timeouts_per_period}` +
+          `${team.goalkeeper !== null ? ` · in goal #${team.goalkeeper}` : " · nobody in goal"}${team.goalkeeper_pulled ? " (pulled)" : ""}` +
+          `${team.signalled_penalties.length ? ` · ${team.signalled_penalties.length} signalled penalty waits for the stoppage` : ""}`
+        : "";
+    }
+  }
+
+  function renderWarnings() {
+    const state = S.answer ? S.answer.state : null;
+    const out = [];
+    if (state) {
+      // Before they bite (6.1.7 A, C): the call or stick infraction that brings an automatic penalty.
+      for (const side of SIDES) {
+        for (const [number, player] of Object.entries(state.players[side] || {})) {
+          if (player.out_of_game) continue;
+          if (player.calls === DATA.rules.calls_for_misconduct - 1) out.push(el("li", {class: "warn"}, `${DATA.game[side]} #${number} has ${player.calls} penalty calls: the next one adds a misconduct (6.1.7 A).`));
+          if (player.stick_infractions === DATA.rules.stick_infractions_for_ejection - 1) out.push(el("li", {class: "warn"}, `${DATA.game[side]} #${number} has ${player.stick_infractions} stick infractions: the next one is a game ejection (6.1.7 C).`));
+        }
+      }
+      for (const notice of [...state.notices].reverse().slice(0, 6)) {
+        out.push(el("li", {}, el("strong", {}, notice.article), ` ${notice.text} `, el("span", {class: "muted small"}, `P${notice.period} ${notice.time}`)));
+      }
+    }
+    const list = el("ul", {}, ...out);
+    $("#warnings").replaceChildren(...(out.length ? [el("h2", {}, "Warnings and notices"), list] : []));
+  }
+
+  function renderProposals() {
+    const state = S.answer ? S.answer.state : null;
+    const out = [];
+    if (state && state.status !== "ended") {
+      for (const side of SIDES) {
+        const team = state.teams[side];
+        const name = DATA.game[side];
+        // Who serves: a penalty whose time a substitute serves, still to be named (6.1.2 B, 6.1.3 A, 6.1.5 A).
+        for (const entry of state.box[side].filter((e) => e.player === null)) {
+          const select = selectField(`serve-${entry.penalty_id}`, `${name}: who serves the ${entry.penalty.replace(/_/g, " ")} of #${entry.penalized ?? "bench"}?`,
+            roster(side, {goalkeepers: false}).filter((o) => !(state.players[side][String(o.value)] || {}).out_of_game));
+          out.push(el("li", {class: "proposal"}, select, el("button", {type: "button", onclick: () => {
+            enter({type: "serve", ...now(), team: side, penalty: entry.penalty_id, player: int($("select", select).value)});
+          }}, "Confirm server")));
+        }
+        // The goalkeeper's replacement (6.1.5 B, 6.1.6 B): the engine proposes, the officials confirm.
+        const replacement = team.goalkeeper_replacement;
+        if (replacement && !replacement.confirmed) {
+          const select = selectField(`gk-${side}`, `${name}: #${replacement.replaces} sent off (${replacement.article}); in goal:`,
+            roster(side).filter((o) => !(state.players[side][String(o.value)] || {}).out_of_game), {value: replacement.proposed});
+          out.push(el("li", {class: "proposal"}, select, el("button", {type: "button", onclick: () => {
+            enter({type: "goalkeeper_replaced", ...now(), team: side, player: int($("select", select).value)});
+          }}, replacement.proposed !== null ? `Confirm (engine proposes #${replacement.proposed})` : "Confirm")));
+        }
+        // The captain's choice of who returns first when two penalties end together (6.2.2 C).
+        const running = state.box[side].filter((e) => e.status === "running" && e.player !== null);
+        const together = running.filter((e) => running.some((o) => o !== e && o.remaining === e.remaining));
+        if (together.length >= 2) {
+          out.push(el("li", {class: "proposal"}, `${name}: captain's choice, who returns first (6.2.2 C)? `,
+            ...together.map((e) => el("button", {type: "button", onclick: () => enter({type: "return_first", ...now(), team: side, player: e.player})}, `#${e.player}`))));
+        }
+      }
+    }
+    $("#proposals").replaceChildren(...(out.length ? [el("h2", {}, "To confirm"), el("ul", {}, ...out)] : []));
+  }
+
+  function renderLog() {
+    const rows = [];
+    const serverIds = new Set(S.serverLog.map((l) => l.id));
+    const events = S.serverLog.map((l) => ({...l.event, id: l.id, seq: l.sequence}));
+    const voided = voidedIds([...events, ...S.outbox.map((r, i) => ({...r.entry, seq: 1e9 + i}))]);
+    for (const line of S.serverLog) {
+      const mine = S.localLog.has(line.id);
+      rows.push({id: line.id, entry: line.event, status: voided.has(line.id) ? "voided" : "confirmed",
+        who: `${line.entered_by} · ${line.device}${mine ? " (this device)" : ""}`, sequence: line.sequence});
+    }
+    for (const row of S.outbox) if (!serverIds.has(row.entry.id)) rows.push({id: row.entry.id, entry: row.entry, status: voided.has(row.entry.id) ? "voided, waiting" : "waiting", who: "this device"});
+    for (const logged of S.localLog.values()) if (logged.status === "refused") rows.push({id: logged.id, entry: logged.entry, status: "refused", who: `${logged.rule ? `Rule ${logged.rule}: ` : ""}${logged.message || ""}`});
+    const items = rows.map((row) => el("li", {class: `log-${row.status.split(",")[0]}`, "data-id": row.id, "data-status": row.status},
+      el("span", {class: "what"}, describe(row.entry)), " ",
+      el("span", {class: "status"}, row.status), " ",
+      el("span", {class: "muted small"}, row.who),
+      row.status === "confirmed" || row.status === "waiting"
+        ? el("button", {type: "button", class: "void", onclick: () => { if (confirm(`Void: ${describe(row.entry)}?`)) voidEntry(row.id); }}, "Void")
+        : null));
+    $("#log").replaceChildren(...items.reverse());
+  }
+
+  function render() {
+    renderStatus();
+    renderBoard();
+    renderTeams();
+    renderWarnings();
+    renderProposals();
+    renderLog();
+    renderClock();
+  }
+
+  // --- rescue export -----------------------------------------------------------------------------------------
+
+  function rescueExport() {
+    const payload = {
+      device: S.device,
+      game: GAME,
+      exported_at: new Date().toISOString(),
+      events: [...S.foreign, ...S.outbox].sort((a, b) => a.n - b.n).map((row) => row.entry),
+      log: [...S.localLog.values()].sort((a, b) => a.n - b.n).map((l) => ({...l.entry, status: l.status, sequence: l.sequence ?? null, refused: l.message || null})),
+    };
+    const blob = new Blob([JSON.stringify(payload, null, 2)], {type: "application/json"});
+    const link = el("a", {href: URL.createObjectURL(blob), download: `game-${GAME}-${S.device}-${payload.exported_at.replace(/[:.]/g, "-")}.json`});
+    document.body.append(link);
+    link.click();
+    setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
+  }
+
+  // --- crash recovery: this device's copy of the sheet dropped, the server's state and log read again ---------
+
+  async function resumeFromServer() {
+    S.answer = null;
+    S.serverLog = [];
+    await db.setMeta(`serverlog:${GAME}`, []);
+    await measureOffset();
+    await refreshFromServer();
+    drain();
+  }
+
+  // --- offline readiness (game day preload) --------------------------------------------------------------------
+
+  async function prepareOffline() {
+    const badge = $("#offline-ready");
+    await db.setMeta(`data:${GAME}`, {data: DATA, loaded_at: DATA.rendered_at});
+    let worker = false;
+    if ("serviceWorker" in navigator) {
+      try {
+        await navigator.serviceWorker.register(DATA.urls.worker, {scope: "/games/"});
+        await navigator.serviceWorker.ready;
+        worker = true;
+      } catch (error) { worker = false; }
+    }
+    let cached = false;
+    if (worker && "caches" in window && S.online !== false) {
+      try {
+        const cache = await caches.open("ihtc-console-v1");
+        await cache.addAll([location.pathname, ...DATA.assets]);
+        cached = true;
+      } catch (error) { cached = false; }
+    } else if (worker && "caches" in window) {
+      const cache = await caches.open("ihtc-console-v1");
+      cached = !!(await cache.match(location.pathname));
+    }
+    const loaded = new Date(DATA.rendered_at);
+    const today = new Date().toDateString() === loaded.toDateString();
+    const when = loaded.toLocaleString([], {weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"});
+    if (worker && cached) {
+      badge.textContent = today ? `Ready offline (loaded ${when})` : `Loaded ${when}: re-load on game day (Safari may clear storage after 7 days)`;
+      badge.className = today ? "pill ok" : "pill warn";
+      badge.dataset.ready = today ? "yes" : "stale";
+    } else {
+      badge.textContent = "Not ready offline: this browser keeps the entries, but the page needs the network to reload";
+      badge.className = "pill warn";
+      badge.dataset.ready = "no";
+    }
+  }
+
+  // --- keyboard --------------------------------------------------------------------------------------------------
+
+  document.addEventListener("keydown", (event) => {
+    if (dialog.open || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    const key = event.key.toLowerCase();
+    if (event.key === " " || event.code === "Space") {
+      if (target && target.tagName === "BUTTON" && target.id !== "clock-toggle") target.blur();
+      event.preventDefault();
+      if (!$("#clock-toggle").disabled) toggleClock();
+      return;
+    }
+    const side = event.shiftKey ? "away" : "home";  // Shift: the away team
+    if (key === "g") { event.preventDefault(); goalDialog(side); }
+    else if (key === "p") { event.preventDefault(); penaltyDialog(side); }
+    else if (key === "s") { event.preventDefault(); quick("shot", side); }
+    else if (key === "t") { event.preventDefault(); quick("timeout", side); }
+    else if (key === "u") { event.preventDefault(); undo(); }
+  });
+  // Space on the clock button itself: keep the browser from pressing it a second time.
+  $("#clock-toggle").addEventListener("keyup", (event) => { if (event.key === " ") event.preventDefault(); });
+  $("#clock-toggle").addEventListener("click", toggleClock);
+  $("#period-start").addEventListener("click", startPeriod);
+  $("#period-end").addEventListener("click", endPeriod);
+  $("#game-end").addEventListener("click", () => enter({type: "game_end"}));
+  $("#export").addEventListener("click", rescueExport);
+  $("#resume").addEventListener("click", resumeFromServer);
+
+  // --- start ------------------------------------------------------------------------------------------------------
+
+  async function deviceId() {
+    let id = null;
+    try { id = localStorage.getItem("ihtc-console-device"); } catch (error) { id = null; }
+    if (!id) id = await db.meta("device");
+    if (!id) id = newId();
+    try { localStorage.setItem("ihtc-console-device", id); } catch (error) { /* private mode: IndexedDB keeps it */ }
+    await db.setMeta("device", id);
+    return id;
+  }
+
+  async function start() {
+    S.device = await deviceId();
+    renderDevice();
+    await loadLocal();
+    const offset = await db.meta("offset");
+    if (offset) S.offsetMs = offset.ms;
+    const kept = await db.meta(`answer:${GAME}`);
+    if (kept) { S.answer = kept.answer; S.answerAt = kept.at; }
+    S.serverLog = (await db.meta(`serverlog:${GAME}`)) || [];
+    render();
+    setInterval(renderClock, 100);
+    await measureOffset();
+    await refreshFromServer();
+    await checkSignIn();
+    prepareOffline();
+    drain();
+    setInterval(async () => {
+      if (S.signedIn === null || (S.signedIn === false && S.online === false)) await checkSignIn();
+      if (S.outbox.length && S.signedIn) { drain(); return; }
+      await refreshFromServer();
+    }, SEND_EVERY_MS);
+    document.body.dataset.started = "yes";
+  }
+
+  // Nothing waits, nothing is being written or sent: what the browser tests wait for.
+  const settled = () => S.writing.length === 0 && !S.sending && S.outbox.length === 0;
+  window.ihtcConsole = {S, drain, render, enter, clockModel, elapsedNow, db, settled};
+  start();
+})();
