@@ -56,12 +56,13 @@ def test_a_viewer_on_node_b_sees_the_entry_posted_on_node_a_and_the_result_recor
     game = sheet_game()
     sign_in(game, director, device=DEVICE)
     session = Session(director)
+    other = sheet_game(championship=game.championship)  # played without a sheet: its result is entered by staff
     goal = entry("goal", period=1, time="2:00", team="away", player=19, seconds=120)
 
     def record_result():
         try:
-            after = game.start_at + datetime.timedelta(hours=2)
-            game_record_result(game=game, home_goals=0, away_goals=0, decided_in=DecidedIn.REGULATION, by=director,
+            after = other.start_at + datetime.timedelta(hours=2)
+            game_record_result(game=other, home_goals=0, away_goals=0, decided_in=DecidedIn.REGULATION, by=director,
                                now=after)  # fmt: skip
         finally:
             connection.close()  # this thread's own connection, so the test database can be dropped
@@ -81,8 +82,8 @@ def test_a_viewer_on_node_b_sees_the_entry_posted_on_node_a_and_the_result_recor
                     None, lambda: a.post_entries(game.pk, [entry("period_start", period=1), goal], session=session)
                 )
                 deltas = [await _next(on_b, "delta"), await _next(on_a, "delta"), await _next(pages, "delta")]
-                # A third process (this one) records the result (0-0: the summary has no goal lines; the sheet is not
-                # derived into them yet): its push reaches B's championship viewers too.
+                # A third process (this one) records the result of a game played without a sheet (0-0: it has no
+                # goal lines): its push reaches B's championship viewers too.
                 await loop.run_in_executor(None, record_result)
                 final = await _next(pages, "final")
                 return snapshots, posted, deltas, final
@@ -95,4 +96,4 @@ def test_a_viewer_on_node_b_sees_the_entry_posted_on_node_a_and_the_result_recor
     for delta in deltas:
         assert delta["game"] == game.pk and delta["sequence"] == 2
         assert delta["sheet"]["state"]["score"] == {"home": 0, "away": 1}
-    assert final == {"kind": "final", "game": game.pk, "championship": game.championship_id}
+    assert final == {"kind": "final", "game": other.pk, "championship": game.championship_id}
