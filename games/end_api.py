@@ -15,7 +15,7 @@ from games import finalize, rescue
 from games.devices import ConsoleConflict
 from games.models import SheetAmendment, SignerRole
 from games.sheet import MAX_BATCH, SheetRefused, check_can_enter_game_events
-from games.sheet_api import ConsoleConflictSerializer, SheetRefusalSerializer, _conflict, _game
+from games.sheet_api import DEVICE_FORBIDDEN, TAKEN_OVER, SheetRefusalSerializer, _conflict, _game
 
 _NOT_FOUND = OpenApiResponse(description="No such game.")
 _FORBIDDEN = OpenApiResponse(description="Not one of the game's officials, nor staff who direct its championship.")
@@ -105,14 +105,9 @@ class SignaturesView(APIView):
         responses={
             201: SignAnswerSerializer,
             400: OpenApiResponse(description="The field and the rule it breaks; nothing stored."),
-            403: OpenApiResponse(
-                description="Not one of the game's officials nor its directing staff, or (for an official) a "
-                "device not signed in to the game's sheet (4.3-4.5)."
-            ),
+            403: DEVICE_FORBIDDEN,
             404: _NOT_FOUND,
-            409: OpenApiResponse(
-                ConsoleConflictSerializer, description="Another device took this device's duties over."
-            ),
+            409: TAKEN_OVER,
         },
     )
     def post(self, request, game_id: int):

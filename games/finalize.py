@@ -40,6 +40,7 @@ from games import engine
 from games.devices import check_device_name, check_device_signed_in
 from games.engine.events import FORFEIT, parse_time
 from games.engine.replay import OUT_OF_GAME, Replayer, sort_events
+from games.live import publish_game_final
 from games.models import (
     GameOfficial,
     GameReportRequest,
@@ -583,13 +584,14 @@ def report_requested(game: Game, *, sequence: int, by: User, amendment: SheetAme
     )
 
 
-def _after_final(game_id: int) -> None:
-    """After a game's final version commits (signed, or amended): the hook for what follows outside the records.
+def _after_final(game_id: int, championship_id: int) -> None:
+    """After a game's final version commits (signed, or amended): tell the scoreboard's viewers and the open
+    results and standings pages (``games.live.publish_game_final``), once per final version.
 
-    Pushes to the scoreboard's viewers, the results and standings pages (issue 9, helper H4 / the lead) hook
-    here; the records themselves (results, standings, statistics, discipline, report) are written before the
-    commit by ``finalize_game``.
+    The records themselves (results, standings, statistics, discipline, report) are written before the commit
+    by ``finalize_game``; a push is a hint, so a lost one loses nothing (the pages read the records).
     """
+    publish_game_final(game_id, championship_id=championship_id)
 
 
 def finalize_game(
@@ -619,7 +621,7 @@ def finalize_game(
         )
         report = report_requested(game, sequence=sheet.sequence, by=by, amendment=amendment, now=now)
         game.refresh_from_db()
-        transaction.on_commit(lambda: _after_final(game.pk))
+        transaction.on_commit(lambda: _after_final(game.pk, game.championship_id))
     return FinalizeResult(game, summary, changed, consequences, report, result_amendment)
 
 

@@ -162,14 +162,15 @@ def board_state(state: dict[str, Any]) -> dict[str, Any]:
 def publish_sheet(answer: SheetAnswer, *, championship_id: int) -> None:
     """Tell the game's and the championship's viewers the sheet's new state (a delta with its sequence).
 
-    When the game is over on the sheet (the engine's state ``ended``, or the sheet final), the championship's
-    results and standings pages are told as well (``publish_game_final``).
+    When the game is over on an open sheet (the engine's state ``ended``), the championship's results and
+    standings pages are told as well (``publish_game_final``); a final sheet's amendment tells them through
+    ``games.finalize``, once its records are written.
     """
     data = sheet_data(answer)
     data["state"] = board_state(data["state"])
     delta = {"kind": DELTA, "game": answer.game_id, "sequence": answer.sequence, "sheet": data}
     _send([game_group(answer.game_id), championship_group(championship_id)], delta)
-    if answer.status == "final" or answer.state.get("status") == ENDED:
+    if answer.status != "final" and answer.state.get("status") == ENDED:
         publish_game_final(answer.game_id, championship_id=championship_id)
 
 

@@ -140,6 +140,16 @@ class ConsoleConflictSerializer(serializers.Serializer):
     held_by = SignInSerializer(many=True, help_text="The other device's sign-ins.")
 
 
+# The refusals of a write made from a console device (entries, signatures).
+DEVICE_FORBIDDEN = OpenApiResponse(
+    description="Not one of the game's officials, nor directing staff; or (for an official) a device not signed in "
+    "to the game's sheet (4.3-4.5)."
+)
+TAKEN_OVER = OpenApiResponse(
+    ConsoleConflictSerializer, description="Another device took this device's duties over (4.3-4.5)."
+)
+
+
 def _conflict(conflict: devices.ConsoleConflict) -> Response:
     body = {"detail": conflict.message, "held_by": SignInSerializer(conflict.holders, many=True).data}
     return Response(body, status=status.HTTP_409_CONFLICT)
@@ -196,14 +206,9 @@ class SheetEventsView(APIView):
             400: OpenApiResponse(
                 SheetRefusalSerializer, description="Bad input, or an event the rules refuse (rule and event named)."
             ),
-            403: OpenApiResponse(
-                description="Not one of the game's officials, nor directing staff; or this device has not signed "
-                "in to the game's sheet (4.3-4.5)."
-            ),
+            403: DEVICE_FORBIDDEN,
             404: _NOT_FOUND,
-            409: OpenApiResponse(
-                ConsoleConflictSerializer, description="Another device took this device's duties over (4.3-4.5)."
-            ),
+            409: TAKEN_OVER,
         },
     )
     def post(self, request, game_id: int):

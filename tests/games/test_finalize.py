@@ -392,3 +392,40 @@ def test_an_amendment_cannot_turn_a_played_game_into_a_forfeit_8_1(crew, directo
         )
     game.refresh_from_db()
     assert game.decided_in == DecidedIn.REGULATION and not SheetAmendment.objects.exists()
+
+
+def test_the_signed_sheet_and_its_amendment_each_tell_the_pages_once(crew, director, monkeypatch):
+    """After the commit, the results and standings pages and the scoreboard hear that the game's final version
+    changed (games.live.publish_game_final): once at the signing, once per amendment, never twice for one."""
+    import games.finalize as finalize
+    import games.live as live
+
+    told: list[tuple[int, int]] = []
+
+    def record(game_id, *, championship_id):
+        told.append((game_id, championship_id))
+
+    monkeypatch.setattr(finalize, "publish_game_final", record)
+    monkeypatch.setattr(live, "publish_game_final", record)  # the results services' own announcement
+    game, scorer = crew
+    events = whole_game()
+    post_log(game, scorer, events)
+    told.clear()  # the sheet's end of game is announced with its entry (games.live.publish_sheet)
+    with _on_commit_runs():
+        sign_all(game, scorer)
+    assert told == [(game.pk, game.championship_id)]
+    with _on_commit_runs():
+        sheet_amend(
+            game=game,
+            by=director,
+            reason="Video review: home's second goal was kicked in.",
+            events=[entry("correction", voids=events[5]["id"])],
+            now=AFTER_GAME,
+        )
+    assert told == [(game.pk, game.championship_id)] * 2
+
+
+def _on_commit_runs():
+    from django.test import TestCase
+
+    return TestCase.captureOnCommitCallbacks(execute=True)

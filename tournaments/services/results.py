@@ -324,7 +324,8 @@ def game_record_result(
         audited_save(game, by)
         if forfeited_by is not None:
             _disqualify_if_forfeits(forfeited_by, game=game, by=by, now=now)
-        transaction.on_commit(partial(_announce_final, game.pk, game.championship_id))
+        if not from_sheet:  # a sheet's finalize announces once, after its whole transaction (games.finalize)
+            transaction.on_commit(partial(_announce_final, game.pk, game.championship_id))
     return game
 
 
@@ -710,6 +711,8 @@ def result_amend(
                 "reason", "The amendment changes nothing: correct a goal line or how the game was decided."
             )
         audited_save(game, by, update_fields=["home_goals", "away_goals", *AMENDMENT_RESULT_FIELDS])
+        if not from_sheet:  # the open results and standings pages reload (a sheet's amendment: games.finalize)
+            transaction.on_commit(partial(_announce_final, game.pk, game.championship_id))
         return audited_create(
             ResultAmendment, by, game=game, amended_by=by, amended_at=now, reason=reason, before=before, after=after
         )
