@@ -69,6 +69,18 @@ def _may_hold(user: User, game: Game) -> list[str]:
     return duties
 
 
+# 8.1 A: the reasons a forfeiture is declared. The console's forfeit entry carries the one the officials chose as its
+# note, which the finalize pipeline keeps as the forfeit's reason (games.finalize.derive_summary).
+FORFEIT_REASONS = (
+    "8.1 A: at the start of the game the team did not have four players and a goalkeeper on the floor (5.3 B)",
+    "8.1 A: the captain declared in writing, accepted by the tournament director, that the team cannot play",
+    "8.1 A: injury or illness: the team cannot field four players and a goalkeeper to continue",
+    "8.1 A: penalties: the team cannot field the required number of players to continue",
+    "8.1 A: ordered by the referee, the team failed to go on the floor and start within five minutes",
+    "8.1 A / 6.4.27: the team refused to play a second time after the bench minor (refusal to start play)",
+)
+
+
 def console_data(game: Game, user: User) -> dict[str, Any]:
     """Everything the console needs for the game, rendered into the page (and kept offline by the browser)."""
     sheet = GameSheet.objects.filter(game=game).first()
@@ -104,6 +116,7 @@ def console_data(game: Game, user: User) -> dict[str, Any]:
         "index_penalties": dict(PENALTY_KINDS),
         "penalty_kinds": list(EVENT_PENALTY_KINDS),
         "event_types": list(EVENT_TYPES),
+        "forfeit_reasons": list(FORFEIT_REASONS),
         "rules": {
             "period_length": rules.period_length,
             "periods": rules.periods,

@@ -466,3 +466,25 @@ def test_entries_another_login_made_on_this_browser_wait_for_it_and_stay_in_the_
         page.locator("#export").click()
     exported = json.loads(Path(download_info.value.path()).read_text(encoding="utf-8"))
     assert [e["type"] for e in exported["events"]] == ["shot"]
+
+
+def test_the_officials_record_a_forfeit_with_its_8_1_reason(console, game):
+    """8.1 A-B: before the start, the officials declare the away team's forfeit with its reason from the console;
+    the sheet records it 1-0 to home, and the reason goes with the entry."""
+    page = console
+    page.locator("[data-actions=away] [data-type=forfeit]").click()
+    page.locator("#f-reason").select_option(index=1)
+    reason = page.locator("#f-reason").input_value()
+    page.locator("#entry-ok").click()
+    expect(page.locator("#entry")).to_be_hidden()
+    waiting(page, 0)
+    [forfeit] = stored(game)
+    assert (forfeit["type"], forfeit["team"], forfeit["note"]) == ("forfeit", "away", reason)
+    assert reason.startswith("8.1 A")
+    result = sheet_state(game).state["result"]
+    assert (result["decided_by"], result["forfeited_by"], result["score"]) == (
+        "forfeit",
+        "away",
+        {"home": 1, "away": 0},
+    )
+    expect(page.locator("#score-home")).to_have_text("1")

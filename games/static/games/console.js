@@ -814,6 +814,29 @@
     });
   }
 
+  // 8.1 A-B: the officials declare a forfeit with its reason (the entry's note); recorded 1-0, the goal to the
+  // winner's captain, -2 in the standings. Before the start it carries no game time.
+  function forfeitDialog(side) {
+    const state = S.answer ? S.answer.state : null;
+    const started = state && state.status !== "not_started";
+    const at = now();
+    const fields = [
+      teamField(side),
+      selectField("reason", "Reason (8.1 A)", DATA.forfeit_reasons.map((r) => ({value: r, label: r}))),
+    ];
+    if (started) fields.push(timeField(at));
+    openDialog("Forfeit: the team named forfeits the game (8.1)", fields, (values) => {
+      const event = {type: "forfeit", team: values.team, note: values.reason};
+      if (started) {
+        const when = timeOf(values, at);
+        if (typeof when === "string") return when;
+        Object.assign(event, when);
+      }
+      enter(event);
+      return null;
+    }, "#f-reason");
+  }
+
   function shootoutDialog(side) {
     openDialog("Shoot-out attempt (1.3 E)", [
       teamField(side),
@@ -950,6 +973,9 @@
     if (state && state.status === "shootout") buttons.push(["shootout_attempt", "Shoot-out attempt", () => shootoutDialog(side)]);
     // 9.1 A, R-50: a captain's protest on the rink, once the engine knows the event.
     buttons.push(["protest", "Captain's protest (9.1 A)", () => quick("protest", side)]);
+    if (!state || state.status === "not_started" || state.status === "in_progress" || state.status === "intermission") {
+      buttons.push(["forfeit", "Forfeit (8.1)", () => forfeitDialog(side)]);
+    }
     return buttons.filter(([type]) => DATA.event_types.includes(type))
       .map(([type, label, action]) => el("button", {type: "button", "data-type": type, "data-side": side, onclick: action}, label));
   }
