@@ -1757,6 +1757,12 @@ ADMIN_CHANGELISTS = {
 ADMIN_DEFAULT = ADMIN_SUPERUSER
 
 
+# --- discipline: protests, fees, deadlines, notifications (issue 10) ---------------------------------------------
+
+
+# --- discipline: incident reports, cases, suspensions, appeals (issue 10) ------------------------------------------
+
+
 def _admin_changelist_rows() -> list[dict]:
     rows = []
     for model in admin.site._registry:

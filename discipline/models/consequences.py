@@ -1,4 +1,4 @@
-"""What the discipline module has received so far: the automatic consequences of final games.
+"""What final games hand over to the discipline module: their automatic consequences.
 
 The discipline module proper (suspensions, 8.2) is a later issue; ``GameConsequence`` is what the finalized
 games hand over to it (``discipline.services.receive_game_consequences``), kept so nothing is lost until then.
