@@ -29,3 +29,42 @@ class WorkerHeartbeat(models.Model):
     def is_alive(self, *, now):
         """Return True if the worker ran a heartbeat within HEARTBEAT_STALE_AFTER of ``now``."""
         return now - self.last_seen <= HEARTBEAT_STALE_AFTER
+
+
+class EmailStatus(models.TextChoices):
+    PENDING = "pending", "Waiting to be sent"
+    SENT = "sent", "Sent"
+    NO_ADDRESS = "no_address", "Not sent: the login has no e-mail address"
+    FAILED = "failed", "Not sent: the mail server refused it after every attempt"
+
+
+class Notification(models.Model):
+    """One message to one person about one occasion (a protest filed, a decision, a suspension, a reminder).
+
+    Written only by ``portal.notifications.notify``. ``key`` names the occasion: one notification per person and
+    occasion (the constraint), so a task that runs twice tells nobody twice. The person reads it on
+    /notifications/; the e-mail is sent by ``portal.tasks.send_notification_email``.
+    """
+
+    user = models.ForeignKey("accounts.User", on_delete=models.CASCADE, related_name="notifications")
+    key = models.CharField(max_length=200, help_text='The occasion, e.g. "protest:12:filed".')
+    subject = models.CharField(max_length=300)
+    body = models.TextField()
+    url = models.CharField(max_length=300, blank=True, help_text="The portal page it is about.")
+    created_at = models.DateTimeField()
+    read_at = models.DateTimeField(null=True, blank=True)
+    email_status = models.CharField(max_length=12, choices=EmailStatus.choices, default=EmailStatus.PENDING)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+    email_attempts = models.PositiveSmallIntegerField(default=0)
+    email_error = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_notification_per_occasion")]
+        indexes = [
+            models.Index(fields=["user", "read_at"]),
+            models.Index(fields=["email_status", "created_at"]),
+        ]
+
+    def __str__(self):
+        return f"{self.user}: {self.subject}"

@@ -100,6 +100,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.nav",
+                "portal.context_processors.nav",
             ],
         },
     },
@@ -188,6 +189,8 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": env.float("PORTAL_HEARTBEAT_SECONDS", default=60.0),
     },
     "clear-expired-sessions": {"task": "portal.tasks.clear_expired_sessions", "schedule": 24 * 60 * 60.0},
+    # Notifications whose e-mail task was lost (broker down, worker killed) are sent by this sweep.
+    "send-pending-notifications": {"task": "portal.tasks.send_pending_notifications", "schedule": 60.0},
 }
 
 # --- Auth and login hardening ----------------------------------------------
@@ -255,6 +258,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 # --- E-mail -------------------------------------------------------------------
 EMAIL_BACKEND = env.str("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="portal@ihtc.example")
+# Where the portal is reached: the links in its e-mails (notifications) start with it.
+PORTAL_BASE_URL = env.str("PORTAL_BASE_URL", default="http://127.0.0.1:8000")
+EMAIL_HOST = env.str("DJANGO_EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("DJANGO_EMAIL_PORT", default=25)
+EMAIL_TIMEOUT = env.int("DJANGO_EMAIL_TIMEOUT", default=20)
 
 # --- REST API -----------------------------------------------------------------
 REST_FRAMEWORK = {

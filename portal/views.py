@@ -1,5 +1,30 @@
-from django.shortcuts import render
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from .notifications import mark_read, notifications_of
+
+NOTIFICATIONS_PER_PAGE = 50
 
 
 def home(request):
     return render(request, "home.html")
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def notification_list(request):
+    """The person's own notifications, newest first (issue 10: "each person also sees their notifications")."""
+    page = Paginator(notifications_of(request.user), NOTIFICATIONS_PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "notifications.html", {"page": page})
+
+
+@login_required
+@require_POST
+def notification_mark_read(request):
+    """Mark one notification (``id``) or all of the person's own read; another person's id changes nothing."""
+    raw = request.POST.get("id", "")
+    ids = [int(raw)] if raw.isdigit() else None
+    mark_read(request.user, ids=ids)
+    return redirect("notifications")

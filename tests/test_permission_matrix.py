@@ -1759,6 +1759,18 @@ ADMIN_DEFAULT = ADMIN_SUPERUSER
 
 # --- discipline: protests, fees, deadlines, notifications (issue 10) ---------------------------------------------
 
+# A person's own notifications: every login reads and marks its own (portal.notifications.notifications_of).
+TARGETS += [
+    {"name": "page notifications", "method": "get", "url": page("notifications"), "expect": expect(200, ANON=LOGIN)},
+    {
+        "name": "page notifications mark read",
+        "method": "post",
+        "url": page("notifications-read"),
+        "data": lambda w: {},
+        "expect": expect(302, ANON=LOGIN),
+    },
+]
+
 
 # --- discipline: incident reports, cases, suspensions, appeals (issue 10) ------------------------------------------
 

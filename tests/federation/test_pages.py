@@ -76,8 +76,8 @@ def test_the_people_list_query_count_is_constant(client, django_assert_num_queri
     federation = FederationFactory()
     PersonFactory.create_batch(count, federation=federation)
     client.force_login(federation_staff(federation))
-    # session, user, roles, count, page of people, federations of the filter
-    with django_assert_num_queries(6):
+    # session, user, roles, count, page of people, federations of the filter, unread notifications (nav)
+    with django_assert_num_queries(7):
         response = client.get(reverse("federation:person-list"))
     assert response.status_code == 200
 
@@ -98,7 +98,7 @@ def test_the_person_page_query_count_is_constant(client, django_assert_num_queri
     client.force_login(federation_staff(person.federation))
     # session, user, roles, person+federation, then one query each: passports,
     # waivers+approvers, inspections+inspectors, requests+deciders, roster lines+championships
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(10):  # and the nav's unread notifications
         response = client.get(reverse("federation:person-detail", args=[person.pk]))
     assert response.status_code == 200
 
@@ -251,6 +251,6 @@ def test_the_person_page_query_count_does_not_grow_with_the_entries(client, djan
     for year in range(entries):
         _entered(person, start=datetime.date(2027 + year, 7, 1))
     client.force_login(federation_staff(person.federation))
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(10):  # and the nav's unread notifications
         response = client.get(reverse("federation:person-detail", args=[person.pk]))
     assert len(response.context["eligibility"].entered) == entries

@@ -200,8 +200,8 @@ def test_a_fee_below_the_amount_due_is_refused_citing_1_1_a(director_client):
     assert not entry.fee_paid
 
 
-# session, user, roles, championship, entries with their pools, managers
-ENTRIES_PAGE_QUERIES = 6
+# session, user, roles, championship, entries with their pools, managers, unread notifications (nav)
+ENTRIES_PAGE_QUERIES = 7
 
 
 @pytest.mark.parametrize("teams", [4, 32])

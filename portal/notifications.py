@@ -1,0 +1,147 @@
+"""Notifications: the one way the portal tells a person something (issue 10, "Notifications").
+
+``notify`` stores one ``Notification`` per person and occasion and queues its e-mail when the transaction
+commits. The occasion's ``key`` makes it idempotent: a task that runs twice, a service retried after a
+conflict, a sweep that finds the same deadline again, none tells anybody twice. The e-mail goes through Celery
+(``portal.tasks.send_notification_email``); a message whose task was lost (broker down, worker killed before it
+ran) is sent by the beat sweep ``portal.tasks.send_pending_notifications``, so nothing waits for ever.
+
+The person's language: the portal speaks English today; the languages issue translates subject and body.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+
+from .models import EmailStatus, Notification
+
+# A message the mail server refused this many times is given up (``EmailStatus.FAILED``), shown in the portal.
+MAX_EMAIL_ATTEMPTS = 5
+
+
+def notify(
+    *,
+    users: Iterable[User],
+    key: str,
+    subject: str,
+    body: str,
+    url: str = "",
+    now: datetime.datetime | None = None,
+) -> list[Notification]:
+    """Tell each of ``users`` about the occasion ``key`` once; return the notifications made by this call.
+
+    A user told already about ``key`` is skipped (and nothing is sent again); inactive logins and duplicates are
+    skipped. The e-mails are queued when the surrounding transaction commits, so a rolled-back change tells
+    nobody.
+    """
+    now = now or timezone.now()
+    wanted = {user.pk: user for user in users if user is not None and user.is_active}
+    if not wanted:
+        return []
+    told = set(Notification.objects.filter(key=key, user_id__in=wanted).values_list("user_id", flat=True))
+    made = []
+    for user_id, user in wanted.items():
+        if user_id in told:
+            continue
+        try:
+            with transaction.atomic():
+                made.append(
+                    Notification.objects.create(
+                        user=user, key=key, subject=subject[:300], body=body, url=url, created_at=now
+                    )
+                )
+        except IntegrityError:  # told by a concurrent call with the same key in the meantime
+            continue
+    if made:
+        ids = [n.pk for n in made]
+        transaction.on_commit(lambda: _queue_emails(ids))
+    return made
+
+
+def _queue_emails(ids: list[int]) -> None:
+    """Queue the e-mails; a broker that is down loses nothing (the beat sweep sends what stays pending)."""
+    from .tasks import send_notification_email
+
+    for notification_id in ids:
+        try:
+            send_notification_email.delay(notification_id)
+        except Exception:  # noqa: BLE001 - the broker is down: the row stays pending for the sweep
+            return
+
+
+def email_notification(notification_id: int, *, now: datetime.datetime | None = None) -> str:
+    """Send the e-mail of one notification once; return its e-mail status afterwards.
+
+    The row is locked while sending, so two workers running the same task send it once; a row sent already (or
+    given up) changes nothing. A refusal of the mail server is recorded and left pending for the sweep until
+    ``MAX_EMAIL_ATTEMPTS``.
+    """
+    with transaction.atomic():
+        notification = (
+            Notification.objects.select_for_update().select_related("user").filter(pk=notification_id).first()
+        )
+        if notification is None or notification.email_status != EmailStatus.PENDING:
+            return notification.email_status if notification else "missing"
+        address = notification.user.email
+        if not address:
+            notification.email_status = EmailStatus.NO_ADDRESS
+            notification.save(update_fields=["email_status"])
+            return notification.email_status
+        notification.email_attempts += 1
+        try:
+            send_mail(
+                notification.subject,
+                _email_body(notification),
+                settings.DEFAULT_FROM_EMAIL,
+                [address],
+            )
+        except Exception as error:  # noqa: BLE001 - any refusal of the mail server is recorded, not raised
+            notification.email_error = f"{type(error).__name__}: {error}"[:500]
+            if notification.email_attempts >= MAX_EMAIL_ATTEMPTS:
+                notification.email_status = EmailStatus.FAILED
+        else:
+            notification.email_status = EmailStatus.SENT
+            notification.emailed_at = now or timezone.now()
+            notification.email_error = ""
+        notification.save(update_fields=["email_status", "emailed_at", "email_attempts", "email_error"])
+        return notification.email_status
+
+
+def _email_body(notification: Notification) -> str:
+    link = f"\n\n{settings.PORTAL_BASE_URL.rstrip('/')}{notification.url}" if notification.url else ""
+    return f"{notification.body}{link}\n\n-- IHTC Portal (your notifications: {settings.PORTAL_BASE_URL.rstrip('/')}/notifications/)"
+
+
+def pending_email_ids(*, older_than: datetime.timedelta, now: datetime.datetime | None = None) -> list[int]:
+    """The notifications still waiting for their e-mail ``older_than`` after they were made (the sweep's work)."""
+    now = now or timezone.now()
+    return list(
+        Notification.objects.filter(email_status=EmailStatus.PENDING, created_at__lte=now - older_than)
+        .order_by("created_at", "pk")
+        .values_list("pk", flat=True)[:500]
+    )
+
+
+def notifications_of(user: User):
+    """A person's notifications, newest first (only their own: the queryset every page and count reads)."""
+    return Notification.objects.filter(user=user)
+
+
+def unread_count(user: User) -> int:
+    return notifications_of(user).filter(read_at__isnull=True).count()
+
+
+def mark_read(user: User, *, ids: Iterable[int] | None = None, now: datetime.datetime | None = None) -> int:
+    """Mark the user's notifications read (those of ``ids``, or all); return how many changed. Only their own."""
+    rows = notifications_of(user).filter(read_at__isnull=True)
+    if ids is not None:
+        rows = rows.filter(pk__in=list(ids))
+    return rows.update(read_at=now or timezone.now())
