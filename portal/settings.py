@@ -188,6 +188,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": env.float("PORTAL_HEARTBEAT_SECONDS", default=60.0),
     },
     "clear-expired-sessions": {"task": "portal.tasks.clear_expired_sessions", "schedule": 24 * 60 * 60.0},
+    # Protest deadlines (9.1, R-51): lapse what is overdue by the database's clock, remind before (discipline.tasks).
+    "protest-deadlines": {
+        "task": "discipline.tasks.sweep_protest_deadlines",
+        "schedule": env.float("PORTAL_DEADLINE_SWEEP_SECONDS", default=60.0),
+    },
 }
 
 # --- Auth and login hardening ----------------------------------------------
