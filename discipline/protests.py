@@ -279,7 +279,7 @@ def _locked(protest: Protest | int) -> Protest:
 
 
 def _venue_tz(protest: Protest):
-    return protest.game.championship.venue.tz
+    return protest.game.championship.venue.zone
 
 
 def _close_deadlines(protest: Protest, *, kinds: Sequence[str], status: str, now) -> None:
@@ -325,7 +325,7 @@ def protest_file(
         game = Game.objects.select_for_update(of=("self",)).select_related("championship__venue").get(pk=game.pk)
         found = find_incident(game, kind, incident, entry)
         spec = filing_deadline(kind, found, rules)
-        check_filing_in_time(spec, now=now, tz=game.championship.venue.tz)
+        check_filing_in_time(spec, now=now, tz=game.championship.venue.zone)
         same = Protest.objects.filter(game=game, entry=entry, kind=kind).exclude(
             status__in=[S.WITHDRAWN, S.LAPSED, S.REJECTED]
         )
@@ -366,7 +366,7 @@ def protest_file(
         )
         _store_attachments(protest, checked, by, now)
         _meet_protest_deadline_if_complete(protest, now)
-        tz = game.championship.venue.tz
+        tz = game.championship.venue.zone
         fee_text = f"The fee of {fee} is due by then (R-52)." if fee else "No fee is due (9.1 C)."
         _notify(
             protest,
