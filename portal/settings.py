@@ -191,6 +191,11 @@ CELERY_BEAT_SCHEDULE: dict = {
     "clear-expired-sessions": {"task": "portal.tasks.clear_expired_sessions", "schedule": 24 * 60 * 60.0},
     # Notifications whose e-mail task was lost (broker down, worker killed) are sent by this sweep.
     "send-pending-notifications": {"task": "portal.tasks.send_pending_notifications", "schedule": 60.0},
+    # Protest deadlines (9.1, R-51): lapse what is overdue by the database's clock, remind before (discipline.tasks).
+    "protest-deadlines": {
+        "task": "discipline.tasks.sweep_protest_deadlines",
+        "schedule": env.float("PORTAL_DEADLINE_SWEEP_SECONDS", default=60.0),
+    },
 }
 
 # --- Auth and login hardening ----------------------------------------------

@@ -1772,6 +1772,94 @@ TARGETS += [
 ]
 
 
+def _protest_objects() -> dict[str, Callable[[World], object]]:
+    """A ruling protest of A's entry (managed by A's team managers) in an internationally sanctioned championship."""
+    from djmoney.money import Money
+
+    from discipline.models import Deadline, Protest
+    from tests.factories import GameFactory
+
+    def protest_a(w):
+        game = GameFactory(championship=w["championship"], home=w["entry_a"])
+        at = datetime.datetime(2027, 7, 1, 8, 20, tzinfo=datetime.UTC)
+        protest = Protest.objects.create(
+            kind="ruling",
+            game=game,
+            entry=w["entry_a"],
+            incident="On-rink protest",
+            incident_at=at,
+            statement="Written.",
+            filed_by=SuperuserFactory(),
+            filed_at=at,
+            fee_due=Money(200, "USD"),
+        )
+        Deadline.objects.create(
+            protest=protest, kind="protest", article="9.1 A, D", anchor_at=at, due_at=at + datetime.timedelta(hours=3)
+        )
+        return protest
+
+    return {"protest_a": protest_a}
+
+
+OBJECTS.update(_protest_objects())
+PROTEST_READERS = expect(404, ANON=LOGIN, EXEC=200, INTL=200, TM=200, DC=200, SU=200)
+TARGETS += [
+    {
+        "name": "page protest list",
+        "method": "get",
+        "url": page("discipline:protest-list"),
+        "expect": expect(200, ANON=LOGIN, TM=403, GO=403),
+    },
+    {
+        "name": "page my protests",
+        "method": "get",
+        "url": page("discipline:my-protests"),
+        "prepare": lambda w, user: w["entry_a"],
+        "expect": expect(403, ANON=LOGIN, TM=200),
+    },
+    {
+        "name": "page file a protest",
+        "method": "get",
+        "url": page("discipline:protest-file"),
+        "prepare": lambda w, user: w["entry_a"],
+        "expect": expect(403, ANON=LOGIN, TM=200),
+    },
+    {
+        "name": "page protest detail",
+        "method": "get",
+        "url": page("discipline:protest-detail", "protest_a"),
+        "expect": PROTEST_READERS,
+    },
+    {
+        "name": "page protest record the fee",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline:protest-fee", "protest_a"),
+        "data": lambda w: {"amount_0": "200", "amount_1": "USD", "method": "cash"},
+        "stored": lambda w: _protest_fee(w),
+        "expect": expect(404, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED, TM=403, DC=403),
+    },
+    {
+        "name": "page protest start the review",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline:protest-review", "protest_a"),
+        "stored": lambda w: _protest_status(w),
+        "expect": expect(404, ANON=LOGIN, EXEC=400, INTL=403, TM=403, DC=400, SU=400),
+    },
+]
+
+
+def _protest_fee(w):  # noqa: N802 - the stored value of a row
+    w["protest_a"].refresh_from_db()
+    return w["protest_a"].fee_received
+
+
+def _protest_status(w):  # noqa: N802
+    w["protest_a"].refresh_from_db()
+    return w["protest_a"].status
+
+
 # --- discipline: incident reports, cases, suspensions, appeals (issue 10) ------------------------------------------
 
 

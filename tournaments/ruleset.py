@@ -79,6 +79,9 @@ class ProtestRules:
     administrative_confirm_minutes: int = 90  # 9.1 B: within 1 h 30 min of the game's end
     ruling_minutes: int = 180  # 9.1 A, D: within 3 h of the incident
     federation_minutes: int = 180  # 9.1 C: within 3 h of the incident
+    # The opposing team's written answer, from the filing (9.1 A: it is informed). The rules set no time; 3 h,
+    # the time 9.1 A, C, D give the protesting side to write, lets the opponent answer on the same footing.
+    answer_minutes: int = 180
     fee_amount: Decimal = Decimal("200")  # 9.1 A, R-52
     fee_currency: str = "USD"
 
@@ -96,6 +99,11 @@ class ProtestRules:
     def federation_window(self) -> timedelta:
         """Return the time after the incident for a federation's protest (9.1 C)."""
         return timedelta(minutes=self.federation_minutes)
+
+    @property
+    def answer_window(self) -> timedelta:
+        """Return the time after the filing for the opposing team's written answer (9.1 A; R-51 parameter)."""
+        return timedelta(minutes=self.answer_minutes)
 
 
 @dataclass(frozen=True)

@@ -6,5 +6,32 @@
 """
 
 from .consequences import ConsequenceKind, GameConsequence
+from .protests import (
+    CLOSED_STATUSES,
+    Deadline,
+    DeadlineKind,
+    DeadlineStatus,
+    FeeMethod,
+    FeeOutcome,
+    Protest,
+    ProtestAttachment,
+    ProtestKind,
+    ProtestStatus,
+    ProtestTransition,
+)
 
-__all__ = ["ConsequenceKind", "GameConsequence"]
+__all__ = [
+    "CLOSED_STATUSES",
+    "ConsequenceKind",
+    "Deadline",
+    "DeadlineKind",
+    "DeadlineStatus",
+    "FeeMethod",
+    "FeeOutcome",
+    "GameConsequence",
+    "Protest",
+    "ProtestAttachment",
+    "ProtestKind",
+    "ProtestStatus",
+    "ProtestTransition",
+]

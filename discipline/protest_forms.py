@@ -1,0 +1,72 @@
+"""Forms of the protest pages: they shape the input; ``discipline.protests`` checks who may and the rules."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+from djmoney.forms.fields import MoneyField
+
+from .models import FeeMethod, ProtestKind, ProtestStatus
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files in one input (attachments); each is checked by content by the service."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", MultipleFileInput())
+        kwargs.setdefault("required", False)
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        if not data:
+            return []
+        files = data if isinstance(data, list | tuple) else [data]
+        return [super(MultipleFileField, self).clean(f, initial) for f in files]
+
+
+class FileProtestForm(forms.Form):
+    game = forms.TypedChoiceField(coerce=int, label="Game")
+    incident = forms.ChoiceField(label="Incident (as the game's records hold it)", widget=forms.RadioSelect)
+    statement = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6}),
+        required=False,
+        help_text="The written protest (9.1). It may follow, but the protest lapses without it at the deadline.",
+    )
+    attachments = MultipleFileField(help_text="JPEG, PNG or PDF, at most 5 MB each, at most 5 files.")
+
+    def __init__(self, *args, games=(), incidents=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [("", "Choose a game")] + [
+            (g.pk, f"#{g.number} {g.home} – {g.away} ({g.championship})") for g in games
+        ]
+        self.fields["incident"].choices = [(f"{i.kind}|{i.key}", i.label) for i in incidents]
+
+    def cleaned_kind_and_key(self) -> tuple[str, str]:
+        kind, _, key = self.cleaned_data["incident"].partition("|")
+        if kind not in ProtestKind.values:
+            raise ValidationError({"incident": "Rule 9.1: choose an incident."})
+        return kind, key
+
+
+class FeeForm(forms.Form):
+    amount = MoneyField(max_digits=10, decimal_places=2, default_currency="USD", label="Amount received")
+    method = forms.ChoiceField(choices=FeeMethod.choices)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+
+class TextForm(forms.Form):
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), label="Your text")
+    attachments = MultipleFileField(help_text="JPEG, PNG or PDF, at most 5 MB each.")
+
+
+class ProtestFilterForm(forms.Form):
+    status = forms.ChoiceField(choices=[("", "Any status")] + list(ProtestStatus.choices), required=False)
+    kind = forms.ChoiceField(choices=[("", "Any kind")] + list(ProtestKind.choices), required=False)
+    championship = forms.IntegerField(required=False, min_value=1)

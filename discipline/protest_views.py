@@ -1,0 +1,272 @@
+"""Pages of protests (9.1): file one, follow it with its live deadlines, record the fee, review and decide,
+answer; the lists of staff and committee and of a team manager. Thin views over ``discipline.protests``; who
+sees what comes from ``discipline.protest_access``."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Q
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from federation.files import private_file_response
+from tournaments.models import Game
+
+from . import protest_access as pa
+from . import protests as svc
+from .models import DeadlineStatus, Protest, ProtestAttachment, ProtestStatus
+from .protest_forms import FeeForm, FileProtestForm, ProtestFilterForm, ReasonForm, TextForm
+
+
+def _apply_errors(form, error: ValidationError) -> None:
+    """Put a service's refusal at the form's fields (the rest at the top)."""
+    for field, messages_ in (error.message_dict if hasattr(error, "error_dict") else {None: error.messages}).items():
+        for message in messages_:
+            form.add_error(field if field in form.fields else None, message)
+
+
+def _list_queryset(queryset):
+    return queryset.select_related(
+        "game__championship__venue", "game__home", "game__away", "entry", "filed_by"
+    ).prefetch_related("deadlines")
+
+
+def _managed_games(user):
+    entries = user.managed_entries.values("pk")
+    return (
+        Game.objects.filter(Q(home__in=entries) | Q(away__in=entries))
+        .select_related("championship", "home", "away")
+        .order_by("-start_at", "-pk")[:100]
+    )
+
+
+@login_required
+def protest_list(request):
+    """Staff and committee: every protest they may see, filterable by status, kind and championship."""
+    if not (pa.decides_protests(request.user) or pa.keeps_protest_fees(request.user)):
+        raise PermissionDenied("Protests are listed for the discipline committee, the IHTC executive and staff.")
+    form = ProtestFilterForm(request.GET or None)
+    protests = pa.protests_visible_to(request.user)
+    if form.is_valid():
+        data = form.cleaned_data
+        if data["status"]:
+            protests = protests.filter(status=data["status"])
+        if data["kind"]:
+            protests = protests.filter(kind=data["kind"])
+        if data["championship"]:
+            protests = protests.filter(game__championship_id=data["championship"])
+    protests = _list_queryset(protests)[:200]
+    return render(request, "discipline/protest_list.html", {"protests": protests, "form": form, "mine": False})
+
+
+@login_required
+def my_protests(request):
+    """A team manager's protests: those of the games his entries play (filed by or against them)."""
+    if not pa.access.manages_entries(request.user):
+        raise PermissionDenied("This list is a team manager's.")
+    protests = _list_queryset(pa.protests_visible_to(request.user))[:200]
+    return render(request, "discipline/protest_list.html", {"protests": protests, "form": None, "mine": True})
+
+
+@login_required
+def protest_file(request):
+    """A team manager files a protest: the game, the incident as recorded, the statement, files; the fee shown."""
+    if not pa.access.manages_entries(request.user):
+        raise PermissionDenied("Rule 9.1: a team manager files his team's protests.")
+    games = list(_managed_games(request.user))
+    by_pk = {g.pk: g for g in games}
+    chosen = by_pk.get(_int(request.POST.get("game") or request.GET.get("game")))
+    managed = set(request.user.managed_entries.values_list("pk", flat=True))
+    entry = None
+    incidents = []
+    if chosen is not None:
+        entry = chosen.home if chosen.home_id in managed else chosen.away
+        for kind in ("administrative", "ruling", "federation"):
+            incidents += [i for i in svc.incidents_of(chosen, kind) if i.entry_id in (None, entry.pk)]
+    status = 200
+    if request.method == "POST" and chosen is not None:
+        form = FileProtestForm(request.POST, request.FILES, games=games, incidents=incidents)
+        if form.is_valid():
+            try:
+                kind, key = form.cleaned_kind_and_key()
+                protest = svc.protest_file(
+                    by=request.user,
+                    game=chosen,
+                    entry=entry,
+                    kind=kind,
+                    incident=key,
+                    statement=form.cleaned_data["statement"],
+                    attachments=form.cleaned_data["attachments"],
+                )
+            except ValidationError as error:
+                _apply_errors(form, error)
+            else:
+                messages.success(request, f"Protest #{protest.pk} filed; the opposing team is told.")
+                return redirect("discipline:protest-detail", protest.pk)
+        status = 400
+    else:
+        form = FileProtestForm(initial={"game": chosen.pk if chosen else ""}, games=games, incidents=incidents)
+    rules = svc.protest_rules(chosen.championship) if chosen else None
+    context = {"form": form, "game": chosen, "entry": entry, "rules": rules, "incidents": incidents}
+    return render(request, "discipline/protest_file.html", context, status=status)
+
+
+def _int(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _detail_context(request, protest: Protest, **forms) -> dict:
+    user = request.user
+    tz = protest.game.championship.venue.zone
+    now = timezone.now()
+    deadlines = [
+        {
+            "row": d,
+            "local_due": d.due_at.astimezone(tz),
+            "open": d.status == DeadlineStatus.OPEN,
+        }
+        for d in protest.deadlines.all()
+    ]
+    is_filer = pa.manages_entry(user, protest.entry)
+    is_opponent = pa.manages_entry(user, protest.opponent)
+    open_ = protest.status in (ProtestStatus.FILED, ProtestStatus.UNDER_REVIEW)
+    context = {
+        "protest": protest,
+        "deadlines": deadlines,
+        "server_now": now,
+        "tz_name": str(tz),
+        "transitions": protest.transitions.select_related("by"),
+        "attachments": protest.attachments.all(),
+        "can_fee": pa.keeps_protest_fees(user, protest.game.championship)
+        and protest.fee_due is not None
+        and protest.fee_received is None
+        and protest.status == ProtestStatus.FILED,
+        "can_review": pa.decides_protests(user) and protest.status == ProtestStatus.FILED,
+        "can_decide": pa.decides_protests(user) and protest.status == ProtestStatus.UNDER_REVIEW,
+        "can_withdraw": is_filer and open_,
+        "can_statement": is_filer and protest.status == ProtestStatus.FILED and not protest.statement,
+        "can_answer": is_opponent and open_ and protest.answered_at is None,
+        "fee_form": forms.get("fee_form") or FeeForm(initial={"amount": protest.fee_due}),
+        "reason_form": forms.get("reason_form") or ReasonForm(),
+        "text_form": forms.get("text_form") or TextForm(),
+        "action": forms.get("action", ""),
+    }
+    return context
+
+
+@login_required
+def protest_detail(request, pk: int):
+    protest = pa.access_protest(request.user, pk)
+    return render(request, "discipline/protest_detail.html", _detail_context(request, protest))
+
+
+def _act(request, pk: int, action: str, form_class, call):
+    protest = pa.access_protest(request.user, pk)
+    form = form_class(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            call(protest, form.cleaned_data)
+        except ValidationError as error:
+            _apply_errors(form, error)
+        else:
+            messages.success(request, "Done.")
+            return redirect("discipline:protest-detail", protest.pk)
+    key = {FeeForm: "fee_form", ReasonForm: "reason_form", TextForm: "text_form"}[form_class]
+    context = _detail_context(request, protest, **{key: form, "action": action})
+    return render(request, "discipline/protest_detail.html", context, status=400)
+
+
+@login_required
+@require_POST
+def protest_fee(request, pk: int):
+    return _act(
+        request,
+        pk,
+        "fee",
+        FeeForm,
+        lambda p, d: svc.protest_record_fee(by=request.user, protest=p, amount=d["amount"], method=d["method"]),
+    )
+
+
+@login_required
+@require_POST
+def protest_review(request, pk: int):
+    return _act(
+        request,
+        pk,
+        "review",
+        ReasonForm,
+        lambda p, d: svc.protest_start_review(by=request.user, protest=p, reason=d["reason"]),
+    )
+
+
+@login_required
+@require_POST
+def protest_decide(request, pk: int):
+    decision = request.POST.get("decision")
+    service = {"uphold": svc.protest_uphold, "reject": svc.protest_reject}.get(decision)
+    if service is None:
+        form = ReasonForm(request.POST)
+        form.is_valid()
+        form.add_error(None, "Rule 9.1 A: choose to uphold or to reject the protest.")
+        protest = pa.access_protest(request.user, pk)
+        context = _detail_context(request, protest, reason_form=form, action="decide")
+        return render(request, "discipline/protest_detail.html", context, status=400)
+    return _act(request, pk, "decide", ReasonForm, lambda p, d: service(by=request.user, protest=p, reason=d["reason"]))
+
+
+@login_required
+@require_POST
+def protest_withdraw(request, pk: int):
+    return _act(
+        request,
+        pk,
+        "withdraw",
+        ReasonForm,
+        lambda p, d: svc.protest_withdraw(by=request.user, protest=p, reason=d["reason"]),
+    )
+
+
+@login_required
+@require_POST
+def protest_answer(request, pk: int):
+    return _act(
+        request,
+        pk,
+        "answer",
+        TextForm,
+        lambda p, d: svc.protest_answer(by=request.user, protest=p, answer=d["text"], attachments=d["attachments"]),
+    )
+
+
+@login_required
+@require_POST
+def protest_statement(request, pk: int):
+    return _act(
+        request,
+        pk,
+        "statement",
+        TextForm,
+        lambda p, d: svc.protest_add_statement(
+            by=request.user, protest=p, statement=d["text"], attachments=d["attachments"]
+        ),
+    )
+
+
+@login_required
+def protest_attachment(request, pk: int, attachment_id: int):
+    """A file of a protest, for those who may see the protest (private storage, downloaded, never rendered)."""
+    protest = pa.access_protest(request.user, pk)
+    attachment = ProtestAttachment.objects.filter(protest=protest, pk=attachment_id).first()
+    if attachment is None:
+        raise Http404("No such file.")
+    return private_file_response(
+        attachment.file, content_type=attachment.content_type, filename_stem=f"protest-{protest.pk}-{attachment.pk}"
+    )

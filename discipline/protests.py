@@ -1,0 +1,676 @@
+"""The protest workflow (9.1; R-50 to R-52): one service per transition, each role-checked with ``by=``.
+
+filed -> under review -> upheld (fee returned) / rejected (fee forfeited); filed -> lapsed (the system, at the
+deadline, when the fee or the statement is missing); filed / under review -> withdrawn (the filer's team).
+Every service locks the protest row (``select_for_update``), changes it in one transaction, writes one
+``ProtestTransition`` (who, when, from, to, why) besides the simple-history row, and tells both teams through
+``portal.notifications.notify`` with a key naming the occasion (so a retry tells nobody twice).
+
+Deadlines come from ``discipline.deadlines`` (pure arithmetic) over the championship's ruleset (R-51) and are
+anchored on recorded server times: the sheet's receipt of the event that ended the game (administrative,
+9.1 B; a game without a sheet: the time its result was finalized) or of the incident (a ruling: the on-rink
+protest the sheet records, R-50; a federation's protest: the incident's event).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import DateTimeField, ExpressionWrapper
+from django.db.models.functions import Now
+from django.urls import reverse
+from django.utils import timezone
+from djmoney.money import Money
+
+from accounts.models import User
+from federation.files import check_scan_upload
+from games.models import GameProtestMark, SheetEvent
+from games.selectors import on_rink_protests, protest_marks
+from portal.services import audited_create, audited_save, check_transition
+from tournaments.facts import championship_ruleset
+from tournaments.models import Game, TeamEntry
+from tournaments.ruleset import ProtestRules
+
+from . import deadlines as dl
+from . import protest_access as pa
+from .models import (
+    Deadline,
+    DeadlineKind,
+    DeadlineStatus,
+    FeeMethod,
+    FeeOutcome,
+    Protest,
+    ProtestAttachment,
+    ProtestKind,
+    ProtestStatus,
+    ProtestTransition,
+)
+
+S = ProtestStatus
+TRANSITIONS = {
+    S.FILED: frozenset({S.UNDER_REVIEW, S.LAPSED, S.WITHDRAWN}),
+    S.UNDER_REVIEW: frozenset({S.UPHELD, S.REJECTED, S.WITHDRAWN}),
+    S.UPHELD: frozenset(),
+    S.REJECTED: frozenset(),
+    S.LAPSED: frozenset(),
+    S.WITHDRAWN: frozenset(),
+}
+MAX_ATTACHMENTS = 5
+MAX_STATEMENT = 10_000
+# Sheet events a federation's protest may be about (9.1 C: "any incidents ... during the course of the
+# Championships"): what the officials recorded, not the clock's housekeeping.
+INCIDENT_EVENT_TYPES = ("goal", "penalty", "penalty_shot", "shootout_attempt", "forfeit", "goalkeeper_replaced")
+
+
+def protest_rules(championship) -> ProtestRules:
+    """The championship's protest deadlines and fee (R-51, R-52)."""
+    return championship_ruleset(championship).protests
+
+
+def game_end_at(game: Game) -> datetime.datetime | None:
+    """The server time of the game's end: when the sheet received its ``game_end`` event (the latest one, a
+    corrected end counting as it was received again); a game without a sheet: when its result was finalized."""
+    received = (
+        SheetEvent.objects.filter(sheet__game=game, payload__type="game_end")
+        .order_by("-sequence")
+        .values_list("received_at", flat=True)
+        .first()
+    )
+    return received or game.finalized_at
+
+
+@dataclass(frozen=True)
+class Incident:
+    """Something a protest of ``kind`` can be about, as the game's records hold it, with its anchor time."""
+
+    kind: str
+    key: str  # "mark:<id>" or "event:<uuid>"
+    label: str
+    at: datetime.datetime | None  # the anchoring server time (None: the game has not ended yet)
+    entry_id: int | None  # the team it belongs to (a mark, an on-rink protest); None: either team's
+    mark_id: int | None = None
+    event_id: str | None = None
+
+
+def _mark_incidents(game: Game) -> list[Incident]:
+    end = game_end_at(game)
+    return [
+        Incident(
+            ProtestKind.ADMINISTRATIVE,
+            f"mark:{mark.pk}",
+            f"Made before the start by {mark.entry}: {mark.get_subject_display()}"
+            + (f" ({mark.details})" if mark.details else ""),
+            end,
+            mark.entry_id,
+            mark_id=mark.pk,
+        )
+        for mark in protest_marks(game)
+    ]
+
+
+def _ruling_incidents(game: Game) -> list[Incident]:
+    return [
+        Incident(
+            ProtestKind.RULING,
+            f"event:{p.event_id}",
+            f"On-rink protest by {p.entry} in period {p.period} at {p.time}",
+            p.recorded_at,
+            p.entry.pk if p.entry else None,
+            event_id=str(p.event_id),
+        )
+        for p in on_rink_protests(game)
+    ]
+
+
+def _sheet_incidents(game: Game) -> list[Incident]:
+    rows = SheetEvent.objects.filter(sheet__game=game, payload__type__in=INCIDENT_EVENT_TYPES).order_by("sequence")
+    incidents = []
+    for row in rows.values("event_id", "payload", "received_at"):
+        payload = row["payload"]
+        what = payload.get("type", "event").replace("_", " ")
+        detail = payload.get("infraction") or payload.get("team") or ""
+        where = f"period {payload.get('period', '?')} at {payload.get('time', '?')}"
+        incidents.append(
+            Incident(
+                ProtestKind.FEDERATION,
+                f"event:{row['event_id']}",
+                f"{what.capitalize()} {detail} ({where})".replace("  ", " "),
+                row["received_at"],
+                None,
+                event_id=str(row["event_id"]),
+            )
+        )
+    return incidents
+
+
+def incidents_of(game: Game, kind: str) -> list[Incident]:
+    """The incidents a protest of ``kind`` about ``game`` can name (the form's choices)."""
+    if kind == ProtestKind.ADMINISTRATIVE:
+        return _mark_incidents(game)
+    if kind == ProtestKind.RULING:
+        return _ruling_incidents(game)
+    if kind == ProtestKind.FEDERATION:
+        return _sheet_incidents(game)
+    return []
+
+
+def find_incident(game: Game, kind: str, key: str, entry: TeamEntry) -> Incident:
+    """The incident ``key`` of the game for a protest of ``kind`` by ``entry``, or a ValidationError citing why not."""
+    incidents = incidents_of(game, kind)
+    if kind == ProtestKind.ADMINISTRATIVE and not [i for i in incidents if i.entry_id == entry.pk]:
+        raise ValidationError(
+            {
+                "incident": "Rule 9.1 B: only an administrative protest made to the referee before the start is "
+                f"valid, and the sheet records none by {entry} for this game."
+            }
+        )
+    if kind == ProtestKind.RULING and not [i for i in incidents if i.entry_id == entry.pk]:
+        raise ValidationError(
+            {
+                "incident": "R-50, Rule 9.1 A: a protest of a referee's ruling is valid only if the captain made "
+                f"it on the rink to the referee; the game sheet records none by {entry}."
+            }
+        )
+    for incident in incidents:
+        if incident.key == key and (incident.entry_id in (None, entry.pk)):
+            return incident
+    raise ValidationError({"incident": f"Rule 9.1: choose an incident of this game as recorded (not {key!r})."})
+
+
+def filing_deadline(kind: str, incident: Incident, rules: ProtestRules) -> dl.DeadlineSpec:
+    if incident.at is None:
+        raise ValidationError(
+            {
+                "incident": "Rule 9.1 B: the written protest confirms it within 1 h 30 min of the game's end; the "
+                "game has not ended yet, so its deadline is not known."
+            }
+        )
+    return dl.protest_deadline(kind, anchor=incident.at, rules=rules)
+
+
+def check_filing_in_time(spec: dl.DeadlineSpec, *, now: datetime.datetime, tz) -> None:
+    """Refuse a filing after its deadline, citing the article and the deadline in the venue's time (R-51)."""
+    if not spec.is_open(now):
+        local_now = now.astimezone(tz)
+        raise ValidationError(
+            {
+                "incident": f"Rule {spec.article}: the written protest was due by {spec.describe(tz)}; it is now "
+                f"{local_now:%Y-%m-%d %H:%M:%S} {local_now.tzname()}, too late (R-51)."
+            }
+        )
+
+
+def _check_attachments(files: Sequence, field: str = "attachments") -> list[tuple[object, str]]:
+    if len(files) > MAX_ATTACHMENTS:
+        raise ValidationError({field: f"At most {MAX_ATTACHMENTS} files."})
+    return [(f, check_scan_upload(f, field=field)) for f in files]
+
+
+def _store_attachments(protest: Protest, checked, by: User, now) -> None:
+    for uploaded, content_type in checked:
+        row = ProtestAttachment(
+            protest=protest,
+            content_type=content_type,
+            name=str(getattr(uploaded, "name", "file"))[:120],
+            uploaded_by=by,
+            uploaded_at=now,
+        )
+        row.file.save("upload", uploaded, save=False)
+        audited_save(row, by)
+
+
+def _clean_text(value: str, field: str, limit: int = MAX_STATEMENT) -> str:
+    value = (value or "").strip()
+    if len(value) > limit:
+        raise ValidationError({field: f"At most {limit} characters."})
+    return value
+
+
+def _teams_managers(protest: Protest) -> list[User]:
+    users: dict[int, User] = {}
+    for entry in (protest.game.home, protest.game.away):
+        if entry is not None:
+            for user in entry.managers.all():
+                users[user.pk] = user
+    return list(users.values())
+
+
+def _entry_managers(entry: TeamEntry | None) -> list[User]:
+    return list(entry.managers.all()) if entry is not None else []
+
+
+def protest_url(protest: Protest) -> str:
+    return reverse("discipline:protest-detail", args=[protest.pk])
+
+
+def _notify(protest: Protest, occasion: str, subject: str, body: str, *, users=None, now=None) -> None:
+    from portal.notifications import notify  # the portal's notifications sit above the apps
+
+    notify(
+        users=_teams_managers(protest) if users is None else users,
+        key=f"protest:{protest.pk}:{occasion}",
+        subject=f"Protest #{protest.pk}, {protest.game}: {subject}",
+        body=body,
+        url=protest_url(protest),
+        now=now,
+    )
+
+
+def _transition(protest: Protest, to: str, *, by: User | None, now, reason: str = "", article: str = "9.1") -> str:
+    """Move ``protest`` (locked) to ``to``, with its transition row; return the status it had."""
+    before = protest.status
+    check_transition(TRANSITIONS, before, to, subject="A protest", article=f"Rule {article}")
+    protest.status = to
+    ProtestTransition.objects.create(protest=protest, from_status=before, to_status=to, by=by, at=now, reason=reason)
+    return before
+
+
+def _locked(protest: Protest | int) -> Protest:
+    pk = protest.pk if isinstance(protest, Protest) else protest
+    return (
+        Protest.objects.select_for_update(of=("self",))
+        .select_related("game__championship__venue", "game__home", "game__away", "entry")
+        .get(pk=pk)
+    )
+
+
+def _venue_tz(protest: Protest):
+    return protest.game.championship.venue.zone
+
+
+def _close_deadlines(protest: Protest, *, kinds: Sequence[str], status: str, now) -> None:
+    Deadline.objects.filter(protest=protest, kind__in=kinds, status=DeadlineStatus.OPEN).update(
+        status=status, closed_at=now
+    )
+
+
+def _meet_protest_deadline_if_complete(protest: Protest, now) -> None:
+    if protest.fee_is_in and protest.statement:
+        _close_deadlines(protest, kinds=[DeadlineKind.PROTEST], status=DeadlineStatus.MET, now=now)
+
+
+# --- Filing ---------------------------------------------------------------------------------------------------
+
+
+def protest_file(
+    *,
+    by: User,
+    game: Game,
+    entry: TeamEntry,
+    kind: str,
+    incident: str,
+    statement: str = "",
+    attachments: Sequence = (),
+    now: datetime.datetime | None = None,
+) -> Protest:
+    """File a protest of ``entry`` about ``game`` (9.1): the team's manager, within the deadline (R-51).
+
+    ``incident`` is an ``Incident.key`` of ``incidents_of(game, kind)``. The statement may follow (it and the fee
+    must be in by the deadline, or the protest lapses); the fee due is the ruleset's (R-52), none for 9.1 C.
+    """
+    now = now or timezone.now()
+    pa.require(pa.manages_entry(by, entry), "Rule 9.1: only a team manager of the protesting team files its protest.")
+    if kind not in ProtestKind.values:
+        raise ValidationError({"kind": f"Rule 9.1: choose one of {', '.join(ProtestKind.values)}."})
+    if entry.pk not in (game.home_id, game.away_id):
+        raise ValidationError({"game": f"Rule 9.1: {entry} does not play this game."})
+    statement = _clean_text(statement, "statement")
+    checked = _check_attachments(attachments)
+    rules = protest_rules(game.championship)
+    with transaction.atomic():
+        game = Game.objects.select_for_update(of=("self",)).select_related("championship__venue").get(pk=game.pk)
+        found = find_incident(game, kind, incident, entry)
+        spec = filing_deadline(kind, found, rules)
+        check_filing_in_time(spec, now=now, tz=game.championship.venue.zone)
+        same = Protest.objects.filter(game=game, entry=entry, kind=kind).exclude(
+            status__in=[S.WITHDRAWN, S.LAPSED, S.REJECTED]
+        )
+        same = (
+            same.filter(protest_mark_id=found.mark_id)
+            if found.mark_id
+            else same.filter(incident_event_id=found.event_id)
+        )
+        if same.exists():
+            raise ValidationError({"incident": "Rule 9.1: your team has already protested this incident."})
+        fee = Money(rules.fee_amount, rules.fee_currency) if dl.KIND_RULES[kind].fee_due else None
+        protest = audited_create(
+            Protest,
+            by,
+            kind=kind,
+            game=game,
+            entry=entry,
+            protest_mark=GameProtestMark.objects.get(pk=found.mark_id) if found.mark_id else None,
+            incident_event_id=found.event_id,
+            incident=found.label[:300],
+            incident_at=spec.anchor,
+            statement=statement,
+            filed_by=by,
+            filed_at=now,
+            fee_due=fee,
+        )
+        ProtestTransition.objects.create(protest=protest, from_status="", to_status=S.FILED, by=by, at=now)
+        Deadline.objects.create(
+            protest=protest, kind=DeadlineKind.PROTEST, article=spec.article, anchor_at=spec.anchor, due_at=spec.due
+        )
+        answer = dl.answer_deadline(filed_at=now, rules=rules)
+        Deadline.objects.create(
+            protest=protest,
+            kind=DeadlineKind.ANSWER,
+            article=answer.article,
+            anchor_at=answer.anchor,
+            due_at=answer.due,
+        )
+        _store_attachments(protest, checked, by, now)
+        _meet_protest_deadline_if_complete(protest, now)
+        tz = game.championship.venue.zone
+        fee_text = f"The fee of {fee} is due by then (R-52)." if fee else "No fee is due (9.1 C)."
+        _notify(
+            protest,
+            "filed",
+            f"filed by {entry}",
+            f"{entry} protests ({protest.get_kind_display()}): {protest.incident}.\n"
+            f"The written protest is due by {spec.describe(tz)} (Rule {spec.article}). {fee_text}\n"
+            f"The opposing team may answer in writing until {answer.describe(tz)}.",
+            now=now,
+        )
+    return protest
+
+
+def protest_add_statement(
+    *, by: User, protest: Protest, statement: str, attachments: Sequence = (), now: datetime.datetime | None = None
+) -> Protest:
+    """The filer's written statement (and files) after filing, within the protest's deadline (9.1, R-51)."""
+    now = now or timezone.now()
+    statement = _clean_text(statement, "statement")
+    if not statement:
+        raise ValidationError({"statement": "Rule 9.1: a protest must be written; write the statement."})
+    checked = _check_attachments(attachments)
+    with transaction.atomic():
+        protest = _locked(protest)
+        pa.require(pa.manages_entry(by, protest.entry), "Rule 9.1: only the protesting team's manager writes it.")
+        if protest.status != S.FILED:
+            raise ValidationError({"statement": f"Rule 9.1: the protest is {protest.get_status_display().lower()}."})
+        deadline = protest.deadlines.get(kind=DeadlineKind.PROTEST)
+        spec = dl.DeadlineSpec(deadline.kind, deadline.article, deadline.anchor_at, deadline.due_at)
+        check_filing_in_time(spec, now=now, tz=_venue_tz(protest))
+        protest.statement = statement
+        audited_save(protest, by)
+        _store_attachments(protest, checked, by, now)
+        _meet_protest_deadline_if_complete(protest, now)
+    return protest
+
+
+# --- The fee (9.1 A, R-52) -------------------------------------------------------------------------------------
+
+
+def protest_record_fee(
+    *,
+    by: User,
+    protest: Protest,
+    amount: Money,
+    method: str,
+    received_at: datetime.datetime | None = None,
+    now: datetime.datetime | None = None,
+) -> Protest:
+    """Staff record the fee as received (cash or transfer, at the venue): R-52, US$200 or the equivalent.
+
+    In the fee's own currency the amount must be at least the fee; another currency is "the equivalent" the
+    staff accepted (R-52), any positive amount. ``received_at`` defaults to now and cannot be in the future.
+    """
+    now = now or timezone.now()
+    received_at = received_at or now
+    if method not in FeeMethod.values:
+        raise ValidationError({"method": "R-52: the fee is received in cash or by transfer."})
+    if amount is None or amount.amount <= 0:
+        raise ValidationError({"amount": "R-52: enter the amount received."})
+    if received_at > now:
+        raise ValidationError({"received_at": "R-52: the fee cannot be received in the future."})
+    with transaction.atomic():
+        protest = _locked(protest)
+        pa.require(
+            pa.keeps_protest_fees(by, protest.game.championship),
+            "R-52: only staff of the sanctioning body or IHTC executives record protest fees.",
+        )
+        if protest.fee_due is None:
+            raise ValidationError({"amount": "Rule 9.1 C: a federation's protest has no fee."})
+        if protest.fee_received is not None:
+            raise ValidationError({"amount": f"R-52: the fee was recorded already ({protest.fee_received})."})
+        if protest.status != S.FILED:
+            raise ValidationError({"amount": f"R-52: the protest is {protest.get_status_display().lower()}."})
+        if str(amount.currency) == str(protest.fee_due.currency) and amount < protest.fee_due:
+            raise ValidationError({"amount": f"R-52: the fee is {protest.fee_due}; {amount} was entered."})
+        protest.fee_received = amount
+        protest.fee_method = method
+        protest.fee_received_at = received_at
+        protest.fee_received_by = by
+        audited_save(protest, by)
+        _meet_protest_deadline_if_complete(protest, now)
+        _notify(
+            protest,
+            "fee",
+            "fee received",
+            f"The protest fee of {amount} ({FeeMethod(method).label.lower()}) was received (R-52).",
+            users=_entry_managers(protest.entry),
+            now=now,
+        )
+    return protest
+
+
+# --- Review and decision (9.1 A: "The IHTC will then investigate the protest") ------------------------------------
+
+
+def protest_start_review(
+    *, by: User, protest: Protest, reason: str = "", now: datetime.datetime | None = None
+) -> Protest:
+    """The committee starts its review: the fee (if due) and the statement must be in (9.1 A, R-52)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        protest = _locked(protest)
+        pa.require(pa.decides_protests(by), "Rule 9.1 A: the discipline committee or the IHTC executive reviews.")
+        if not protest.fee_is_in:
+            raise ValidationError({"status": "Rule 9.1 A, R-52: the protest fee has not been received."})
+        if not protest.statement:
+            raise ValidationError({"status": "Rule 9.1: the written statement is missing."})
+        _transition(protest, S.UNDER_REVIEW, by=by, now=now, reason=_clean_text(reason, "reason"))
+        audited_save(protest, by)
+        _meet_protest_deadline_if_complete(protest, now)
+        _notify(protest, "under_review", "under review", "The discipline committee is reviewing the protest.", now=now)
+    return protest
+
+
+def _decide(protest, *, by, to, outcome, reason, now, verb) -> Protest:
+    now = now or timezone.now()
+    reason = _clean_text(reason, "reason")
+    if not reason:
+        raise ValidationError({"reason": "Rule 9.1 A: give the reasons of the decision."})
+    with transaction.atomic():
+        protest = _locked(protest)
+        pa.require(pa.decides_protests(by), "Rule 9.1 A: the discipline committee or the IHTC executive decides.")
+        _transition(protest, to, by=by, now=now, reason=reason, article="9.1 A")
+        if protest.fee_due is not None:
+            protest.fee_outcome = outcome
+        protest.decided_at = now
+        protest.decision_reason = reason
+        audited_save(protest, by)
+        _close_deadlines(
+            protest, kinds=[DeadlineKind.PROTEST, DeadlineKind.ANSWER], status=DeadlineStatus.CANCELLED, now=now
+        )
+        fee_text = ""
+        if protest.fee_due is not None:
+            fee_text = f" The fee is {FeeOutcome(outcome).label.split(' (')[0].lower()} (9.1 A, R-52)."
+        _notify(protest, to, verb, f"The protest is {verb}: {reason}{fee_text}", now=now)
+    return protest
+
+
+def protest_uphold(*, by: User, protest: Protest, reason: str, now: datetime.datetime | None = None) -> Protest:
+    """The protest is upheld: the fee is returned in full (9.1 A, R-52)."""
+    return _decide(protest, by=by, to=S.UPHELD, outcome=FeeOutcome.RETURNED, reason=reason, now=now, verb="upheld")
+
+
+def protest_reject(*, by: User, protest: Protest, reason: str, now: datetime.datetime | None = None) -> Protest:
+    """The protest is found unjustified: the fee is forfeited (9.1 A, R-52)."""
+    return _decide(protest, by=by, to=S.REJECTED, outcome=FeeOutcome.FORFEITED, reason=reason, now=now, verb="rejected")
+
+
+def protest_withdraw(*, by: User, protest: Protest, reason: str = "", now: datetime.datetime | None = None) -> Protest:
+    """The protesting team withdraws its protest (its manager); a fee received is returned."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        protest = _locked(protest)
+        pa.require(pa.manages_entry(by, protest.entry), "Rule 9.1: only the protesting team's manager withdraws it.")
+        _transition(protest, S.WITHDRAWN, by=by, now=now, reason=_clean_text(reason, "reason"))
+        if protest.fee_received is not None:
+            protest.fee_outcome = FeeOutcome.RETURNED
+        audited_save(protest, by)
+        _close_deadlines(
+            protest, kinds=[DeadlineKind.PROTEST, DeadlineKind.ANSWER], status=DeadlineStatus.CANCELLED, now=now
+        )
+        _notify(protest, "withdrawn", "withdrawn", f"{protest.entry} withdrew the protest.", now=now)
+    return protest
+
+
+def protest_answer(
+    *, by: User, protest: Protest, answer: str, attachments: Sequence = (), now: datetime.datetime | None = None
+) -> Protest:
+    """The opposing team's written answer, by its manager, within the ruleset's answer time (9.1 A; R-51)."""
+    now = now or timezone.now()
+    answer = _clean_text(answer, "answer")
+    if not answer:
+        raise ValidationError({"answer": "Rule 9.1 A: write the answer."})
+    checked = _check_attachments(attachments)
+    with transaction.atomic():
+        protest = _locked(protest)
+        pa.require(pa.manages_entry(by, protest.opponent), "Rule 9.1 A: only the opposing team's manager answers.")
+        if protest.status not in (S.FILED, S.UNDER_REVIEW):
+            raise ValidationError({"answer": f"Rule 9.1 A: the protest is {protest.get_status_display().lower()}."})
+        if protest.answered_at is not None:
+            raise ValidationError({"answer": "Rule 9.1 A: your team has answered already."})
+        deadline = protest.deadlines.get(kind=DeadlineKind.ANSWER)
+        spec = dl.DeadlineSpec(deadline.kind, deadline.article, deadline.anchor_at, deadline.due_at)
+        if not spec.is_open(now):
+            raise ValidationError(
+                {"answer": f"Rule {spec.article}: the answer was due by {spec.describe(_venue_tz(protest))}."}
+            )
+        protest.answer, protest.answered_at, protest.answered_by = answer, now, by
+        audited_save(protest, by)
+        _store_attachments(protest, checked, by, now)
+        _close_deadlines(protest, kinds=[DeadlineKind.ANSWER], status=DeadlineStatus.MET, now=now)
+        _notify(protest, "answered", f"answered by {protest.opponent}", answer[:2000], now=now)
+    return protest
+
+
+# --- Deadlines, run by Celery (discipline.tasks) --------------------------------------------------------------
+
+
+def _db_now(now: datetime.datetime | None):
+    """The comparison's clock: the database's (``Now()``) unless a test gives one."""
+    return Now() if now is None else now
+
+
+def _reminder_horizon(now: datetime.datetime | None):
+    if now is not None:
+        return now + dl.REMINDER_BEFORE
+    return ExpressionWrapper(Now() + dl.REMINDER_BEFORE, output_field=DateTimeField())
+
+
+def due_deadline_ids(now: datetime.datetime | None = None) -> list[int]:
+    """Open deadlines whose due time is past by the database's clock (the sweep lapses or closes them)."""
+    return list(
+        Deadline.objects.filter(status=DeadlineStatus.OPEN, due_at__lt=_db_now(now)).values_list("pk", flat=True)
+    )
+
+
+def reminder_deadline_ids(now: datetime.datetime | None = None) -> list[int]:
+    """Open deadlines within the reminder time of their due time with no reminder sent yet."""
+    clock, soon = _db_now(now), _reminder_horizon(now)
+    return list(
+        Deadline.objects.filter(
+            status=DeadlineStatus.OPEN, reminder_sent_at__isnull=True, due_at__gte=clock, due_at__lte=soon
+        ).values_list("pk", flat=True)
+    )
+
+
+def _locked_deadline(deadline_id: int, **conditions) -> tuple[Protest | None, Deadline | None]:
+    """Lock the deadline's protest, then the deadline if it is open and meets ``conditions`` (the services lock
+    the protest first too, so the two never wait on each other in opposite order)."""
+    protest_id = Deadline.objects.filter(pk=deadline_id).values_list("protest_id", flat=True).first()
+    if protest_id is None:
+        return None, None
+    protest = _locked(protest_id)
+    deadline = (
+        Deadline.objects.select_for_update().filter(pk=deadline_id, status=DeadlineStatus.OPEN, **conditions).first()
+    )
+    return protest, deadline
+
+
+def _facts(protest: Protest) -> dl.ProtestFacts:
+    return dl.ProtestFacts(
+        fee_due=protest.fee_due is not None,
+        fee_received=protest.fee_received is not None,
+        has_statement=bool(protest.statement),
+    )
+
+
+def deadline_expire(deadline_id: int, *, now: datetime.datetime | None = None) -> str:
+    """Act on a deadline that is past (by the database's clock): the protest still missing its fee or statement
+    lapses (9.1, R-51); a complete one meets it; the answer time closes. Idempotent: a deadline no longer open
+    (or not yet due) is left as it is and nothing is sent. Returns what it did."""
+    with transaction.atomic():
+        protest, deadline = _locked_deadline(deadline_id, due_at__lt=_db_now(now))
+        if deadline is None:
+            return "nothing"
+        stamp = now or timezone.now()
+        if deadline.kind == DeadlineKind.ANSWER:
+            deadline.status, deadline.closed_at = DeadlineStatus.PASSED, stamp
+            deadline.save(update_fields=["status", "closed_at"])
+            return "passed"
+        missing = _facts(protest).missing()
+        if protest.status != S.FILED or not missing:
+            deadline.status, deadline.closed_at = DeadlineStatus.MET, stamp
+            deadline.save(update_fields=["status", "closed_at"])
+            return "met"
+        what = " and ".join({"fee": "the fee (R-52)", "statement": "the written statement"}[m] for m in missing)
+        reason = f"Rule {deadline.article}: {what} missing at the deadline, {deadline.due_at:%Y-%m-%d %H:%M:%S} UTC."
+        _transition(protest, S.LAPSED, by=None, now=stamp, reason=reason, article=deadline.article)
+        audited_save(protest, None)
+        deadline.status, deadline.closed_at = DeadlineStatus.LAPSED, stamp
+        deadline.save(update_fields=["status", "closed_at"])
+        _close_deadlines(protest, kinds=[DeadlineKind.ANSWER], status=DeadlineStatus.CANCELLED, now=stamp)
+        _notify(protest, "lapsed", "lapsed", reason, now=stamp)
+        return "lapsed"
+
+
+def deadline_remind(deadline_id: int, *, now: datetime.datetime | None = None) -> str:
+    """Send the reminder before a deadline once (``reminder_sent_at``): to the protesting team while its fee or
+    statement is missing, to the opposing team while it has not answered. Idempotent."""
+    with transaction.atomic():
+        protest, deadline = _locked_deadline(
+            deadline_id, reminder_sent_at__isnull=True, due_at__gte=_db_now(now), due_at__lte=_reminder_horizon(now)
+        )
+        if deadline is None:
+            return "nothing"
+        stamp = now or timezone.now()
+        tz = _venue_tz(protest)
+        due = dl.DeadlineSpec(deadline.kind, deadline.article, deadline.anchor_at, deadline.due_at).describe(tz)
+        deadline.reminder_sent_at = stamp
+        deadline.save(update_fields=["reminder_sent_at"])
+        if deadline.kind == DeadlineKind.PROTEST:
+            missing = _facts(protest).missing() if protest.status == S.FILED else ()
+            if not missing:
+                return "not needed"
+            what = " and ".join(
+                {"fee": f"the fee of {protest.fee_due}", "statement": "the statement"}[m] for m in missing
+            )
+            users = _entry_managers(protest.entry)
+            body = f"Rule {deadline.article}: {what} must be in by {due}, or the protest lapses."
+        else:
+            if protest.answered_at is not None or protest.status not in (S.FILED, S.UNDER_REVIEW):
+                return "not needed"
+            users = _entry_managers(protest.opponent)
+            body = f"Your team may answer the protest in writing until {due}."
+        _notify(protest, f"reminder:{deadline.kind}", "reminder", body, users=users, now=stamp)
+        return "reminded"

@@ -1,0 +1,83 @@
+"""A played game with its sheet for the protest tests: an on-rink protest by the home captain (9.1 A, R-50),
+a penalty (an incident for a federation's protest, 9.1 C), the game's end received by the server (9.1 B's
+anchor), the teams' managers, a committee member, a fee keeper."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from accounts.models import Role, User
+from games.models import GameProtestMark, GameSheet, SheetEvent
+from games.sheet import record_events
+from tests.factories import international_staff, with_role
+from tests.games.sheet_helpers import entry, sheet_game, sign_in
+from tournaments.models import Game
+
+UTC = datetime.UTC
+# The game is at 10:00 in Rome on 1 July 2027 (08:00 UTC); the sheet received the entries at these times.
+INCIDENT_AT = datetime.datetime(2027, 7, 1, 8, 20, tzinfo=UTC)
+END_AT = datetime.datetime(2027, 7, 1, 9, 30, tzinfo=UTC)
+SECOND = datetime.timedelta(seconds=1)
+
+
+@dataclass
+class World:
+    game: Game
+    home_manager: User
+    away_manager: User
+    committee: User
+    staff: User
+    director: User
+    on_rink_protest: str
+    penalty: str
+    mark: GameProtestMark
+
+
+def manager_of(entry_, **kwargs) -> User:
+    user = with_role(Role.TEAM_MANAGER, entry_.federation, **kwargs)
+    entry_.managers.add(user)
+    return user
+
+
+def world() -> World:
+    game = sheet_game()
+    director = international_staff()
+    mark = GameProtestMark.objects.create(
+        game=game,
+        entry=game.home,
+        subject="equipment",
+        details="sticks",
+        made_at=game.start_at - datetime.timedelta(minutes=10),
+        recorded_by=director,
+    )
+    sign_in(game, director)
+    protest = entry("protest", period=1, time="3:00", team="home", seconds=180)
+    penalty = entry(
+        "penalty", period=1, time="3:00", team="away", player=12, penalty="minor", infraction="tripping", seconds=181
+    )
+    events = [entry("period_start", period=1), entry("clock_stop", period=1, time="3:00"), protest, penalty]
+    record_events(game=game, by=director, device="table-1", events=events, now=INCIDENT_AT)
+    # The game's end as the server received it (a whole game's log is not needed for the anchor).
+    sheet = GameSheet.objects.get(game=game)
+    SheetEvent.objects.create(
+        sheet=sheet,
+        event_id="00000000-0000-4000-8000-000000000e0d",
+        sequence=sheet.sequence + 1,
+        payload={"type": "game_end"},
+        entered_by=director,
+        device="table-1",
+        received_at=END_AT,
+        device_time=END_AT - datetime.timedelta(minutes=5),  # a device's clock is never the anchor
+    )
+    return World(
+        game=game,
+        home_manager=manager_of(game.home),
+        away_manager=manager_of(game.away),
+        committee=with_role(Role.DISCIPLINE_COMMITTEE),
+        staff=international_staff(),
+        director=director,
+        on_rink_protest=f"event:{protest['id']}",
+        penalty=f"event:{penalty['id']}",
+        mark=mark,
+    )

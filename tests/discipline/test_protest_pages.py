@@ -1,0 +1,88 @@
+"""The protest pages: filing, the detail's countdown from the server's time, the fee, the decision, the lists."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from discipline import protests as svc
+from discipline.models import Protest, ProtestStatus
+
+from .protest_helpers import world
+
+pytestmark = pytest.mark.django_db
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def w(monkeypatch):
+    w = world()
+    # The sheet's times are in July 2027: the pages' "now" is within the deadlines.
+    return w
+
+
+def test_a_late_filing_on_the_page_is_refused_at_the_incident_field_and_nothing_stored(w):
+    client = logged_in(w.home_manager)
+    url = reverse("discipline:protest-file")
+    form = client.get(url, {"game": w.game.pk})
+    assert form.status_code == 200 and "On-rink protest by" in form.content.decode()
+    answer = client.post(url, {"game": w.game.pk, "incident": f"ruling|{w.on_rink_protest}", "statement": "x"})
+    # Today (after July 2027's game? no: before it) the filing is refused or taken by the real clock.
+    body = answer.content.decode()
+    if timezone.now() > w.game.start_at:
+        assert answer.status_code == 400 and "Rule 9.1 A, D: the written protest was due by" in body
+        assert not Protest.objects.exists()
+    else:
+        assert answer.status_code == 302
+
+
+def test_the_detail_counts_down_from_the_servers_time_and_the_committee_decides(w):
+    protest = svc.protest_file(
+        by=w.home_manager,
+        game=w.game,
+        entry=w.game.home,
+        kind="federation",
+        incident=w.penalty,
+        statement="Written.",
+        now=w.game.start_at,
+    )
+    protest.deadlines.update(due_at=timezone.now() + timezone.timedelta(hours=1))
+    page = logged_in(w.home_manager).get(reverse("discipline:protest-detail", args=[protest.pk])).content.decode()
+    assert 'class="countdown" data-due="' in page and "data-server-now=" in page and "Rule 9.1 C" in page
+    assert "discipline/countdown.js" in page and "Europe/Rome" in page
+    committee = logged_in(w.committee)
+    assert committee.post(reverse("discipline:protest-review", args=[protest.pk]), {"reason": ""}).status_code == 302
+    refused = committee.post(reverse("discipline:protest-decide", args=[protest.pk]), {"decision": "uphold"})
+    assert refused.status_code == 400 and "give the reasons" in refused.content.decode()
+    done = committee.post(
+        reverse("discipline:protest-decide", args=[protest.pk]), {"decision": "uphold", "reason": "Right."}
+    )
+    assert done.status_code == 302
+    protest.refresh_from_db()
+    assert protest.status == ProtestStatus.UPHELD
+
+
+def test_the_lists_take_constant_queries(w, django_assert_max_num_queries):
+    def file(kind, incident):
+        return svc.protest_file(
+            by=w.home_manager, game=w.game, entry=w.game.home, kind=kind, incident=incident, now=w.game.start_at
+        )
+
+    file("federation", w.penalty)
+    client = logged_in(w.committee)
+    url = reverse("discipline:protest-list")
+    with django_assert_max_num_queries(12) as one:
+        assert client.get(url).status_code == 200
+    file("ruling", w.on_rink_protest)
+    with django_assert_max_num_queries(len(one.captured_queries)):
+        page = client.get(url)
+    assert page.content.decode().count("/discipline/protests/") >= 2
+    mine = logged_in(w.home_manager).get(reverse("discipline:my-protests"))
+    assert mine.status_code == 200 and "File a protest" in mine.content.decode()
