@@ -2,9 +2,44 @@
 
 - ``consequences``: what final games hand over (``GameConsequence``), read by the incident reports.
 - ``protests``: protests with fees, deadlines and their audited workflow (9.1; R-50 to R-52).
-- ``cases``: incident reports, committee cases and decisions, suspensions, appeals (4.2 P, 7.1, 8.2, 9.2; R-53, R-54).
+- ``cases``: incident reports, confidential reports, committee cases and decisions (4.2 P, 7.1; R-53).
+- ``suspensions``: suspensions and the games served towards them (8.2; R-53).
 """
 
+from .cases import (
+    CASE_TRANSITIONS,
+    Attachment,
+    Case,
+    CaseStatement,
+    CaseStatus,
+    CaseTransition,
+    ConfidentialKind,
+    ConfidentialReport,
+    Decision,
+    DecisionOutcome,
+    IncidentReport,
+    ReportStatus,
+)
 from .consequences import ConsequenceKind, GameConsequence
+from .suspensions import ServedGame, Suspension, SuspensionKind, SuspensionStatus
 
-__all__ = ["ConsequenceKind", "GameConsequence"]
+__all__ = [
+    "CASE_TRANSITIONS",
+    "Attachment",
+    "Case",
+    "CaseStatement",
+    "CaseStatus",
+    "CaseTransition",
+    "ConfidentialKind",
+    "ConfidentialReport",
+    "ConsequenceKind",
+    "Decision",
+    "DecisionOutcome",
+    "GameConsequence",
+    "IncidentReport",
+    "ReportStatus",
+    "ServedGame",
+    "Suspension",
+    "SuspensionKind",
+    "SuspensionStatus",
+]
