@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -89,6 +90,12 @@ def _check_attachments(files: Sequence) -> list[str]:
     return [check_scan_upload(f, field="attachments") for f in files]
 
 
+def _attach(uploads: Sequence, types: Sequence[str], *, by: User, now: datetime.datetime, **owner) -> None:
+    """Store checked uploads (``_check_attachments``) as attachments of ``owner`` (a report or a case)."""
+    for upload, content_type in zip(uploads, types, strict=True):
+        audited_create(Attachment, by, file=upload, content_type=content_type, uploaded_by=by, uploaded_at=now, **owner)
+
+
 def file_confidential_report(
     *, game: Game, kind: str, text: str, by: User, attachments: Sequence = (), incident_report=None, now=None
 ) -> ConfidentialReport:
@@ -108,10 +115,7 @@ def file_confidential_report(
             ConfidentialReport, by, game=game, kind=kind, text=text.strip(), author=by, filed_at=now,
             incident_report=incident_report,
         )  # fmt: skip
-        for upload, content_type in zip(attachments, types, strict=True):
-            audited_create(
-                Attachment, by, report=report, file=upload, content_type=content_type, uploaded_by=by, uploaded_at=now
-            )
+        _attach(attachments, types, by=by, now=now, report=report)
     return report
 
 
@@ -189,10 +193,7 @@ def add_statement(*, case: Case, text: str, by: User, attachments: Sequence = ()
         if case.status == CaseStatus.DECIDED:
             raise ValidationError({"case": "R-53: the case is decided."})
         statement = audited_create(CaseStatement, by, case=case, text=text.strip(), author=by, made_at=now)
-        for upload, content_type in zip(attachments, types, strict=True):
-            audited_create(
-                Attachment, by, case=case, file=upload, content_type=content_type, uploaded_by=by, uploaded_at=now
-            )
+        _attach(attachments, types, by=by, now=now, case=case)
     return statement
 
 
@@ -254,8 +255,14 @@ def decide_case(
         decision = audited_create(
             Decision, by, case=case, outcome=outcome, reasons=reasons.strip(), decided_by=by, decided_at=now
         )
+        # 7.1: the match penalty's suspension lasts until the decision; the automatic ones of 8.2 A and 8.2 C
+        # stand unless the decision sanctions the person (its suspension replaces them).
+        sanctioned = {s.person_id for s in sanctions}
         for provisional in Suspension.objects.select_for_update().filter(
-            consequence__incident_report__in=reports, provisional=True, status=SuspensionStatus.ACTIVE
+            Q(kind=SuspensionKind.UNTIL_DECISION) | Q(person_id__in=sanctioned),
+            consequence__incident_report__in=reports,
+            provisional=True,
+            status=SuspensionStatus.ACTIVE,
         ):
             provisional.status, provisional.closed_at = SuspensionStatus.REPLACED, now
             audited_save(provisional, by)
