@@ -4,8 +4,10 @@
 - ``protests``: protests with fees, deadlines and their audited workflow (9.1; R-50 to R-52).
 - ``cases``: incident reports, confidential reports, committee cases and decisions (4.2 P, 7.1; R-53).
 - ``suspensions``: suspensions and the games served towards them (8.2; R-53).
+- ``appeals``: appeals to the IHTC General Assembly, then the FIRS Congress (9.2 A; R-54).
 """
 
+from .appeals import Appeal, AppealLevel, AppealStatus
 from .cases import (
     CASE_TRANSITIONS,
     Attachment,
@@ -24,6 +26,9 @@ from .consequences import ConsequenceKind, GameConsequence
 from .suspensions import ServedGame, Suspension, SuspensionKind, SuspensionStatus
 
 __all__ = [
+    "Appeal",
+    "AppealLevel",
+    "AppealStatus",
     "CASE_TRANSITIONS",
     "Attachment",
     "Case",

@@ -23,6 +23,7 @@ class SuspensionStatus(models.TextChoices):
     ENDED = "ended", "Ended (with the championship or its period)"
     REPLACED = "replaced", "Replaced by the committee's decision"
     WITHDRAWN = "withdrawn", "Withdrawn (the sheet's amendment removed its penalty)"
+    ANNULLED = "annulled", "Annulled on appeal (9.2 A)"
 
 
 class Suspension(models.Model):
