@@ -6,6 +6,8 @@ Thin views over ``discipline.access``, ``discipline.selectors`` and ``discipline
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers
 from rest_framework.generics import get_object_or_404
@@ -13,10 +15,13 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from discipline import access, cases, selectors
+from discipline import access, appeals, cases, selectors
 from discipline.models import (
+    Appeal,
+    AppealLevel,
     ConfidentialKind,
     ConfidentialReport,
+    Decision,
     DecisionOutcome,
     IncidentReport,
     Suspension,
@@ -246,9 +251,7 @@ class ChampionshipSuspensionsView(_View):
     def get(self, request, pk: int):
         championship = get_object_or_404(Championship, pk=pk)
         if not can_see_suspensions_of(request.user, championship):
-            return Response(
-                {"detail": "Rule 8.2: the championship's staff and the committee see its suspensions."}, 403
-            )
+            raise PermissionDenied("Rule 8.2: the championship's staff and the committee see its suspensions.")
         rows = selectors.suspension_list(request.user, championship=championship, filters=request.query_params.dict())
         return Response(SuspensionSerializer(rows, many=True).data)
 
@@ -262,3 +265,72 @@ class SuspensionsView(_View):
     def get(self, request):
         rows = selectors.suspension_list(request.user, filters=request.query_params.dict())
         return Response(SuspensionSerializer(rows, many=True).data)
+
+
+# --- appeals (9.2 A; R-54) ----------------------------------------------------------------------------------------
+
+
+class AppealSerializer(serializers.ModelSerializer):
+    filer = serializers.CharField(source="filer.username", read_only=True)
+    fee = serializers.CharField(allow_null=True, read_only=True, help_text="Amount and currency, e.g. 'US$200.00'.")
+
+    class Meta:
+        model = Appeal
+        fields = [
+            "id", "decision", "level", "previous", "filer", "grounds", "fee", "filed_at", "deadline", "status",
+            "reasons", "decided_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class AppealInput(serializers.Serializer):
+    level = serializers.ChoiceField(choices=AppealLevel.choices)
+    grounds = serializers.CharField()
+    fee_amount = serializers.DecimalField(max_digits=10, decimal_places=2, required=False, allow_null=True, min_value=0)
+    fee_currency = serializers.CharField(max_length=3, required=False, default="USD")
+
+
+APPEAL_OUTCOMES = [("upheld", "Upheld"), ("dismissed", "Dismissed")]
+
+
+class AppealDecisionInput(serializers.Serializer):
+    outcome = serializers.ChoiceField(choices=APPEAL_OUTCOMES)
+    reasons = serializers.CharField()
+
+
+class DecisionAppealsView(_View):
+    @extend_schema(
+        summary="Lodge an appeal against a decision (9.2 A): the IHTC General Assembly, then the FIRS Congress.",
+        request=AppealInput,
+        responses={201: AppealSerializer, 400: _REFUSED, 403: _FORBIDDEN, 404: _NOT_FOUND},
+    )
+    def post(self, request, pk: int):
+        decision = get_object_or_404(Decision.objects.select_related("case__championship"), pk=pk)
+        if not appeals.can_file_appeal(request.user, decision):
+            raise Http404("No such decision.")
+        data = self.input(AppealInput)
+        fee = None
+        if data.get("fee_amount") is not None:
+            from djmoney.money import Money
+
+            fee = Money(data["fee_amount"], data.get("fee_currency") or "USD")
+        appeal = appeals.file_appeal(
+            decision=decision, level=data["level"], grounds=data["grounds"], by=request.user, fee=fee
+        )
+        return self.answer(appeal, serializer_class=AppealSerializer, created=True)
+
+
+class AppealDecisionView(_View):
+    @extend_schema(
+        summary="Record the General Assembly's or the FIRS Congress's decision on an appeal (9.2 A; final at Congress).",
+        request=AppealDecisionInput,
+        responses={200: AppealSerializer, 400: _REFUSED, 403: _FORBIDDEN, 404: _NOT_FOUND},
+    )
+    def post(self, request, pk: int):
+        if not access.is_committee(request.user):
+            raise Http404("No such appeal.")
+        appeal = get_object_or_404(Appeal, pk=pk)
+        appeals.check_can_decide_appeal(request.user)
+        data = self.input(AppealDecisionInput)
+        appeal = appeals.decide_appeal(appeal=appeal, outcome=data["outcome"], reasons=data["reasons"], by=request.user)
+        return self.answer(appeal, serializer_class=AppealSerializer)

@@ -22,4 +22,7 @@ urlpatterns: list = [
         name="championship-suspensions",
     ),
     path("discipline/suspensions/", api.SuspensionsView.as_view(), name="suspensions"),
+    # --- appeals (9.2 A; R-54) ---
+    path("discipline/decisions/<int:pk>/appeals/", api.DecisionAppealsView.as_view(), name="decision-appeals"),
+    path("discipline/appeals/<int:pk>/decision/", api.AppealDecisionView.as_view(), name="appeal-decision"),
 ]

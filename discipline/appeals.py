@@ -87,10 +87,14 @@ def file_appeal(*, decision: Decision, level: str, grounds: str, by: User, fee=N
         )  # fmt: skip
 
 
+def check_can_decide_appeal(user: User) -> None:
+    if not (is_superuser(user) or has_role(user, Role.IHTC_EXECUTIVE)):
+        raise PermissionDenied("Rule 9.2 A: the IHTC executive records the decision of the Assembly or the Congress.")
+
+
 def decide_appeal(*, appeal: Appeal, outcome: str, reasons: str, by: User, now=None) -> Appeal:
     """Record the Assembly's or the Congress's decision (the Congress's is final and binding, 9.2 A)."""
-    if not (is_superuser(by) or has_role(by, Role.IHTC_EXECUTIVE)):
-        raise PermissionDenied("Rule 9.2 A: the IHTC executive records the decision of the Assembly or the Congress.")
+    check_can_decide_appeal(by)
     if outcome not in (AppealStatus.UPHELD, AppealStatus.DISMISSED):
         raise ValidationError({"outcome": "Choose upheld or dismissed."})
     if not (reasons or "").strip():

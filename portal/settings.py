@@ -298,6 +298,9 @@ SPECTACULAR_SETTINGS = {
         "ConfidentialKindEnum": "discipline.models.ConfidentialKind",
         "SuspensionKindEnum": "discipline.models.SuspensionKind",
         "SanctionKindEnum": "discipline.api.SANCTION_KINDS",
+        "AppealLevelEnum": "discipline.models.AppealLevel",
+        "DecisionOutcomeEnum": "discipline.models.DecisionOutcome",
+        "AppealOutcomeEnum": "discipline.api.APPEAL_OUTCOMES",
     },
     # The portal's conventions (portal.openapi): refusals with their bodies, closed request bodies.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "portal.openapi.closed_request_bodies"],

@@ -1823,8 +1823,17 @@ def _discipline_objects() -> dict[str, Callable[[World], object]]:
         RoleAssignmentFactory(user=committee, role=Role.DISCIPLINE_COMMITTEE)
         return cases.open_case(reports=[w["disc_incident"]], title="Match penalty", by=committee)
 
+    def disc_appeal(w):
+        from discipline import appeals, cases
+
+        case = w["disc_case"]
+        decision = cases.decide_case(case=case, outcome="no_action", reasons="No action.", by=case.opened_by)
+        return appeals.file_appeal(decision=decision, level="general_assembly", grounds="Grounds.", by=case.opened_by)
+
     return {
         "disc_game": disc_game,
+        "disc_appeal": disc_appeal,
+        "disc_decision": lambda w: w["disc_appeal"].decision,
         "disc_incident": disc_incident,
         "disc_confidential": disc_confidential,
         "disc_attachment": lambda w: w["disc_confidential"].attachments.get(),
@@ -1936,6 +1945,23 @@ TARGETS += [
         "expect": expect(403, **SUSPENSIONS_OF_CHAMPIONSHIP),
     },
     {"name": "api my suspensions", "method": "get", "url": discipline_api("suspensions"), "expect": API_ANY_USER},
+    {
+        # 9.2 A: the federation of the person concerned (A's staff, international staff), his team's managers and
+        # the committee lodge an appeal; the rest may not learn the decision exists.
+        "name": "api appeal a decision (no grounds)",
+        "method": "post",
+        "url": discipline_api("decision-appeals", "disc_decision"),
+        "data": lambda w: {"level": "firs_congress"},
+        "expect": expect(400, ANON=403, STAFF_B=404, GO=404),
+    },
+    {
+        # 9.2 A: the IHTC executive records the Assembly's and the Congress's decision.
+        "name": "api appeal decision (no reasons)",
+        "method": "post",
+        "url": discipline_api("appeal-decision", "disc_appeal"),
+        "data": lambda w: {"outcome": "upheld"},
+        "expect": expect(404, ANON=403, EXEC=400, SU=400, DC=403),
+    },
 ]
 
 
@@ -1952,6 +1978,7 @@ def test_every_route_of_the_committees_pages_and_api_is_in_the_matrix():
 _COMMITTEE_ROUTES = {
     "queue", "report", "case", "confidential-file", "confidential", "attachment", "championship-suspensions",
     "suspensions", "report-queue", "game-confidential-reports", "confidential-report", "case-decision",
+    "decision-appeals", "appeal-decision",
 }  # fmt: skip
 
 

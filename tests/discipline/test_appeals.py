@@ -92,3 +92,24 @@ def test_only_the_persons_federation_team_or_the_committee_files(decided):
     with pytest.raises(PermissionDenied, match="9.2 A"):
         appeals.file_appeal(decision=decision, level="general_assembly", grounds="g", by=with_role(Role.TEAM_MANAGER))
     assert appeals.can_file_appeal(with_role(Role.DISCIPLINE_COMMITTEE), decision)
+
+
+def test_the_api_files_and_decides_an_appeal_with_its_fee(decided):
+    from django.urls import reverse
+
+    from tests.factories import client_for
+
+    decision, player, staff = decided
+    filed = client_for(staff).post(
+        reverse("discipline-api:decision-appeals", args=[decision.pk]),
+        {"level": "general_assembly", "grounds": "Self-defence.", "fee_amount": "200.00", "fee_currency": "EUR"},
+        format="json",
+    )
+    assert filed.status_code == 201, filed.content
+    assert (filed.json()["fee"], filed.json()["deadline"], filed.json()["status"]) == ("€200.00", None, "filed")
+    url = reverse("discipline-api:appeal-decision", args=[filed.json()["id"]])
+    assert client_for(with_role(Role.DISCIPLINE_COMMITTEE)).post(url, {}, format="json").status_code == 403
+    answer = client_for(with_role(Role.IHTC_EXECUTIVE)).post(
+        url, {"outcome": "dismissed", "reasons": "No."}, format="json"
+    )
+    assert answer.status_code == 200 and answer.json()["status"] == "dismissed"
