@@ -171,8 +171,8 @@ class ReportView(_View):
         summary="An incident report (4.2 P, 6.1.5 A).",
         responses={200: IncidentReportSerializer, 403: _FORBIDDEN, 404: _NOT_FOUND},
     )
-    def get(self, request, pk: int):
-        return Response(IncidentReportSerializer(access.access_incident_report(request.user, pk)).data)
+    def get(self, request, id: int):
+        return Response(IncidentReportSerializer(access.access_incident_report(request.user, id)).data)
 
 
 class GameConfidentialReportsView(_View):
@@ -201,8 +201,8 @@ class ConfidentialReportView(_View):
         summary="CONFIDENTIAL: a report, read by the committee, the executive and its author only.",
         responses={200: ConfidentialReportSerializer, 403: _FORBIDDEN, 404: _NOT_FOUND},
     )
-    def get(self, request, pk: int):
-        return Response(ConfidentialReportSerializer(access.access_confidential_report(request.user, pk)).data)
+    def get(self, request, id: int):
+        return Response(ConfidentialReportSerializer(access.access_confidential_report(request.user, id)).data)
 
 
 class CaseView(_View):
@@ -210,8 +210,8 @@ class CaseView(_View):
         summary="A case: its reports, status, hearing and decision (R-53).",
         responses={200: CaseSerializer, 403: _FORBIDDEN, 404: _NOT_FOUND},
     )
-    def get(self, request, pk: int):
-        return Response(CaseSerializer(access.access_case(request.user, pk)).data)
+    def get(self, request, id: int):
+        return Response(CaseSerializer(access.access_case(request.user, id)).data)
 
 
 class CaseDecisionView(_View):
@@ -220,8 +220,8 @@ class CaseDecisionView(_View):
         request=DecisionInput,
         responses={201: CaseSerializer, 400: _REFUSED, 403: _FORBIDDEN, 404: _NOT_FOUND},
     )
-    def post(self, request, pk: int):
-        case = access.access_case(request.user, pk)
+    def post(self, request, id: int):
+        case = access.access_case(request.user, id)
         data = self.input(DecisionInput)
         sanctions = [
             cases.Sanction(
@@ -232,7 +232,7 @@ class CaseDecisionView(_View):
         cases.decide_case(
             case=case, outcome=data["outcome"], reasons=data["reasons"], by=request.user, sanctions=sanctions
         )
-        return self.answer(access.access_case(request.user, pk), serializer_class=CaseSerializer, created=True)
+        return self.answer(access.access_case(request.user, id), serializer_class=CaseSerializer, created=True)
 
 
 _FILTERS = [
@@ -248,8 +248,8 @@ class ChampionshipSuspensionsView(_View):
         parameters=_FILTERS,
         responses={200: SuspensionSerializer(many=True), 403: _FORBIDDEN, 404: _NOT_FOUND},
     )
-    def get(self, request, pk: int):
-        championship = get_object_or_404(Championship, pk=pk)
+    def get(self, request, id: int):
+        championship = get_object_or_404(Championship, pk=id)
         if not can_see_suspensions_of(request.user, championship):
             raise PermissionDenied("Rule 8.2: the championship's staff and the committee see its suspensions.")
         rows = selectors.suspension_list(request.user, championship=championship, filters=request.query_params.dict())
@@ -304,8 +304,8 @@ class DecisionAppealsView(_View):
         request=AppealInput,
         responses={201: AppealSerializer, 400: _REFUSED, 403: _FORBIDDEN, 404: _NOT_FOUND},
     )
-    def post(self, request, pk: int):
-        decision = get_object_or_404(Decision.objects.select_related("case__championship"), pk=pk)
+    def post(self, request, id: int):
+        decision = get_object_or_404(Decision.objects.select_related("case__championship"), pk=id)
         if not appeals.can_file_appeal(request.user, decision):
             raise Http404("No such decision.")
         data = self.input(AppealInput)
@@ -326,10 +326,10 @@ class AppealDecisionView(_View):
         request=AppealDecisionInput,
         responses={200: AppealSerializer, 400: _REFUSED, 403: _FORBIDDEN, 404: _NOT_FOUND},
     )
-    def post(self, request, pk: int):
+    def post(self, request, id: int):
         if not access.is_committee(request.user):
             raise Http404("No such appeal.")
-        appeal = get_object_or_404(Appeal, pk=pk)
+        appeal = get_object_or_404(Appeal, pk=id)
         appeals.check_can_decide_appeal(request.user)
         data = self.input(AppealDecisionInput)
         appeal = appeals.decide_appeal(appeal=appeal, outcome=data["outcome"], reasons=data["reasons"], by=request.user)

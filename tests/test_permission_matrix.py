@@ -1777,25 +1777,14 @@ def _discipline_objects() -> dict[str, Callable[[World], object]]:
         )
 
     def disc_incident(w):
-        from discipline.services import Consequence, receive_game_consequences
+        from discipline.services import receive_game_consequences
+        from tests.factories import game_consequence
 
         game = w["disc_game"]
         person = RosterEntryFactory(entry=game.home, number="44").person
         receive_game_consequences(
             game=game,
-            consequences=[
-                Consequence(
-                    penalty_id="m1",
-                    entry_id=game.home_id,
-                    person_id=person.pk,
-                    number=44,
-                    kind="match",
-                    article="6.1.6",
-                    infraction="attempt_to_injure",
-                    period=1,
-                    time_tenths=600,
-                )  # fmt: skip
-            ],
+            consequences=[game_consequence(game, person, penalty_id="m1")],
         )
         return IncidentReport.objects.get(game=game)
 

@@ -12,8 +12,8 @@ from djmoney.money import Money
 from accounts.models import Role
 from discipline import appeals, cases
 from discipline.models import Appeal, IncidentReport, Suspension, SuspensionStatus
-from discipline.services import Consequence, receive_game_consequences
-from tests.factories import GameFactory, RosterEntryFactory, federation_staff, with_role
+from discipline.services import receive_game_consequences
+from tests.factories import GameFactory, RosterEntryFactory, federation_staff, game_consequence, with_role
 from tournaments.models import GameStatus
 
 pytestmark = pytest.mark.django_db
@@ -28,19 +28,7 @@ def decided():
     at = game.start_at + datetime.timedelta(hours=2)
     receive_game_consequences(
         game=game,
-        consequences=[
-            Consequence(
-                penalty_id="m",
-                entry_id=game.home_id,
-                person_id=player.pk,
-                number=None,
-                kind="match",
-                article="6.1.6",
-                infraction="kicking_opponent",
-                period=1,
-                time_tenths=100,
-            )  # fmt: skip
-        ],
+        consequences=[game_consequence(game, player, infraction="kicking_opponent")],
         now=at,
     )
     committee = with_role(Role.DISCIPLINE_COMMITTEE)

@@ -12,7 +12,7 @@ from django.urls import reverse
 from accounts.models import Role
 from discipline import cases
 from discipline.models import Attachment, ConfidentialReport, IncidentReport
-from discipline.services import Consequence, receive_game_consequences
+from discipline.services import receive_game_consequences
 from games.models import GameOfficial, OfficialAccount
 from tests.factories import (
     GameFactory,
@@ -20,6 +20,7 @@ from tests.factories import (
     RosterEntryFactory,
     client_for,
     federation_staff,
+    game_consequence,
     international_staff,
     pdf_upload,
     with_role,
@@ -35,20 +36,7 @@ def offend(game, count=1):
     people = [RosterEntryFactory(entry=game.home).person for _ in range(count)]
     receive_game_consequences(
         game=game,
-        consequences=[
-            Consequence(
-                penalty_id=f"p{p.pk}",
-                entry_id=game.home_id,
-                person_id=p.pk,
-                number=None,
-                kind="match",
-                article="6.1.6",
-                infraction="attempt_to_injure",
-                period=1,
-                time_tenths=600,
-            )  # fmt: skip
-            for p in people
-        ],
+        consequences=[game_consequence(game, p, penalty_id=f"p{p.pk}") for p in people],
         now=game.start_at + 2 * HOUR,
     )
     return people

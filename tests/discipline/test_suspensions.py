@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from accounts.models import Role
 from discipline import cases
 from discipline.models import IncidentReport, ReportStatus, ServedGame, Suspension, SuspensionStatus
-from discipline.services import Consequence, active_suspensions, count_served_games, receive_game_consequences
+from discipline.services import active_suspensions, count_served_games, receive_game_consequences
 from discipline.suspensions import end_finished, recipients
 from tests.factories import (
     ChampionshipFactory,
@@ -19,6 +19,7 @@ from tests.factories import (
     RosterEntryFactory,
     TeamEntryFactory,
     federation_staff,
+    game_consequence,
     international_staff,
     with_role,
 )
@@ -43,10 +44,16 @@ def make_final(game, by):
 
 
 def consequence(game, person, *, kind="game_misconduct", article="6.1.3 B", infraction="", penalty_id="p1"):
-    return Consequence(
-        penalty_id=penalty_id, entry_id=game.home_id, person_id=person.pk, number=7, kind=kind, article=article,
-        infraction=infraction, period=2, time_tenths=6150,
-    )  # fmt: skip
+    return game_consequence(
+        game,
+        person,
+        kind=kind,
+        article=article,
+        infraction=infraction,
+        penalty_id=penalty_id,
+        period=2,
+        time_tenths=6150,
+    )
 
 
 @pytest.fixture

@@ -133,7 +133,7 @@ def test_a_player_suspended_by_the_discipline_module_is_refused_naming_the_suspe
     """R-53, 8.2 A: a major + game misconduct in the team's previous game; the real suspension is named."""
     import datetime
 
-    from tests.factories import GameFactory
+    from tests.factories import GameFactory, game_consequence
 
     assert discipline.active_suspensions(game=game, person_ids=[line.person_id for line in home_roster]) == {}
     earlier = GameFactory(
@@ -144,17 +144,7 @@ def test_a_player_suspended_by_the_discipline_module_is_refused_naming_the_suspe
     discipline.receive_game_consequences(
         game=earlier,
         consequences=[
-            discipline.Consequence(
-                penalty_id="p9/6.1.3B",
-                entry_id=game.home_id,
-                person_id=offender.person_id,
-                number=4,
-                kind="game_misconduct",
-                article="6.1.3 B",
-                infraction="",
-                period=1,
-                time_tenths=100,
-            )  # fmt: skip
+            game_consequence(earlier, offender.person, kind="game_misconduct", article="6.1.3 B", infraction="")
         ],
     )
     errors = refusal(lambda: submit(game, game.home, home_roster[:8], by=manager))
