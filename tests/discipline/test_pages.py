@@ -194,3 +194,24 @@ def test_list_pages_and_endpoints_keep_their_query_count_as_data_grows(world, dj
     offend(GameFactory(championship=championship, status=GameStatus.FINAL, home_goals=0, away_goals=1), count=5)
     assert counts() == small
     assert ConfidentialReport.objects.count() == 1
+
+
+def test_the_queue_shows_each_reports_deadline_in_the_venues_time_zone(world):
+    from django.utils import timezone
+
+    base = world["game"]
+    game = GameFactory(
+        championship=base.championship, phase=base.phase, status=GameStatus.FINAL, home_goals=0, away_goals=0,
+        start_at=base.start_at + 48 * HOUR,
+    )  # fmt: skip
+    nxt = GameFactory(
+        championship=game.championship, phase=game.phase, home=game.home, start_at=game.start_at + 5 * HOUR
+    )
+    offend(game)
+    committee = world["users"]["committee"]
+    rows = client_for(committee).get(reverse("discipline-api:report-queue")).json()
+    assert len(rows) == 1 and rows[0]["game"] == game.pk and rows[0]["status"] == "open"
+    assert datetime.datetime.fromisoformat(rows[0]["deadline"]) == nxt.start_at
+    local = timezone.localtime(nxt.start_at, game.championship.venue.zone)
+    page = _page(committee, reverse("discipline:queue")).content.decode()
+    assert local.strftime("%H:%M") in page and "attempt_to_injure" in page
