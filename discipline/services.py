@@ -1,9 +1,11 @@
-"""What the discipline module tells the other apps. Until its models exist, these are the hand-over points.
+"""What the discipline module tells the other apps: the hand-over points.
 
 ``active_suspensions`` is the one question the line-ups ask (R-07, R-53, 8.2): who may not be put on a
-game's line-up or bench. The discipline module answers it from its suspensions (served games count the
-games the team plays, architecture: "A suspension -> the player cannot be put on a game line-up until
-served"); today no suspension is recorded anywhere, so the answer is always empty.
+game's line-up or bench. The discipline module answers it from its suspensions (``discipline.suspensions``;
+served games count the games the team plays, architecture: "A suspension -> the player cannot be put on a
+game line-up until served"). ``receive_game_consequences`` takes the automatic consequences of a final game
+and makes their incident reports (``discipline.cases``) and provisional suspensions. ``count_served_games``
+counts a game that became final towards its teams' people's suspensions.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
+from discipline import cases, suspensions
 from discipline.models import GameConsequence
+from discipline.suspensions import count_served_games as count_served_games
 
 if TYPE_CHECKING:
     from tournaments.models import Game
@@ -35,10 +39,13 @@ class ActiveSuspension:
 def active_suspensions(*, game: Game, person_ids: Iterable[int]) -> dict[int, ActiveSuspension]:
     """Return the suspensions in force for ``game`` of the given people, by person id (R-07, R-53).
 
-    The hand-over point of the discipline module: it has no suspensions yet, so nobody is suspended.
-    Called once per line-up with every person on it (one query when suspensions exist).
+    Called once per line-up with every person on it: one query (``discipline.suspensions.active_for_game``);
+    a suspension follows its person to any game of its sanctioning body.
     """
-    return {}
+    return {
+        person_id: ActiveSuspension(person_id, suspension.describe())
+        for person_id, suspension in suspensions.active_for_game(game=game, person_ids=person_ids).items()
+    }
 
 
 # --- What final games hand over (issue 9: "Finalizing feeds everything else") ------------------------------------
@@ -78,11 +85,13 @@ def receive_game_consequences(
 ) -> ConsequenceReceipt:
     """Receive the automatic consequences of a final game (4.2 P: reported with the game report), once each.
 
-    The hand-over point of the discipline module (its suspensions, 8.2, are a later issue): called by
+    The hand-over point of the discipline module: called by
     ``games.finalize`` in the finalizing transaction with the full set of the game's consequences every time
     the game is finalized (its first final version and every amendment). A consequence it holds already (same
     sheet penalty id) is kept, never stored twice; a new one is stored; one it holds that the set no longer has
     (an amendment removed it) is marked withdrawn; one withdrawn that comes back is received again.
+    Each one received gets its incident report (4.2 P, 6.1.5 A) and its provisional suspension (R-53: 8.2 A,
+    8.2 C, 7.1); each one withdrawn withdraws them.
     """
     now = now or timezone.now()
     held = {c.penalty_id: c for c in GameConsequence.objects.filter(game=game)}
@@ -115,6 +124,12 @@ def receive_game_consequences(
             stored.withdrawn_at = now
             stored.save(update_fields=["withdrawn_at"])
             withdrawn.append(stored)
+    for stored in received:
+        cases.report_consequence(stored, now=now)
+        suspensions.impose_provisional(stored, now=now)
+    for stored in withdrawn:
+        cases.withdraw_report(stored, now=now)
+        suspensions.withdraw_provisional(stored, now=now)
     return ConsequenceReceipt(tuple(received), tuple(withdrawn), tuple(kept))
 
 

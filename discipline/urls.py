@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import protest_views as pv
+from . import views
 
 app_name = "discipline"
 urlpatterns: list = [
@@ -16,4 +17,13 @@ urlpatterns: list = [
     path("protests/<int:pk>/answer/", pv.protest_answer, name="protest-answer"),
     path("protests/<int:pk>/statement/", pv.protest_statement, name="protest-statement"),
     path("protests/<int:pk>/attachments/<int:attachment_id>/", pv.protest_attachment, name="protest-attachment"),
+    # --- incident reports, cases, suspensions (R-53) ---
+    path("reports/", views.queue, name="queue"),
+    path("reports/<int:pk>/", views.report_detail, name="report"),
+    path("cases/<int:pk>/", views.case_detail, name="case"),
+    path("games/<int:game_pk>/confidential/", views.confidential_file, name="confidential-file"),
+    path("confidential/<int:pk>/", views.confidential_detail, name="confidential"),
+    path("attachments/<int:pk>/", views.attachment_download, name="attachment"),
+    path("championships/<int:pk>/suspensions/", views.championship_suspensions, name="championship-suspensions"),
+    path("suspensions/", views.my_suspensions, name="suspensions"),
 ]

@@ -308,6 +308,12 @@ SPECTACULAR_SETTINGS = {
         "ChampionshipLevelEnum": "tournaments.models.Level",
         "SheetDutyEnum": "games.devices.SHEET_DUTY_CHOICES",
         "OfficialDutyEnum": "games.models.OfficialDuty",
+        "ConfidentialKindEnum": "discipline.models.ConfidentialKind",
+        "SuspensionKindEnum": "discipline.models.SuspensionKind",
+        "SanctionKindEnum": "discipline.api.SANCTION_KINDS",
+        "AppealLevelEnum": "discipline.models.AppealLevel",
+        "DecisionOutcomeEnum": "discipline.models.DecisionOutcome",
+        "AppealOutcomeEnum": "discipline.api.APPEAL_OUTCOMES",
     },
     # The portal's conventions (portal.openapi): refusals with their bodies, closed request bodies.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "portal.openapi.closed_request_bodies"],

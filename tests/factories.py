@@ -410,3 +410,17 @@ def admin_form_data(obj, **changes) -> dict:
         if not isinstance(field, forms.FileField)
     }
     return {**data, **changes}
+
+
+def game_consequence(
+    game, person, *, penalty_id="p1", kind="match", article="6.1.6", infraction="attempt_to_injure", entry=None, **kw
+):
+    """A consequence of ``game`` as its final sheet hands it to discipline (default: a home player's match penalty;
+    ``kind="game_misconduct", article="6.1.3 B", infraction=""`` is a major's game misconduct)."""
+    from discipline.services import Consequence
+
+    fields = {"number": None, "period": 1, "time_tenths": 600, **kw}
+    return Consequence(
+        penalty_id=penalty_id, entry_id=(entry or game.home).pk, person_id=person.pk, kind=kind, article=article,
+        infraction=infraction, **fields,
+    )  # fmt: skip

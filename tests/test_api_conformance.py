@@ -129,6 +129,36 @@ def _summaries(game, home_line, away_line, keepers):
         )
 
 
+def _discipline_records(championship, line) -> dict[str, list[int]]:
+    """A final game's match penalty (its incident report and provisional suspension), a confidential report, a case
+    decided with no action and its appeal to the General Assembly (discipline, R-53, R-54)."""
+    from discipline import appeals, cases
+    from discipline.services import receive_game_consequences
+    from games.models import GameOfficial, OfficialAccount
+    from tests.factories import PersonFactory, RoleAssignmentFactory, UserFactory, game_consequence
+    from tournaments.models import Game, GameStatus
+
+    game = Game.objects.filter(championship=championship, status=GameStatus.FINAL, home=line.entry).first()
+    receive_game_consequences(game=game, consequences=[game_consequence(game, line.person)])
+    referee, login = PersonFactory(is_referee=True), UserFactory()
+    RoleAssignmentFactory(user=login, role=Role.GAME_OFFICIAL)
+    OfficialAccount.objects.create(person=referee, user=login)
+    GameOfficial.objects.create(game=game, person=referee, duty="referee", position=1, assigned_at=game.start_at)
+    confidential = cases.file_confidential_report(game=game, kind="referee", text="Confidential.", by=login)
+    committee = UserFactory()
+    RoleAssignmentFactory(user=committee, role=Role.DISCIPLINE_COMMITTEE)
+    case = cases.open_case(reports=list(game.incident_reports.all()), title="Match penalty", by=committee)
+    decision = cases.decide_case(case=case, outcome="no_action", reasons="No action.", by=committee)
+    appeal = appeals.file_appeal(decision=decision, level="general_assembly", grounds="Grounds.", by=committee)
+    return {
+        "incident-reports": list(game.incident_reports.values_list("pk", flat=True)),
+        "confidential-reports": [confidential.pk],
+        "cases": [case.pk],
+        "decisions": [decision.pk],
+        "appeals": [appeal.pk],
+    }
+
+
 def build_world() -> World:
     """Two national federations (A enters the championship), an international sanctioning body, and what they own."""
     from tournaments import services as tournament_services
@@ -191,8 +221,11 @@ def build_world() -> World:
     for line in rosters[upcoming.home_id]:
         LineupPlayer.objects.create(lineup=lineup, person=line.person, number=line.number, position=line.position)
 
+    discipline = _discipline_records(championship, rosters[entry_a.pk][0])
+
     world = World()
     world.ids = {
+        **discipline,
         "game-officials": [assignment.pk],
         "lineups": [lineup.pk],
         "game-readiness": [upcoming.pk],

@@ -1863,6 +1863,214 @@ def _protest_status(w):  # noqa: N802
 # --- discipline: incident reports, cases, suspensions, appeals (issue 10) ------------------------------------------
 
 
+def _discipline_objects() -> dict[str, Callable[[World], object]]:
+    """A final game of A's entry with a match penalty (its incident report and provisional suspension), a referee's
+    confidential report with a PDF (its author is none of the roles), and a case gathering the report."""
+    from discipline.models import IncidentReport
+    from tests.factories import GameFactory, RosterEntryFactory
+
+    def disc_game(w):
+        from tournaments.models import GameStatus
+
+        return GameFactory(
+            championship=w["championship"], home=w["entry_a"], status=GameStatus.FINAL, home_goals=1, away_goals=0
+        )
+
+    def disc_incident(w):
+        from discipline.services import receive_game_consequences
+        from tests.factories import game_consequence
+
+        game = w["disc_game"]
+        person = RosterEntryFactory(entry=game.home, number="44").person
+        receive_game_consequences(
+            game=game,
+            consequences=[game_consequence(game, person, penalty_id="m1")],
+        )
+        return IncidentReport.objects.get(game=game)
+
+    def disc_confidential(w):
+        from discipline.models import ConfidentialReport
+        from games.models import GameOfficial, OfficialAccount
+
+        game = w["disc_game"]
+        referee = PersonFactory(is_referee=True)
+        GameOfficial.objects.create(game=game, person=referee, duty="referee", position=1, assigned_at=game.start_at)
+        login = UserFactory()
+        RoleAssignmentFactory(user=login, role=Role.GAME_OFFICIAL)
+        OfficialAccount.objects.create(person=referee, user=login)
+        from discipline import cases
+
+        cases.file_confidential_report(
+            game=game, kind="referee", text="Confidential.", by=login, attachments=[pdf_upload()]
+        )
+        return ConfidentialReport.objects.get(game=game)
+
+    def disc_case(w):
+        from discipline import cases
+
+        committee = UserFactory()
+        RoleAssignmentFactory(user=committee, role=Role.DISCIPLINE_COMMITTEE)
+        return cases.open_case(reports=[w["disc_incident"]], title="Match penalty", by=committee)
+
+    def disc_appeal(w):
+        from discipline import appeals, cases
+
+        case = w["disc_case"]
+        decision = cases.decide_case(case=case, outcome="no_action", reasons="No action.", by=case.opened_by)
+        return appeals.file_appeal(decision=decision, level="general_assembly", grounds="Grounds.", by=case.opened_by)
+
+    return {
+        "disc_game": disc_game,
+        "disc_appeal": disc_appeal,
+        "disc_decision": lambda w: w["disc_appeal"].decision,
+        "disc_incident": disc_incident,
+        "disc_confidential": disc_confidential,
+        "disc_attachment": lambda w: w["disc_confidential"].attachments.get(),
+        "disc_case": disc_case,
+    }
+
+
+OBJECTS.update(_discipline_objects())
+
+
+def discipline_api(name: str, *args) -> Callable[[World], str]:
+    return lambda w: reverse(f"discipline-api:{name}", args=[w.pk(a) for a in args])
+
+
+# The committee's records: the discipline committee, the IHTC executive, superusers (R-53); the rest may not learn
+# that a record exists (404), the list pages refuse them (403).
+PAGE_COMMITTEE_LIST = expect(403, ANON=LOGIN, EXEC=200, DC=200, SU=200)
+PAGE_COMMITTEE_RECORD = expect(404, ANON=LOGIN, EXEC=200, DC=200, SU=200)
+API_COMMITTEE_LIST = expect(403, EXEC=200, DC=200, SU=200)
+API_COMMITTEE_RECORD = expect(404, ANON=403, EXEC=200, DC=200, SU=200)
+# A championship's suspensions: its staff (international here), the committee, the executive (8.2).
+SUSPENSIONS_OF_CHAMPIONSHIP = {"EXEC": 200, "INTL": 200, "DC": 200, "SU": 200}
+
+TARGETS += [
+    {"name": "page discipline queue", "method": "get", "url": page("discipline:queue"), "expect": PAGE_COMMITTEE_LIST},
+    {
+        "name": "page incident report",
+        "method": "get",
+        "url": page("discipline:report", "disc_incident"),
+        "expect": PAGE_COMMITTEE_RECORD,
+    },
+    {
+        "name": "page case",
+        "method": "get",
+        "url": page("discipline:case", "disc_case"),
+        "expect": PAGE_COMMITTEE_RECORD,
+    },
+    {
+        "name": "page case (no action given)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline:case", "disc_case"),
+        "expect": expect(404, ANON=LOGIN, EXEC=400, DC=400, SU=400),
+    },
+    {
+        "name": "page confidential report (CONFIDENTIAL)",
+        "method": "get",
+        "url": page("discipline:confidential", "disc_confidential"),
+        "expect": PAGE_COMMITTEE_RECORD,
+    },
+    {
+        "name": "page confidential attachment download (CONFIDENTIAL)",
+        "method": "get",
+        "url": page("discipline:attachment", "disc_attachment"),
+        "expect": PAGE_COMMITTEE_RECORD,
+    },
+    {
+        # 6.4.29 note: the game's officials and its teams' officials (A's team managers) file.
+        "name": "page file a confidential report",
+        "method": "get",
+        "url": page("discipline:confidential-file", "disc_game"),
+        "expect": expect(403, ANON=LOGIN, TM=200),
+    },
+    {
+        "name": "page championship suspensions",
+        "method": "get",
+        "url": page("discipline:championship-suspensions", "championship"),
+        "expect": expect(403, ANON=LOGIN, **SUSPENSIONS_OF_CHAMPIONSHIP),
+    },
+    {"name": "page my suspensions", "method": "get", "url": page("discipline:suspensions"), "expect": PAGE_ANY_USER},
+    {
+        "name": "api incident report queue",
+        "method": "get",
+        "url": discipline_api("report-queue"),
+        "expect": API_COMMITTEE_LIST,
+    },
+    {
+        "name": "api incident report",
+        "method": "get",
+        "url": discipline_api("report", "disc_incident"),
+        "expect": API_COMMITTEE_RECORD,
+    },
+    {
+        "name": "api file a confidential report",
+        "method": "post",
+        "format": "multipart",
+        "url": discipline_api("game-confidential-reports", "disc_game"),
+        "data": lambda w: {"kind": "6.4.29", "text": "Abuse from the bench."},
+        "expect": expect(403, TM=201),
+    },
+    {
+        "name": "api confidential report (CONFIDENTIAL)",
+        "method": "get",
+        "url": discipline_api("confidential-report", "disc_confidential"),
+        "expect": API_COMMITTEE_RECORD,
+    },
+    {"name": "api case", "method": "get", "url": discipline_api("case", "disc_case"), "expect": API_COMMITTEE_RECORD},
+    {
+        "name": "api case decision (no reasons)",
+        "method": "post",
+        "url": discipline_api("case-decision", "disc_case"),
+        "data": lambda w: {"outcome": "no_action"},
+        "expect": expect(404, ANON=403, EXEC=400, DC=400, SU=400),
+    },
+    {
+        "name": "api championship suspensions",
+        "method": "get",
+        "url": discipline_api("championship-suspensions", "championship"),
+        "expect": expect(403, **SUSPENSIONS_OF_CHAMPIONSHIP),
+    },
+    {"name": "api my suspensions", "method": "get", "url": discipline_api("suspensions"), "expect": API_ANY_USER},
+    {
+        # 9.2 A: the federation of the person concerned (A's staff, international staff), his team's managers and
+        # the committee lodge an appeal; the rest may not learn the decision exists.
+        "name": "api appeal a decision (no grounds)",
+        "method": "post",
+        "url": discipline_api("decision-appeals", "disc_decision"),
+        "data": lambda w: {"level": "firs_congress"},
+        "expect": expect(400, ANON=403, STAFF_B=404, GO=404),
+    },
+    {
+        # 9.2 A: the IHTC executive records the Assembly's and the Congress's decision.
+        "name": "api appeal decision (no reasons)",
+        "method": "post",
+        "url": discipline_api("appeal-decision", "disc_appeal"),
+        "data": lambda w: {"outcome": "upheld"},
+        "expect": expect(404, ANON=403, EXEC=400, SU=400, DC=403),
+    },
+]
+
+
+def test_every_route_of_the_committees_pages_and_api_is_in_the_matrix():
+    resolver = get_resolver()
+    routes = _route_names(resolver.namespace_dict["discipline-api"][1].url_patterns, "discipline-api")
+    routes |= _route_names(resolver.namespace_dict["discipline"][1].url_patterns, "discipline")
+    committee = {r for r in routes if r.split(":")[1] in _COMMITTEE_ROUTES}
+    missing = committee - _target_route_names()
+    assert committee and not missing, f"routes with no row in the permission matrix: {sorted(missing)}"
+
+
+# The routes of this part (the protests' part lists its own).
+_COMMITTEE_ROUTES = {
+    "queue", "report", "case", "confidential-file", "confidential", "attachment", "championship-suspensions",
+    "suspensions", "report-queue", "game-confidential-reports", "confidential-report", "case-decision",
+    "decision-appeals", "appeal-decision",
+}  # fmt: skip
+
+
 def _admin_changelist_rows() -> list[dict]:
     rows = []
     for model in admin.site._registry:

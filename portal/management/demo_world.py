@@ -29,6 +29,7 @@ from djmoney.money import Money
 from PIL import Image, ImageDraw
 
 from accounts.models import Role, RoleAssignment, User
+from discipline.demo import build_discipline_demo
 from federation import services as federation_services
 from federation.models import (
     EligibilityWaiver,
@@ -171,6 +172,7 @@ class WorldBuilder:
         self.build_schedule()
         self.build_results()
         self.build_game_day()
+        build_discipline_demo(self)  # incident reports, suspensions, a case (discipline.demo)
         self.summary.counts = {
             "federations": Federation.objects.count(),
             "people": Person.objects.count(),

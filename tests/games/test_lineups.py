@@ -129,9 +129,30 @@ def test_a_suspended_team_official_is_refused_on_the_bench(game, home_roster, ma
     assert "8.2 C, rest of tournament" in errors["bench_officials"][0]
 
 
-def test_the_discipline_hand_over_finds_no_suspension_until_the_module_exists(game, home_roster):
-    """The hand-over point: discipline.services.active_suspensions answers for the line-up's people."""
+def test_a_player_suspended_by_the_discipline_module_is_refused_naming_the_suspension(game, home_roster, manager):
+    """R-53, 8.2 A: a major + game misconduct in the team's previous game; the real suspension is named."""
+    import datetime
+
+    from tests.factories import GameFactory, game_consequence
+
     assert discipline.active_suspensions(game=game, person_ids=[line.person_id for line in home_roster]) == {}
+    earlier = GameFactory(
+        championship=game.championship, phase=game.phase, home=game.home,
+        start_at=game.start_at - datetime.timedelta(days=1), status=GameStatus.FINAL, home_goals=1, away_goals=0,
+    )  # fmt: skip
+    offender = home_roster[3]
+    discipline.receive_game_consequences(
+        game=earlier,
+        consequences=[
+            game_consequence(earlier, offender.person, kind="game_misconduct", article="6.1.3 B", infraction="")
+        ],
+    )
+    errors = refusal(lambda: submit(game, game.home, home_roster[:8], by=manager))
+    assert errors["players"] == [
+        "players[3]: Rule 8.2 A: a suspended player cannot be on the line-up: "
+        "Rule 8.2 A: suspended (provisional) for 1 game(s), 0 served (R-07, R-53)"
+    ]
+    assert not Lineup.objects.exists()
 
 
 def test_giving_the_lineup_again_replaces_it(game, home_roster, manager):

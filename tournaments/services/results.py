@@ -324,6 +324,9 @@ def game_record_result(
         audited_save(game, by)
         if forfeited_by is not None:
             _disqualify_if_forfeits(forfeited_by, game=game, by=by, now=now)
+        from discipline.services import count_served_games  # the discipline app sits above tournaments
+
+        count_served_games(game=game, now=now)  # 8.2, R-53: both final paths (staff's, the sheet's) come here
         if not from_sheet:  # a sheet's finalize announces once, after its whole transaction (games.finalize)
             transaction.on_commit(partial(_announce_final, game.pk, game.championship_id))
     return game

@@ -1,0 +1,113 @@
+"""Appeals (9.2 A; R-54): against a decision of the discipline committee or the executive, lodged with the IHTC
+General Assembly, then with the FIRS Congress, whose decision is final and binding.
+
+- Who files: staff of the federation of a person the decision concerns, the managers of that person's team in
+  the case, the committee's members and the executive on the federation's behalf.
+- Deadline: ``AppealRules`` of the championship's ruleset (days after the decision appealed: the committee's
+  for the General Assembly, the Assembly's for the Congress); no default, so no deadline when unset (R-54).
+- Who records the decision: the IHTC executive (it keeps the Assembly's and the Congress's minutes here).
+- An upheld appeal annuls the decision's suspensions still in force.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.access import can_edit_federation, has_role, is_superuser
+from accounts.models import Role, User
+from discipline.access import is_committee
+from discipline.models import Appeal, AppealLevel, AppealStatus, Decision, SuspensionStatus
+from portal.services import audited_create, audited_save
+from tournaments.facts import championship_ruleset
+
+
+def can_file_appeal(user: User, decision: Decision) -> bool:
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    if is_committee(user):
+        return True
+    reports = decision.case.incident_reports.select_related("person__federation", "entry")
+    for report in reports:
+        if report.person_id and can_edit_federation(user, report.person.federation):
+            return True
+        if report.entry.managers.filter(pk=user.pk).exists():
+            return True
+    return False
+
+
+def appeal_deadline(decision: Decision, level: str, *, previous: Appeal | None) -> datetime.datetime | None:
+    """The deadline of an appeal (R-54): the ruleset's days after the decision appealed; None when unset."""
+    rules = championship_ruleset(decision.case.championship).appeals
+    if level == AppealLevel.GENERAL_ASSEMBLY:
+        days, since = rules.general_assembly_days, decision.decided_at
+    else:
+        days, since = rules.congress_days, previous.decided_at if previous else None
+    if days is None or since is None:
+        return None
+    return since + datetime.timedelta(days=days)
+
+
+def file_appeal(*, decision: Decision, level: str, grounds: str, by: User, fee=None, now=None) -> Appeal:
+    """Lodge an appeal: first with the IHTC General Assembly, then (its appeal dismissed) with the FIRS Congress."""
+    now = now or timezone.now()
+    if not can_file_appeal(by, decision):
+        raise PermissionDenied("Rule 9.2 A: the federation of a person the decision concerns files the appeal.")
+    if level not in AppealLevel.values:
+        raise ValidationError({"level": f"Choose one of: {', '.join(AppealLevel.values)}."})
+    if not (grounds or "").strip():
+        raise ValidationError({"grounds": "Rule 9.2 A: the appeal gives its grounds."})
+    with transaction.atomic():
+        decision = Decision.objects.select_for_update().select_related("case__championship").get(pk=decision.pk)
+        held = {a.level: a for a in Appeal.objects.filter(decision=decision)}
+        previous = None
+        if level in held:
+            raise ValidationError(
+                {"level": f"Rule 9.2 A: an appeal to the {held[level].get_level_display()} is filed."}
+            )
+        if level == AppealLevel.FIRS_CONGRESS:
+            previous = held.get(AppealLevel.GENERAL_ASSEMBLY)
+            if previous is None or previous.status != AppealStatus.DISMISSED:
+                raise ValidationError(
+                    {"level": "Rule 9.2 A: the FIRS Congress hears an appeal the IHTC General Assembly dismissed."}
+                )
+        elif held.get(AppealLevel.GENERAL_ASSEMBLY):
+            raise ValidationError({"level": "Rule 9.2 A: the General Assembly's appeal is filed."})
+        deadline = appeal_deadline(decision, level, previous=previous)
+        if deadline is not None and now > deadline:
+            raise ValidationError(
+                {"level": f"Rule 9.2 A / R-54: the appeal's deadline was {deadline:%Y-%m-%d %H:%M} UTC."}
+            )
+        return audited_create(
+            Appeal, by, decision=decision, level=level, previous=previous, filer=by, grounds=grounds.strip(),
+            fee=fee, filed_at=now, deadline=deadline,
+        )  # fmt: skip
+
+
+def check_can_decide_appeal(user: User) -> None:
+    if not (is_superuser(user) or has_role(user, Role.IHTC_EXECUTIVE)):
+        raise PermissionDenied("Rule 9.2 A: the IHTC executive records the decision of the Assembly or the Congress.")
+
+
+def decide_appeal(*, appeal: Appeal, outcome: str, reasons: str, by: User, now=None) -> Appeal:
+    """Record the Assembly's or the Congress's decision (the Congress's is final and binding, 9.2 A)."""
+    check_can_decide_appeal(by)
+    if outcome not in (AppealStatus.UPHELD, AppealStatus.DISMISSED):
+        raise ValidationError({"outcome": "Choose upheld or dismissed."})
+    if not (reasons or "").strip():
+        raise ValidationError({"reasons": "Rule 9.2 A: the decision gives its reasons."})
+    now = now or timezone.now()
+    with transaction.atomic():
+        appeal = Appeal.objects.select_for_update().get(pk=appeal.pk)
+        if appeal.status != AppealStatus.FILED:
+            raise ValidationError({"outcome": "Rule 9.2 A: this appeal is decided."})
+        appeal.status, appeal.reasons, appeal.decided_by, appeal.decided_at = outcome, reasons.strip(), by, now
+        audited_save(appeal, by)
+        if outcome == AppealStatus.UPHELD:
+            for suspension in appeal.decision.suspensions.select_for_update().filter(status=SuspensionStatus.ACTIVE):
+                suspension.status, suspension.closed_at = SuspensionStatus.ANNULLED, now
+                audited_save(suspension, by)
+    return appeal

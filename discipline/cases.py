@@ -1,0 +1,287 @@
+"""Incident reports, confidential reports, the committee's cases and decisions (4.2 P, 6.1.5 A, 6.4.29 note,
+7.1, 8.2; R-53). Each state change in one transaction, audited (simple-history; ``CaseTransition`` rows say
+who, when, from, to and why). Every service re-checks access with the acting user (``by=``).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.models import User
+from discipline import suspension_rules as sr
+from discipline.access import check_can_file_confidential, check_committee
+from discipline.models import (
+    CASE_TRANSITIONS,
+    Attachment,
+    Case,
+    CaseStatement,
+    CaseStatus,
+    CaseTransition,
+    ConfidentialKind,
+    ConfidentialReport,
+    Decision,
+    DecisionOutcome,
+    GameConsequence,
+    IncidentReport,
+    ReportStatus,
+    Suspension,
+    SuspensionKind,
+    SuspensionStatus,
+)
+from discipline.suspensions import count_past_games, tell_about
+from federation.files import check_scan_upload
+from portal.services import audited_create, audited_save, check_transition
+from tournaments.models import Game
+
+# --- incident reports (4.2 P, 6.1.5 A; R-53) --------------------------------------------------------------------
+
+
+def _officials(game: Game) -> str:
+    from games.models import GameOfficial  # the games app sits beside this one
+
+    return "; ".join(
+        f"{o.get_duty_display()} {o.position}: {o.person}"
+        for o in GameOfficial.objects.filter(game=game).select_related("person")
+    )
+
+
+def report_consequence(consequence: GameConsequence, *, now: datetime.datetime) -> IncidentReport:
+    """Make (or bring up to date) the incident report of a consequence received from a final game."""
+    fields = {
+        "game": consequence.game,
+        "entry_id": consequence.entry_id,
+        "person_id": consequence.person_id,
+        "kind": consequence.kind,
+        "period": consequence.period,
+        "time_tenths": consequence.time_tenths,
+        "infraction": consequence.infraction,
+        "article": consequence.article,
+        "officials": _officials(consequence.game),
+    }
+    report = IncidentReport.objects.select_for_update().filter(consequence=consequence).first()
+    if report is None:
+        return IncidentReport.objects.create(consequence=consequence, created_at=now, **fields)
+    for key, value in fields.items():
+        setattr(report, key, value)
+    if report.status == ReportStatus.WITHDRAWN:
+        report.status = ReportStatus.IN_CASE if report.case_id else ReportStatus.OPEN
+    report.save()
+    return report
+
+
+def withdraw_report(consequence: GameConsequence, *, now: datetime.datetime) -> None:
+    """The sheet's amendment removed the penalty: its report leaves the queue (a case keeps it, marked)."""
+    for report in IncidentReport.objects.select_for_update().filter(consequence=consequence):
+        report.status = ReportStatus.WITHDRAWN
+        report.save(update_fields=["status"])
+
+
+# --- confidential reports and attachments -----------------------------------------------------------------------
+
+
+def _check_attachments(files: Sequence) -> list[str]:
+    return [check_scan_upload(f, field="attachments") for f in files]
+
+
+def _attach(uploads: Sequence, types: Sequence[str], *, by: User, now: datetime.datetime, **owner) -> None:
+    """Store checked uploads (``_check_attachments``) as attachments of ``owner`` (a report or a case)."""
+    for upload, content_type in zip(uploads, types, strict=True):
+        audited_create(Attachment, by, file=upload, content_type=content_type, uploaded_by=by, uploaded_at=now, **owner)
+
+
+def file_confidential_report(
+    *, game: Game, kind: str, text: str, by: User, attachments: Sequence = (), incident_report=None, now=None
+) -> ConfidentialReport:
+    """File the referee's report (4.2 P) or a 6.4.29 confidential report, with its attachments (JPEG, PNG, PDF
+    by content, at most 5 MB each, like passport scans). CONFIDENTIAL (``discipline.access``)."""
+    if kind not in ConfidentialKind.values:
+        raise ValidationError({"kind": f"Choose one of: {', '.join(ConfidentialKind.values)}."})
+    check_can_file_confidential(by, game, kind)
+    if not (text or "").strip():
+        raise ValidationError({"text": "Rule 6.4.29: write the report."})
+    if incident_report is not None and incident_report.game_id != game.pk:
+        raise ValidationError({"incident_report": "The incident report is of another game."})
+    types = _check_attachments(attachments)
+    now = now or timezone.now()
+    with transaction.atomic():
+        report = audited_create(
+            ConfidentialReport, by, game=game, kind=kind, text=text.strip(), author=by, filed_at=now,
+            incident_report=incident_report,
+        )  # fmt: skip
+        _attach(attachments, types, by=by, now=now, report=report)
+    return report
+
+
+# --- cases ------------------------------------------------------------------------------------------------------
+
+
+def _transition(case: Case, to: str, *, by: User, why: str, now: datetime.datetime) -> None:
+    check_transition(CASE_TRANSITIONS, case.status, to, subject="A case", field="status", article="R-53")
+    CaseTransition.objects.create(case=case, from_status=case.status, to_status=to, by=by, at=now, why=why)
+    case.status = to
+
+
+def open_case(*, reports: Sequence[IncidentReport], title: str, by: User, why: str = "", now=None) -> Case:
+    """Open a case gathering open incident reports of one championship (R-53)."""
+    check_committee(by)
+    if not reports:
+        raise ValidationError({"reports": "R-53: a case gathers at least one incident report."})
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = list(
+            IncidentReport.objects.select_for_update().filter(pk__in=[r.pk for r in reports]).select_related("game")
+        )
+        championships = {r.game.championship_id for r in locked}
+        if len(championships) != 1:
+            raise ValidationError({"reports": "R-53: a case gathers the reports of one championship."})
+        if any(r.status != ReportStatus.OPEN for r in locked):
+            raise ValidationError({"reports": "R-53: only open reports can be gathered into a new case."})
+        case = audited_create(
+            Case, by, title=(title or "").strip() or f"Case: {locked[0]}", championship_id=championships.pop(),
+            opened_at=now, opened_by=by,
+        )  # fmt: skip
+        CaseTransition.objects.create(
+            case=case, from_status="", to_status=CaseStatus.OPEN, by=by, at=now, why=why or "opened"
+        )
+        for report in locked:
+            report.case, report.status = case, ReportStatus.IN_CASE
+            audited_save(report, by)
+    return case
+
+
+def gather_report(*, case: Case, report: IncidentReport, by: User, now=None) -> None:
+    check_committee(by)
+    with transaction.atomic():
+        case = Case.objects.select_for_update().get(pk=case.pk)
+        report = IncidentReport.objects.select_for_update().select_related("game").get(pk=report.pk)
+        if case.status == CaseStatus.DECIDED:
+            raise ValidationError({"case": "R-53: the case is decided."})
+        if report.status != ReportStatus.OPEN or report.game.championship_id != case.championship_id:
+            raise ValidationError({"report": "R-53: only an open report of the case's championship is gathered."})
+        report.case, report.status = case, ReportStatus.IN_CASE
+        audited_save(report, by)
+
+
+def schedule_hearing(*, case: Case, hearing_at: datetime.datetime, by: User, why: str = "", now=None) -> Case:
+    check_committee(by)
+    if hearing_at is None or timezone.is_naive(hearing_at):
+        raise ValidationError({"hearing_at": "Give the hearing's date and time."})
+    now = now or timezone.now()
+    with transaction.atomic():
+        case = Case.objects.select_for_update().get(pk=case.pk)
+        _transition(case, CaseStatus.HEARING, by=by, why=why or f"hearing on {hearing_at:%Y-%m-%d %H:%M} UTC", now=now)
+        case.hearing_at = hearing_at
+        audited_save(case, by)
+    return case
+
+
+def add_statement(*, case: Case, text: str, by: User, attachments: Sequence = (), now=None) -> CaseStatement:
+    check_committee(by)
+    if not (text or "").strip():
+        raise ValidationError({"text": "Write the statement."})
+    types = _check_attachments(attachments)
+    now = now or timezone.now()
+    with transaction.atomic():
+        case = Case.objects.select_for_update().get(pk=case.pk)
+        if case.status == CaseStatus.DECIDED:
+            raise ValidationError({"case": "R-53: the case is decided."})
+        statement = audited_create(CaseStatement, by, case=case, text=text.strip(), author=by, made_at=now)
+        _attach(attachments, types, by=by, now=now, case=case)
+    return statement
+
+
+@dataclass(frozen=True)
+class Sanction:
+    """A suspension the committee decides: N games, until a time (a period; one year or more for 8.2 B), or the
+    rest of the tournament."""
+
+    person_id: int
+    kind: str
+    article: str
+    games: int | None = None
+    until: datetime.datetime | None = None
+
+
+def check_sanction(sanction: Sanction, *, persons: set[int], now: datetime.datetime) -> None:
+    if sanction.person_id not in persons:
+        raise ValidationError({"sanctions": "R-53: a sanction is for a person of the case's reports."})
+    if sanction.kind == SuspensionKind.GAMES and not (sanction.games and sanction.games >= 1):
+        raise ValidationError({"sanctions": "Rule 8.2: a suspension for games names at least one game."})
+    if sanction.kind == SuspensionKind.PERIOD:
+        if sanction.until is None or sanction.until <= now:
+            raise ValidationError({"sanctions": "Rule 8.2: a suspension for a period ends after the decision."})
+        if sanction.article.replace(" ", "") == "8.2B" and sanction.until < now + datetime.timedelta(days=365):
+            raise ValidationError({"sanctions": "Rule 8.2 B: the suspension is for one year or more."})
+    if sanction.kind not in (SuspensionKind.GAMES, SuspensionKind.PERIOD, SuspensionKind.REST_OF_TOURNAMENT):
+        raise ValidationError({"sanctions": "Rule 8.2: N games, a period of time or the rest of the tournament."})
+
+
+def decide_case(
+    *, case: Case, outcome: str, reasons: str, by: User, sanctions: Sequence[Sanction] = (), now=None
+) -> Decision:
+    """Record the committee's decision with reasons: no action, or sanctions (suspensions, 8.2; R-53).
+
+    The decision replaces the provisional suspensions of the case's reports (7.1: "until the committee
+    decides"); each sanction becomes a decided suspension (games served since the offence count).
+    """
+    check_committee(by)
+    now = now or timezone.now()
+    if outcome not in DecisionOutcome.values:
+        raise ValidationError({"outcome": f"Choose one of: {', '.join(DecisionOutcome.values)}."})
+    if not (reasons or "").strip():
+        raise ValidationError({"reasons": "R-53: the decision gives its reasons."})
+    if outcome == DecisionOutcome.SANCTIONS and not sanctions:
+        raise ValidationError({"sanctions": "R-53: a decision with sanctions names at least one."})
+    if outcome == DecisionOutcome.NO_ACTION and sanctions:
+        raise ValidationError({"sanctions": "R-53: a decision of no action has no sanctions."})
+    with transaction.atomic():
+        case = Case.objects.select_for_update().select_related("championship").get(pk=case.pk)
+        reports = list(
+            IncidentReport.objects.select_for_update().filter(case=case).exclude(status=ReportStatus.WITHDRAWN)
+            .select_related("game")
+        )  # fmt: skip
+        persons = {r.person_id for r in reports if r.person_id}
+        for sanction in sanctions:
+            check_sanction(sanction, persons=persons, now=now)
+        _transition(case, CaseStatus.DECIDED, by=by, why=reasons.strip(), now=now)
+        audited_save(case, by)
+        decision = audited_create(
+            Decision, by, case=case, outcome=outcome, reasons=reasons.strip(), decided_by=by, decided_at=now
+        )
+        # 7.1: the match penalty's suspension lasts until the decision; the automatic ones of 8.2 A and 8.2 C
+        # stand unless the decision sanctions the person (its suspension replaces them).
+        sanctioned = {s.person_id for s in sanctions}
+        for provisional in Suspension.objects.select_for_update().filter(
+            Q(kind=SuspensionKind.UNTIL_DECISION) | Q(person_id__in=sanctioned),
+            consequence__incident_report__in=reports,
+            provisional=True,
+            status=SuspensionStatus.ACTIVE,
+        ):
+            provisional.status, provisional.closed_at = SuspensionStatus.REPLACED, now
+            audited_save(provisional, by)
+        by_person = {r.person_id: r for r in reports if r.person_id}
+        for sanction in sanctions:
+            report = by_person[sanction.person_id]
+            suspension = audited_create(
+                Suspension, by, person_id=sanction.person_id, sanctioning_body_id=case.championship.sanctioning_body_id,
+                championship=case.championship, entry_id=report.entry_id, offence_game=report.game,
+                decision=decision, provisional=False, kind=sanction.kind,
+                games_required=sanction.games if sanction.kind == sr.GAMES else None,
+                ends_at=sanction.until if sanction.kind == sr.PERIOD else None,
+                article=sanction.article or "8.2", reasons=reasons.strip(), imposed_at=now, imposed_by=by,
+            )  # fmt: skip
+            count_past_games(suspension, now=now)
+            suspension.refresh_from_db()
+            if suspension.status == SuspensionStatus.ACTIVE:
+                transaction.on_commit(lambda s=suspension: tell_about(s))
+        for report in reports:
+            report.status = ReportStatus.CLOSED
+            audited_save(report, by)
+    return decision

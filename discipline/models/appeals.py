@@ -1,0 +1,49 @@
+"""Appeals (9.2 A; R-54): against a decision of the committee or the executive, to the IHTC General Assembly,
+then to the FIRS Congress, whose decision is final. Each step: filer, grounds, fee if any, deadline (a ruleset
+parameter with no default: none when unset), decision."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from djmoney.models.fields import MoneyField
+from simple_history.models import HistoricalRecords
+
+
+class AppealLevel(models.TextChoices):
+    GENERAL_ASSEMBLY = "general_assembly", "IHTC General Assembly (9.2 A)"
+    FIRS_CONGRESS = "firs_congress", "FIRS Congress (9.2 A, final)"
+
+
+class AppealStatus(models.TextChoices):
+    FILED = "filed", "Filed"
+    UPHELD = "upheld", "Upheld"
+    DISMISSED = "dismissed", "Dismissed"
+
+
+class Appeal(models.Model):
+    decision = models.ForeignKey("discipline.Decision", on_delete=models.PROTECT, related_name="appeals")
+    level = models.CharField(max_length=20, choices=AppealLevel.choices)
+    previous = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="next_step",
+        help_text="The General Assembly's appeal a Congress appeal follows.",
+    )  # fmt: skip
+    filer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    grounds = models.TextField()
+    fee = MoneyField(max_digits=10, decimal_places=2, default_currency="USD", null=True, blank=True)
+    filed_at = models.DateTimeField()
+    deadline = models.DateTimeField(null=True, blank=True, help_text="None when the ruleset sets none (R-54).")
+    status = models.CharField(max_length=10, choices=AppealStatus.choices, default=AppealStatus.FILED)
+    reasons = models.TextField(blank=True, help_text="The decision's reasons.")
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["filed_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["decision", "level"], name="one_appeal_per_decision_and_level")]
+
+    def __str__(self):
+        return f"{self.get_level_display()}: {self.decision}"

@@ -1,0 +1,197 @@
+"""Incident reports, confidential reports and their attachments, the committee's cases and decisions
+(4.2 P, 6.1.5 A, 6.4.29 note, 7.1; R-53).
+
+CONFIDENTIAL: the referee's report and the 6.4.29 reports are read by the discipline committee, the IHTC
+executive and their author only (``discipline.access``).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from simple_history.models import HistoricalRecords
+
+from federation.models import private_storage
+
+
+class ReportStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    IN_CASE = "in_case", "Gathered in a case"
+    CLOSED = "closed", "Closed by a decision"
+    WITHDRAWN = "withdrawn", "Withdrawn (the sheet's amendment removed its penalty)"
+
+
+class IncidentReport(models.Model):
+    """The report of a game consequence, made when the game becomes final (4.2 P, 6.1.5 A, R-53)."""
+
+    consequence = models.OneToOneField(
+        "discipline.GameConsequence", on_delete=models.PROTECT, related_name="incident_report"
+    )
+    game = models.ForeignKey("tournaments.Game", on_delete=models.PROTECT, related_name="incident_reports")
+    entry = models.ForeignKey("tournaments.TeamEntry", on_delete=models.PROTECT, related_name="+")
+    person = models.ForeignKey(
+        "federation.Person", null=True, blank=True, on_delete=models.PROTECT, related_name="incident_reports"
+    )
+    kind = models.CharField(max_length=20)
+    period = models.PositiveSmallIntegerField()
+    time_tenths = models.PositiveIntegerField()
+    infraction = models.CharField(max_length=60, blank=True)
+    article = models.CharField(max_length=40, blank=True)
+    officials = models.TextField(blank=True, help_text="The game's officials when the report was made.")
+    status = models.CharField(max_length=12, choices=ReportStatus.choices, default=ReportStatus.OPEN)
+    case = models.ForeignKey(
+        "discipline.Case", null=True, blank=True, on_delete=models.SET_NULL, related_name="incident_reports"
+    )
+    created_at = models.DateTimeField()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["status", "created_at"])]
+
+    def __str__(self):
+        return f"{self.game}: {self.kind} ({self.article})"
+
+    @property
+    def clock(self) -> str:
+        seconds = self.time_tenths // 10
+        return f"P{self.period} {seconds // 60:02d}:{seconds % 60:02d}"
+
+
+class ConfidentialKind(models.TextChoices):
+    REFEREE = "referee", "Referee's report (4.2 P)"
+    RULE_6_4_29 = "6.4.29", "Confidential report (6.4.29 note)"
+
+
+class ConfidentialReport(models.Model):
+    """A confidential written report on a game: the referee's, or a 6.4.29 one by a game or team official."""
+
+    game = models.ForeignKey("tournaments.Game", on_delete=models.PROTECT, related_name="confidential_reports")
+    incident_report = models.ForeignKey(
+        IncidentReport, null=True, blank=True, on_delete=models.PROTECT, related_name="confidential_reports"
+    )
+    kind = models.CharField(max_length=10, choices=ConfidentialKind.choices)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    text = models.TextField()
+    filed_at = models.DateTimeField()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["filed_at", "pk"]
+
+    def __str__(self):
+        return f"{self.get_kind_display()}: {self.game}"
+
+
+def attachment_path(instance, filename):
+    import uuid
+
+    return f"discipline/{uuid.uuid4().hex}"
+
+
+class Attachment(models.Model):
+    """A file of a confidential report or a case, validated by content and size (``federation.files``)."""
+
+    report = models.ForeignKey(
+        ConfidentialReport, null=True, blank=True, on_delete=models.CASCADE, related_name="attachments"
+    )
+    case = models.ForeignKey(
+        "discipline.Case", null=True, blank=True, on_delete=models.CASCADE, related_name="attachments"
+    )
+    file = models.FileField(upload_to=attachment_path, storage=private_storage)
+    content_type = models.CharField(max_length=40)
+    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    uploaded_at = models.DateTimeField()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["uploaded_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(report__isnull=False) | models.Q(case__isnull=False), name="attachment_has_owner"
+            )
+        ]
+
+    def __str__(self):
+        return f"Attachment {self.pk}"
+
+
+class CaseStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    HEARING = "hearing", "Hearing scheduled"
+    DECIDED = "decided", "Decided"
+
+
+CASE_TRANSITIONS: dict[str, frozenset[str]] = {
+    CaseStatus.OPEN: frozenset({CaseStatus.HEARING, CaseStatus.DECIDED}),
+    CaseStatus.HEARING: frozenset({CaseStatus.HEARING, CaseStatus.DECIDED}),
+    CaseStatus.DECIDED: frozenset(),
+}
+
+
+class Case(models.Model):
+    """The committee's case: it gathers incident reports, statements and attachments, and ends in a decision."""
+
+    title = models.CharField(max_length=200)
+    championship = models.ForeignKey("tournaments.Championship", on_delete=models.PROTECT, related_name="cases")
+    status = models.CharField(max_length=10, choices=CaseStatus.choices, default=CaseStatus.OPEN)
+    hearing_at = models.DateTimeField(null=True, blank=True)
+    opened_at = models.DateTimeField()
+    opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-opened_at", "pk"]
+
+    def __str__(self):
+        return self.title
+
+
+class CaseTransition(models.Model):
+    """Who moved a case from what to what, when and why."""
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="transitions")
+    from_status = models.CharField(max_length=10, blank=True)
+    to_status = models.CharField(max_length=10)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    why = models.TextField()
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self):
+        return f"{self.case_id}: {self.from_status or '-'} -> {self.to_status}"
+
+
+class CaseStatement(models.Model):
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="statements")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    text = models.TextField()
+    made_at = models.DateTimeField()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["made_at", "pk"]
+
+    def __str__(self):
+        return f"Statement {self.pk} on case {self.case_id}"
+
+
+class DecisionOutcome(models.TextChoices):
+    NO_ACTION = "no_action", "No action"
+    SANCTIONS = "sanctions", "Sanctions"
+
+
+class Decision(models.Model):
+    """The committee's decision on a case, with reasons; sanctions are its suspensions."""
+
+    case = models.OneToOneField(Case, on_delete=models.PROTECT, related_name="decision")
+    outcome = models.CharField(max_length=10, choices=DecisionOutcome.choices)
+    reasons = models.TextField()
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    decided_at = models.DateTimeField()
+    history = HistoricalRecords()
+
+    def __str__(self):
+        return f"{self.case}: {self.get_outcome_display()}"

@@ -1,0 +1,47 @@
+"""What the committee's pages and the API list, each in a constant number of queries."""
+
+from __future__ import annotations
+
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+
+from accounts.models import User
+from discipline.access import incident_reports_visible_to
+from discipline.models import IncidentReport, ReportStatus, Suspension
+from discipline.suspensions import suspensions_visible_to
+from tournaments.models import Game, GameStatus
+
+
+def report_queue(user: User) -> QuerySet[IncidentReport]:
+    """Open reports, oldest first, each with its deadline: the start of the person's team's next game, before
+    which the committee decides (the provisional suspension stands until then, 7.1)."""
+    next_game = Game.objects.filter(
+        Q(home_id=OuterRef("entry_id")) | Q(away_id=OuterRef("entry_id")),
+        status=GameStatus.SCHEDULED,
+        start_at__gt=OuterRef("game__start_at"),
+    ).order_by("start_at")
+    return (
+        incident_reports_visible_to(user)
+        .filter(status=ReportStatus.OPEN)
+        .select_related("game__championship__venue", "entry", "person")
+        .annotate(deadline=Subquery(next_game.values("start_at")[:1]))
+        .order_by("created_at", "pk")
+    )
+
+
+SUSPENSION_FILTERS = ("status", "kind", "provisional")
+
+
+def suspension_list(user: User, *, championship=None, filters: dict | None = None) -> QuerySet[Suspension]:
+    """The suspensions a user may read (``suspensions_visible_to``), of one championship when given, filtered
+    by status, kind and provisional."""
+    qs = suspensions_visible_to(user)
+    if championship is not None:
+        qs = qs.filter(championship=championship)
+    for key, value in (filters or {}).items():
+        if key in SUSPENSION_FILTERS and value not in (None, ""):
+            qs = qs.filter(**{key: value in ("1", "true", "True", True) if key == "provisional" else value})
+    return (
+        qs.select_related("person", "championship", "entry", "offence_game")
+        .annotate(served_count=Count("served_games"))
+        .order_by("-imposed_at", "pk")
+    )

@@ -1,0 +1,216 @@
+"""The committee's pages (R-53): the queue of open incident reports, a report, a case (gather, hearing, statement,
+decision with sanctions), the confidential reports and their attachments; the suspension lists (8.2) of staff
+and team managers. Every page goes through ``discipline.access`` / ``discipline.suspensions``; the services
+re-check with the acting user."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from discipline import access, cases, selectors
+from discipline.models import (
+    CaseStatus,
+    ConfidentialKind,
+    DecisionOutcome,
+    IncidentReport,
+    ReportStatus,
+    SuspensionKind,
+    SuspensionStatus,
+)
+from discipline.suspensions import can_see_suspensions_of
+from federation.files import private_file_response
+from tournaments.models import Championship, Game
+
+
+def _errors(exc: ValidationError) -> dict[str, list[str]]:
+    return exc.message_dict if hasattr(exc, "error_dict") else {"__all__": list(exc.messages)}
+
+
+@login_required
+def queue(request):
+    """The committee's queue: open incident reports, oldest first, with their deadlines."""
+    access.check_committee(request.user)
+    return render(request, "discipline/queue.html", {"reports": list(selectors.report_queue(request.user))})
+
+
+@login_required
+def report_detail(request, pk: int):
+    """An incident report, its confidential reports (the committee's), and opening a case from it (POST)."""
+    report = access.access_incident_report(request.user, pk)
+    errors: dict = {}
+    if request.method == "POST":
+        try:
+            case = cases.open_case(reports=[report], title=request.POST.get("title", ""), by=request.user)
+        except ValidationError as exc:
+            errors = _errors(exc)
+        else:
+            messages.success(request, "Case opened.")
+            return redirect("discipline:case", pk=case.pk)
+    confidential = (
+        access.confidential_reports_visible_to(request.user)
+        .filter(game=report.game)
+        .select_related("author")
+        .prefetch_related("attachments")
+    )
+    return render(
+        request,
+        "discipline/report.html",
+        {"report": report, "confidential": confidential, "errors": errors},
+        status=400 if errors else 200,
+    )
+
+
+def _sanction_from(post) -> list[cases.Sanction]:
+    person = post.get("person")
+    if not person:
+        return []
+    try:
+        person_id = int(person)
+        games = int(post["games"]) if post.get("games") else None
+    except ValueError:
+        raise ValidationError({"sanctions": "Rule 8.2: give the person and the number of games as numbers."}) from None
+    until = parse_datetime(post.get("until", "")) if post.get("until") else None
+    if until is not None and timezone.is_naive(until):
+        until = until.replace(tzinfo=datetime.UTC)
+    return [
+        cases.Sanction(
+            person_id=person_id, kind=post.get("kind", ""), article=post.get("article", "8.2"), games=games, until=until
+        )
+    ]
+
+
+@login_required
+def case_detail(request, pk: int):
+    """A case: its reports, statements, attachments, hearing and decision; POST ``action``: gather, hearing,
+    statement, decide."""
+    case = access.access_case(request.user, pk)
+    errors: dict = {}
+    if request.method == "POST":
+        action, post = request.POST.get("action"), request.POST
+        try:
+            if action == "gather":
+                report = access.access_incident_report(request.user, post.get("report"))
+                cases.gather_report(case=case, report=report, by=request.user)
+            elif action == "hearing":
+                when = parse_datetime(post.get("hearing_at", ""))
+                if when is not None and timezone.is_naive(when):
+                    when = when.replace(tzinfo=case.championship.venue.zone)
+                cases.schedule_hearing(case=case, hearing_at=when, by=request.user, why=post.get("why", ""))
+            elif action == "statement":
+                cases.add_statement(
+                    case=case,
+                    text=post.get("text", ""),
+                    by=request.user,
+                    attachments=request.FILES.getlist("attachments"),
+                )
+            elif action == "decide":
+                cases.decide_case(
+                    case=case, outcome=post.get("outcome", ""), reasons=post.get("reasons", ""), by=request.user,
+                    sanctions=_sanction_from(post),
+                )  # fmt: skip
+            else:
+                raise ValidationError({"action": "Choose: gather, hearing, statement or decide."})
+        except ValidationError as exc:
+            errors = _errors(exc)
+        else:
+            messages.success(request, "Saved.")
+            return redirect("discipline:case", pk=case.pk)
+        case = access.access_case(request.user, pk)
+    reports = list(case.incident_reports.select_related("game", "person", "entry"))
+    context = {
+        "case": case,
+        "reports": reports,
+        "open_reports": IncidentReport.objects.filter(
+            status=ReportStatus.OPEN, game__championship=case.championship
+        ).select_related("game", "person"),
+        "statements": case.statements.select_related("author"),
+        "attachments": case.attachments.all(),
+        "transitions": case.transitions.select_related("by"),
+        "decision": getattr(case, "decision", None),
+        "persons": {r.person for r in reports if r.person_id},
+        "decided": case.status == CaseStatus.DECIDED,
+        "outcomes": DecisionOutcome.choices,
+        "kinds": [k for k in SuspensionKind.choices if k[0] != SuspensionKind.UNTIL_DECISION],
+        "errors": errors,
+        "tz": case.championship.venue.zone,
+    }
+    return render(request, "discipline/case.html", context, status=400 if errors else 200)
+
+
+@login_required
+def confidential_file(request, game_pk: int):
+    """File a confidential report on a game: the referee's (4.2 P), or a 6.4.29 one (game and team officials)."""
+    game = get_object_or_404(Game.objects.select_related("championship", "home", "away"), pk=game_pk)
+    kinds = [k for k in ConfidentialKind.choices if access.can_file_confidential(request.user, game, k[0])]
+    if not kinds:
+        raise PermissionDenied("Rule 6.4.29: only the game's officials and its teams' officials file this report.")
+    errors: dict = {}
+    if request.method == "POST":
+        try:
+            report = cases.file_confidential_report(
+                game=game, kind=request.POST.get("kind", ""), text=request.POST.get("text", ""), by=request.user,
+                attachments=request.FILES.getlist("attachments"),
+            )  # fmt: skip
+        except ValidationError as exc:
+            errors = _errors(exc)
+        else:
+            messages.success(request, "Your confidential report is filed.")
+            return redirect("discipline:confidential", pk=report.pk)
+    return render(
+        request,
+        "discipline/confidential_form.html",
+        {"game": game, "kinds": kinds, "errors": errors, "post": request.POST},
+        status=400 if errors else 200,
+    )
+
+
+@login_required
+def confidential_detail(request, pk: int):
+    """CONFIDENTIAL: the committee, the executive and the author read it."""
+    report = access.access_confidential_report(request.user, pk)
+    attachments = report.attachments.all()
+    return render(request, "discipline/confidential.html", {"report": report, "attachments": attachments})
+
+
+@login_required
+def attachment_download(request, pk: int):
+    attachment = access.access_attachment(request.user, pk)
+    return private_file_response(
+        attachment.file, content_type=attachment.content_type, filename_stem=f"discipline-{attachment.pk}"
+    )
+
+
+@login_required
+def championship_suspensions(request, pk: int):
+    """Staff's list of a championship's suspensions (8.2), filtered by status, kind, provisional."""
+    championship = get_object_or_404(Championship.objects.select_related("venue"), pk=pk)
+    if not can_see_suspensions_of(request.user, championship):
+        raise PermissionDenied("Rule 8.2: the championship's staff and the discipline committee see its suspensions.")
+    rows = selectors.suspension_list(request.user, championship=championship, filters=request.GET.dict())
+    return render(
+        request,
+        "discipline/suspensions.html",
+        {
+            "championship": championship, "suspensions": list(rows), "filters": request.GET,
+            "statuses": SuspensionStatus.choices, "kinds": SuspensionKind.choices,
+        },
+    )  # fmt: skip
+
+
+@login_required
+def my_suspensions(request):
+    """The suspensions a login may read: a team manager sees those of his teams' people; the public none."""
+    rows = list(selectors.suspension_list(request.user, filters=request.GET.dict()))
+    return render(
+        request,
+        "discipline/suspensions.html",
+        {"championship": None, "suspensions": rows, "filters": request.GET,
+         "statuses": SuspensionStatus.choices, "kinds": SuspensionKind.choices},
+    )  # fmt: skip
