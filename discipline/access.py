@@ -1,4 +1,7 @@
-"""Who reads and changes the committee's records (R-53): the access layer of the discipline module.
+"""Who reads and changes the discipline module's records: the access layer of protests (9.1) and of the
+committee's records (R-53). Built on ``accounts.access`` (roles, federation staff scopes). Pages, API and admin
+ask these; the services of ``discipline.protests``, ``discipline.cases`` and ``discipline.appeals`` ask them
+again with the acting user.
 
 - The discipline committee, the IHTC executive (and superusers) read every incident report, confidential
   report, attachment and case, and alone open cases and decide them.
@@ -6,6 +9,11 @@
   committee, the executive and their author only: not by the championship's staff, not by other officials.
 - The referee of a game files the referee's report; a game's officials and its teams' officials (their team
   managers) file a 6.4.29 confidential report.
+- Protests (9.1): team managers file for an entry they manage, see the protests of the games their entries
+  play (filed by or against them), withdraw their own team's and answer one filed against their team; staff of
+  the championship's sanctioning body, international staff and IHTC executives record the fee (R-52); the
+  committee and the executive review and decide (9.1 A: "the IHTC will then investigate"); everybody else
+  (game officials, other teams, anonymous): nothing.
 """
 
 from __future__ import annotations
@@ -14,15 +22,33 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from accounts.access import has_role, is_superuser
+from accounts.access import (
+    has_role,
+    is_federation_staff,
+    is_international_staff,
+    is_superuser,
+    manages_entries,
+    staff_federation_ids,
+)
 from accounts.models import Role, User
-from discipline.models import Attachment, Case, ConfidentialKind, ConfidentialReport, IncidentReport
+from discipline.models import Attachment, Case, ConfidentialKind, ConfidentialReport, IncidentReport, Protest
 from tournaments.models import Game
 
 
+def _active(user) -> bool:
+    return bool(getattr(user, "is_authenticated", False) and user.is_active)
+
+
+def require(allowed: bool, message: str) -> None:
+    """Refuse (403) with ``message``, which cites the rule, unless ``allowed``."""
+    if not allowed:
+        raise PermissionDenied(message)
+
+
 def is_committee(user: User) -> bool:
-    """The discipline committee, the IHTC executive, superusers."""
-    if not getattr(user, "is_authenticated", False) or not user.is_active:
+    """The discipline committee, the IHTC executive, superusers: they read the committee's records, open and
+    decide cases, and review and decide protests (9.1 A)."""
+    if not _active(user):
         return False
     return is_superuser(user) or has_role(user, Role.DISCIPLINE_COMMITTEE) or has_role(user, Role.IHTC_EXECUTIVE)
 
@@ -105,3 +131,62 @@ def check_can_file_confidential(user: User, game: Game, kind: str) -> None:
         if kind == ConfidentialKind.REFEREE:
             raise PermissionDenied("Rule 4.2 P: only a referee of the game files the referee's report.")
         raise PermissionDenied("Rule 6.4.29: only the game's officials and its teams' officials file this report.")
+
+
+# --- protests (9.1; R-50 to R-52) ------------------------------------------------------------------------------
+
+
+def keeps_protest_fees(user, championship=None) -> bool:
+    """Staff of the championship's sanctioning body, international staff and IHTC executives record fees (R-52).
+
+    Without a championship: whether the user keeps the fees of some championship (list pages)."""
+    if not _active(user):
+        return False
+    if is_international_staff(user):
+        return True
+    if championship is None:
+        return is_federation_staff(user)
+    return championship.sanctioning_body_id in staff_federation_ids(user)
+
+
+def manages_entry(user, entry) -> bool:
+    """A team manager named on the entry (``TeamEntry.managers``)."""
+    if not _active(user) or entry is None or not has_role(user, Role.TEAM_MANAGER):
+        return False
+    return entry.managers.filter(pk=user.pk).exists()
+
+
+def protests_visible_to(user) -> QuerySet[Protest]:
+    """Protests a user may read: all for the committee and international staff; the sanctioning body's for its
+    staff; the games of their entries for team managers."""
+    if not _active(user):
+        return Protest.objects.none()
+    if is_committee(user) or is_international_staff(user):
+        return Protest.objects.all()
+    q = Q(pk__in=[])
+    ids = staff_federation_ids(user)
+    if ids:
+        q |= Q(game__championship__sanctioning_body_id__in=ids)
+    if manages_entries(user):
+        managed = user.managed_entries.values("pk")
+        q |= Q(entry__in=managed) | Q(game__home__in=managed) | Q(game__away__in=managed)
+    return Protest.objects.filter(q)
+
+
+def can_see_protests(user) -> bool:
+    """Whether the protest list is open to the user at all."""
+    return is_committee(user) or keeps_protest_fees(user) or manages_entries(user)
+
+
+def access_protest(user, protest_id) -> Protest:
+    """Return the protest if the user may see it (404 otherwise: not even its existence is told)."""
+    try:
+        return (
+            protests_visible_to(user)
+            .select_related(
+                "game__championship__venue", "game__home", "game__away", "entry", "filed_by", "protest_mark"
+            )
+            .get(pk=protest_id)
+        )
+    except (Protest.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such protest.") from None

@@ -1,6 +1,6 @@
 """Pages of protests (9.1): file one, follow it with its live deadlines, record the fee, review and decide,
 answer; the lists of staff and committee and of a team manager. Thin views over ``discipline.protests``; who
-sees what comes from ``discipline.protest_access``."""
+sees what comes from ``discipline.access``."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from federation.files import private_file_response
 from tournaments.models import Game
 
-from . import protest_access as pa
+from . import access as pa
 from . import protests as svc
 from .models import DeadlineStatus, Protest, ProtestAttachment, ProtestStatus
 from .protest_forms import FeeForm, FileProtestForm, ProtestFilterForm, ReasonForm, TextForm
@@ -47,7 +47,7 @@ def _managed_games(user):
 @login_required
 def protest_list(request):
     """Staff and committee: every protest they may see, filterable by status, kind and championship."""
-    if not (pa.decides_protests(request.user) or pa.keeps_protest_fees(request.user)):
+    if not (pa.is_committee(request.user) or pa.keeps_protest_fees(request.user)):
         raise PermissionDenied("Protests are listed for the discipline committee, the IHTC executive and staff.")
     form = ProtestFilterForm(request.GET or None)
     protests = pa.protests_visible_to(request.user)
@@ -66,7 +66,7 @@ def protest_list(request):
 @login_required
 def my_protests(request):
     """A team manager's protests: those of the games his entries play (filed by or against them)."""
-    if not pa.access.manages_entries(request.user):
+    if not pa.manages_entries(request.user):
         raise PermissionDenied("This list is a team manager's.")
     protests = _list_queryset(pa.protests_visible_to(request.user))[:200]
     return render(request, "discipline/protest_list.html", {"protests": protests, "form": None, "mine": True})
@@ -75,7 +75,7 @@ def my_protests(request):
 @login_required
 def protest_file(request):
     """A team manager files a protest: the game, the incident as recorded, the statement, files; the fee shown."""
-    if not pa.access.manages_entries(request.user):
+    if not pa.manages_entries(request.user):
         raise PermissionDenied("Rule 9.1: a team manager files his team's protests.")
     games = list(_managed_games(request.user))
     by_pk = {g.pk: g for g in games}
@@ -148,8 +148,8 @@ def _detail_context(request, protest: Protest, **forms) -> dict:
         and protest.fee_due is not None
         and protest.fee_received is None
         and protest.status == ProtestStatus.FILED,
-        "can_review": pa.decides_protests(user) and protest.status == ProtestStatus.FILED,
-        "can_decide": pa.decides_protests(user) and protest.status == ProtestStatus.UNDER_REVIEW,
+        "can_review": pa.is_committee(user) and protest.status == ProtestStatus.FILED,
+        "can_decide": pa.is_committee(user) and protest.status == ProtestStatus.UNDER_REVIEW,
         "can_withdraw": is_filer and open_,
         "can_statement": is_filer and protest.status == ProtestStatus.FILED and not protest.statement,
         "can_answer": is_opponent and open_ and protest.answered_at is None,

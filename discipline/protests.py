@@ -35,8 +35,8 @@ from tournaments.facts import championship_ruleset
 from tournaments.models import Game, TeamEntry
 from tournaments.ruleset import ProtestRules
 
+from . import access as pa
 from . import deadlines as dl
-from . import protest_access as pa
 from .models import (
     Deadline,
     DeadlineKind,
@@ -470,7 +470,7 @@ def protest_start_review(
     now = now or timezone.now()
     with transaction.atomic():
         protest = _locked(protest)
-        pa.require(pa.decides_protests(by), "Rule 9.1 A: the discipline committee or the IHTC executive reviews.")
+        pa.require(pa.is_committee(by), "Rule 9.1 A: the discipline committee or the IHTC executive reviews.")
         if not protest.fee_is_in:
             raise ValidationError({"status": "Rule 9.1 A, R-52: the protest fee has not been received."})
         if not protest.statement:
@@ -489,7 +489,7 @@ def _decide(protest, *, by, to, outcome, reason, now, verb) -> Protest:
         raise ValidationError({"reason": "Rule 9.1 A: give the reasons of the decision."})
     with transaction.atomic():
         protest = _locked(protest)
-        pa.require(pa.decides_protests(by), "Rule 9.1 A: the discipline committee or the IHTC executive decides.")
+        pa.require(pa.is_committee(by), "Rule 9.1 A: the discipline committee or the IHTC executive decides.")
         _transition(protest, to, by=by, now=now, reason=reason, article="9.1 A")
         if protest.fee_due is not None:
             protest.fee_outcome = outcome
