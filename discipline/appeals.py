@@ -21,6 +21,7 @@ from accounts.access import can_edit_federation, has_role, is_superuser
 from accounts.models import Role, User
 from discipline.access import is_committee
 from discipline.models import Appeal, AppealLevel, AppealStatus, Decision, SuspensionStatus
+from discipline.suspensions import close as close_suspension
 from portal.services import audited_create, audited_save
 from tournaments.facts import championship_ruleset
 
@@ -108,6 +109,5 @@ def decide_appeal(*, appeal: Appeal, outcome: str, reasons: str, by: User, now=N
         audited_save(appeal, by)
         if outcome == AppealStatus.UPHELD:
             for suspension in appeal.decision.suspensions.select_for_update().filter(status=SuspensionStatus.ACTIVE):
-                suspension.status, suspension.closed_at = SuspensionStatus.ANNULLED, now
-                audited_save(suspension, by)
+                close_suspension(suspension, SuspensionStatus.ANNULLED, now, by=by)
     return appeal

@@ -35,6 +35,7 @@ from discipline.models import (
     SuspensionKind,
     SuspensionStatus,
 )
+from discipline.suspensions import close as close_suspension
 from discipline.suspensions import count_past_games, tell_about
 from federation.files import check_scan_upload
 from portal.services import audited_create, audited_save, check_transition
@@ -264,8 +265,7 @@ def decide_case(
             provisional=True,
             status=SuspensionStatus.ACTIVE,
         ):
-            provisional.status, provisional.closed_at = SuspensionStatus.REPLACED, now
-            audited_save(provisional, by)
+            close_suspension(provisional, SuspensionStatus.REPLACED, now, by=by)
         by_person = {r.person_id: r for r in reports if r.person_id}
         for sanction in sanctions:
             report = by_person[sanction.person_id]

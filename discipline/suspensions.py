@@ -15,9 +15,9 @@ The arithmetic is ``discipline.suspension_rules`` (database-free).
 from __future__ import annotations
 
 import datetime
-import logging
 from collections.abc import Iterable
 
+from django.db import transaction
 from django.db.models import Count, F, Q, QuerySet, Subquery
 from django.utils import timezone
 
@@ -25,9 +25,8 @@ from accounts.access import has_role, is_international_staff, is_superuser, staf
 from accounts.models import Role, RoleAssignment, User
 from discipline import suspension_rules as sr
 from discipline.models import GameConsequence, ServedGame, Suspension, SuspensionKind, SuspensionStatus
+from portal.services import audited_save
 from tournaments.models import Championship, Game, GameStatus, RosterEntry, TeamEntry, TeamOfficial
-
-log = logging.getLogger(__name__)
 
 
 def _facts(game: Game) -> sr.GameFacts:
@@ -69,7 +68,7 @@ def impose_provisional(consequence: GameConsequence, *, now: datetime.datetime) 
     held = Suspension.objects.select_for_update().filter(consequence=consequence, provisional=True).first()
     if terms is None or consequence.person_id is None:
         if held is not None and held.status == SuspensionStatus.ACTIVE:
-            _close(held, SuspensionStatus.WITHDRAWN, now)
+            close(held, SuspensionStatus.WITHDRAWN, now)
         return None
     game = consequence.game
     fields = {
@@ -104,12 +103,15 @@ def withdraw_provisional(consequence: GameConsequence, *, now: datetime.datetime
     for held in Suspension.objects.select_for_update().filter(
         consequence=consequence, provisional=True, status=SuspensionStatus.ACTIVE
     ):
-        _close(held, SuspensionStatus.WITHDRAWN, now)
+        close(held, SuspensionStatus.WITHDRAWN, now)
 
 
-def _close(suspension: Suspension, status: str, now: datetime.datetime) -> None:
+def close(suspension: Suspension, status: str, now: datetime.datetime, *, by: User | None = None) -> None:
+    """Close ``suspension`` (locked by the caller) as ``status``, audited, and tell everyone told of it (served,
+    ended, withdrawn, replaced, annulled): a player must not stay blocked because nobody heard it is over (R-53)."""
     suspension.status, suspension.closed_at = status, now
-    suspension.save(update_fields=["status", "closed_at"])
+    audited_save(suspension, by)
+    tell_about(suspension)
 
 
 def _team_people(entry_ids: Iterable[int]) -> dict[int, int]:
@@ -158,7 +160,7 @@ def count_served_games(*, game: Game, now: datetime.datetime | None = None) -> l
         )
         suspension.served_count = terms.games_served + 1
         if sr.is_served(suspension.terms()):
-            _close(suspension, SuspensionStatus.SERVED, now)
+            close(suspension, SuspensionStatus.SERVED, now)
     return counted
 
 
@@ -185,9 +187,10 @@ def end_finished(*, now: datetime.datetime | None = None) -> int:
         kind=SuspensionKind.PERIOD, ends_at__lte=now
     )
     ended = 0
-    for suspension in Suspension.objects.select_for_update().filter(over, status=SuspensionStatus.ACTIVE):
-        _close(suspension, SuspensionStatus.ENDED, now)
-        ended += 1
+    with transaction.atomic():  # Celery beat calls it (discipline.tasks.end_finished_suspensions): rows locked
+        for suspension in Suspension.objects.select_for_update().filter(over, status=SuspensionStatus.ACTIVE):
+            close(suspension, SuspensionStatus.ENDED, now)
+            ended += 1
     return ended
 
 
@@ -216,18 +219,30 @@ def recipients(suspension: Suspension) -> list[User]:
     return list(users.order_by("pk"))
 
 
+_TOLD = {
+    SuspensionStatus.ACTIVE: "is suspended",
+    SuspensionStatus.SERVED: "has served the suspension and may play again",
+    SuspensionStatus.ENDED: "is no longer suspended: the suspension ended",
+    SuspensionStatus.WITHDRAWN: "is no longer suspended: the penalty was removed from the game sheet",
+    SuspensionStatus.REPLACED: "has the provisional suspension replaced by the committee's decision",
+    SuspensionStatus.ANNULLED: "is no longer suspended: the decision was annulled on appeal",
+}
+
+
 def tell_about(suspension: Suspension) -> None:
-    """Tell every team and championship the person is registered in (R-53), once per suspension and state."""
-    try:
-        from portal.notifications import notify  # the portal's notifications (the lead's; merged at integration)
-    except ImportError:  # pragma: no cover - before the notifications land on this branch
-        log.warning("portal.notifications is not available; suspension %s not announced", suspension.pk)
-        return
+    """Tell every team and championship the person is registered in (R-53), once per suspension and state: its
+    imposition (and each change of its terms) and its end, whichever way it ends."""
+    from portal.notifications import notify  # the portal's notifications sit above the apps
+
+    state = _TOLD.get(suspension.status, f"suspension: {suspension.get_status_display().lower()}")
+    key = f"suspension:{suspension.pk}:{suspension.status}"
+    if suspension.status == SuspensionStatus.ACTIVE:  # new terms are news too (an amendment, a decision)
+        key += f":{suspension.kind}:{suspension.games_required}:{suspension.ends_at}"
     notify(
         users=recipients(suspension),
-        key=f"suspension:{suspension.pk}:{suspension.kind}:{suspension.games_required}:{suspension.ends_at}",
-        subject=f"Suspension: {suspension.person}",
-        body=f"{suspension.person} is suspended. {suspension.describe()}. {suspension.reasons}".strip(),
+        key=key,
+        subject=f"Suspension: {suspension.person} {state.split(':')[0]}",
+        body=f"{suspension.person} {state}. {suspension.describe()}. {suspension.reasons}".strip(),
         url="/discipline/suspensions/",
     )
 

@@ -1,4 +1,5 @@
-"""The discipline module's Celery tasks: the deadline sweep (9.1; R-51) and its per-deadline tasks.
+"""The discipline module's Celery tasks: the deadline sweep (9.1; R-51) and its per-deadline tasks; the end of
+suspensions whose championship or period is over (8.2 C; R-53).
 
 Beat runs ``sweep_protest_deadlines`` every minute. It asks the database which deadlines are past or near by
 the database's own clock (``Now()``), so a worker that was down catches up on its first sweep after it comes
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import protests
+from . import protests, suspensions
 
 
 @shared_task(name="discipline.tasks.sweep_protest_deadlines")
@@ -36,3 +37,11 @@ def expire_deadline(deadline_id: int) -> str:
 def remind_deadline(deadline_id: int) -> str:
     """Send the reminder before a deadline once; idempotent."""
     return protests.deadline_remind(deadline_id)
+
+
+@shared_task(name="discipline.tasks.end_finished_suspensions")
+def end_finished_suspensions() -> int:
+    """Close the suspensions that ended: the rest of a tournament that is over (8.2 C), a period that ran out.
+
+    Beat runs it every 15 minutes; idempotent (a closed suspension is not closed, nor announced, again)."""
+    return suspensions.end_finished()

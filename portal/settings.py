@@ -196,6 +196,8 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "discipline.tasks.sweep_protest_deadlines",
         "schedule": env.float("PORTAL_DEADLINE_SWEEP_SECONDS", default=60.0),
     },
+    # Suspensions for the rest of a tournament that is over (8.2 C) or for a period that ran out end by themselves.
+    "end-finished-suspensions": {"task": "discipline.tasks.end_finished_suspensions", "schedule": 15 * 60.0},
 }
 
 # --- Auth and login hardening ----------------------------------------------
