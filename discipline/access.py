@@ -184,7 +184,7 @@ def access_protest(user, protest_id) -> Protest:
         return (
             protests_visible_to(user)
             .select_related(
-                "game__championship__venue", "game__home", "game__away", "entry", "filed_by", "protest_mark"
+                "game__championship__venue", "game__home", "game__away", "entry", "filed_by", "protest_mark", "case"
             )
             .get(pk=protest_id)
         )

@@ -112,6 +112,12 @@ class CaseSerializer(serializers.Serializer):
     status = serializers.CharField()
     hearing_at = serializers.DateTimeField(allow_null=True)
     reports = IncidentReportSerializer(source="incident_reports.all", many=True)
+    protests = serializers.ListField(
+        child=serializers.IntegerField(),
+        source="protest_ids",
+        read_only=True,
+        help_text="The ids of the protests the case gathers (9.1; R-53).",
+    )
     decision = serializers.SerializerMethodField()
 
     @extend_schema_field(DecisionSerializer(allow_null=True))

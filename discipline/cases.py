@@ -30,6 +30,7 @@ from discipline.models import (
     DecisionOutcome,
     GameConsequence,
     IncidentReport,
+    Protest,
     ReportStatus,
     Suspension,
     SuspensionKind,
@@ -129,23 +130,34 @@ def _transition(case: Case, to: str, *, by: User, why: str, now: datetime.dateti
     case.status = to
 
 
-def open_case(*, reports: Sequence[IncidentReport], title: str, by: User, why: str = "", now=None) -> Case:
-    """Open a case gathering open incident reports of one championship (R-53)."""
+def open_case(
+    *,
+    reports: Sequence[IncidentReport] = (),
+    protests: Sequence[Protest] = (),
+    title: str,
+    by: User,
+    why: str = "",
+    now=None,
+) -> Case:
+    """Open a case gathering open incident reports and protests of one championship (R-53; a federation's
+    protest about an incident, 9.1 C, may be all a case is about)."""
     check_committee(by)
-    if not reports:
-        raise ValidationError({"reports": "R-53: a case gathers at least one incident report."})
+    if not reports and not protests:
+        raise ValidationError({"reports": "R-53: a case gathers at least one incident report or protest."})
     now = now or timezone.now()
     with transaction.atomic():
         locked = list(
             IncidentReport.objects.select_for_update().filter(pk__in=[r.pk for r in reports]).select_related("game")
         )
-        championships = {r.game.championship_id for r in locked}
+        locked_protests = _locked_protests(protests)
+        championships = {r.game.championship_id for r in locked} | {p.game.championship_id for p in locked_protests}
         if len(championships) != 1:
-            raise ValidationError({"reports": "R-53: a case gathers the reports of one championship."})
+            raise ValidationError({"reports": "R-53: a case gathers the reports and protests of one championship."})
         if any(r.status != ReportStatus.OPEN for r in locked):
             raise ValidationError({"reports": "R-53: only open reports can be gathered into a new case."})
+        first = locked[0] if locked else locked_protests[0]
         case = audited_create(
-            Case, by, title=(title or "").strip() or f"Case: {locked[0]}", championship_id=championships.pop(),
+            Case, by, title=(title or "").strip() or f"Case: {first}", championship_id=championships.pop(),
             opened_at=now, opened_by=by,
         )  # fmt: skip
         CaseTransition.objects.create(
@@ -154,7 +166,42 @@ def open_case(*, reports: Sequence[IncidentReport], title: str, by: User, why: s
         for report in locked:
             report.case, report.status = case, ReportStatus.IN_CASE
             audited_save(report, by)
+        for protest in locked_protests:
+            _gather(case, protest, by)
     return case
+
+
+def _locked_protests(protests: Sequence[Protest]) -> list[Protest]:
+    return list(
+        Protest.objects.select_for_update(of=("self",))
+        .filter(pk__in=[p.pk for p in protests])
+        .select_related("game")
+        .order_by("pk")
+    )
+
+
+def _gather(case: Case, protest: Protest, by: User) -> None:
+    """Put a locked ``protest`` in ``case`` (R-53): of the case's championship, in no other case."""
+    if protest.game.championship_id != case.championship_id:
+        raise ValidationError({"protest": "R-53: a case gathers the protests of its own championship."})
+    if protest.case_id not in (None, case.pk):
+        raise ValidationError({"protest": f"R-53: protest #{protest.pk} is in case #{protest.case_id} already."})
+    protest.case = case
+    audited_save(protest, by)
+
+
+def gather_protest(*, case: Case, protest: Protest, by: User) -> None:
+    """The committee gathers a protest into a case not yet decided (R-53): its statement, answer and files then
+    stand beside the case's reports; the protest's own workflow (9.1 A) goes on as it was."""
+    check_committee(by)
+    with transaction.atomic():
+        case = Case.objects.select_for_update().get(pk=case.pk)
+        if case.status == CaseStatus.DECIDED:
+            raise ValidationError({"case": "R-53: the case is decided."})
+        found = _locked_protests([protest])
+        if not found:
+            raise ValidationError({"protest": "R-53: no such protest."})
+        _gather(case, found[0], by)
 
 
 def gather_report(*, case: Case, report: IncidentReport, by: User, now=None) -> None:

@@ -149,6 +149,7 @@ def _detail_context(request, protest: Protest, **forms) -> dict:
         and protest.fee_received is None
         and protest.status == ProtestStatus.FILED,
         "can_review": pa.is_committee(user) and protest.status == ProtestStatus.FILED,
+        "can_case": pa.is_committee(user),
         "can_decide": pa.is_committee(user) and protest.status == ProtestStatus.UNDER_REVIEW,
         "can_withdraw": is_filer and open_,
         "can_statement": is_filer and protest.status == ProtestStatus.FILED and not protest.statement,

@@ -21,6 +21,7 @@ urlpatterns: list = [
     path("reports/", views.queue, name="queue"),
     path("reports/<int:pk>/", views.report_detail, name="report"),
     path("cases/<int:pk>/", views.case_detail, name="case"),
+    path("protests/<int:pk>/case/", views.protest_open_case, name="protest-open-case"),
     path("games/<int:game_pk>/confidential/", views.confidential_file, name="confidential-file"),
     path("confidential/<int:pk>/", views.confidential_detail, name="confidential"),
     path("attachments/<int:pk>/", views.attachment_download, name="attachment"),

@@ -88,8 +88,8 @@ def _sanction_from(post) -> list[cases.Sanction]:
 
 @login_required
 def case_detail(request, pk: int):
-    """A case: its reports, statements, attachments, hearing and decision; POST ``action``: gather, hearing,
-    statement, decide."""
+    """A case: its reports, protests, statements, attachments, hearing and decision; POST ``action``: gather (a
+    report), gather_protest, hearing, statement, decide."""
     case = access.access_case(request.user, pk)
     errors: dict = {}
     if request.method == "POST":
@@ -98,6 +98,9 @@ def case_detail(request, pk: int):
             if action == "gather":
                 report = access.access_incident_report(request.user, post.get("report"))
                 cases.gather_report(case=case, report=report, by=request.user)
+            elif action == "gather_protest":
+                protest = access.access_protest(request.user, post.get("protest"))
+                cases.gather_protest(case=case, protest=protest, by=request.user)
             elif action == "hearing":
                 when = parse_datetime(post.get("hearing_at", ""))
                 if when is not None and timezone.is_naive(when):
@@ -116,7 +119,7 @@ def case_detail(request, pk: int):
                     sanctions=_sanction_from(post),
                 )  # fmt: skip
             else:
-                raise ValidationError({"action": "Choose: gather, hearing, statement or decide."})
+                raise ValidationError({"action": "Choose: gather, gather_protest, hearing, statement or decide."})
         except ValidationError as exc:
             errors = _errors(exc)
         else:
@@ -130,6 +133,10 @@ def case_detail(request, pk: int):
         "open_reports": IncidentReport.objects.filter(
             status=ReportStatus.OPEN, game__championship=case.championship
         ).select_related("game", "person"),
+        "protests": case.protests.select_related("game", "entry"),
+        "open_protests": access.protests_visible_to(request.user)
+        .filter(case__isnull=True, game__championship=case.championship)
+        .select_related("game", "entry"),
         "statements": case.statements.select_related("author"),
         "attachments": case.attachments.all(),
         "transitions": case.transitions.select_related("by"),
@@ -142,6 +149,24 @@ def case_detail(request, pk: int):
         "tz": case.championship.venue.zone,
     }
     return render(request, "discipline/case.html", context, status=400 if errors else 200)
+
+
+@login_required
+def protest_open_case(request, pk: int):
+    """The committee opens a case from a protest (POST; R-53, 9.1 C): the case then gathers reports and more."""
+    if request.method != "POST":
+        return redirect("discipline:protest-detail", pk=pk)
+    protest = access.access_protest(request.user, pk)
+    access.check_committee(request.user)
+    try:
+        case = cases.open_case(protests=[protest], title=request.POST.get("title", ""), by=request.user)
+    except ValidationError as exc:
+        for field, msgs in _errors(exc).items():
+            for message in msgs:
+                messages.error(request, f"{field}: {message}")
+        return redirect("discipline:protest-detail", pk=protest.pk)
+    messages.success(request, f"Case #{case.pk} opened from protest #{protest.pk}.")
+    return redirect("discipline:case", pk=case.pk)
 
 
 @login_required

@@ -1847,6 +1847,15 @@ TARGETS += [
         "stored": lambda w: _protest_status(w),
         "expect": expect(404, ANON=LOGIN, EXEC=400, INTL=403, TM=403, DC=400, SU=400),
     },
+    {
+        "name": "page protest open a case (R-53)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline:protest-open-case", "protest_a"),
+        "data": lambda w: {"title": "From the protest"},
+        "stored": lambda w: _protest_case(w),
+        "expect": expect(404, ANON=LOGIN, EXEC=SAVED, INTL=403, TM=403, DC=SAVED, SU=SAVED),
+    },
 ]
 
 
@@ -1858,6 +1867,11 @@ def _protest_fee(w):  # noqa: N802 - the stored value of a row
 def _protest_status(w):  # noqa: N802
     w["protest_a"].refresh_from_db()
     return w["protest_a"].status
+
+
+def _protest_case(w):  # noqa: N802
+    w["protest_a"].refresh_from_db()
+    return w["protest_a"].case_id
 
 
 # --- discipline: incident reports, cases, suspensions, appeals (issue 10) ------------------------------------------

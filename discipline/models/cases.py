@@ -146,6 +146,11 @@ class Case(models.Model):
     def __str__(self):
         return self.title
 
+    @property
+    def protest_ids(self) -> list[int]:
+        """The ids of the protests the case gathers (9.1; R-53)."""
+        return sorted(p.pk for p in self.protests.all())
+
 
 class CaseTransition(models.Model):
     """Who moved a case from what to what, when and why."""

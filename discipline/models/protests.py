@@ -85,6 +85,10 @@ class Protest(models.Model):
     )
     decided_at = models.DateTimeField(null=True, blank=True)
     decision_reason = models.TextField(blank=True)
+    # The committee's case that gathers it, if any: a protest can be what a case is about (9.1 C).
+    case = models.ForeignKey(
+        "discipline.Case", null=True, blank=True, on_delete=models.SET_NULL, related_name="protests"
+    )
     history = HistoricalRecords()
 
     class Meta:
