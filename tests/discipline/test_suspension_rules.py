@@ -30,6 +30,10 @@ def terms(kind=sr.GAMES, *, games=1, served=0, ends_at=None, championship=1):
     ("kind", "article", "infraction", "expected"),
     [
         ("game_misconduct", "6.1.3 B", "", (sr.GAMES, 1, "8.2 A")),  # the major's game misconduct
+        # 6.4.19 H: fighting's major and game misconduct (Annex C "5'+GM"): the next game the team plays.
+        ("game_misconduct", "6.1.3 B", "fighting_starting", (sr.GAMES, 1, "8.2 A")),
+        ("game_misconduct", "6.4.19 E", "fighting_intervening", None),  # a game misconduct alone: a report
+        ("match", "6.4.19 G", "fighting_intent_to_injure", (sr.UNTIL_DECISION, None, "7.1")),
         ("match", "6.1.6", "attempt_to_injure", (sr.UNTIL_DECISION, None, "7.1")),
         ("match", "6.4.28 A, B", "physical_abuse_of_officials", (sr.REST_OF_TOURNAMENT, None, "8.2 C")),
         ("game_misconduct", "6.4.9 J", "interfering_with_official", None),  # a report, no automatic suspension
