@@ -6,6 +6,7 @@ back at the end); the tests of refusal, reset and determinism build their own.
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
 import subprocess
@@ -214,6 +215,25 @@ class TestTheDemoWorld:
             assert any(row.played > 0 for row in standings_for_pool(pool).rows)
 
     @pytest.mark.django_db
+    def test_two_administrative_protests_one_under_review_one_rejected_with_every_deadline_met(self, world):
+        from discipline import protests
+        from discipline.models import Deadline, DeadlineStatus, Protest
+
+        rows = list(Protest.objects.order_by("filed_at").prefetch_related("deadlines", "transitions"))
+        assert [(p.kind, p.status, p.fee_outcome) for p in rows] == [
+            ("administrative", "under_review", ""),
+            ("administrative", "rejected", "forfeited"),  # 9.1 A, R-52: an unjustified protest forfeits its fee
+        ]
+        for protest in rows:
+            assert protest.protest_mark.made_at < protest.game.start_at  # 9.1 B: made before the start
+            assert protest.fee_received == protest.fee_due and protest.statement
+            assert protest.entry.managers.filter(pk=protest.filed_by_id).exists()
+            written = protest.deadlines.get(kind="protest")
+            assert written.status == DeadlineStatus.MET and protest.filed_at < written.due_at
+        # Nothing for beat's sweep to lapse, whatever today's date: only the opponents' answer time passes.
+        due = protests.due_deadline_ids(now=rows[-1].decided_at + datetime.timedelta(days=365))
+        assert {d.kind for d in Deadline.objects.filter(pk__in=due)} == {"answer"}
+
     def test_a_live_game_with_its_crew_line_ups_and_first_period_entered(self, world, client):
         from games.models import ConsoleSignIn, GameOfficial, GameSheet, Lineup
         from games.sheet import sheet_state

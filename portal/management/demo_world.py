@@ -29,7 +29,7 @@ from djmoney.money import Money
 from PIL import Image, ImageDraw
 
 from accounts.models import Role, RoleAssignment, User
-from discipline.demo import build_discipline_demo
+from discipline.demo import build_discipline_demo, build_protest_marks
 from federation import services as federation_services
 from federation.models import (
     EligibilityWaiver,
@@ -170,6 +170,7 @@ class WorldBuilder:
         self.build_entries()
         self.build_rosters()
         self.build_schedule()
+        build_protest_marks(self)  # administrative protests before the start (discipline.demo)
         self.build_results()
         self.build_game_day()
         build_discipline_demo(self)  # incident reports, suspensions, a case (discipline.demo)
