@@ -1798,7 +1798,20 @@ def _protest_objects() -> dict[str, Callable[[World], object]]:
         )
         return protest
 
-    return {"protest_a": protest_a}
+    def protest_attachment_a(w):
+        from discipline.models import ProtestAttachment
+
+        attachment = ProtestAttachment(
+            protest=w["protest_a"],
+            content_type="application/pdf",
+            name="photo.pdf",
+            uploaded_by=SuperuserFactory(),
+            uploaded_at=w["protest_a"].filed_at,
+        )
+        attachment.file.save("upload", pdf_upload(), save=True)
+        return attachment
+
+    return {"protest_a": protest_a, "protest_attachment_a": protest_attachment_a}
 
 
 OBJECTS.update(_protest_objects())
@@ -1856,6 +1869,50 @@ TARGETS += [
         "stored": lambda w: _protest_case(w),
         "expect": expect(404, ANON=LOGIN, EXEC=SAVED, INTL=403, TM=403, DC=SAVED, SU=SAVED),
     },
+    {
+        # Filed, not under review: the committee is refused by the workflow (400), the others by their role.
+        "name": "page protest decide",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline:protest-decide", "protest_a"),
+        "data": lambda w: {"decision": "uphold", "reason": "Upheld."},
+        "stored": lambda w: _protest_status(w),
+        "expect": expect(404, ANON=LOGIN, EXEC=400, INTL=403, TM=403, DC=400, SU=400),
+    },
+    {
+        "name": "page protest withdraw (the protesting team's manager)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline:protest-withdraw", "protest_a"),
+        "data": lambda w: {"reason": "Settled."},
+        "stored": lambda w: _protest_status(w),
+        "expect": expect(404, ANON=LOGIN, EXEC=403, INTL=403, TM=SAVED, DC=403, SU=403),
+    },
+    {
+        "name": "page protest statement (the protesting team's manager)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline:protest-statement", "protest_a"),
+        "data": lambda w: {"text": "Rewritten."},
+        "stored": lambda w: _protest_field(w, "statement"),
+        "expect": expect(404, ANON=LOGIN, EXEC=403, INTL=403, TM=SAVED, DC=403, SU=403),
+    },
+    {
+        # A's manager is the protesting side, not the opponent who answers.
+        "name": "page protest answer (the opposing team's manager)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline:protest-answer", "protest_a"),
+        "data": lambda w: {"text": "We disagree."},
+        "stored": lambda w: _protest_field(w, "answer"),
+        "expect": expect(404, ANON=LOGIN, EXEC=403, INTL=403, TM=403, DC=403, SU=403),
+    },
+    {
+        "name": "page protest attachment download",
+        "method": "get",
+        "url": page("discipline:protest-attachment", "protest_a", "protest_attachment_a"),
+        "expect": PROTEST_READERS,
+    },
 ]
 
 
@@ -1872,6 +1929,11 @@ def _protest_status(w):  # noqa: N802
 def _protest_case(w):  # noqa: N802
     w["protest_a"].refresh_from_db()
     return w["protest_a"].case_id
+
+
+def _protest_field(w, field: str):  # noqa: N802
+    w["protest_a"].refresh_from_db()
+    return getattr(w["protest_a"], field)
 
 
 # --- discipline: incident reports, cases, suspensions, appeals (issue 10) ------------------------------------------
