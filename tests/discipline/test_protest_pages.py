@@ -10,7 +10,7 @@ from django.utils import timezone
 from discipline import protests as svc
 from discipline.models import Protest, ProtestStatus
 
-from .protest_helpers import world
+from .protest_helpers import INCIDENT_AT, world
 
 pytestmark = pytest.mark.django_db
 
@@ -86,3 +86,36 @@ def test_the_lists_take_constant_queries(w, django_assert_max_num_queries):
     assert page.content.decode().count("/discipline/protests/") >= 2
     mine = logged_in(w.home_manager).get(reverse("discipline:my-protests"))
     assert mine.status_code == 200 and "File a protest" in mine.content.decode()
+
+
+def test_the_detail_shows_each_due_time_on_the_venues_clock(w):
+    protest = svc.protest_file(
+        by=w.home_manager,
+        game=w.game,
+        entry=w.game.home,
+        kind="ruling",
+        incident=w.on_rink_protest,
+        now=w.game.start_at,
+    )
+    # 12:20 UTC is 14:20 in Rome (summer time): the page names Rome's zone, so it shows Rome's time.
+    protest.deadlines.filter(kind="protest").update(due_at=INCIDENT_AT.replace(hour=12))
+    page = logged_in(w.home_manager).get(reverse("discipline:protest-detail", args=[protest.pk])).content.decode()
+    assert "(Rule 9.1 A, D): due 2027-07-01 14:20:00 Europe/Rome" in page
+    assert 'data-due="2027-07-01T12:20:00+00:00"' in page
+
+
+def test_the_history_names_the_statuses_as_the_page_does(w):
+    protest = svc.protest_file(
+        by=w.home_manager,
+        game=w.game,
+        entry=w.game.home,
+        kind="federation",
+        incident=w.penalty,
+        statement="Written.",
+        now=w.game.start_at,
+    )
+    svc.protest_start_review(by=w.committee, protest=protest, now=w.game.start_at)
+    page = logged_in(w.home_manager).get(reverse("discipline:protest-detail", args=[protest.pk])).content.decode()
+    history = page[page.index("<h2>History</h2>") :]
+    assert "— → Filed by " in history and "Filed → Under review by " in history
+    assert "under_review" not in history
