@@ -9,13 +9,11 @@ import re
 import pytest
 from celery.signals import task_postrun
 from django.core import mail
-from django.db.models import F
 from django.utils import timezone
 
 from discipline.models import DeadlineKind, FeeOutcome, Protest, ProtestStatus
-from games.models import SheetEvent
 from portal.models import EmailStatus, Notification
-from tests.discipline.protest_helpers import END_AT, world
+from tests.discipline.protest_helpers import world_ended
 from tests.factories import TEST_PASSWORD
 
 from .conftest import log_in
@@ -58,15 +56,10 @@ def emailing_tasks():
 
 @pytest.fixture
 def protest_world(settings):
-    # The e-mails land in django.core.mail.outbox, whichever thread sends them.
+    # pytest-django's test environment sends to django.core.mail.outbox already (locmem): said here, because the
+    # journey reads it, whichever thread (the live server's, running the tasks eagerly) sends.
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    w = world()
-    # The sheet's entries were received in July 2027: move them (and the game) so that the game ended
-    # ENDED_AGO before now, the server's time the pages compare with.
-    shift = timezone.now() - ENDED_AGO - END_AT
-    SheetEvent.objects.filter(sheet__game=w.game).update(received_at=F("received_at") + shift)
-    type(w.game).objects.filter(pk=w.game.pk).update(start_at=F("start_at") + shift)
-    return w
+    return world_ended(ENDED_AGO)
 
 
 def test_a_ruling_protest_from_filing_to_upheld_with_countdown_fee_and_emails(
