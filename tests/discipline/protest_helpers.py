@@ -11,6 +11,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import Role, User
+from discipline import protests as svc
+from discipline.models import Protest
 from games.models import GameProtestMark, GameSheet, SheetEvent
 from games.sheet import record_events
 from tests.factories import international_staff, with_role
@@ -96,3 +98,10 @@ def world_ended(ago: datetime.timedelta) -> World:
     Game.objects.filter(pk=w.game.pk).update(start_at=F("start_at") + shift)
     w.game.refresh_from_db()
     return w
+
+
+def file_as_home(w: World, kind: str, incident: str, *, now: datetime.datetime, **kwargs) -> Protest:
+    """The home team's manager files a protest of ``kind`` about ``incident`` (an ``Incident.key``) at ``now``."""
+    return svc.protest_file(
+        by=w.home_manager, game=w.game, entry=w.game.home, kind=kind, incident=incident, now=now, **kwargs
+    )

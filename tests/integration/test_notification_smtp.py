@@ -18,12 +18,11 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from discipline import protests as svc
 from discipline.models import DeadlineKind, Protest
 from portal.models import EmailStatus, Notification
 from portal.notifications import MAX_EMAIL_ATTEMPTS
 from portal.tasks import send_notification_email, send_pending_notifications
-from tests.discipline.protest_helpers import World, world_ended
+from tests.discipline.protest_helpers import World, file_as_home, world_ended
 
 from .conftest import wait_until, worker
 from .test_celery_postgres_redis import services  # noqa: F401 - the fixture
@@ -90,17 +89,10 @@ def mail_env(services, smtp_port):  # noqa: F811
     }
 
 
-def file_protest(w: World, *, now=None) -> Protest:
+def file_protest(w: World, *, now: datetime.datetime) -> Protest:
     """The home team's manager files the ruling protest its captain made on the rink (R-50); both teams are told."""
-    return svc.protest_file(
-        by=w.home_manager,
-        game=w.game,
-        entry=w.game.home,
-        kind="ruling",
-        incident=w.on_rink_protest,
-        statement="The referee allowed a goal scored with a high stick.",
-        now=now,
-    )
+    statement = "The referee allowed a goal scored with a high stick."
+    return file_as_home(w, "ruling", w.on_rink_protest, now=now, statement=statement)
 
 
 def by_recipient(messages) -> dict[str, list[email.message.EmailMessage]]:
@@ -128,7 +120,7 @@ def test_a_filed_protest_reaches_both_managers_through_the_worker_and_smtp_once(
     w = world_ended(ENDED_AGO)
     with smtp_server(smtp_port) as mailbox, worker(env=mail_env, name=worker_name) as celery:
         celery.wait_ready()
-        protest = file_protest(w)
+        protest = file_protest(w, now=timezone.now())
         received = by_recipient(mailbox.wait_for(2, output=lambda: celery.output))
         notifications = list(Notification.objects.filter(key=f"protest:{protest.pk}:filed"))
         # The task ran again (a retried task, a second worker) and the sweep: each finds its row sent already.
