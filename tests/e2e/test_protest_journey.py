@@ -14,9 +14,6 @@ from django.utils import timezone
 from discipline.models import DeadlineKind, FeeOutcome, Protest, ProtestStatus
 from portal.models import EmailStatus, Notification
 from tests.discipline.protest_helpers import world_ended
-from tests.factories import TEST_PASSWORD
-
-from .conftest import log_in
 
 # The game ended (the sheet received its end) this long before the journey starts; the captain's on-rink
 # protest was received 1 h 10 min before the end, and the written protest is due 3 h after it (9.1 A, D): about
@@ -31,13 +28,6 @@ def countdown_seconds(text: str) -> int:
     assert match, f"the countdown reads {text!r}"
     hours, minutes, seconds = (int(part) for part in match.groups())
     return hours * 3600 + minutes * 60 + seconds
-
-
-def switch_to(page, user) -> None:
-    """The next person at the keyboard: a fresh session, logged in through the login form."""
-    page.context.clear_cookies()
-    log_in(page, username=user.username, password=TEST_PASSWORD)
-    assert "/accounts/login/" not in page.url, f"login of {user.username} failed"
 
 
 @pytest.fixture
@@ -63,13 +53,13 @@ def protest_world(settings):
 
 
 def test_a_ruling_protest_from_filing_to_upheld_with_countdown_fee_and_emails(
-    page, protest_world, emailing_tasks, screenshot, outside_requests
+    page, login_as, protest_world, emailing_tasks, screenshot, outside_requests
 ):
     w = protest_world
     mail.outbox.clear()
 
     # The home team's manager files the protest of the ruling its captain protested on the rink (R-50).
-    switch_to(page, w.home_manager)
+    login_as(w.home_manager)
     page.goto("/discipline/protests/mine/")
     page.get_by_role("link", name="File a protest").click()
     page.get_by_label("Game").select_option(str(w.game.pk))
@@ -107,7 +97,8 @@ def test_a_ruling_protest_from_filing_to_upheld_with_countdown_fee_and_emails(
     assert 2 <= first - second <= 10, (first, second)
 
     # International staff record the fee of US$200 received in cash (R-52).
-    switch_to(page, w.staff)
+    page.context.clear_cookies()  # the next person, in a fresh session
+    login_as(w.staff)
     page.goto(f"/discipline/protests/{protest.pk}/")
     assert page.locator("#id_amount_0").input_value() == "200.00"
     assert page.locator("#id_amount_1").input_value() == "USD"
@@ -118,7 +109,8 @@ def test_a_ruling_protest_from_filing_to_upheld_with_countdown_fee_and_emails(
     assert page.get_by_role("button", name="Record the fee as received").count() == 0
 
     # The discipline committee reviews the protest and upholds it with its reasons (9.1 A).
-    switch_to(page, w.committee)
+    page.context.clear_cookies()  # the next person, in a fresh session
+    login_as(w.committee)
     page.goto(f"/discipline/protests/{protest.pk}/")
     page.get_by_role("button", name="Start the review").click()
     page.wait_for_load_state()
@@ -152,7 +144,8 @@ def test_a_ruling_protest_from_filing_to_upheld_with_countdown_fee_and_emails(
     assert "the goal is disallowed" in upheld.body and "The fee is returned (9.1 A, R-52)" in upheld.body
 
     # The decided protest on a phone: nothing wider than the screen.
-    switch_to(page, w.away_manager)
+    page.context.clear_cookies()  # the next person, in a fresh session
+    login_as(w.away_manager)
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"/discipline/protests/{protest.pk}/")
     assert "Fee Returned" in page.locator(".fee").inner_text()
