@@ -126,14 +126,8 @@ def _detail_context(request, protest: Protest, **forms) -> dict:
     user = request.user
     tz = protest.game.championship.venue.zone
     now = timezone.now()
-    deadlines = [
-        {
-            "row": d,
-            "local_due": d.due_at.astimezone(tz),
-            "open": d.status == DeadlineStatus.OPEN,
-        }
-        for d in protest.deadlines.all()
-    ]
+    # The template shows the due times on the venue's clock ({% timezone tz_name %}).
+    deadlines = [{"row": d, "open": d.status == DeadlineStatus.OPEN} for d in protest.deadlines.all()]
     is_filer = pa.manages_entry(user, protest.entry)
     is_opponent = pa.manages_entry(user, protest.opponent)
     open_ = protest.status in (ProtestStatus.FILED, ProtestStatus.UNDER_REVIEW)

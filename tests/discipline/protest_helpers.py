@@ -7,7 +7,12 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
+from django.db.models import F
+from django.utils import timezone
+
 from accounts.models import Role, User
+from discipline import protests as svc
+from discipline.models import Protest
 from games.models import GameProtestMark, GameSheet, SheetEvent
 from games.sheet import record_events
 from tests.factories import international_staff, with_role
@@ -80,4 +85,23 @@ def world() -> World:
         on_rink_protest=f"event:{protest['id']}",
         penalty=f"event:{penalty['id']}",
         mark=mark,
+    )
+
+
+def world_ended(ago: datetime.timedelta) -> World:
+    """``world()`` moved in time so that the sheet received the game's end ``ago`` before now (the server's time
+    the pages and the worker compare with): the on-rink protest, received 1 h 10 min before the end, is due
+    3 h after it (9.1 A, D)."""
+    w = world()
+    shift = timezone.now() - ago - END_AT
+    SheetEvent.objects.filter(sheet__game=w.game).update(received_at=F("received_at") + shift)
+    Game.objects.filter(pk=w.game.pk).update(start_at=F("start_at") + shift)
+    w.game.refresh_from_db()
+    return w
+
+
+def file_as_home(w: World, kind: str, incident: str, *, now: datetime.datetime, **kwargs) -> Protest:
+    """The home team's manager files a protest of ``kind`` about ``incident`` (an ``Incident.key``) at ``now``."""
+    return svc.protest_file(
+        by=w.home_manager, game=w.game, entry=w.game.home, kind=kind, incident=incident, now=now, **kwargs
     )

@@ -10,7 +10,7 @@ from django.utils import timezone
 from discipline import protests as svc
 from discipline.models import Protest, ProtestStatus
 
-from .protest_helpers import world
+from .protest_helpers import INCIDENT_AT, file_as_home, world
 
 pytestmark = pytest.mark.django_db
 
@@ -44,15 +44,7 @@ def test_a_late_filing_on_the_page_is_refused_at_the_incident_field_and_nothing_
 
 
 def test_the_detail_counts_down_from_the_servers_time_and_the_committee_decides(w):
-    protest = svc.protest_file(
-        by=w.home_manager,
-        game=w.game,
-        entry=w.game.home,
-        kind="federation",
-        incident=w.penalty,
-        statement="Written.",
-        now=w.game.start_at,
-    )
+    protest = file_as_home(w, "federation", w.penalty, statement="Written.", now=w.game.start_at)
     protest.deadlines.update(due_at=timezone.now() + timezone.timedelta(hours=1))
     page = logged_in(w.home_manager).get(reverse("discipline:protest-detail", args=[protest.pk])).content.decode()
     assert 'class="countdown" data-due="' in page and "data-server-now=" in page and "Rule 9.1 C" in page
@@ -70,19 +62,32 @@ def test_the_detail_counts_down_from_the_servers_time_and_the_committee_decides(
 
 
 def test_the_lists_take_constant_queries(w, django_assert_max_num_queries):
-    def file(kind, incident):
-        return svc.protest_file(
-            by=w.home_manager, game=w.game, entry=w.game.home, kind=kind, incident=incident, now=w.game.start_at
-        )
-
-    file("federation", w.penalty)
+    file_as_home(w, "federation", w.penalty, now=w.game.start_at)
     client = logged_in(w.committee)
     url = reverse("discipline:protest-list")
     with django_assert_max_num_queries(12) as one:
         assert client.get(url).status_code == 200
-    file("ruling", w.on_rink_protest)
+    file_as_home(w, "ruling", w.on_rink_protest, now=w.game.start_at)
     with django_assert_max_num_queries(len(one.captured_queries)):
         page = client.get(url)
     assert page.content.decode().count("/discipline/protests/") >= 2
     mine = logged_in(w.home_manager).get(reverse("discipline:my-protests"))
     assert mine.status_code == 200 and "File a protest" in mine.content.decode()
+
+
+def test_the_detail_shows_each_due_time_on_the_venues_clock(w):
+    protest = file_as_home(w, "ruling", w.on_rink_protest, now=w.game.start_at)
+    # 12:20 UTC is 14:20 in Rome (summer time): the page names Rome's zone, so it shows Rome's time.
+    protest.deadlines.filter(kind="protest").update(due_at=INCIDENT_AT.replace(hour=12))
+    page = logged_in(w.home_manager).get(reverse("discipline:protest-detail", args=[protest.pk])).content.decode()
+    assert "(Rule 9.1 A, D): due 2027-07-01 14:20:00 Europe/Rome" in page
+    assert 'data-due="2027-07-01T12:20:00+00:00"' in page
+
+
+def test_the_history_names_the_statuses_as_the_page_does(w):
+    protest = file_as_home(w, "federation", w.penalty, statement="Written.", now=w.game.start_at)
+    svc.protest_start_review(by=w.committee, protest=protest, now=w.game.start_at)
+    page = logged_in(w.home_manager).get(reverse("discipline:protest-detail", args=[protest.pk])).content.decode()
+    history = page[page.index("<h2>History</h2>") :]
+    assert "— → Filed by " in history and "Filed → Under review by " in history
+    assert "under_review" not in history

@@ -22,7 +22,7 @@ from discipline.models import (
 from portal.models import Notification
 from tests.factories import GameFactory, federation_staff, html_upload, jpeg_upload, pdf_upload, with_role
 
-from .protest_helpers import END_AT, INCIDENT_AT, SECOND, manager_of, world
+from .protest_helpers import END_AT, INCIDENT_AT, SECOND, file_as_home, manager_of, world
 
 pytestmark = pytest.mark.django_db
 
@@ -35,16 +35,7 @@ def w():
 
 
 def file_ruling(w, *, now=INCIDENT_AT + HOUR, statement="The goal was scored after the whistle.", **kwargs):
-    return svc.protest_file(
-        by=w.home_manager,
-        game=w.game,
-        entry=w.game.home,
-        kind="ruling",
-        incident=w.on_rink_protest,
-        statement=statement,
-        now=now,
-        **kwargs,
-    )
+    return file_as_home(w, "ruling", w.on_rink_protest, now=now, statement=statement, **kwargs)
 
 
 def keys(protest):

@@ -52,6 +52,16 @@ def delete_own_keys(client, prefix: str) -> int:
     return len(keys)
 
 
+def wait_until(condition, *, timeout, what, output=lambda: ""):
+    """Check ``condition`` every 0.2 s until it holds; fail saying ``what`` did not happen (and ``output()``, a
+    process's log) after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"not done in {timeout} s: {what}\n{output()}")
+        time.sleep(0.2)
+
+
 def child_env(**overrides):
     """Return the environment for a portal child process: the service variables only as given."""
     env = {k: v for k, v in os.environ.items() if k not in _SERVICE_VARIABLES}
