@@ -107,3 +107,25 @@ def test_the_admin_assigns_through_the_service(game, referee):
     assert response.status_code == 302
     assignment = GameOfficial.objects.get()
     assert (assignment.position, assignment.assigned_by) == (1, admin_user)
+
+
+def test_game_times_show_on_the_venues_clock_on_my_games_assignments_and_the_game_page(game, director, referee):
+    """The pages say the venue's local time, not UTC under the venue's name (Django's date filter would turn an
+    aware local time back into the current time zone)."""
+    from django.utils import timezone
+
+    login = with_role(Role.GAME_OFFICIAL)
+    OfficialAccount.objects.create(person=referee, user=login)
+    services.official_assign(game=game, person=referee, duty=OfficialDuty.REFEREE, by=director)
+    local = timezone.localtime(game.start_at, game.championship.venue.zone)
+    utc = game.start_at.astimezone(datetime.UTC)
+    assert local.strftime("%H:%M") != utc.strftime("%H:%M")  # a venue away from UTC, or the test proves nothing
+    shown = local.strftime("%H:%M")
+    pages = [
+        logged_in(login).get(reverse("games:my-games")),
+        logged_in(director).get(reverse("games:assignments", args=[game.championship.pk])),
+        logged_in(director).get(reverse("tournaments:game-manage", args=[game.pk])),
+    ]
+    for response in pages:
+        assert response.status_code == 200
+        assert shown in response.content.decode(), response.request["PATH_INFO"]
