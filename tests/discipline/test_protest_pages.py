@@ -86,3 +86,34 @@ def test_the_lists_take_constant_queries(w, django_assert_max_num_queries):
     assert page.content.decode().count("/discipline/protests/") >= 2
     mine = logged_in(w.home_manager).get(reverse("discipline:my-protests"))
     assert mine.status_code == 200 and "File a protest" in mine.content.decode()
+
+
+# --- the page's fee form: the time received, on the venue's clock (R-52) ----------------------------------------
+
+
+def test_the_fee_page_takes_the_time_received_on_the_venues_clock_and_refuses_a_future_one(w):
+    protest = svc.protest_file(
+        by=w.home_manager,
+        game=w.game,
+        entry=w.game.home,
+        kind="ruling",
+        incident=w.on_rink_protest,
+        now=w.game.start_at,
+    )
+    page = Client()
+    page.force_login(w.staff)
+    fee = reverse("discipline:protest-fee", args=[protest.pk])
+    venue = w.game.championship.venue.zone
+    detail = page.get(reverse("discipline:protest-detail", args=[protest.pk])).content.decode()
+    assert f"clock ({venue}); blank: now" in detail and 'name="received_at"' in detail
+    form = {"amount_0": "200", "amount_1": "USD", "method": "cash"}
+    future = (timezone.now() + timezone.timedelta(hours=1)).astimezone(venue)
+    refused = page.post(fee, {**form, "received_at": f"{future:%Y-%m-%d %H:%M}"})
+    assert refused.status_code == 400
+    assert refused.context["fee_form"].errors["received_at"] == ["R-52: the fee cannot be received in the future."]
+    protest.refresh_from_db()
+    assert protest.fee_received is None
+    received = (timezone.now() - timezone.timedelta(hours=1)).astimezone(venue).replace(second=0, microsecond=0)
+    assert page.post(fee, {**form, "received_at": f"{received:%Y-%m-%d %H:%M}"}).status_code == 302
+    protest.refresh_from_db()
+    assert protest.fee_received_at == received  # typed on the venue's clock, stored as that instant
