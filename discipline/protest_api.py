@@ -191,7 +191,9 @@ class ProtestFeeInput(serializers.Serializer):
     amount = serializers.DecimalField(max_digits=10, decimal_places=2, help_text="R-52: US$200 or the equivalent.")
     currency = serializers.RegexField(r"^[A-Za-z]{3}$", default="USD", help_text="ISO 4217 code, e.g. USD")
     method = serializers.ChoiceField(choices=FeeMethod.choices)
-    received_at = serializers.DateTimeField(required=False, help_text="When it was received; default now, not later.")
+    received_at = serializers.DateTimeField(
+        required=False, help_text="When it was received (ISO 8601; no offset: UTC); default now, never later (R-52)."
+    )
 
 
 class ProtestReasonInput(serializers.Serializer):
@@ -245,6 +247,11 @@ def _action_schema(summary: str, description: str, request) -> extend_schema:
 _MULTIPART = "multipart/form-data"
 
 
+def _files(request) -> list:
+    """The uploaded attachments (JPEG, PNG or PDF by content, checked by the service)."""
+    return request.FILES.getlist("attachments")
+
+
 class ProtestViewSet(ServiceAnswerMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
     permission_classes = [permissions.IsAuthenticated]
     serializer_class = ProtestSerializer
@@ -269,6 +276,13 @@ class ProtestViewSet(ServiceAnswerMixin, mixins.ListModelMixin, viewsets.Generic
 
     def _answer(self, pk, *, created: bool = False) -> Response:
         return self.answer(self._protest(pk), serializer_class=ProtestDetailSerializer, created=created)
+
+    def _act(self, pk, input_class, call) -> Response:
+        """One step of the workflow, as the page's: the protest if the caller may read it (404), the body's shape
+        (400), the service (403 for who, 400 naming the field and the rule), then the protest as it now is."""
+        protest = access.access_protest(self.request.user, pk)
+        call(protest, self.input(input_class))
+        return self._answer(pk)
 
     @extend_schema(
         summary="The protests this login may read (9.1)",
@@ -313,7 +327,7 @@ class ProtestViewSet(ServiceAnswerMixin, mixins.ListModelMixin, viewsets.Generic
             kind=data["kind"],
             incident=data["incident"],
             statement=data["statement"],
-            attachments=request.FILES.getlist("attachments"),
+            attachments=_files(request),
         )
         return self._answer(protest.pk, created=True)
 
@@ -326,15 +340,13 @@ class ProtestViewSet(ServiceAnswerMixin, mixins.ListModelMixin, viewsets.Generic
     )
     @action(detail=True, methods=["post"])
     def statement(self, request, pk=None):
-        protest = access.access_protest(request.user, pk)
-        data = self.input(ProtestStatementInput)
-        svc.protest_add_statement(
-            by=request.user,
-            protest=protest,
-            statement=data["statement"],
-            attachments=request.FILES.getlist("attachments"),
+        return self._act(
+            pk,
+            ProtestStatementInput,
+            lambda protest, data: svc.protest_add_statement(
+                by=request.user, protest=protest, statement=data["statement"], attachments=_files(request)
+            ),
         )
-        return self._answer(pk)
 
     @_action_schema(
         "Record the protest fee as received (9.1 A, R-52): the sanctioning body's staff or the IHTC executive",
@@ -346,16 +358,17 @@ class ProtestViewSet(ServiceAnswerMixin, mixins.ListModelMixin, viewsets.Generic
     )
     @action(detail=True, methods=["post"])
     def fee(self, request, pk=None):
-        protest = access.access_protest(request.user, pk)
-        data = self.input(ProtestFeeInput)
-        svc.protest_record_fee(
-            by=request.user,
-            protest=protest,
-            amount=money(data["amount"], data["currency"]),
-            method=data["method"],
-            received_at=data.get("received_at"),
+        return self._act(
+            pk,
+            ProtestFeeInput,
+            lambda protest, data: svc.protest_record_fee(
+                by=request.user,
+                protest=protest,
+                amount=money(data["amount"], data["currency"]),
+                method=data["method"],
+                received_at=data.get("received_at"),
+            ),
         )
-        return self._answer(pk)
 
     @_action_schema(
         "Start the committee's review (9.1 A: the IHTC will then investigate the protest)",
@@ -365,10 +378,11 @@ class ProtestViewSet(ServiceAnswerMixin, mixins.ListModelMixin, viewsets.Generic
     )
     @action(detail=True, methods=["post"])
     def review(self, request, pk=None):
-        protest = access.access_protest(request.user, pk)
-        data = self.input(ProtestReasonInput)
-        svc.protest_start_review(by=request.user, protest=protest, reason=data["reason"])
-        return self._answer(pk)
+        return self._act(
+            pk,
+            ProtestReasonInput,
+            lambda protest, data: svc.protest_start_review(by=request.user, protest=protest, reason=data["reason"]),
+        )
 
     @_action_schema(
         "Decide a protest under review (9.1 A): upheld, the fee returned; rejected, the fee forfeited",
@@ -378,10 +392,11 @@ class ProtestViewSet(ServiceAnswerMixin, mixins.ListModelMixin, viewsets.Generic
     )
     @action(detail=True, methods=["post"])
     def decision(self, request, pk=None):
-        protest = access.access_protest(request.user, pk)
-        data = self.input(ProtestDecisionInput)
-        DECISIONS[data["outcome"]](by=request.user, protest=protest, reason=data["reason"])
-        return self._answer(pk)
+        return self._act(
+            pk,
+            ProtestDecisionInput,
+            lambda protest, data: DECISIONS[data["outcome"]](by=request.user, protest=protest, reason=data["reason"]),
+        )
 
     @_action_schema(
         "Withdraw a protest (9.1): the protesting team's manager; a fee received is returned",
@@ -390,10 +405,11 @@ class ProtestViewSet(ServiceAnswerMixin, mixins.ListModelMixin, viewsets.Generic
     )
     @action(detail=True, methods=["post"])
     def withdraw(self, request, pk=None):
-        protest = access.access_protest(request.user, pk)
-        data = self.input(ProtestReasonInput)
-        svc.protest_withdraw(by=request.user, protest=protest, reason=data["reason"])
-        return self._answer(pk)
+        return self._act(
+            pk,
+            ProtestReasonInput,
+            lambda protest, data: svc.protest_withdraw(by=request.user, protest=protest, reason=data["reason"]),
+        )
 
     @_action_schema(
         "Answer a protest in writing (9.1 A): the opposing team's manager, within the answer time (R-51)",
@@ -403,15 +419,16 @@ class ProtestViewSet(ServiceAnswerMixin, mixins.ListModelMixin, viewsets.Generic
     )
     @action(detail=True, methods=["post"], url_path="answer", url_name="answer")
     def answer_protest(self, request, pk=None):  # not ``answer``: ServiceAnswerMixin.answer serializes
-        protest = access.access_protest(request.user, pk)
-        data = self.input(ProtestAnswerInput)
-        svc.protest_answer(
-            by=request.user, protest=protest, answer=data["answer"], attachments=request.FILES.getlist("attachments")
+        return self._act(
+            pk,
+            ProtestAnswerInput,
+            lambda protest, data: svc.protest_answer(
+                by=request.user, protest=protest, answer=data["answer"], attachments=_files(request)
+            ),
         )
-        return self._answer(pk)
 
 
-class GameProtestIncidentsView(ServiceAnswerMixin, APIView):
+class GameProtestIncidentsView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(

@@ -11,6 +11,7 @@ from discipline import protests as svc
 from discipline.models import Protest, ProtestStatus
 
 from .protest_helpers import world
+from .test_protests import file_ruling
 
 pytestmark = pytest.mark.django_db
 
@@ -92,14 +93,7 @@ def test_the_lists_take_constant_queries(w, django_assert_max_num_queries):
 
 
 def test_the_fee_page_takes_the_time_received_on_the_venues_clock_and_refuses_a_future_one(w):
-    protest = svc.protest_file(
-        by=w.home_manager,
-        game=w.game,
-        entry=w.game.home,
-        kind="ruling",
-        incident=w.on_rink_protest,
-        now=w.game.start_at,
-    )
+    protest = file_ruling(w)  # filed in July 2027, its fee due
     page = Client()
     page.force_login(w.staff)
     fee = reverse("discipline:protest-fee", args=[protest.pk])
