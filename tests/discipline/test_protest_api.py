@@ -282,3 +282,19 @@ def test_a_protest_is_read_by_its_teams_staff_and_the_committee_and_is_no_such_p
         assert as_(user).get(url(protest)).status_code == 404
     assert as_(None).get(url(protest)).status_code == 403
     assert as_(w.committee).get(f"{PROTESTS}999999/").status_code == 404
+
+
+def test_the_schema_documents_every_protest_operation_with_its_refusals_and_closed_bodies():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    paths = schema["paths"]
+    assert {"get", "post"} <= set(paths[PROTESTS]) and "get" in paths["/api/games/{game_id}/protest-incidents/"]
+    for step in ("statement", "fee", "review", "decision", "withdraw", "answer"):
+        responses = paths[f"{PROTESTS}{{id}}/{step}/"]["post"]["responses"]
+        assert {"200", "400", "403", "404"} <= set(responses), step
+    assert {"status", "kind", "championship", "game", "page"} <= {
+        p["name"] for p in paths[PROTESTS]["get"]["parameters"]
+    }
+    fee = schema["components"]["schemas"]["ProtestFeeInputRequest"]
+    assert fee["additionalProperties"] is False and "received_at" in fee["properties"]
