@@ -282,6 +282,13 @@ def test_a_protest_is_read_by_its_teams_staff_and_the_committee_and_is_no_such_p
         assert as_(user).get(url(protest)).status_code == 404
     assert as_(None).get(url(protest)).status_code == 403
     assert as_(w.committee).get(f"{PROTESTS}999999/").status_code == 404
+    # Ids the database cannot hold: no such protest (404) or a filter naming itself (400), never a 500.
+    too_big = "99999999999999999999"
+    assert as_(w.committee).get(f"{PROTESTS}{too_big}/").status_code == 404
+    assert as_(w.committee).post(f"{PROTESTS}{too_big}/review/", {}).status_code == 404
+    for name in ("game", "championship"):
+        assert name in as_(w.committee).get(PROTESTS, {name: too_big}).json()
+    assert "game" in file(w, game=too_big).json()
 
 
 def test_the_schema_documents_every_protest_operation_with_its_refusals_and_closed_bodies():
