@@ -1982,7 +1982,7 @@ def test_every_route_of_the_protest_api_is_in_the_matrix():
     routes = _route_names(resolver.namespace_dict["discipline-api"][1].url_patterns, "discipline-api")
     protests = {r for r in routes if "protest" in r}
     missing = protests - _target_route_names()
-    assert len(protests) == 9 and not missing, f"routes with no row in the permission matrix: {sorted(missing)}"
+    assert "discipline-api:protest-list" in protests and not missing, f"routes with no row: {sorted(missing)}"
 
 
 # --- discipline: incident reports, cases, suspensions, appeals (issue 10) ------------------------------------------
