@@ -1,11 +1,21 @@
 from django.urls import path
+from rest_framework.routers import SimpleRouter
 
-from . import api
+from . import api, protest_api
 
 app_name = "discipline-api"
 
+router = SimpleRouter()
+# --- protests (9.1) ---
+router.register("protests", protest_api.ProtestViewSet, basename="protest")
+
 # Each path's first segment names its collection (tests/test_api_conformance.py gives real ids by it).
 urlpatterns: list = [
+    path(
+        "games/<int:game_id>/protest-incidents/",
+        protest_api.GameProtestIncidentsView.as_view(),
+        name="game-protest-incidents",
+    ),
     # --- incident reports, cases, suspensions (R-53) ---
     path("incident-reports/", api.ReportQueueView.as_view(), name="report-queue"),
     path("incident-reports/<int:id>/", api.ReportView.as_view(), name="report"),
@@ -26,4 +36,5 @@ urlpatterns: list = [
     # --- appeals (9.2 A; R-54) ---
     path("decisions/<int:id>/appeals/", api.DecisionAppealsView.as_view(), name="decision-appeals"),
     path("appeals/<int:id>/decision/", api.AppealDecisionView.as_view(), name="appeal-decision"),
+    *router.urls,
 ]

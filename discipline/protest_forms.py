@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 from djmoney.forms.fields import MoneyField
 
 from .models import FeeMethod, ProtestKind, ProtestStatus
@@ -53,8 +54,27 @@ class FileProtestForm(forms.Form):
 
 
 class FeeForm(forms.Form):
+    """The fee as received (R-52); ``received_at`` is read and shown on the venue's clock (``tz``)."""
+
     amount = MoneyField(max_digits=10, decimal_places=2, default_currency="USD", label="Amount received")
     method = forms.ChoiceField(choices=FeeMethod.choices)
+    received_at = forms.DateTimeField(
+        required=False,
+        label="Received at",
+    )
+
+    def __init__(self, *args, tz=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tz = tz
+        zone = f" ({tz})" if tz is not None else ""
+        self.fields["received_at"].help_text = f"On the venue's clock{zone}; blank: now. Not in the future (R-52)."
+
+    def full_clean(self):
+        # A time typed without a zone is the venue's (the staff record it there), not the server's.
+        if self.tz is None:
+            return super().full_clean()
+        with timezone.override(self.tz):
+            return super().full_clean()
 
 
 class ReasonForm(forms.Form):

@@ -85,8 +85,7 @@ def protest_file(request):
     incidents = []
     if chosen is not None:
         entry = chosen.home if chosen.home_id in managed else chosen.away
-        for kind in ("administrative", "ruling", "federation"):
-            incidents += [i for i in svc.incidents_of(chosen, kind) if i.entry_id in (None, entry.pk)]
+        incidents = svc.incidents_for(chosen, entry)
     status = 200
     if request.method == "POST" and chosen is not None:
         form = FileProtestForm(request.POST, request.FILES, games=games, incidents=incidents)
@@ -148,7 +147,7 @@ def _detail_context(request, protest: Protest, **forms) -> dict:
         "can_withdraw": is_filer and open_,
         "can_statement": is_filer and protest.status == ProtestStatus.FILED and not protest.statement,
         "can_answer": is_opponent and open_ and protest.answered_at is None,
-        "fee_form": forms.get("fee_form") or FeeForm(initial={"amount": protest.fee_due}),
+        "fee_form": forms.get("fee_form") or FeeForm(initial={"amount": protest.fee_due}, tz=tz),
         "reason_form": forms.get("reason_form") or ReasonForm(),
         "text_form": forms.get("text_form") or TextForm(),
         "action": forms.get("action", ""),
@@ -164,7 +163,9 @@ def protest_detail(request, pk: int):
 
 def _act(request, pk: int, action: str, form_class, call):
     protest = pa.access_protest(request.user, pk)
-    form = form_class(request.POST, request.FILES)
+    # The fee's time is typed on the venue's clock.
+    kwargs = {"tz": protest.game.championship.venue.zone} if form_class is FeeForm else {}
+    form = form_class(request.POST, request.FILES, **kwargs)
     if form.is_valid():
         try:
             call(protest, form.cleaned_data)
@@ -186,7 +187,9 @@ def protest_fee(request, pk: int):
         pk,
         "fee",
         FeeForm,
-        lambda p, d: svc.protest_record_fee(by=request.user, protest=p, amount=d["amount"], method=d["method"]),
+        lambda p, d: svc.protest_record_fee(
+            by=request.user, protest=p, amount=d["amount"], method=d["method"], received_at=d["received_at"]
+        ),
     )
 
 

@@ -158,6 +158,29 @@ def incidents_of(game: Game, kind: str) -> list[Incident]:
     return []
 
 
+def incidents_for(game: Game, entry: TeamEntry, kind: str | None = None) -> list[Incident]:
+    """What ``entry`` can protest in ``game`` (9.1): the incidents of ``kind`` (every kind when None) that are its
+    own or either team's (an on-rink protest or a mark of the other team is not)."""
+    kinds = [kind] if kind else list(ProtestKind.values)
+    return [i for k in kinds for i in incidents_of(game, k) if i.entry_id in (None, entry.pk)]
+
+
+def protesting_entry(user: User, game: Game, entry: TeamEntry | None = None) -> TeamEntry:
+    """The team ``user`` protests for in ``game`` (9.1: a team manager files his team's protest): ``entry`` when
+    named (it must play the game and be his), else the one of the game's teams he manages."""
+    teams = [team for team in (game.home, game.away) if team is not None]
+    if entry is not None:
+        if entry.pk not in {team.pk for team in teams}:
+            raise ValidationError({"entry": f"Rule 9.1: {entry} does not play this game."})
+        pa.require(pa.manages_entry(user, entry), "Rule 9.1: only a team manager of the protesting team files.")
+        return entry
+    managed = [team for team in teams if pa.manages_entry(user, team)]
+    pa.require(bool(managed), "Rule 9.1: only a team manager of one of the game's teams files its protest.")
+    if len(managed) > 1:
+        raise ValidationError({"entry": "Rule 9.1: you manage both teams of this game; name the protesting one."})
+    return managed[0]
+
+
 def find_incident(game: Game, kind: str, key: str, entry: TeamEntry) -> Incident:
     """The incident ``key`` of the game for a protest of ``kind`` by ``entry``, or a ValidationError citing why not."""
     incidents = incidents_of(game, kind)

@@ -316,6 +316,13 @@ SPECTACULAR_SETTINGS = {
         "AppealLevelEnum": "discipline.models.AppealLevel",
         "DecisionOutcomeEnum": "discipline.models.DecisionOutcome",
         "AppealOutcomeEnum": "discipline.api.APPEAL_OUTCOMES",
+        "ProtestKindEnum": "discipline.models.ProtestKind",
+        "ProtestStatusEnum": "discipline.models.ProtestStatus",
+        "FeeMethodEnum": "discipline.models.FeeMethod",
+        "FeeOutcomeEnum": "discipline.models.FeeOutcome",
+        "DeadlineKindEnum": "discipline.models.DeadlineKind",
+        "DeadlineStatusEnum": "discipline.models.DeadlineStatus",
+        "ProtestOutcomeEnum": "discipline.protest_api.PROTEST_OUTCOMES",
     },
     # The portal's conventions (portal.openapi): refusals with their bodies, closed request bodies.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "portal.openapi.closed_request_bodies"],

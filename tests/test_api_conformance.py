@@ -131,10 +131,14 @@ def _summaries(game, home_line, away_line, keepers):
 
 def _discipline_records(championship, line) -> dict[str, list[int]]:
     """A final game's match penalty (its incident report and provisional suspension), a confidential report, a case
-    decided with no action and its appeal to the General Assembly (discipline, R-53, R-54)."""
+    decided with no action and its appeal to the General Assembly (discipline, R-53, R-54); a protest of the team
+    (9.1) with its fee due, deadlines, history and a file."""
+    from django.utils import timezone
+
     from discipline import appeals, cases
     from discipline.services import receive_game_consequences
     from games.models import GameOfficial, OfficialAccount
+    from tests.discipline.protest_helpers import stored_protest
     from tests.factories import PersonFactory, RoleAssignmentFactory, UserFactory, game_consequence
     from tournaments.models import Game, GameStatus
 
@@ -150,7 +154,9 @@ def _discipline_records(championship, line) -> dict[str, list[int]]:
     case = cases.open_case(reports=list(game.incident_reports.all()), title="Match penalty", by=committee)
     decision = cases.decide_case(case=case, outcome="no_action", reasons="No action.", by=committee)
     appeal = appeals.file_appeal(decision=decision, level="general_assembly", grounds="Grounds.", by=committee)
+    protest = stored_protest(game, line.entry, committee, at=timezone.now(), attachment=jpeg_upload())
     return {
+        "protests": [protest.pk],
         "incident-reports": list(game.incident_reports.values_list("pk", flat=True)),
         "confidential-reports": [confidential.pk],
         "cases": [case.pk],

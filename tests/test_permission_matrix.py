@@ -1936,6 +1936,131 @@ def _protest_field(w, field: str):  # noqa: N802
     return getattr(w["protest_a"], field)
 
 
+# Protest API (issue 10)
+
+
+def _protest_api_objects() -> dict[str, Callable[[World], object]]:
+    """A game of A's entry that ended ten minutes ago (9.1 B's anchor: its finalized result) with the administrative
+    protest A made before the start: A's team managers can file about it now."""
+    from django.utils import timezone
+
+    from games.models import GameProtestMark
+    from tests.factories import GameFactory
+
+    def protest_game(w):
+        ended = timezone.now() - datetime.timedelta(minutes=10)
+        game = GameFactory(championship=w["championship"], home=w["entry_a"], finalized_at=ended)
+        GameProtestMark.objects.create(
+            game=game, entry=w["entry_a"], subject="equipment", made_at=game.start_at, recorded_by=SuperuserFactory()
+        )
+        return game
+
+    return {"protest_game": protest_game, "protest_mark_a": lambda w: w["protest_game"].protest_marks.get()}
+
+
+OBJECTS.update(_protest_api_objects())
+# What the API answers where the page redirects to the login: 403 (DRF); the rest as the pages.
+API_PROTEST_READERS = {**PROTEST_READERS, ANON: 403}
+# protest_a is filed by A (its managers act as the protesting team) against a team nobody here manages.
+API_PROTEST_FILER = expect(403, STAFF_A=404, STAFF_B=404, GO=404, TM=200)
+TARGETS += [
+    {
+        "name": "api protest list",
+        "method": "get",
+        "url": page("discipline-api:protest-list"),
+        "prepare": lambda w, user: w["entry_a"],
+        "expect": expect(200, ANON=403, GO=403),
+    },
+    {
+        "name": "api protest",
+        "method": "get",
+        "url": page("discipline-api:protest-detail", "protest_a"),
+        "expect": API_PROTEST_READERS,
+    },
+    {
+        "name": "api protest incidents of a game",
+        "method": "get",
+        "url": page("discipline-api:game-protest-incidents", "protest_game"),
+        "expect": expect(403, TM=200),
+    },
+    {
+        "name": "api file a protest",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline-api:protest-list"),
+        "data": lambda w: {
+            "game": w.pk("protest_game"),
+            "kind": "administrative",
+            "incident": f"mark:{w.pk('protest_mark_a')}",
+            "statement": "Sticks too long.",
+        },
+        "expect": expect(403, TM=201),
+    },
+    {
+        "name": "api protest statement",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline-api:protest-statement", "protest_a"),
+        "data": lambda w: {"statement": "Written again."},
+        "expect": API_PROTEST_FILER,
+    },
+    {
+        "name": "api protest record the fee",
+        "method": "post",
+        "url": page("discipline-api:protest-fee", "protest_a"),
+        "data": lambda w: {"amount": "200.00", "currency": "USD", "method": "cash"},
+        "expect": expect(404, ANON=403, EXEC=200, INTL=200, SU=200, TM=403, DC=403),
+    },
+    {
+        # Rule 9.1 A, R-52: the committee may not review before the fee is in (400); nobody else may at all.
+        "name": "api protest start the review",
+        "method": "post",
+        "url": page("discipline-api:protest-review", "protest_a"),
+        "stored": lambda w: _protest_status(w),
+        "expect": expect(404, ANON=403, EXEC=400, DC=400, SU=400, INTL=403, TM=403),
+    },
+    {
+        # Rule 9.1 A: a protest still filed is not decided (400); nobody but the committee decides (403).
+        "name": "api protest decision",
+        "method": "post",
+        "url": page("discipline-api:protest-decision", "protest_a"),
+        "data": lambda w: {"outcome": "uphold", "reason": "Right."},
+        "stored": lambda w: _protest_status(w),
+        "expect": expect(404, ANON=403, EXEC=400, DC=400, SU=400, INTL=403, TM=403),
+    },
+    {
+        "name": "api protest withdraw",
+        "method": "post",
+        "url": page("discipline-api:protest-withdraw", "protest_a"),
+        "data": lambda w: {"reason": "Settled."},
+        "expect": API_PROTEST_FILER,
+    },
+    {
+        # Rule 9.1 A: the opposing team's manager answers; none of these roles manages it.
+        "name": "api protest answer",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline-api:protest-answer", "protest_a"),
+        "data": lambda w: {"answer": "Ours."},
+        "stored": lambda w: _protest_answer(w),
+        "expect": expect(404, ANON=403, EXEC=403, INTL=403, TM=403, DC=403, SU=403),
+    },
+]
+
+
+def _protest_answer(w):  # noqa: N802
+    w["protest_a"].refresh_from_db()
+    return w["protest_a"].answer
+
+
+def test_every_route_of_the_protest_api_is_in_the_matrix():
+    resolver = get_resolver()
+    routes = _route_names(resolver.namespace_dict["discipline-api"][1].url_patterns, "discipline-api")
+    protests = {r for r in routes if "protest" in r}
+    missing = protests - _target_route_names()
+    assert "discipline-api:protest-list" in protests and not missing, f"routes with no row: {sorted(missing)}"
+
+
 # --- discipline: incident reports, cases, suspensions, appeals (issue 10) ------------------------------------------
 
 

@@ -105,3 +105,35 @@ def file_as_home(w: World, kind: str, incident: str, *, now: datetime.datetime, 
     return svc.protest_file(
         by=w.home_manager, game=w.game, entry=w.game.home, kind=kind, incident=incident, now=now, **kwargs
     )
+
+
+def stored_protest(game: Game, entry, by: User, *, at: datetime.datetime, kind: str = "ruling", attachment=None):
+    """A protest of ``entry`` about ``game`` as the filing stores it (9.1): filed at ``at``, the fee due (R-52; none
+    for 9.1 C), its two deadlines (R-51) and its filing's transition; ``attachment``: a file to store with it. Rows
+    written directly, for the tests that need many or need them without a sheet (lists, the schema's world)."""
+    from djmoney.money import Money
+
+    from discipline.models import Deadline, Protest, ProtestAttachment, ProtestTransition
+
+    protest = Protest.objects.create(
+        kind=kind,
+        game=game,
+        entry=entry,
+        incident="On-rink protest",
+        incident_at=at,
+        statement="Written.",
+        filed_by=by,
+        filed_at=at,
+        fee_due=None if kind == "federation" else Money(200, "USD"),
+    )
+    for deadline, hours in (("protest", 3), ("answer", 24)):
+        Deadline.objects.create(
+            protest=protest, kind=deadline, article="9.1", anchor_at=at, due_at=at + datetime.timedelta(hours=hours)
+        )
+    ProtestTransition.objects.create(protest=protest, from_status="", to_status="filed", by=by, at=at)
+    if attachment is not None:
+        row = ProtestAttachment(
+            protest=protest, content_type="image/jpeg", name="scan.jpg", uploaded_by=by, uploaded_at=at
+        )
+        row.file.save("upload", attachment, save=True)
+    return protest

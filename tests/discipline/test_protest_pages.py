@@ -11,6 +11,7 @@ from discipline import protests as svc
 from discipline.models import Protest, ProtestStatus
 
 from .protest_helpers import INCIDENT_AT, file_as_home, world
+from .test_protests import file_ruling
 
 pytestmark = pytest.mark.django_db
 
@@ -91,3 +92,27 @@ def test_the_history_names_the_statuses_as_the_page_does(w):
     history = page[page.index("<h2>History</h2>") :]
     assert "— → Filed by " in history and "Filed → Under review by " in history
     assert "under_review" not in history
+
+
+# --- the page's fee form: the time received, on the venue's clock (R-52) ----------------------------------------
+
+
+def test_the_fee_page_takes_the_time_received_on_the_venues_clock_and_refuses_a_future_one(w):
+    protest = file_ruling(w)  # filed in July 2027, its fee due
+    page = Client()
+    page.force_login(w.staff)
+    fee = reverse("discipline:protest-fee", args=[protest.pk])
+    venue = w.game.championship.venue.zone
+    detail = page.get(reverse("discipline:protest-detail", args=[protest.pk])).content.decode()
+    assert f"clock ({venue}); blank: now" in detail and 'name="received_at"' in detail
+    form = {"amount_0": "200", "amount_1": "USD", "method": "cash"}
+    future = (timezone.now() + timezone.timedelta(hours=1)).astimezone(venue)
+    refused = page.post(fee, {**form, "received_at": f"{future:%Y-%m-%d %H:%M}"})
+    assert refused.status_code == 400
+    assert refused.context["fee_form"].errors["received_at"] == ["R-52: the fee cannot be received in the future."]
+    protest.refresh_from_db()
+    assert protest.fee_received is None
+    received = (timezone.now() - timezone.timedelta(hours=1)).astimezone(venue).replace(second=0, microsecond=0)
+    assert page.post(fee, {**form, "received_at": f"{received:%Y-%m-%d %H:%M}"}).status_code == 302
+    protest.refresh_from_db()
+    assert protest.fee_received_at == received  # typed on the venue's clock, stored as that instant
