@@ -318,6 +318,7 @@ class ProtestViewSet(ServiceAnswerMixin, mixins.ListModelMixin, viewsets.Generic
         responses={201: ProtestDetailSerializer, 400: _REFUSED, 403: _FORBIDDEN},
     )
     def create(self, request, *args, **kwargs):
+        access.require(access.manages_entries(request.user), "Rule 9.1: a team manager files his team's protests.")
         data = self.input(ProtestFileInput)
         game = data["game"]
         protest = svc.protest_file(

@@ -152,6 +152,8 @@ def test_a_filing_is_refused_for_bad_input_and_for_anyone_but_a_manager_of_the_g
     assert message(file(w, by=w.away_manager), "incident").startswith("R-50, Rule 9.1 A:")
     for user in (w.committee, w.staff, with_role(Role.TEAM_MANAGER), None):
         assert file(w, by=user).status_code == 403
+    for user in (w.committee, w.staff):  # no manager: refused before the body is read (403, not 400)
+        assert file(w, by=user, colour="red").status_code == 403
     both = manager_of(w.game.home)
     w.game.away.managers.add(both)
     assert "both teams" in message(file(w, by=both), "entry")
