@@ -270,3 +270,111 @@ rules.add_perm("games.enter_game_events", can_enter_game_events)
 SHEET_ADMIN_MODELS = ("gamesheet", "sheetevent", "sheetsnapshot", "consolesignin")
 for _model in SHEET_ADMIN_MODELS:
     rules.add_perm(f"games.view_{_model}", is_superuser)
+
+
+# --- Discipline (9.1, 9.2 A, R-50 to R-54): discipline.access, discipline.suspensions and discipline.appeals decide --
+# The admin reads these records; every change goes through the services (discipline.protests, cases, suspensions,
+# appeals), so only view permissions are given. CONFIDENTIAL reports (4.2 P, 6.4.29) and their attachments: their
+# audience only (the committee, the executive, the author).
+
+
+def _discipline():
+    # Imported when asked: the discipline app's access layer imports its models and the tournaments app.
+    from discipline import access as discipline_access
+    from discipline import appeals, suspensions
+
+    return discipline_access, suspensions, appeals
+
+
+def _visible_predicate(name: str, *, of_kind, visible_to, through: str | None = None):
+    """A predicate asking ``of_kind(user)`` without an object (list pages) and, with one, whether the queryset
+    ``visible_to(user)`` holds it, or holds the record it belongs to (the foreign key ``through``)."""
+
+    def predicate(user, obj=None):
+        if obj is None:
+            return of_kind(user)
+        pk = getattr(obj, f"{through}_id") if through else obj.pk
+        return visible_to(user).filter(pk=pk).exists()
+
+    return rules.predicate(predicate, name=name)
+
+
+@rules.predicate
+def is_discipline_committee(user):
+    return _discipline()[0].is_committee(user)
+
+
+can_view_protest = _visible_predicate(
+    "can_view_protest",
+    of_kind=lambda u: _discipline()[0].can_see_protests(u),
+    visible_to=lambda u: _discipline()[0].protests_visible_to(u),
+)
+can_view_protest_record = _visible_predicate(
+    "can_view_protest_record",
+    of_kind=lambda u: _discipline()[0].can_see_protests(u),
+    visible_to=lambda u: _discipline()[0].protests_visible_to(u),
+    through="protest",
+)
+can_view_confidential_report = _visible_predicate(
+    "can_view_confidential_report",
+    of_kind=lambda u: _discipline()[0].reads_confidential_reports(u),
+    visible_to=lambda u: _discipline()[0].confidential_reports_visible_to(u),
+)
+can_view_discipline_attachment = _visible_predicate(
+    "can_view_discipline_attachment",
+    of_kind=lambda u: _discipline()[0].reads_confidential_reports(u),
+    visible_to=lambda u: _discipline()[0].attachments_visible_to(u),
+)
+can_view_suspension = _visible_predicate(
+    "can_view_suspension",
+    of_kind=lambda u: _discipline()[1].sees_suspensions(u),
+    visible_to=lambda u: _discipline()[1].suspensions_visible_to(u),
+)
+can_view_served_game = _visible_predicate(
+    "can_view_served_game",
+    of_kind=lambda u: _discipline()[1].sees_suspensions(u),
+    visible_to=lambda u: _discipline()[1].suspensions_visible_to(u),
+    through="suspension",
+)
+can_view_appeal = _visible_predicate(
+    "can_view_appeal",
+    of_kind=lambda u: _discipline()[2].sees_appeals(u),
+    visible_to=lambda u: _discipline()[2].appeals_visible_to(u),
+)
+
+DISCIPLINE_VIEW_PERMISSIONS = {
+    # Protests (9.1): as discipline.access.protests_visible_to; their logs and files with them.
+    "protest": can_view_protest,
+    "protesttransition": can_view_protest_record,
+    "protestattachment": can_view_protest_record,
+    "deadline": can_view_protest_record,
+    # The committee's records (R-53).
+    "gameconsequence": is_discipline_committee,
+    "incidentreport": is_discipline_committee,
+    "case": is_discipline_committee,
+    "casetransition": is_discipline_committee,
+    "casestatement": is_discipline_committee,
+    "decision": is_discipline_committee,
+    # CONFIDENTIAL (4.2 P, 6.4.29): the committee, the executive, the author.
+    "confidentialreport": can_view_confidential_report,
+    "attachment": can_view_discipline_attachment,
+    # Suspensions (8.2): as discipline.suspensions.suspensions_visible_to.
+    "suspension": can_view_suspension,
+    "servedgame": can_view_served_game,
+    # Appeals (9.2 A, R-54): as discipline.appeals.appeals_visible_to.
+    "appeal": can_view_appeal,
+}
+# The app itself (admin index): anyone who may see some of its records.
+rules.add_perm(
+    "discipline",
+    is_authenticated
+    & (
+        is_discipline_committee
+        | can_view_protest
+        | can_view_confidential_report
+        | can_view_suspension
+        | can_view_appeal
+    ),
+)
+for _model, _predicate in DISCIPLINE_VIEW_PERMISSIONS.items():
+    rules.add_perm(f"discipline.view_{_model}", _predicate)

@@ -244,6 +244,19 @@ def can_see_suspensions_of(user: User, championship: Championship) -> bool:
     )
 
 
+def sees_suspensions(user: User) -> bool:
+    """Whether some suspensions may be open to the user (list pages): the roles ``suspensions_visible_to`` serves."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return (
+        is_superuser(user)
+        or is_international_staff(user)
+        or has_role(user, Role.DISCIPLINE_COMMITTEE)
+        or bool(staff_federation_ids(user))
+        or has_role(user, Role.TEAM_MANAGER)
+    )
+
+
 def suspensions_visible_to(user: User) -> QuerySet[Suspension]:
     """The suspensions a user may read; the public none."""
     if not getattr(user, "is_authenticated", False):
