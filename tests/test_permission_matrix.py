@@ -1943,6 +1943,8 @@ PAGE_COMMITTEE_LIST = expect(403, ANON=LOGIN, EXEC=200, DC=200, SU=200)
 PAGE_COMMITTEE_RECORD = expect(404, ANON=LOGIN, EXEC=200, DC=200, SU=200)
 API_COMMITTEE_LIST = expect(403, EXEC=200, DC=200, SU=200)
 API_COMMITTEE_RECORD = expect(404, ANON=403, EXEC=200, DC=200, SU=200)
+# Appeals of the decision on A's player (9.2 A): A's staff, international staff, A's team managers, the committee.
+APPEAL_READERS = expect(200, ANON=LOGIN, STAFF_B=404, GO=404)
 # A championship's suspensions: its staff (international here), the committee, the executive (8.2).
 SUSPENSIONS_OF_CHAMPIONSHIP = {"EXEC": 200, "INTL": 200, "DC": 200, "SU": 200}
 
@@ -2051,7 +2053,49 @@ TARGETS += [
         "data": lambda w: {"outcome": "upheld"},
         "expect": expect(404, ANON=403, EXEC=400, SU=400, DC=403),
     },
+    # The appeal pages (9.2 A; R-54): as the API. Who may appeal the decision reads its appeals; the rest may not
+    # learn that the decision or the appeal exists (404).
+    {
+        "name": "page lodge an appeal",
+        "method": "get",
+        "url": page("discipline:appeal-lodge", "disc_decision"),
+        "expect": APPEAL_READERS,
+    },
+    {
+        "name": "page lodge an appeal (no grounds)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline:appeal-lodge", "disc_decision"),
+        "data": lambda w: {"level": "firs_congress", "fee_0": "", "fee_1": "USD"},
+        "stored": lambda w: w["disc_decision"].appeals.count(),
+        "expect": expect(400, ANON=LOGIN, STAFF_B=404, GO=404),
+    },
+    {"name": "page appeal", "method": "get", "url": page("discipline:appeal", "disc_appeal"), "expect": APPEAL_READERS},
+    {
+        # 9.2 A: the IHTC executive records the Assembly's and the Congress's decision; readers are refused.
+        "name": "page appeal decision (no reasons)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline:appeal-decide", "disc_appeal"),
+        "data": lambda w: {"outcome": "upheld"},
+        "stored": lambda w: _appeal_status(w),
+        "expect": expect(403, ANON=LOGIN, STAFF_B=404, GO=404, EXEC=400, SU=400),
+    },
+    {
+        "name": "page appeal decision",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline:appeal-decide", "disc_appeal"),
+        "data": lambda w: {"outcome": "dismissed", "reasons": "The video shows the offence."},
+        "stored": lambda w: _appeal_status(w),
+        "expect": expect(403, ANON=LOGIN, STAFF_B=404, GO=404, EXEC=SAVED, SU=SAVED),
+    },
 ]
+
+
+def _appeal_status(w):  # noqa: N802 - the stored value of a row
+    w["disc_appeal"].refresh_from_db()
+    return w["disc_appeal"].status
 
 
 def test_every_route_of_the_committees_pages_and_api_is_in_the_matrix():
@@ -2067,7 +2111,7 @@ def test_every_route_of_the_committees_pages_and_api_is_in_the_matrix():
 _COMMITTEE_ROUTES = {
     "queue", "report", "case", "confidential-file", "confidential", "attachment", "championship-suspensions",
     "suspensions", "report-queue", "game-confidential-reports", "confidential-report", "case-decision",
-    "decision-appeals", "appeal-decision",
+    "decision-appeals", "appeal-decision", "appeal-lodge", "appeal", "appeal-decide",
 }  # fmt: skip
 
 
