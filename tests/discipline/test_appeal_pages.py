@@ -13,11 +13,9 @@ from django.utils import timezone
 from djmoney.money import Money
 
 from accounts.models import Role
-from discipline import cases
-from discipline.models import Appeal, AppealStatus, IncidentReport, Suspension, SuspensionStatus
-from discipline.services import receive_game_consequences
-from tests.factories import GameFactory, RosterEntryFactory, federation_staff, game_consequence, with_role
-from tournaments.models import GameStatus
+from discipline.models import Appeal, AppealStatus, Suspension, SuspensionStatus
+from tests.discipline.appeal_helpers import decided_case
+from tests.factories import federation_staff, with_role
 
 pytestmark = pytest.mark.django_db
 
@@ -27,21 +25,12 @@ DAY = datetime.timedelta(days=1)
 @pytest.fixture
 def decided():
     """The committee's decision suspending a home player for 3 games (7.1), and who is who around it."""
-    game = GameFactory(status=GameStatus.FINAL, home_goals=1, away_goals=0)
-    player = RosterEntryFactory(entry=game.home).person
-    receive_game_consequences(
-        game=game, consequences=[game_consequence(game, player, infraction="kicking_opponent")], now=timezone.now()
-    )
-    committee = with_role(Role.DISCIPLINE_COMMITTEE)
-    case = cases.open_case(reports=[IncidentReport.objects.get()], title="Kicking", by=committee)
-    decision = cases.decide_case(
-        case=case, outcome="sanctions", reasons="Kicking.", by=committee,
-        sanctions=[cases.Sanction(person_id=player.pk, kind="games", games=3, article="7.1")],
-    )  # fmt: skip
+    decision, player, committee = decided_case()
+    game = decision.case.incident_reports.get().game
     manager = with_role(Role.TEAM_MANAGER, game.home.federation)
     game.home.managers.add(manager)
     return {
-        "decision": decision, "case": case, "game": game,
+        "decision": decision, "case": decision.case, "game": game,
         "staff": federation_staff(player.federation), "manager": manager, "committee": committee,
         "executive": with_role(Role.IHTC_EXECUTIVE), "other_staff": federation_staff(),
         "official": with_role(Role.GAME_OFFICIAL),
