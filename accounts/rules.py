@@ -10,6 +10,7 @@ and get the same answer. Called without an object, a permission answers
 from __future__ import annotations
 
 import rules
+from django.utils.module_loading import import_string
 
 from . import access
 
@@ -278,68 +279,46 @@ for _model in SHEET_ADMIN_MODELS:
 # audience only (the committee, the executive, the author).
 
 
-def _discipline():
-    # Imported when asked: the discipline app's access layer imports its models and the tournaments app.
-    from discipline import access as discipline_access
-    from discipline import appeals, suspensions
-
-    return discipline_access, suspensions, appeals
-
-
-def _visible_predicate(name: str, *, of_kind, visible_to, through: str | None = None):
+def _discipline_predicate(name: str, *, of_kind: str, visible_to: str, through: str | None = None):
     """A predicate asking ``of_kind(user)`` without an object (list pages) and, with one, whether the queryset
-    ``visible_to(user)`` holds it, or holds the record it belongs to (the foreign key ``through``)."""
+    ``visible_to(user)`` holds it, or holds the record it belongs to (the foreign key ``through``). Both are dotted
+    paths of the discipline app's access functions, imported when asked (they import the discipline models)."""
 
     def predicate(user, obj=None):
         if obj is None:
-            return of_kind(user)
+            return import_string(of_kind)(user)
         pk = getattr(obj, f"{through}_id") if through else obj.pk
-        return visible_to(user).filter(pk=pk).exists()
+        return import_string(visible_to)(user).filter(pk=pk).exists()
 
     return rules.predicate(predicate, name=name)
 
 
 @rules.predicate
 def is_discipline_committee(user):
-    return _discipline()[0].is_committee(user)
+    return import_string("discipline.access.is_committee")(user)
 
 
-can_view_protest = _visible_predicate(
-    "can_view_protest",
-    of_kind=lambda u: _discipline()[0].can_see_protests(u),
-    visible_to=lambda u: _discipline()[0].protests_visible_to(u),
-)
-can_view_protest_record = _visible_predicate(
-    "can_view_protest_record",
-    of_kind=lambda u: _discipline()[0].can_see_protests(u),
-    visible_to=lambda u: _discipline()[0].protests_visible_to(u),
-    through="protest",
-)
-can_view_confidential_report = _visible_predicate(
+_PROTESTS = {"of_kind": "discipline.access.can_see_protests", "visible_to": "discipline.access.protests_visible_to"}
+_SUSPENSIONS = {
+    "of_kind": "discipline.suspensions.sees_suspensions",
+    "visible_to": "discipline.suspensions.suspensions_visible_to",
+}
+can_view_protest = _discipline_predicate("can_view_protest", **_PROTESTS)
+can_view_protest_record = _discipline_predicate("can_view_protest_record", **_PROTESTS, through="protest")
+can_view_confidential_report = _discipline_predicate(
     "can_view_confidential_report",
-    of_kind=lambda u: _discipline()[0].reads_confidential_reports(u),
-    visible_to=lambda u: _discipline()[0].confidential_reports_visible_to(u),
+    of_kind="discipline.access.reads_confidential_reports",
+    visible_to="discipline.access.confidential_reports_visible_to",
 )
-can_view_discipline_attachment = _visible_predicate(
+can_view_discipline_attachment = _discipline_predicate(
     "can_view_discipline_attachment",
-    of_kind=lambda u: _discipline()[0].reads_confidential_reports(u),
-    visible_to=lambda u: _discipline()[0].attachments_visible_to(u),
+    of_kind="discipline.access.reads_confidential_reports",
+    visible_to="discipline.access.attachments_visible_to",
 )
-can_view_suspension = _visible_predicate(
-    "can_view_suspension",
-    of_kind=lambda u: _discipline()[1].sees_suspensions(u),
-    visible_to=lambda u: _discipline()[1].suspensions_visible_to(u),
-)
-can_view_served_game = _visible_predicate(
-    "can_view_served_game",
-    of_kind=lambda u: _discipline()[1].sees_suspensions(u),
-    visible_to=lambda u: _discipline()[1].suspensions_visible_to(u),
-    through="suspension",
-)
-can_view_appeal = _visible_predicate(
-    "can_view_appeal",
-    of_kind=lambda u: _discipline()[2].sees_appeals(u),
-    visible_to=lambda u: _discipline()[2].appeals_visible_to(u),
+can_view_suspension = _discipline_predicate("can_view_suspension", **_SUSPENSIONS)
+can_view_served_game = _discipline_predicate("can_view_served_game", **_SUSPENSIONS, through="suspension")
+can_view_appeal = _discipline_predicate(
+    "can_view_appeal", of_kind="discipline.appeals.sees_appeals", visible_to="discipline.appeals.appeals_visible_to"
 )
 
 DISCIPLINE_VIEW_PERMISSIONS = {
