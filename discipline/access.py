@@ -85,13 +85,25 @@ def access_confidential_report(user: User, report_id) -> ConfidentialReport:
         raise Http404("No such report.") from None
 
 
+def reads_confidential_reports(user: User) -> bool:
+    """Whether some confidential report is open to the user (list pages): the committee, or an author."""
+    if is_committee(user):
+        return True
+    return _active(user) and ConfidentialReport.objects.filter(author=user).exists()
+
+
+def attachments_visible_to(user: User) -> QuerySet[Attachment]:
+    """The attachments of the confidential reports the user may read (their audience) and of cases (the
+    committee's)."""
+    if is_committee(user):
+        return Attachment.objects.all()
+    return Attachment.objects.filter(report__in=confidential_reports_visible_to(user).values("pk"))
+
+
 def access_attachment(user: User, attachment_id) -> Attachment:
     """An attachment of a confidential report (its audience) or of a case (the committee's)."""
-    visible = Q(report__in=confidential_reports_visible_to(user).values("pk"))
-    if is_committee(user):
-        visible |= Q(case__isnull=False)
     try:
-        return Attachment.objects.filter(visible).get(pk=attachment_id)
+        return attachments_visible_to(user).get(pk=attachment_id)
     except (Attachment.DoesNotExist, ValueError, TypeError):
         raise Http404("No such attachment.") from None
 

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from discipline import access, appeals, cases, selectors
+from discipline.appeal_forms import APPEAL_OUTCOMES
 from discipline.models import (
     Appeal,
     AppealLevel,
@@ -294,9 +295,6 @@ class AppealInput(serializers.Serializer):
     grounds = serializers.CharField()
     fee_amount = serializers.DecimalField(max_digits=10, decimal_places=2, required=False, allow_null=True, min_value=0)
     fee_currency = serializers.CharField(max_length=3, required=False, default="USD")
-
-
-APPEAL_OUTCOMES = [("upheld", "Upheld"), ("dismissed", "Dismissed")]
 
 
 class AppealDecisionInput(serializers.Serializer):

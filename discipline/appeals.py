@@ -15,9 +15,18 @@ import datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from accounts.access import can_edit_federation, has_role, is_superuser
+from accounts.access import (
+    can_edit_federation,
+    has_role,
+    is_federation_staff,
+    is_international_staff,
+    is_superuser,
+    manages_entries,
+    staff_federation_ids,
+)
 from accounts.models import Role, User
 from discipline.access import is_committee
 from discipline.models import Appeal, AppealLevel, AppealStatus, Decision, SuspensionStatus
@@ -38,6 +47,28 @@ def can_file_appeal(user: User, decision: Decision) -> bool:
         if report.entry.managers.filter(pk=user.pk).exists():
             return True
     return False
+
+
+def appeals_visible_to(user: User) -> QuerySet[Appeal]:
+    """The appeals a user may read: those of the decisions ``can_file_appeal`` lets him appeal (the committee and
+    the executive all of them; federation staff those concerning their federations' people; team managers those
+    concerning their entries)."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return Appeal.objects.none()
+    if is_committee(user):
+        return Appeal.objects.all()
+    reports = "decision__case__incident_reports__"
+    if is_international_staff(user):
+        concerns = Q(**{f"{reports}person__isnull": False})
+    else:
+        concerns = Q(**{f"{reports}person__federation_id__in": staff_federation_ids(user)})
+    concerns |= Q(**{f"{reports}entry__managers": user})
+    return Appeal.objects.filter(pk__in=Appeal.objects.filter(concerns).values("pk"))
+
+
+def sees_appeals(user: User) -> bool:
+    """Whether some appeals may be open to the user (list pages): the committee, federation staff, team managers."""
+    return is_committee(user) or is_federation_staff(user) or manages_entries(user)
 
 
 def appeal_deadline(decision: Decision, level: str, *, previous: Appeal | None) -> datetime.datetime | None:
@@ -88,8 +119,26 @@ def file_appeal(*, decision: Decision, level: str, grounds: str, by: User, fee=N
         )  # fmt: skip
 
 
+def next_appeal(decision: Decision) -> tuple[str, Appeal | None] | None:
+    """The level an appeal against ``decision`` may go to now and the appeal it follows (9.2 A): the General
+    Assembly first; the FIRS Congress once the Assembly dismissed it; None when neither is open."""
+    held = {a.level: a for a in decision.appeals.all()}
+    assembly = held.get(AppealLevel.GENERAL_ASSEMBLY)
+    if assembly is None:
+        return AppealLevel.GENERAL_ASSEMBLY, None
+    if assembly.status == AppealStatus.DISMISSED and AppealLevel.FIRS_CONGRESS not in held:
+        return AppealLevel.FIRS_CONGRESS, assembly
+    return None
+
+
+def can_decide_appeal(user: User) -> bool:
+    return bool(
+        getattr(user, "is_authenticated", False) and (is_superuser(user) or has_role(user, Role.IHTC_EXECUTIVE))
+    )
+
+
 def check_can_decide_appeal(user: User) -> None:
-    if not (is_superuser(user) or has_role(user, Role.IHTC_EXECUTIVE)):
+    if not can_decide_appeal(user):
         raise PermissionDenied("Rule 9.2 A: the IHTC executive records the decision of the Assembly or the Congress.")
 
 

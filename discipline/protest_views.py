@@ -14,19 +14,13 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from federation.files import private_file_response
+from portal.forms import apply_errors
 from tournaments.models import Game
 
 from . import access as pa
 from . import protests as svc
 from .models import DeadlineStatus, Protest, ProtestAttachment, ProtestStatus
 from .protest_forms import FeeForm, FileProtestForm, ProtestFilterForm, ReasonForm, TextForm
-
-
-def _apply_errors(form, error: ValidationError) -> None:
-    """Put a service's refusal at the form's fields (the rest at the top)."""
-    for field, messages_ in (error.message_dict if hasattr(error, "error_dict") else {None: error.messages}).items():
-        for message in messages_:
-            form.add_error(field if field in form.fields else None, message)
 
 
 def _list_queryset(queryset):
@@ -102,7 +96,7 @@ def protest_file(request):
                     attachments=form.cleaned_data["attachments"],
                 )
             except ValidationError as error:
-                _apply_errors(form, error)
+                apply_errors(form, error)
             else:
                 messages.success(request, f"Protest #{protest.pk} filed; the opposing team is told.")
                 return redirect("discipline:protest-detail", protest.pk)
@@ -170,7 +164,7 @@ def _act(request, pk: int, action: str, form_class, call):
         try:
             call(protest, form.cleaned_data)
         except ValidationError as error:
-            _apply_errors(form, error)
+            apply_errors(form, error)
         else:
             messages.success(request, "Done.")
             return redirect("discipline:protest-detail", protest.pk)

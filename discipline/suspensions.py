@@ -247,23 +247,30 @@ def tell_about(suspension: Suspension) -> None:
     )
 
 
+def _sees_every_suspension(user: User) -> bool:
+    """Superusers, international staff (the executive among them) and the discipline committee."""
+    return is_superuser(user) or is_international_staff(user) or has_role(user, Role.DISCIPLINE_COMMITTEE)
+
+
 def can_see_suspensions_of(user: User, championship: Championship) -> bool:
     """Staff of the sanctioning body, international staff, the committee and the executive."""
     if not getattr(user, "is_authenticated", False):
         return False
-    return (
-        is_superuser(user)
-        or is_international_staff(user)
-        or has_role(user, Role.DISCIPLINE_COMMITTEE)
-        or championship.sanctioning_body_id in staff_federation_ids(user)
-    )
+    return _sees_every_suspension(user) or championship.sanctioning_body_id in staff_federation_ids(user)
+
+
+def sees_suspensions(user: User) -> bool:
+    """Whether some suspensions may be open to the user (list pages): the roles ``suspensions_visible_to`` serves."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return _sees_every_suspension(user) or bool(staff_federation_ids(user)) or has_role(user, Role.TEAM_MANAGER)
 
 
 def suspensions_visible_to(user: User) -> QuerySet[Suspension]:
     """The suspensions a user may read; the public none."""
     if not getattr(user, "is_authenticated", False):
         return Suspension.objects.none()
-    if is_superuser(user) or is_international_staff(user) or has_role(user, Role.DISCIPLINE_COMMITTEE):
+    if _sees_every_suspension(user):
         return Suspension.objects.all()
     q = Q(sanctioning_body_id__in=staff_federation_ids(user))
     if has_role(user, Role.TEAM_MANAGER):

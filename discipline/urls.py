@@ -27,4 +27,8 @@ urlpatterns: list = [
     path("attachments/<int:pk>/", views.attachment_download, name="attachment"),
     path("championships/<int:pk>/suspensions/", views.championship_suspensions, name="championship-suspensions"),
     path("suspensions/", views.my_suspensions, name="suspensions"),
+    # --- appeals (9.2 A; R-54) ---
+    path("decisions/<int:pk>/appeal/", views.appeal_lodge, name="appeal-lodge"),
+    path("appeals/<int:pk>/", views.appeal_detail, name="appeal"),
+    path("appeals/<int:pk>/decide/", views.appeal_decide, name="appeal-decide"),
 ]

@@ -10,14 +10,20 @@ import datetime
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.views.decorators.http import require_POST
 
-from discipline import access, cases, selectors
+from discipline import access, appeals, cases, selectors
+from discipline.appeal_forms import DecideAppealForm, LodgeAppealForm
 from discipline.models import (
+    Appeal,
+    AppealStatus,
     CaseStatus,
     ConfidentialKind,
+    Decision,
     DecisionOutcome,
     IncidentReport,
     ReportStatus,
@@ -26,6 +32,7 @@ from discipline.models import (
 )
 from discipline.suspensions import can_see_suspensions_of
 from federation.files import private_file_response
+from portal.forms import apply_errors
 from tournaments.models import Championship, Game
 
 
@@ -127,6 +134,7 @@ def case_detail(request, pk: int):
             return redirect("discipline:case", pk=case.pk)
         case = access.access_case(request.user, pk)
     reports = list(case.incident_reports.select_related("game", "person", "entry"))
+    decision = getattr(case, "decision", None)
     context = {
         "case": case,
         "reports": reports,
@@ -140,7 +148,10 @@ def case_detail(request, pk: int):
         "statements": case.statements.select_related("author"),
         "attachments": case.attachments.all(),
         "transitions": case.transitions.select_related("by"),
-        "decision": getattr(case, "decision", None),
+        "decision": decision,
+        "may_appeal": decision is not None
+        and appeals.next_appeal(decision) is not None
+        and appeals.can_file_appeal(request.user, decision),
         "persons": {r.person for r in reports if r.person_id},
         "decided": case.status == CaseStatus.DECIDED,
         "outcomes": DecisionOutcome.choices,
@@ -239,3 +250,91 @@ def my_suspensions(request):
         {"championship": None, "suspensions": rows, "filters": request.GET,
          "statuses": SuspensionStatus.choices, "kinds": SuspensionKind.choices},
     )  # fmt: skip
+
+
+# --- appeals (9.2 A; R-54): lodged against a decision, decided by the IHTC executive ------------------------------
+
+
+@login_required
+def appeal_lodge(request, pk: int):
+    """Lodge an appeal against a decision: the IHTC General Assembly, then (its appeal dismissed) the FIRS Congress;
+    grounds, the fee if any. Whoever ``can_file_appeal`` allows; the rest may not learn the decision exists."""
+    decision = get_object_or_404(Decision.objects.select_related("case__championship__venue"), pk=pk)
+    if not appeals.can_file_appeal(request.user, decision):
+        raise Http404("No such decision.")
+    upcoming = appeals.next_appeal(decision)
+    level, previous = upcoming if upcoming else ("", None)
+    form = LodgeAppealForm(request.POST or None, initial={"level": level})
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                appeal = appeals.file_appeal(
+                    decision=decision, level=data["level"], grounds=data["grounds"], fee=data["fee"], by=request.user
+                )
+            except ValidationError as exc:
+                apply_errors(form, exc)
+            else:
+                messages.success(request, f"Your appeal to the {appeal.get_level_display()} is lodged.")
+                return redirect("discipline:appeal", pk=appeal.pk)
+        status = 400
+    context = {
+        "decision": decision,
+        "form": form,
+        "held": decision.appeals.select_related("filer"),
+        "open": upcoming is not None,
+        "deadline": appeals.appeal_deadline(decision, level, previous=previous) if level else None,
+        "tz": decision.case.championship.venue.zone,
+    }
+    return render(request, "discipline/appeal_form.html", context, status=status)
+
+
+def _access_appeal(user, pk: int) -> Appeal:
+    try:
+        return (
+            appeals.appeals_visible_to(user)
+            .select_related("decision__case__championship__venue", "filer", "decided_by", "previous")
+            .get(pk=pk)
+        )
+    except Appeal.DoesNotExist:
+        raise Http404("No such appeal.") from None
+
+
+def _appeal_page(request, appeal: Appeal, form: DecideAppealForm | None = None, status: int = 200):
+    context = {
+        "appeal": appeal,
+        "tz": appeal.decision.case.championship.venue.zone,
+        # The form stays with its errors after a refused decision (one recorded meanwhile, 9.2 A).
+        "can_decide": (appeal.status == AppealStatus.FILED or form is not None)
+        and appeals.can_decide_appeal(request.user),
+        "form": form or DecideAppealForm(),
+    }
+    return render(request, "discipline/appeal.html", context, status=status)
+
+
+@login_required
+def appeal_detail(request, pk: int):
+    """An appeal: filer, grounds, fee, deadline (venue time, R-54), status and decision; its deciders decide here."""
+    return _appeal_page(request, _access_appeal(request.user, pk))
+
+
+@login_required
+@require_POST
+def appeal_decide(request, pk: int):
+    """Record the General Assembly's or the FIRS Congress's decision (9.2 A): upheld or dismissed, with reasons."""
+    appeal = _access_appeal(request.user, pk)
+    appeals.check_can_decide_appeal(request.user)
+    form = DecideAppealForm(request.POST)
+    if form.is_valid():
+        try:
+            appeals.decide_appeal(
+                appeal=appeal, outcome=form.cleaned_data["outcome"], reasons=form.cleaned_data["reasons"],
+                by=request.user,
+            )  # fmt: skip
+        except ValidationError as exc:
+            apply_errors(form, exc)
+        else:
+            messages.success(request, "The appeal's decision is recorded.")
+            return redirect("discipline:appeal", pk=appeal.pk)
+    return _appeal_page(request, appeal, form, status=400)

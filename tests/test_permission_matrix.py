@@ -1212,6 +1212,7 @@ TARGETS += [
         ("federation", ADMIN_STAFF),
         ("accounts", expect(404, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=200, SU=200)),
         ("tournaments", expect(404, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, SU=200)),
+        ("discipline", ADMIN_STAFF),
     ]
 ]
 TARGETS += [
@@ -1631,6 +1632,105 @@ TARGETS += [
 ]
 
 
+# --- The discipline admin (discipline/admin.py): read only, scoped like the discipline pages; every change goes
+# through the services on the portal's pages, so nothing is added, deleted or reverted here (revert_disabled).
+
+
+def _discipline_admin_objects() -> dict[str, Callable[[World], object]]:
+    """The protest's log rows and file, the committee's logs, a statement, the provisional suspension and a game
+    served towards it (the objects of _protest_objects and _discipline_objects below)."""
+    from discipline.models import CaseStatement, ProtestAttachment, ProtestTransition, ServedGame, Suspension
+
+    def disc_case_transition(w):
+        case = w["disc_case"]
+        return case.transitions.first() or case.transitions.create(
+            from_status="", to_status="open", by=case.opened_by, at=case.opened_at, why="Opened."
+        )
+
+    return {
+        "protest_transition": lambda w: ProtestTransition.objects.create(
+            protest=w["protest_a"], to_status="filed", by=w["protest_a"].filed_by, at=w["protest_a"].filed_at
+        ),
+        "protest_attachment": lambda w: ProtestAttachment.objects.create(
+            protest=w["protest_a"],
+            file=pdf_upload(),
+            content_type="application/pdf",
+            name="sheet.pdf",
+            uploaded_by=w["protest_a"].filed_by,
+            uploaded_at=w["protest_a"].filed_at,
+        ),  # fmt: skip
+        "protest_deadline": lambda w: w["protest_a"].deadlines.get(),
+        "disc_consequence": lambda w: w["disc_incident"].consequence,
+        "disc_case_transition": disc_case_transition,
+        "disc_statement": lambda w: CaseStatement.objects.create(
+            case=w["disc_case"], author=w["disc_case"].opened_by, text="Seen.", made_at=w["disc_case"].opened_at
+        ),
+        "disc_suspension": lambda w: Suspension.objects.get(consequence=w["disc_incident"].consequence),
+        "disc_served_game": lambda w: ServedGame.objects.create(
+            suspension=w["disc_suspension"], game=w["disc_game"], entry=w["entry_a"], counted_at=w["disc_game"].start_at
+        ),
+    }
+
+
+OBJECTS.update(_discipline_admin_objects())
+
+# Protests (as discipline.access.protests_visible_to) and suspensions (as suspensions_visible_to): A's protest and
+# the provisional suspension are in an internationally sanctioned championship, so national staff (who may open
+# the lists) find no such object; the committee's records and CONFIDENTIAL reports: the committee and the
+# executive (R-53, 4.2 P, 6.4.29; the discipline committee member here is no admin staff, the report's author is
+# none of these roles); appeals: as discipline.appeals.appeals_visible_to (the person concerned is of A).
+ADMIN_DISCIPLINE_SCOPED = expect(ELSEWHERE, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=200, INTL=200, SU=200)
+ADMIN_COMMITTEE_HISTORY = expect(ELSEWHERE, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=200, SU=200)
+# A revert would write around the services: refused to whoever sees the record, "no such object" to the rest.
+ADMIN_DISCIPLINE_NO_REVERT = expect(ELSEWHERE, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=403, INTL=403, SU=403)
+ADMIN_COMMITTEE_NO_REVERT = expect(ELSEWHERE, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=403, SU=403)
+ADMIN_APPEAL_NO_REVERT = expect(403, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, STAFF_B=ELSEWHERE)
+
+# (model, the world's object, its change page, its history and revert form, its revert, a field the revert posts)
+ADMIN_DISCIPLINE_MODELS = [
+    ("protest", "protest_a", ADMIN_DISCIPLINE_SCOPED, ADMIN_DISCIPLINE_SCOPED, ADMIN_DISCIPLINE_NO_REVERT, "status"),
+    ("protesttransition", "protest_transition", ADMIN_DISCIPLINE_SCOPED, ADMIN_DISCIPLINE_SCOPED, None, None),
+    ("protestattachment", "protest_attachment", ADMIN_DISCIPLINE_SCOPED, ADMIN_DISCIPLINE_SCOPED,
+     ADMIN_DISCIPLINE_NO_REVERT, "name"),
+    ("deadline", "protest_deadline", ADMIN_DISCIPLINE_SCOPED, ADMIN_DISCIPLINE_SCOPED, ADMIN_DISCIPLINE_NO_REVERT,
+     "status"),
+    ("gameconsequence", "disc_consequence", ADMIN_EXECUTIVES, ADMIN_COMMITTEE_HISTORY, None, None),
+    ("incidentreport", "disc_incident", ADMIN_EXECUTIVES, ADMIN_COMMITTEE_HISTORY, ADMIN_COMMITTEE_NO_REVERT,
+     "status"),
+    ("confidentialreport", "disc_confidential", ADMIN_EXECUTIVES, ADMIN_COMMITTEE_HISTORY, ADMIN_COMMITTEE_NO_REVERT,
+     "text"),
+    ("attachment", "disc_attachment", ADMIN_EXECUTIVES, ADMIN_COMMITTEE_HISTORY, ADMIN_COMMITTEE_NO_REVERT,
+     "content_type"),
+    ("case", "disc_case", ADMIN_EXECUTIVES, ADMIN_COMMITTEE_HISTORY, ADMIN_COMMITTEE_NO_REVERT, "status"),
+    ("casetransition", "disc_case_transition", ADMIN_EXECUTIVES, ADMIN_COMMITTEE_HISTORY, None, None),
+    ("casestatement", "disc_statement", ADMIN_EXECUTIVES, ADMIN_COMMITTEE_HISTORY, ADMIN_COMMITTEE_NO_REVERT, "text"),
+    ("decision", "disc_decision", ADMIN_EXECUTIVES, ADMIN_COMMITTEE_HISTORY, ADMIN_COMMITTEE_NO_REVERT, "reasons"),
+    ("suspension", "disc_suspension", ADMIN_DISCIPLINE_SCOPED, ADMIN_DISCIPLINE_SCOPED, ADMIN_DISCIPLINE_NO_REVERT,
+     "status"),
+    ("servedgame", "disc_served_game", ADMIN_DISCIPLINE_SCOPED, ADMIN_DISCIPLINE_SCOPED, ADMIN_DISCIPLINE_NO_REVERT,
+     "counted_at"),
+    ("appeal", "disc_appeal", ADMIN_STAFF_OBJECT_A, ADMIN_STAFF_OBJECT_A, ADMIN_APPEAL_NO_REVERT, "status"),
+]  # fmt: skip
+for _model, _name, _change, _history, _revert, _field in ADMIN_DISCIPLINE_MODELS:
+    _label = f"discipline.{_model}"
+    _pages = {"add": ADMIN_NOBODY, "change": _change, "delete": ADMIN_NOBODY, "history": _history}
+    if _revert is None:  # a log that keeps no versions: no revert form
+        TARGETS += admin_pages(_label, _name, **_pages)
+        TARGETS.append(
+            {
+                "name": f"admin {_label} simple_history",
+                "method": "get",
+                "url": lambda w, route=f"admin:discipline_{_model}_simple_history", name=_name: reverse(
+                    route, args=[w.pk(name), 1]
+                ),
+                "expect": ADMIN_NO_VERSIONS,
+            }
+        )
+        continue
+    TARGETS += admin_pages(_label, _name, **_pages, simple_history=_history)
+    TARGETS.append(admin_revert(_label, _name, field=_field, value="reverted", want=_revert))
+
+
 # The end of the game (4.2 O, 4.3 A): the signing is the sheet keepers' and the directors'; amendments and rescue
 # import are the directors' (the world's sheet game has no officials, so its directors keep its sheet).
 PAGE_SHEET_DIRECTORS = expect(403, ANON=LOGIN, EXEC=200, INTL=200, SU=200)
@@ -1751,6 +1851,26 @@ ADMIN_CHANGELISTS = {
     "games.lineup": ADMIN_STAFF,
     "games.officialaccount": ADMIN_EXECUTIVES,
     "games.gameprotestmark": ADMIN_GAMES_DIRECTORS,
+    # The discipline admin: protests and suspensions for staff (scoped), appeals for federation staff and the
+    # committee, the committee's records and CONFIDENTIAL reports for the committee and the executive only.
+    **dict.fromkeys(
+        ["discipline.protest", "discipline.protesttransition", "discipline.protestattachment", "discipline.deadline"],
+        ADMIN_STAFF,
+    ),
+    **dict.fromkeys(["discipline.suspension", "discipline.servedgame", "discipline.appeal"], ADMIN_STAFF),
+    **dict.fromkeys(
+        [
+            "discipline.gameconsequence",
+            "discipline.incidentreport",
+            "discipline.case",
+            "discipline.casetransition",
+            "discipline.casestatement",
+            "discipline.decision",
+            "discipline.confidentialreport",
+            "discipline.attachment",
+        ],
+        ADMIN_EXECUTIVES,
+    ),  # fmt: skip
 }
 # Every other admin list page (championships, worker heartbeats, groups, login logs): the superuser's only
 # (accounts/rules.py SUPERUSER_ADMIN_MODELS).
@@ -2144,6 +2264,8 @@ PAGE_COMMITTEE_LIST = expect(403, ANON=LOGIN, EXEC=200, DC=200, SU=200)
 PAGE_COMMITTEE_RECORD = expect(404, ANON=LOGIN, EXEC=200, DC=200, SU=200)
 API_COMMITTEE_LIST = expect(403, EXEC=200, DC=200, SU=200)
 API_COMMITTEE_RECORD = expect(404, ANON=403, EXEC=200, DC=200, SU=200)
+# Appeals of the decision on A's player (9.2 A): A's staff, international staff, A's team managers, the committee.
+APPEAL_READERS = expect(200, ANON=LOGIN, STAFF_B=404, GO=404)
 # A championship's suspensions: its staff (international here), the committee, the executive (8.2).
 SUSPENSIONS_OF_CHAMPIONSHIP = {"EXEC": 200, "INTL": 200, "DC": 200, "SU": 200}
 
@@ -2252,7 +2374,49 @@ TARGETS += [
         "data": lambda w: {"outcome": "upheld"},
         "expect": expect(404, ANON=403, EXEC=400, SU=400, DC=403),
     },
+    # The appeal pages (9.2 A; R-54): as the API. Who may appeal the decision reads its appeals; the rest may not
+    # learn that the decision or the appeal exists (404).
+    {
+        "name": "page lodge an appeal",
+        "method": "get",
+        "url": page("discipline:appeal-lodge", "disc_decision"),
+        "expect": APPEAL_READERS,
+    },
+    {
+        "name": "page lodge an appeal (no grounds)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline:appeal-lodge", "disc_decision"),
+        "data": lambda w: {"level": "firs_congress", "fee_0": "", "fee_1": "USD"},
+        "stored": lambda w: w["disc_decision"].appeals.count(),
+        "expect": expect(400, ANON=LOGIN, STAFF_B=404, GO=404),
+    },
+    {"name": "page appeal", "method": "get", "url": page("discipline:appeal", "disc_appeal"), "expect": APPEAL_READERS},
+    {
+        # 9.2 A: the IHTC executive records the Assembly's and the Congress's decision; readers are refused.
+        "name": "page appeal decision (no reasons)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline:appeal-decide", "disc_appeal"),
+        "data": lambda w: {"outcome": "upheld"},
+        "stored": lambda w: _appeal_status(w),
+        "expect": expect(403, ANON=LOGIN, STAFF_B=404, GO=404, EXEC=400, SU=400),
+    },
+    {
+        "name": "page appeal decision",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline:appeal-decide", "disc_appeal"),
+        "data": lambda w: {"outcome": "dismissed", "reasons": "The video shows the offence."},
+        "stored": lambda w: _appeal_status(w),
+        "expect": expect(403, ANON=LOGIN, STAFF_B=404, GO=404, EXEC=SAVED, SU=SAVED),
+    },
 ]
+
+
+def _appeal_status(w):  # noqa: N802 - the stored value of a row
+    w["disc_appeal"].refresh_from_db()
+    return w["disc_appeal"].status
 
 
 def test_every_route_of_the_committees_pages_and_api_is_in_the_matrix():
@@ -2268,7 +2432,7 @@ def test_every_route_of_the_committees_pages_and_api_is_in_the_matrix():
 _COMMITTEE_ROUTES = {
     "queue", "report", "case", "confidential-file", "confidential", "attachment", "championship-suspensions",
     "suspensions", "report-queue", "game-confidential-reports", "confidential-report", "case-decision",
-    "decision-appeals", "appeal-decision",
+    "decision-appeals", "appeal-decision", "appeal-lodge", "appeal", "appeal-decide",
 }  # fmt: skip
 
 

@@ -10,11 +10,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from djmoney.money import Money
 
 from accounts.models import Role
-from discipline import appeals, cases
-from discipline.models import Appeal, IncidentReport, Suspension, SuspensionStatus
-from discipline.services import receive_game_consequences
-from tests.factories import GameFactory, RosterEntryFactory, federation_staff, game_consequence, with_role
-from tournaments.models import GameStatus
+from discipline import appeals
+from discipline.models import Appeal, Suspension, SuspensionStatus
+from tests.discipline.appeal_helpers import decided_case
+from tests.factories import federation_staff, with_role
 
 pytestmark = pytest.mark.django_db
 
@@ -23,20 +22,7 @@ DAY = datetime.timedelta(days=1)
 
 @pytest.fixture
 def decided():
-    game = GameFactory(status=GameStatus.FINAL, home_goals=1, away_goals=0)
-    player = RosterEntryFactory(entry=game.home).person
-    at = game.start_at + datetime.timedelta(hours=2)
-    receive_game_consequences(
-        game=game,
-        consequences=[game_consequence(game, player, infraction="kicking_opponent")],
-        now=at,
-    )
-    committee = with_role(Role.DISCIPLINE_COMMITTEE)
-    case = cases.open_case(reports=[IncidentReport.objects.get()], title="Kicking", by=committee, now=at)
-    decision = cases.decide_case(
-        case=case, outcome="sanctions", reasons="Kicking.", by=committee, now=at + DAY,
-        sanctions=[cases.Sanction(person_id=player.pk, kind="games", games=3, article="7.1")],
-    )  # fmt: skip
+    decision, player, _ = decided_case()
     return decision, player, federation_staff(player.federation)
 
 

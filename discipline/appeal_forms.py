@@ -1,0 +1,61 @@
+"""Forms of the appeal pages (9.2 A; R-54): they shape the input and name the rule of each field; who may and
+the rules of the appeal itself are ``discipline.appeals``'."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+from djmoney.forms.fields import MoneyField
+
+from .models import AppealLevel, AppealStatus
+
+LEVELS_RULE = "Rule 9.2 A: an appeal goes to the IHTC General Assembly, then to the FIRS Congress."
+
+
+class LodgeAppealForm(forms.Form):
+    level = forms.ChoiceField(
+        choices=AppealLevel.choices,
+        label="Appeal to",
+        error_messages={"required": LEVELS_RULE, "invalid_choice": LEVELS_RULE},
+    )
+    grounds = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text="Rule 9.2 A: why the decision should be changed.",
+        error_messages={"required": "Rule 9.2 A: the appeal gives its grounds."},
+    )
+    fee = MoneyField(
+        max_digits=10,
+        decimal_places=2,
+        default_currency="USD",
+        required=False,
+        label="Fee paid (if any)",
+        help_text="Empty when no fee is paid with the appeal.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        amount, currency = self.fields["fee"].fields
+        amount.error_messages["invalid"] = "Rule 9.2 A: the fee is an amount, e.g. 200.00."
+        currency.error_messages["invalid_choice"] = "Rule 9.2 A: the currency of the fee is an ISO 4217 code, e.g. USD."
+
+    def clean_fee(self):
+        fee = self.cleaned_data.get("fee")
+        if fee is not None and fee.amount < 0:
+            raise ValidationError("Rule 9.2 A: the fee is an amount of 0 or more.")
+        return fee
+
+
+APPEAL_OUTCOMES = [(AppealStatus.UPHELD.value, "Upheld"), (AppealStatus.DISMISSED.value, "Dismissed")]
+OUTCOME_RULE = "Rule 9.2 A: the appeal is upheld or dismissed."
+
+
+class DecideAppealForm(forms.Form):
+    outcome = forms.ChoiceField(
+        choices=APPEAL_OUTCOMES,
+        widget=forms.RadioSelect,
+        error_messages={"required": OUTCOME_RULE, "invalid_choice": OUTCOME_RULE},
+    )
+    reasons = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 5}),
+        error_messages={"required": "Rule 9.2 A: the decision gives its reasons."},
+    )
