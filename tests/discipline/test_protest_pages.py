@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -10,10 +12,11 @@ from django.utils import timezone
 from discipline import protests as svc
 from discipline.models import Protest, ProtestStatus
 
-from .protest_helpers import INCIDENT_AT, file_as_home, world
+from .protest_helpers import INCIDENT_AT, file_as_home, world, world_ended
 from .test_protests import file_ruling
 
 pytestmark = pytest.mark.django_db
+HOUR = datetime.timedelta(hours=1)
 
 
 def logged_in(user) -> Client:
@@ -29,19 +32,23 @@ def w(monkeypatch):
     return w
 
 
-def test_a_late_filing_on_the_page_is_refused_at_the_incident_field_and_nothing_stored(w):
+@pytest.mark.parametrize(("ended_ago", "in_time"), [(HOUR, True), (2 * HOUR, False)])
+def test_a_filing_on_the_page_is_taken_in_time_and_refused_late_at_the_incident_field(ended_ago, in_time):
+    """The page files by the server's clock: the on-rink protest (1 h 10 min before the game's end) is due 3 h after
+    it (9.1 A, D; R-51), 50 min after a game that ended an hour ago, 10 min before now for one ended two hours ago."""
+    w = world_ended(ended_ago)
     client = logged_in(w.home_manager)
     url = reverse("discipline:protest-file")
     form = client.get(url, {"game": w.game.pk})
     assert form.status_code == 200 and "On-rink protest by" in form.content.decode()
     answer = client.post(url, {"game": w.game.pk, "incident": f"ruling|{w.on_rink_protest}", "statement": "x"})
-    # Today (after July 2027's game? no: before it) the filing is refused or taken by the real clock.
-    body = answer.content.decode()
-    if timezone.now() > w.game.start_at:
-        assert answer.status_code == 400 and "Rule 9.1 A, D: the written protest was due by" in body
-        assert not Protest.objects.exists()
-    else:
+    if in_time:
         assert answer.status_code == 302
+        assert Protest.objects.get().filed_by == w.home_manager
+    else:
+        assert answer.status_code == 400
+        assert "Rule 9.1 A, D: the written protest was due by" in answer.context["form"].errors["incident"][0]
+        assert not Protest.objects.exists()
 
 
 def test_the_detail_counts_down_from_the_servers_time_and_the_committee_decides(w):
