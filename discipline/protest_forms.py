@@ -44,7 +44,10 @@ class FileProtestForm(forms.Form):
         self.fields["game"].choices = [("", "Choose a game")] + [
             (g.pk, f"#{g.number} {g.home} – {g.away} ({g.championship})") for g in games
         ]
-        self.fields["incident"].choices = [(f"{i.kind}|{i.key}", i.label) for i in incidents]
+        # The kind of protest each incident makes, with its article (9.1 A-D), before the incident itself.
+        self.fields["incident"].choices = [
+            (f"{i.kind}|{i.key}", f"{ProtestKind(i.kind).label}: {i.label}") for i in incidents
+        ]
 
     def cleaned_kind_and_key(self) -> tuple[str, str]:
         kind, _, key = self.cleaned_data["incident"].partition("|")

@@ -40,7 +40,7 @@ def test_a_filing_on_the_page_is_taken_in_time_and_refused_late_at_the_incident_
     client = logged_in(w.home_manager)
     url = reverse("discipline:protest-file")
     form = client.get(url, {"game": w.game.pk})
-    assert form.status_code == 200 and "On-rink protest by" in form.content.decode()
+    assert form.status_code == 200 and "ruling (9.1 A, D): On-rink protest by" in form.content.decode()
     answer = client.post(url, {"game": w.game.pk, "incident": f"ruling|{w.on_rink_protest}", "statement": "x"})
     if in_time:
         assert answer.status_code == 302

@@ -119,7 +119,7 @@ def test_a_ruling_protest_from_filing_to_upheld_with_countdown_fee_and_emails(
     page.get_by_role("button", name="Uphold (fee returned)").click()
     page.wait_for_load_state()
     assert "Upheld" in page.locator("h1").inner_text()
-    assert "Fee Returned (protest upheld, 9.1 A)" in page.locator(".fee").inner_text()
+    assert "Fee: Returned (protest upheld, 9.1 A)" in page.locator(".fee").inner_text()
     assert "the goal is disallowed" in page.locator("main").inner_text()
     protest.refresh_from_db()
     assert protest.status == ProtestStatus.UPHELD and protest.fee_outcome == FeeOutcome.RETURNED
@@ -148,7 +148,7 @@ def test_a_ruling_protest_from_filing_to_upheld_with_countdown_fee_and_emails(
     login_as(w.away_manager)
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"/discipline/protests/{protest.pk}/")
-    assert "Fee Returned" in page.locator(".fee").inner_text()
+    assert "Fee: Returned" in page.locator(".fee").inner_text()
     assert screenshot(page, "protest-detail-phone").stat().st_size > 0
     widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert widths[0] <= widths[1], widths

@@ -1,0 +1,32 @@
+"""What the site's navigation needs of the discipline module: the links a login's roles open (no query beyond the
+roles, which the navigation reads anyway)."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from accounts.access import has_role
+from accounts.models import Role
+
+from . import access
+
+
+def nav(request) -> dict:
+    """``nav_discipline``: (label, url) pairs, asked only when a page renders the navigation.
+
+    The committee and the executive: their queue of incident reports and every protest (R-53, 9.1 A); staff who
+    record protest fees: the protests (R-52); team managers: their teams' protests and suspensions (9.1, 8.2)."""
+    user = getattr(request, "user", None)
+
+    def links() -> list[tuple[str, str]]:
+        if user is None or not user.is_authenticated:
+            return []
+        if access.is_committee(user):
+            return [("Discipline", reverse("discipline:queue")), ("Protests", reverse("discipline:protest-list"))]
+        if access.keeps_protest_fees(user):
+            return [("Protests", reverse("discipline:protest-list"))]
+        if has_role(user, Role.TEAM_MANAGER):
+            return [("Protests", reverse("discipline:my-protests")), ("Suspensions", reverse("discipline:suspensions"))]
+        return []
+
+    return {"nav_discipline": links}
