@@ -19,7 +19,6 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.access import (
-    can_edit_federation,
     has_role,
     is_federation_staff,
     is_international_staff,
@@ -35,18 +34,27 @@ from portal.services import audited_create, audited_save
 from tournaments.facts import championship_ruleset
 
 
-def can_file_appeal(user: User, decision: Decision) -> bool:
-    if not getattr(user, "is_authenticated", False) or not user.is_active:
-        return False
+def appealable_decision_ids(user: User, decision_ids) -> set[int]:
+    """Of ``decision_ids``, those the user may appeal (9.2 A; R-54), in one query: the committee and the executive
+    any; staff of the federation of a person the decision concerns (international staff: every federation); the
+    managers of the team of a person in the case."""
+    ids = {pk for pk in decision_ids if pk is not None}
+    if not ids or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return set()
     if is_committee(user):
-        return True
-    reports = decision.case.incident_reports.select_related("person__federation", "entry")
-    for report in reports:
-        if report.person_id and can_edit_federation(user, report.person.federation):
-            return True
-        if report.entry.managers.filter(pk=user.pk).exists():
-            return True
-    return False
+        return ids
+    reports = "case__incident_reports__"
+    concerns = Q(**{f"{reports}entry__managers": user})
+    if is_international_staff(user):
+        concerns |= Q(**{f"{reports}person__isnull": False})
+    elif staff_federation_ids(user):
+        concerns |= Q(**{f"{reports}person__federation_id__in": staff_federation_ids(user)})
+    return set(Decision.objects.filter(concerns, pk__in=ids).values_list("pk", flat=True).distinct())
+
+
+def can_file_appeal(user: User, decision: Decision) -> bool:
+    """Whether the user may appeal ``decision`` (9.2 A; R-54): ``appealable_decision_ids`` for one decision."""
+    return decision.pk in appealable_decision_ids(user, [decision.pk])
 
 
 def appeals_visible_to(user: User) -> QuerySet[Appeal]:

@@ -229,25 +229,24 @@ def championship_suspensions(request, pk: int):
     championship = get_object_or_404(Championship.objects.select_related("venue"), pk=pk)
     if not can_see_suspensions_of(request.user, championship):
         raise PermissionDenied("Rule 8.2: the championship's staff and the discipline committee see its suspensions.")
-    rows = selectors.suspension_list(request.user, championship=championship, filters=request.GET.dict())
-    return render(
-        request,
-        "discipline/suspensions.html",
-        {
-            "championship": championship, "suspensions": list(rows), "filters": request.GET,
-            "statuses": SuspensionStatus.choices, "kinds": SuspensionKind.choices,
-        },
-    )  # fmt: skip
+    rows = list(selectors.suspension_list(request.user, championship=championship, filters=request.GET.dict()))
+    return _suspension_page(request, championship, rows)
 
 
 @login_required
 def my_suspensions(request):
     """The suspensions a login may read: a team manager sees those of his teams' people; the public none."""
     rows = list(selectors.suspension_list(request.user, filters=request.GET.dict()))
+    return _suspension_page(request, None, rows)
+
+
+def _suspension_page(request, championship, rows):
+    """The suspension list, with the appeal link (9.2 A) on each decided suspension the login may appeal."""
+    appealable = appeals.appealable_decision_ids(request.user, [s.decision_id for s in rows])
     return render(
         request,
         "discipline/suspensions.html",
-        {"championship": None, "suspensions": rows, "filters": request.GET,
+        {"championship": championship, "suspensions": rows, "filters": request.GET, "appealable": appealable,
          "statuses": SuspensionStatus.choices, "kinds": SuspensionKind.choices},
     )  # fmt: skip
 

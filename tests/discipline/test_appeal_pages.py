@@ -195,3 +195,22 @@ def test_the_case_page_links_to_lodging_an_appeal_while_one_is_open(decided):
     # Upheld by the Assembly: no appeal is open any more (9.2 A), so no link.
     page = _client(committee).get(reverse("discipline:case", args=[case.pk])).text
     assert link not in page and reverse("discipline:appeal", args=[Appeal.objects.get().pk]) in page
+
+
+def test_the_suspension_lists_link_the_appeal_of_a_decided_suspension_to_those_who_may_lodge_it(decided):
+    """A federation or a team learns of a decision from its suspension list (the case page is the committee's):
+    the list links the appeal (9.2 A) for those ``can_file_appeal`` allows, one query for the whole list."""
+    decision, game = decided["decision"], decided["game"]
+    link = f'href="{_lodge_url(decision)}"'
+    mine = _client(decided["manager"]).get(reverse("discipline:suspensions"))
+    assert mine.status_code == 200 and link in mine.text
+    staff_list = reverse("discipline:championship-suspensions", args=[game.championship_id])
+    assert link in _client(decided["executive"]).get(staff_list).text
+    director = federation_staff(game.championship.sanctioning_body)  # sees the list, appeals for nobody here
+    page = _client(director).get(staff_list)
+    assert page.status_code == 200 and str(decided["decision"].suspensions.get().person) in page.text
+    from discipline.appeals import appealable_decision_ids, can_file_appeal
+
+    assert (link in page.text) == can_file_appeal(director, decision)
+    assert appealable_decision_ids(decided["other_staff"], [decision.pk]) == set()
+    assert appealable_decision_ids(decided["staff"], [decision.pk, None]) == {decision.pk}
