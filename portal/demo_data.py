@@ -480,7 +480,8 @@ LOGINS = (
         "Ines",
         "Albuquerque",
         "discipline_committee",
-        sees="Discipline committee member: people's names and data across federations, never passports.",
+        sees="Discipline committee member: /discipline/reports/ (the incident reports' queue, a case with its "
+        "hearing), /discipline/protests/ (one under review to decide, one rejected); people's names, never passports.",
     ),
 )
 

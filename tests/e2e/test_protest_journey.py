@@ -153,3 +153,17 @@ def test_a_ruling_protest_from_filing_to_upheld_with_countdown_fee_and_emails(
     widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert widths[0] <= widths[1], widths
     assert outside_requests == []
+
+
+def test_a_deadline_days_ahead_counts_in_days_and_hours(page, login_as, protest_world):
+    """A countdown far ahead reads in days (the answer time of a protest filed long before its game, say)."""
+    from tests.discipline.protest_helpers import file_as_home
+
+    w = protest_world
+    protest = file_as_home(w, "ruling", w.on_rink_protest, now=timezone.now(), statement="Written.")
+    protest.deadlines.filter(kind=DeadlineKind.ANSWER).update(due_at=timezone.now() + timezone.timedelta(days=3))
+    login_as(w.home_manager)
+    page.goto(f"/discipline/protests/{protest.pk}/")
+    answer = page.locator(".deadlines li", has=page.locator(".countdown")).filter(has_text="answer")
+    text = answer.locator(".countdown").inner_text().strip()
+    assert re.fullmatch(r"(2|3) d \d{1,2} h \d\d min \d\d s left", text), text

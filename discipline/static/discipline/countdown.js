@@ -8,7 +8,10 @@
     if (ms <= 0) return "past";
     var s = Math.floor(ms / 1000), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
     s = s % 60;
-    return h + " h " + String(m).padStart(2, "0") + " min " + String(s).padStart(2, "0") + " s left";
+    var clock = String(m).padStart(2, "0") + " min " + String(s).padStart(2, "0") + " s left";
+    // Past two days the hours are counted in days (a deadline far ahead reads "12 d 5 h ...", not "293 h ...").
+    if (h >= 48) return Math.floor(h / 24) + " d " + (h % 24) + " h " + clock;
+    return h + " h " + clock;
   }
   function tick() {
     var elapsed = performance.now() - loaded;
