@@ -22,7 +22,7 @@ def report_queue(user: User) -> QuerySet[IncidentReport]:
     return (
         incident_reports_visible_to(user)
         .filter(status=ReportStatus.OPEN)
-        .select_related("game__championship__venue", "entry", "person")
+        .select_related("game__championship__venue", "game__home", "game__away", "entry", "person")
         .annotate(deadline=Subquery(next_game.values("start_at")[:1]))
         .order_by("created_at", "pk")
     )

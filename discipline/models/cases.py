@@ -53,6 +53,13 @@ class IncidentReport(models.Model):
         return f"{self.game}: {self.kind} ({self.article})"
 
     @property
+    def kind_label(self) -> str:
+        """The penalty's name with its article, e.g. "Match penalty (6.1.6)"."""
+        from .consequences import ConsequenceKind
+
+        return ConsequenceKind(self.kind).label if self.kind in ConsequenceKind.values else self.kind
+
+    @property
     def clock(self) -> str:
         seconds = self.time_tenths // 10
         return f"P{self.period} {seconds // 60:02d}:{seconds % 60:02d}"

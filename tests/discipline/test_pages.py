@@ -215,3 +215,4 @@ def test_the_queue_shows_each_reports_deadline_in_the_venues_time_zone(world):
     local = timezone.localtime(nxt.start_at, game.championship.venue.zone)
     page = _page(committee, reverse("discipline:queue")).content.decode()
     assert local.strftime("%H:%M") in page and "attempt_to_injure" in page
+    assert "Match penalty (6.1.6)" in page and f"#{game.number} {game.home.name} – {game.away.name}" in page
