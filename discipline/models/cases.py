@@ -13,6 +13,8 @@ from simple_history.models import HistoricalRecords
 
 from federation.models import private_storage
 
+from .consequences import ConsequenceKind
+
 
 class ReportStatus(models.TextChoices):
     OPEN = "open", "Open"
@@ -32,7 +34,7 @@ class IncidentReport(models.Model):
     person = models.ForeignKey(
         "federation.Person", null=True, blank=True, on_delete=models.PROTECT, related_name="incident_reports"
     )
-    kind = models.CharField(max_length=20)
+    kind = models.CharField(max_length=20, choices=ConsequenceKind.choices)
     period = models.PositiveSmallIntegerField()
     time_tenths = models.PositiveIntegerField()
     infraction = models.CharField(max_length=60, blank=True)
@@ -51,13 +53,6 @@ class IncidentReport(models.Model):
 
     def __str__(self):
         return f"{self.game}: {self.kind} ({self.article})"
-
-    @property
-    def kind_label(self) -> str:
-        """The penalty's name with its article, e.g. "Match penalty (6.1.6)"."""
-        from .consequences import ConsequenceKind
-
-        return ConsequenceKind(self.kind).label if self.kind in ConsequenceKind.values else self.kind
 
     @property
     def clock(self) -> str:
