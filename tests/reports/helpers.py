@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import datetime
 import shutil
 import subprocess
 
 import pytest
 
-from tests.factories import PersonFactory
 from tests.games.endgame_helpers import AFTER_GAME, played_game, post_log, sign_all
 from tests.games.sheet_helpers import entry
 from tournaments import services as results
@@ -106,10 +104,3 @@ def staff_result_game(director):
     results.game_record_result(game=game, home_goals=2, away_goals=1, by=director, now=now)
     game.refresh_from_db()
     return game
-
-
-def unrelated_person():
-    return PersonFactory()
-
-
-AFTER = AFTER_GAME + datetime.timedelta(minutes=5)
