@@ -227,7 +227,7 @@ def _from_sheet(game: Game, sheet: GameSheet) -> dict[str, Any]:
                     end_text = format_time(end_t)
             by = f" by #{serve.served_by}" if serve.served_by not in (None, penalty["player"]) else ""
             served.append(f"P{_period(start_p, rules.periods)} {format_time(start_t)}-{end_text}{by}")
-        status = {"not_served": "not served (6.3 C)", "ended_by_goal": "ended by goal (6.2.1 B)"}.get(
+        status = {"not_served": "not served, 6.3 C", "ended_by_goal": "ended by goal, 6.2.1 B"}.get(
             penalty["status"], ""
         )
         penalties.append(
@@ -408,13 +408,30 @@ def _from_records(game: Game, numbers: dict[int, str]) -> dict[str, Any]:
     }
 
 
+def _team_codes(game: Game) -> dict[str, str]:
+    """Short names of the teams for the report's tables: the federations' country codes (ISO 3166 alpha-3), or
+    the entries' names when the codes are missing or the same."""
+    codes = {side: getattr(getattr(entry.federation, "country", None), "alpha3", "") or "" for side, entry in
+             (("home", game.home), ("away", game.away))}  # fmt: skip
+    if all(codes.values()) and codes["home"] != codes["away"]:
+        return codes
+    return {"home": game.home.name, "away": game.away.name}
+
+
 # --- the whole report ----------------------------------------------------------------------------------------
 
 
 def game_report_data(game: Game) -> dict[str, Any]:
     """Return everything the official game report shows, as plain data (the document's version is its hash)."""
     game = Game.objects.select_related(
-        "championship__venue", "phase", "pool", "home", "away", "rink", "forfeited_by", "finalized_by"
+        "championship__venue",
+        "phase",
+        "pool",
+        "home__federation",
+        "away__federation",
+        "rink",
+        "forfeited_by",
+        "finalized_by",
     ).get(pk=game.pk)
     championship = game.championship
     zone = championship.venue.zone
@@ -428,7 +445,9 @@ def game_report_data(game: Game) -> dict[str, Any]:
     for side in SIDES:
         for player in teams[side]["players"]:
             del player["person"]
-    names = {side: teams[side]["name"] for side in SIDES}
+    names = _team_codes(game)
+    for side in SIDES:
+        teams[side]["code"] = names[side]
     for key in ("goals", "penalties", "goalkeepers", "shots", "timeouts", "shootout", "protests"):
         for line in body[key]:
             line["team"] = names[line["team"]]
@@ -451,6 +470,7 @@ def game_report_data(game: Game) -> dict[str, Any]:
         "rink": game.rink.name if game.rink else "",
         "home": teams["home"]["name"],
         "away": teams["away"]["name"],
+        "codes": names,
         "teams": [teams["home"], teams["away"]],
         "officials": _officials(game),
         "result": {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 
@@ -16,7 +17,10 @@ from tournaments.models import RosterEntry
 def pdf_text(data: bytes, tmp_path) -> str:
     """The PDF's text as pdftotext (poppler-utils) extracts it, in reading order (-layout)."""
     if shutil.which("pdftotext") is None:
-        pytest.skip("pdftotext (poppler-utils) is not installed: make test installs it")
+        reason = "pdftotext (poppler-utils) is not installed: make test installs it (scripts/pdf-tools)"
+        if os.environ.get("PORTAL_TESTS_STRICT") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
     path = tmp_path / "document.pdf"
     path.write_bytes(data)
     return subprocess.run(

@@ -60,7 +60,7 @@ def test_a_signed_sheet_game_gets_its_report_with_every_goal_penalty_signature_a
     ):
         assert _line(line, game) in text, _line(line, game)
     # Every penalty: number, player, infraction, article, minutes; when it was served.
-    assert _line("1 6:00 {away} 14 {p14} Tripping 6.4.33 A Minor 2 P1 6:00-7:00 (ended by goal", game) in text
+    assert _line("1 6:00 {away} 14 {p14} Tripping 6.4.33 A Minor 2 P1 6:00-7:00 (ended by goal, 6.2.1 B)", game) in text
     assert _line("2 8:00 {home} 4 {p4} High Sticks 6.4.21 C Double minor 4 P2 8:00-10:00; P2 10:00-12:00", game) in text
     assert _line("2 12:00 {away} 16 {p16} Slashing 6.4.30 B Major 5 P2 12:00-17:00", game) in text
     assert _line("2 12:00 {away} 16 {p16} With the major (6.1.3 B) 6.1.3 B Game misconduct 10", game) in text
@@ -68,8 +68,8 @@ def test_a_signed_sheet_game_gets_its_report_with_every_goal_penalty_signature_a
     assert _line("{home} #1 {g1} 1 1 2", game) in text
     assert _line("{away} #31 {g31} 1 0 1", game) in text
     assert "Lead referee:" in text
-    assert f"{game.away.name}: period 1 at 9:30" in text
-    assert f"{game.away.name}'s captain, period 2 at 12:00" in text
+    assert f"{_code(game.away)}: period 1 at 9:30" in text
+    assert f"{_code(game.away)}'s captain, period 2 at 12:00" in text
     # Signatures with their time, and the version line.
     for role in ("Referee", "Official scorer", "Home captain", "Away captain"):
         assert re.search(rf"{role} .+ 2027-07-01 12:00 #{_sequence(game)}", text), role
@@ -85,6 +85,11 @@ def test_a_signed_sheet_game_gets_its_report_with_every_goal_penalty_signature_a
 HOME_NUMBERS = {*range(1, 12), 30}  # tests.engine.generators' HOME: players 2-11, goalkeepers 1 and 30
 
 
+def _code(entry) -> str:
+    """The team's short name in the report's tables: its federation's country code (ISO 3166 alpha-3)."""
+    return entry.federation.country.alpha3
+
+
 def _sequence(game) -> int:
     return game.sheet.sequence
 
@@ -92,7 +97,7 @@ def _sequence(game) -> int:
 def _line(template: str, game) -> str:
     from .helpers import person_of
 
-    names = {"home": game.home.name, "away": game.away.name}
+    names = {"home": _code(game.home), "away": _code(game.away)}
     for key in re.findall(r"\{([hapg])(\d+)\}", template):
         prefix, number = key
         side = "home" if prefix == "h" or (prefix in "pg" and int(number) in HOME_NUMBERS) else "away"
