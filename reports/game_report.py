@@ -58,12 +58,12 @@ DECIDED = {
 }
 # The penalties the rules add by themselves (R-29, 6.1.3 B), by the article the engine gives them.
 AUTOMATIC = {
-    "6.1.3 B": "With the major (6.1.3 B)",
-    "6.1.7 A": "Third penalty call (6.1.7 A)",
-    "6.1.7 B": "Further penalty call (6.1.7 B)",
-    "6.1.7 B, C": "Further call, third stick infraction (6.1.7 B-C)",
-    "6.1.7 C": "Third stick infraction (6.1.7 C)",
-    "6.1.7 D": "Second misconduct (6.1.7 D)",
+    "6.1.3 B": "With the major",
+    "6.1.7 A": "Third penalty call",
+    "6.1.7 B": "Further penalty call",
+    "6.1.7 B, C": "Further call, third stick infraction",
+    "6.1.7 C": "Third stick infraction",
+    "6.1.7 D": "Second misconduct",
 }
 DUTY_ORDER = [
     OfficialDuty.REFEREE,
