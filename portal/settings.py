@@ -200,7 +200,10 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Suspensions for the rest of a tournament that is over (8.2 C) or for a period that ran out end by themselves.
     "end-finished-suspensions": {"task": "discipline.tasks.end_finished_suspensions", "schedule": 15 * 60.0},
     # Documents whose render was lost (a killed worker, a lost message) are queued again (reports.tasks).
-    "requeue-stuck-documents": {"task": "reports.tasks.requeue_stuck_documents", "schedule": 60.0},
+    "requeue-stuck-documents": {
+        "task": "reports.tasks.requeue_stuck_documents",
+        "schedule": env.float("REPORTS_REQUEUE_SECONDS", default=60.0),
+    },
 }
 
 # --- Auth and login hardening ----------------------------------------------
