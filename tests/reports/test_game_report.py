@@ -123,8 +123,8 @@ def test_a_staff_entered_result_gets_its_report_from_the_summary_lines(
     assert _line("P1 5:00 {home} #8 {h8} #9 {h9} EQ 1-0", game) in text
     assert _line("P2 7:00 {home} #10 {h10} - PP 2-0", game) in text
     assert _line("P2 15:00 {away} #15 {a15} - EQ 2-1", game) in text
-    assert _line("P1 11:40 {home} #5 {p5} Roughing (6.4.34 A) 2 not recorded", game) in text
-    assert _line("P2 6:00 {away} #14 {p14} Tripping (6.4.33 A) 2 not recorded", game) in text
+    assert _line("P1 11:40 {home} #5 {p5} Roughing (6.4.34 A) - 2 not recorded", game) in text
+    assert _line("P2 6:00 {away} #14 {p14} Tripping (6.4.33 A) - 2 not recorded", game) in text
     assert _line("{home} #1 {g1} 20 19 1", game) in text
     assert "No signature: the result and summary were entered by the championship's staff" in text
     assert f"This report shows: Result entered by staff ({director}, 2027-07-01 12:00)" in text
