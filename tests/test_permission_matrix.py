@@ -2206,28 +2206,34 @@ def _failed_report_status(w) -> str:
 # Directors of the world's championship (sanctioned by an international body): the executive, international
 # staff, superusers. A draft's report: those who see the draft.
 REPORT_RETRY = expect(403, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED)
+
+
+def _report_reads() -> list[dict]:
+    """The report's state and its PDF, on the page and in the API, of a published and of a draft championship."""
+    rows = []
+    for label, game, report, want in (
+        ("", "final_game", "final_game_report", PUBLIC),
+        ("draft ", "draft_final_game", "draft_final_game_report", DRAFT),
+    ):
+        for where, state, pdf in (
+            ("page", page("reports:game-report", game), page("reports:game-report-pdf", game)),
+            ("api", reports_api("game-report", game), reports_api("game-report-pdf", game)),
+        ):
+            rows.append({"name": f"{where} {label}game report", "method": "get", "url": state, "expect": want})
+            rows.append(
+                {
+                    "name": f"{where} {label}game report pdf",
+                    "method": "get",
+                    "url": pdf,
+                    "prepare": lambda w, user, report=report: w[report],  # rendered: the PDF is there to serve
+                    "expect": want,
+                }
+            )
+    return rows
+
+
 TARGETS += [
-    {"name": "page game report", "method": "get", "url": page("reports:game-report", "final_game"), "expect": PUBLIC},
-    {
-        "name": "page game report pdf",
-        "method": "get",
-        "url": page("reports:game-report-pdf", "final_game"),
-        "prepare": lambda w, user: w["final_game_report"],
-        "expect": PUBLIC,
-    },
-    {
-        "name": "page draft game report",
-        "method": "get",
-        "url": page("reports:game-report", "draft_final_game"),
-        "expect": DRAFT,
-    },
-    {
-        "name": "page draft game report pdf",
-        "method": "get",
-        "url": page("reports:game-report-pdf", "draft_final_game"),
-        "prepare": lambda w, user: w["draft_final_game_report"],
-        "expect": DRAFT,
-    },
+    *_report_reads(),
     {
         "name": "page game report retry (failed)",
         "method": "post",
@@ -2243,27 +2249,6 @@ TARGETS += [
         "format": "multipart",
         "url": page("reports:game-report-retry", "draft_final_game"),
         "expect": expect(404, ANON=LOGIN, EXEC=ELSEWHERE, INTL=ELSEWHERE, STAFF_A=ELSEWHERE, SU=ELSEWHERE),
-    },
-    {"name": "api game report", "method": "get", "url": reports_api("game-report", "final_game"), "expect": PUBLIC},
-    {
-        "name": "api game report pdf",
-        "method": "get",
-        "url": reports_api("game-report-pdf", "final_game"),
-        "prepare": lambda w, user: w["final_game_report"],
-        "expect": PUBLIC,
-    },
-    {
-        "name": "api draft game report",
-        "method": "get",
-        "url": reports_api("game-report", "draft_final_game"),
-        "expect": DRAFT,
-    },
-    {
-        "name": "api draft game report pdf",
-        "method": "get",
-        "url": reports_api("game-report-pdf", "draft_final_game"),
-        "prepare": lambda w, user: w["draft_final_game_report"],
-        "expect": DRAFT,
     },
 ]
 
