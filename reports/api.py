@@ -18,6 +18,7 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from federation.files import private_file_response
+from tournaments.views import can_direct
 
 from . import services
 from .models import Document, DocumentKind, DocumentStatus
@@ -43,6 +44,9 @@ class DocumentSerializer(serializers.ModelSerializer):
     version = serializers.CharField(help_text="SHA-256 of the data the report shows; new data, new version.")
     version_label = serializers.CharField(help_text="What the report shows, as its version line says it.")
     download = serializers.SerializerMethodField(help_text="The PDF, once rendered (null before).")
+    error = serializers.SerializerMethodField(
+        help_text="Why the render failed, for the championship's directors (empty for anyone else, and unless failed)."
+    )
 
     class Meta:
         model = Document
@@ -51,6 +55,9 @@ class DocumentSerializer(serializers.ModelSerializer):
             "attempts", "requested_at", "started_at", "finished_at", "download",
         ]  # fmt: skip
         read_only_fields = fields
+
+    def get_error(self, document) -> str:
+        return document.error if self.context.get("director") else ""
 
     def get_download(self, document) -> str | None:
         if document.status != DocumentStatus.DONE:
@@ -90,7 +97,8 @@ class GameReportView(APIView):
     def get(self, request, game_id: int):
         game = services.access_game_report(request.user, game_id)
         document = services.document_current(DocumentKind.GAME_REPORT, game)
-        return Response(DocumentSerializer(document, context={"request": request}).data)
+        context = {"request": request, "director": can_direct(request.user, game.championship)}
+        return Response(DocumentSerializer(document, context=context).data)
 
 
 class GameReportPDFView(APIView):

@@ -14,18 +14,35 @@ from tournaments import services as results
 from tournaments.models import RosterEntry
 
 
-def pdf_text(data: bytes, tmp_path) -> str:
-    """The PDF's text as pdftotext (poppler-utils) extracts it, in reading order (-layout)."""
-    if shutil.which("pdftotext") is None:
-        reason = "pdftotext (poppler-utils) is not installed: make test installs it (scripts/pdf-tools)"
+def _poppler(tool: str) -> str:
+    """The path of a poppler-utils tool; skip without it (fail under `make test`, which installs it)."""
+    path = shutil.which(tool)
+    if path is None:
+        reason = f"{tool} (poppler-utils) is not installed: make test installs it (scripts/pdf-tools)"
         if os.environ.get("PORTAL_TESTS_STRICT") == "1":
             pytest.fail(reason)
         pytest.skip(reason)
+    return path
+
+
+def _run(tool: str, data: bytes, tmp_path, *args: str) -> str:
     path = tmp_path / "document.pdf"
     path.write_bytes(data)
     return subprocess.run(
-        ["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True, text=True, timeout=30
-    ).stdout
+        [_poppler(tool), *args, str(path), *(["-"] if tool == "pdftotext" else [])],
+        check=True, capture_output=True, text=True, timeout=30,
+    ).stdout  # fmt: skip
+
+
+def pdf_text(data: bytes, tmp_path) -> str:
+    """The PDF's text as pdftotext extracts it, in reading order (-layout)."""
+    return _run("pdftotext", data, tmp_path, "-layout")
+
+
+def pdf_subject(data: bytes, tmp_path) -> str:
+    """The PDF's Subject metadata (pdfinfo), where a document says which version of its data it shows."""
+    info = _run("pdfinfo", data, tmp_path)
+    return next((line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("Subject:")), "")
 
 
 def report_log() -> list[dict]:

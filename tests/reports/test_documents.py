@@ -104,9 +104,14 @@ def test_a_failed_render_keeps_its_reason_and_the_director_queues_it_again(
     document.refresh_from_db()
     assert document.status == DocumentStatus.FAILED and "took longer than" in document.error
     page = client.get(reverse("reports:game-report", args=[game.pk])).content.decode()
-    assert "could not be rendered" in page and "Render it again" not in page  # the public: no retry
+    # The public learns that it failed, not why, and cannot retry.
+    assert "could not be rendered;" in page and "took longer" not in page and "Render it again" not in page
+    assert client.get(reverse("reports-api:game-report", args=[game.pk])).json()["error"] == ""
     monkeypatch.undo()
     client.force_login(director)
+    page = client.get(reverse("reports:game-report", args=[game.pk])).content.decode()
+    assert "took longer than 30 s" in page and "Render it again" in page
+    assert "took longer" in client.get(reverse("reports-api:game-report", args=[game.pk])).json()["error"]
     with django_capture_on_commit_callbacks(execute=True):
         answer = client.post(reverse("reports:game-report-retry", args=[game.pk]))
     assert answer.status_code == 302

@@ -16,7 +16,7 @@ from tests.games.sheet_helpers import entry
 from tournaments import services as results
 from tournaments.models import GoalRecord
 
-from .helpers import AFTER_GAME, pdf_text, report_log, signed_sheet_game, staff_result_game
+from .helpers import AFTER_GAME, pdf_subject, pdf_text, report_log, signed_sheet_game, staff_result_game
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +43,8 @@ def test_a_signed_sheet_game_gets_its_report_with_every_goal_penalty_signature_a
     document = _current(game)
     assert document.status == DocumentStatus.DONE, document.error
     assert document.pages == 1  # a normal game is one A4 page
-    text = _flat(pdf_text(document.file.read(), tmp_path))
+    pdf = document.file.read()
+    text = _flat(pdf_text(pdf, tmp_path))
 
     assert "OFFICIAL GAME REPORT" in text
     assert f"Game {game.number}" in text and game.championship.name in text
@@ -78,6 +79,7 @@ def test_a_signed_sheet_game_gets_its_report_with_every_goal_penalty_signature_a
         in text
     )
     assert f"data version {document.version[:16]}" in text
+    assert pdf_subject(pdf, tmp_path).endswith(f"final and signed; data version {document.version}")
     # The sheet's hand-over to the report module (4.3 A) is rendered.
     assert GameReportRequest.objects.get(game=game).status == ReportStatus.RENDERED
 
