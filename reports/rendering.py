@@ -134,7 +134,7 @@ _warm = False
 
 WARM_UP = """<link rel="stylesheet" href="{stylesheet}"><h1>IHTC</h1><h2>Line-ups</h2>
 <table><tr><th class="w10">No.</th><th>Name</th></tr><tr><td class="n">9</td><td>ROSSI Marco</td></tr></table>
-<p class="version">0123456789 - P1 20:00</p>"""
+<p class="version-top">0123456789 - P1 20:00</p>"""
 
 
 def _warm_up() -> None:
