@@ -172,3 +172,10 @@ def test_a_draft_championships_report_is_its_directors_only(game, director, clie
     assert client.get(reverse("reports-api:game-report-pdf", args=[game.pk])).status_code == 404
     client.force_login(director)
     assert client.get(reverse("reports:game-report", args=[game.pk])).status_code == 200
+
+
+def test_beat_looks_for_lost_renders_every_minute_by_default(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["requeue-stuck-documents"]
+    assert entry["task"] == tasks.requeue_stuck_documents.name == "reports.tasks.requeue_stuck_documents"
+    assert entry["schedule"] == 60.0
+    assert settings.REPORTS_STUCK_SECONDS > settings.REPORTS_RENDER_SECONDS  # never taken from a live render
