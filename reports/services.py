@@ -3,7 +3,8 @@
 A document is a template and a data function per kind (``KINDS``). The data's SHA-256 is the document's version:
 ``document_current`` finds or creates the row of the current version (one per kind, object and version: the
 constraint) and queues its render once, after the commit; an older row is never what it answers. The render
-(``document_render``, the task's body) locks the row, renders in a bounded child process
+(``document_render``, the task's body) locks the row (on PostgreSQL for the whole render; SQLite, which locks the
+whole database for a write, renders outside a transaction), renders in a bounded child process
 (``reports.rendering``), writes the PDF under a temporary name and moves it into place, then marks the row done:
 a worker killed on the way leaves the row queued or rendering, no file under its final name, and the job is run
 again (the broker's redelivery under ``acks_late``, or beat's ``requeue_stuck_documents``), to the same effect.
@@ -11,6 +12,7 @@ again (the broker's redelivery under ``acks_late``, or beat's ``requeue_stuck_do
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import json
@@ -25,7 +27,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.files.base import ContentFile
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -216,8 +218,11 @@ def document_render(document_id: int) -> str:
         document.started_at = timezone.now()
         document.attempts = F("attempts") + 1
         document.save(update_fields=["status", "started_at", "attempts"])
-    with transaction.atomic():
-        document = _lock(document_id)
+    # With row locks (PostgreSQL) the render holds its row's lock: another worker skips the row meanwhile. SQLite
+    # has none and a transaction there takes the whole database's write lock: the render runs outside one.
+    row_locks = connection.features.has_select_for_update_skip_locked
+    with transaction.atomic() if row_locks else contextlib.nullcontext():
+        document = _lock(document_id) if row_locks else Document.objects.filter(pk=document_id).first()
         if document is None or document.status != DocumentStatus.RENDERING:
             return "busy" if document is None else document.status
         kind = KINDS[document.kind]
@@ -239,11 +244,15 @@ def document_render(document_id: int) -> str:
         except RenderError as error:
             logger.warning("document %s: %s", document.pk, error)
             return _fail(document, str(error))
-        document.file.name = _store(document, rendered.pdf)
-        document.size, document.pages, document.render_ms = len(rendered.pdf), rendered.pages, rendered.milliseconds
-        document.status, document.error, document.finished_at = DocumentStatus.DONE, "", timezone.now()
-        document.save(update_fields=["file", "size", "pages", "render_ms", "status", "error", "finished_at"])
-        kind.done(obj, data)
+        with transaction.atomic():
+            if Document.objects.filter(pk=document.pk, status=DocumentStatus.DONE).exists():
+                return "done"  # SQLite: another worker finished it meanwhile (its file has the same name)
+            document.file.name = _store(document, rendered.pdf)
+            document.size, document.pages = len(rendered.pdf), rendered.pages
+            document.render_ms = rendered.milliseconds
+            document.status, document.error, document.finished_at = DocumentStatus.DONE, "", timezone.now()
+            document.save(update_fields=["file", "size", "pages", "render_ms", "status", "error", "finished_at"])
+            kind.done(obj, data)
     return "done"
 
 
