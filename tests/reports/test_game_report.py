@@ -212,3 +212,49 @@ def test_a_change_made_without_an_amendment_is_picked_up_when_the_report_is_read
     assert client.get(reverse("reports:game-report-pdf", args=[game.pk])).status_code == 302
     assert client.get(reverse("reports-api:game-report-pdf", args=[game.pk])).status_code == 409
     assert _current(game).pk != first.pk and _current(game).status == DocumentStatus.QUEUED
+
+
+def test_a_game_decided_by_shoot_out_lists_every_attempt(director, django_capture_on_commit_callbacks, tmp_path):
+    """1.3 B, E; R-40: tied after regulation and the sudden-death overtime, decided by the shoot-out."""
+    from tests.factories import PhaseFactory
+    from tournaments.models import PhaseKind
+
+    from .helpers import played_game, post_log, sign_all
+
+    game, scorer = played_game(director)
+    game.phase = PhaseFactory(championship=game.championship, kind=PhaseKind.ELIMINATION, name="Quarter-finals")
+    game.pool = None
+    game.save(update_fields=["phase", "pool"])
+    shots = [("home", 8, True), ("away", 15, False), ("home", 9, False), ("away", 16, True)]
+    shots += [("home", 10, False), ("away", 17, False), ("away", 18, False), ("home", 3, True)]  # R-40: second starts
+    log = [
+        entry("period_start", period=1),
+        entry("goal", period=1, time="5:00", team="home", player=8),
+        entry("clock_start", period=1, time="5:00"),
+        entry("period_end", period=1, time="20:00"),
+        entry("period_start", period=2),
+        entry("goal", period=2, time="3:00", team="away", player=15),
+        entry("clock_start", period=2, time="3:00"),
+        entry("period_end", period=2, time="20:00"),
+        entry("period_start", period=3),
+        entry("period_end", period=3, time="10:00"),
+        *(entry("shootout_attempt", team=team, player=player, scored=scored) for team, player, scored in shots),
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        post_log(game, scorer, log)
+        sign_all(game, scorer)
+    game.refresh_from_db()
+    assert (game.decided_in, game.shootout_home_goals, game.shootout_away_goals) == ("shootout", 2, 1)
+    document = _current(game)
+    assert document.status == DocumentStatus.DONE, document.error
+    text = _flat(pdf_text(document.file.read(), tmp_path))
+    assert f"{game.home.name} 1 – 1 {game.away.name} · shoot-out 2–1 · decided by shoot-out (1.3 E," in text
+    assert f"winner: {game.home.name}" in text
+    assert not _missing(
+        text,
+        game,
+        *(
+            f"{n} {{{side}}} #{number} {{{'h' if side == 'home' else 'a'}{number}}} {'goal' if scored else 'no goal'}"
+            for n, (side, number, scored) in enumerate(shots, start=1)
+        ),
+    )
