@@ -11,3 +11,11 @@ def _forget_parsed_logs():
     PARSED_LOGS.logs.clear()
     yield
     PARSED_LOGS.logs.clear()
+
+
+@pytest.fixture
+def director():
+    """Staff of the international body that sanctions the test championships: their directors."""
+    from tests.factories import international_staff
+
+    return international_staff()

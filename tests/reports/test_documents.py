@@ -13,17 +13,12 @@ from django.utils import timezone
 
 from reports import services, tasks
 from reports.models import Document, DocumentKind, DocumentStatus
-from tests.factories import GameFactory, international_staff
+from tests.factories import GameFactory
 from tournaments import services as results
 
 from .helpers import AFTER_GAME, person_of, staff_result_game
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def director():
-    return international_staff()
 
 
 @pytest.fixture

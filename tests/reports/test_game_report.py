@@ -11,7 +11,6 @@ from django.urls import reverse
 from games.finalize import sheet_amend
 from games.models import GameReportRequest, ReportStatus
 from reports.models import Document, DocumentKind, DocumentStatus
-from tests.factories import international_staff
 from tests.games.sheet_helpers import entry
 from tournaments import services as results
 from tournaments.models import GoalRecord
@@ -19,11 +18,6 @@ from tournaments.models import GoalRecord
 from .helpers import AFTER_GAME, pdf_subject, pdf_text, report_log, signed_sheet_game, staff_result_game
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def director():
-    return international_staff()
 
 
 def _current(game) -> Document:
