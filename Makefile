@@ -27,7 +27,7 @@ TEST_PG_SUITE_URL ?= postgres://postgres@127.0.0.1:5432/portalsuite_$(CHECKOUT_I
 # Under `make test` a missing service or browser fails the run instead of skipping tests.
 PYTEST := PORTAL_TESTS_STRICT=1 $(PY) -m pytest
 
-.PHONY: help run test lint format migrate demo worker beat bench services chromium production
+.PHONY: help run test lint format migrate demo worker beat bench services chromium pdf-tools production
 
 help:
 	@echo "make run      set up (.venv, requirements), migrate, load the demo, start web + Celery worker + beat"
@@ -52,7 +52,7 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@ $(VENV)/.installed-run
 
-run: $(VENV)/.installed-run
+run: $(VENV)/.installed-run pdf-tools
 	PY=$(PY) HOST=$(HOST) PORT=$(PORT) DEBUG=$(DEBUG) DEMO_COMMAND="$(DEMO_COMMAND)" scripts/run
 
 UNIT_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 -m "not integration and not browser and not bench"
@@ -63,7 +63,7 @@ BROWSER_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -m browser tests/e2e
 
 # Lint and the three runs go on after a failure, so one run shows every failure; any failure
 # (or a run that collected no test: pytest's exit code 5) fails the target at the end.
-test: $(VENV)/.installed-dev chromium services
+test: $(VENV)/.installed-dev chromium pdf-tools services
 	@failed=""; \
 	echo "== Lint (ruff, mypy)"; \
 	$(MAKE) --no-print-directory lint || failed="$$failed lint"; \
@@ -102,7 +102,7 @@ beat: $(VENV)/.installed-run
 production: $(VENV)/.installed-run
 	PY=$(PY) scripts/production
 
-bench: $(VENV)/.installed-dev
+bench: $(VENV)/.installed-dev pdf-tools
 	$(PY) -m pytest tests/bench -m bench
 
 services:
@@ -110,3 +110,7 @@ services:
 
 chromium:
 	scripts/chromium
+
+# The documents' fonts (fonts-dejavu-core) and the tests' PDF readers (poppler-utils), with apt-get when missing.
+pdf-tools:
+	scripts/pdf-tools

@@ -13,7 +13,8 @@ calls (no signals):
    (``tournaments.services.check_summary_source``);
 3. the automatic consequences (game misconduct, match, major + game misconduct, gross misconduct, game
    ejection) go to the discipline module (``discipline.services.receive_game_consequences``);
-4. the official game report is requested (``GameReportRequest``, the hand-over to the report module);
+4. the official game report is requested (``GameReportRequest``, the hand-over to the report module) and,
+   after the commit, queued for rendering (``reports.services.game_report_on_commit``);
 5. after the commit, ``_after_final`` (the hook for pushes to viewers).
 
 Finalizing again is idempotent: the summary is compared with the records line by line and only differences
@@ -574,7 +575,7 @@ def _consequences(game: Game, summary: SheetSummary, people) -> list[Consequence
 def report_requested(game: Game, *, sequence: int, by: User, amendment: SheetAmendment | None = None, now=None):
     """Hand the final sheet over to the official game report (4.3 A: the scorer forwards the report).
 
-    The report module (a later issue) renders the pending ``GameReportRequest`` rows; one row per sheet version
+    The report module (``reports``) renders the version after the commit and marks the row rendered; one row per sheet version
     (``sequence``), so finalizing the same version again requests nothing. Returns the row made, or None.
     """
     if GameReportRequest.objects.filter(game=game, sequence=sequence).exists():
@@ -622,6 +623,10 @@ def finalize_game(
         report = report_requested(game, sequence=sheet.sequence, by=by, amendment=amendment, now=now)
         game.refresh_from_db()
         transaction.on_commit(lambda: _after_final(game.pk, game.championship_id))
+        if report is not None:
+            from reports.services import game_report_on_commit  # the reports app sits above games
+
+            game_report_on_commit(game.pk)
     return FinalizeResult(game, summary, changed, consequences, report, result_amendment)
 
 

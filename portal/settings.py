@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "tournaments",
     "games",
     "discipline",
+    "reports",
 ]
 
 MIDDLEWARE = [
@@ -199,6 +200,11 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
     # Suspensions for the rest of a tournament that is over (8.2 C) or for a period that ran out end by themselves.
     "end-finished-suspensions": {"task": "discipline.tasks.end_finished_suspensions", "schedule": 15 * 60.0},
+    # Documents whose render was lost (a killed worker, a lost message) are queued again (reports.tasks).
+    "requeue-stuck-documents": {
+        "task": "reports.tasks.requeue_stuck_documents",
+        "schedule": env.float("REPORTS_REQUEUE_SECONDS", default=60.0),
+    },
 }
 
 # --- Auth and login hardening ----------------------------------------------
@@ -347,4 +353,14 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("DJANGO_LOG_LEVEL", default="INFO")},
+    # WeasyPrint logs each step of every render at INFO; its warnings (a refused URL, a CSS error) still show.
+    "loggers": {"weasyprint.progress": {"level": "WARNING"}},
 }
+
+# --- Documents (reports) ---------------------------------------------------------
+# Each PDF render runs in a child process stopped after this many seconds, with this much memory over what it
+# inherits (reports.rendering); a document still queued or rendering after REPORTS_STUCK_SECONDS is queued again
+# by beat (reports.tasks.requeue_stuck_documents), whatever the broker does with a killed worker's message.
+REPORTS_RENDER_SECONDS = env.int("REPORTS_RENDER_SECONDS", default=30)
+REPORTS_RENDER_MEMORY_MB = env.int("REPORTS_RENDER_MEMORY_MB", default=512)
+REPORTS_STUCK_SECONDS = env.int("REPORTS_STUCK_SECONDS", default=120)

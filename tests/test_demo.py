@@ -39,6 +39,7 @@ from federation.models import (
 )
 from portal import demo_data as data
 from portal.management.demo_world import world_digest
+from reports.models import Document
 from tests.factories import UserFactory
 from tournaments import services as tournament_services
 from tournaments.models import Championship, DecidedIn, Game, GameStatus, GoalRecord, Position, TeamEntry
@@ -376,10 +377,13 @@ def test_running_it_twice_builds_nothing_the_second_time_and_reset_rebuilds_the_
     assert world_digest() == digest
     assert f"World digest: {digest}" in output
     assert (User.objects.count(), Person.objects.count(), Game.objects.count()) == counts
-    # The first world's scans and prescriptions are gone: one file per stored document.
+    # The first world's scans, prescriptions and game reports are gone: one file per stored document (the new
+    # world's final games have their official game report rendered, reports.services).
     stored = [p for p in (fresh / "private").rglob("*") if p.is_file()]
     documents = Passport.objects.exclude(scan="").count() + ProtectiveDeviceRequest.objects.count()
-    assert len(stored) == documents
+    reports = Document.objects.exclude(file="").count()
+    assert reports == Game.objects.filter(status=GameStatus.FINAL).count()
+    assert len(stored) == documents + reports
 
 
 @pytest.mark.django_db

@@ -2422,6 +2422,121 @@ def test_every_route_of_the_discipline_pages_and_api_is_in_the_matrix():
     assert not missing, f"routes with no row in the permission matrix: {sorted(missing)}"
 
 
+# --- reports (issue 11) ----------------------------------------------------------------------------------------
+# The official game report of a final game (4.2 O, 4.3 A): a published championship's is a public document, like
+# its result; a draft championship's is its directors' (like the draft itself). The download serves the current
+# version only, once rendered; the directors queue a failed render again.
+
+
+def _report_objects() -> dict[str, Callable[[World], object]]:
+    from django.utils import timezone
+
+    from tests.factories import GameFactory
+    from tournaments.models import GameStatus
+
+    def final_game(championship):
+        return GameFactory(
+            championship=championship, status=GameStatus.FINAL, home_goals=2, away_goals=1,
+            decided_in="regulation", finalized_at=timezone.now(),
+        )  # fmt: skip
+
+    def rendered(game):
+        from reports import services
+        from reports.models import DocumentKind
+
+        document = services.document_current(DocumentKind.GAME_REPORT, game)
+        services.document_render(document.pk)
+        return document
+
+    def failed(game):
+        from reports import services
+        from reports.models import DocumentKind, DocumentStatus
+
+        document = services.document_current(DocumentKind.GAME_REPORT, game)
+        document.status, document.error = DocumentStatus.FAILED, "The render took longer than 30 s and was stopped."
+        document.save(update_fields=["status", "error"])
+        return document
+
+    return {
+        "final_game": lambda w: final_game(w["championship"]),
+        "draft_final_game": lambda w: final_game(w["draft"]),
+        "final_game_report": lambda w: rendered(w["final_game"]),
+        "draft_final_game_report": lambda w: rendered(w["draft_final_game"]),
+        "failed_game_report": lambda w: failed(w["final_game"]),
+    }
+
+
+OBJECTS.update(_report_objects())
+
+
+def reports_api(name: str, *args) -> Callable[[World], str]:
+    return lambda w: reverse(f"reports-api:{name}", args=[w.pk(a) for a in args])
+
+
+def _failed_report_status(w) -> str:
+    w["failed_game_report"].refresh_from_db()
+    return w["failed_game_report"].status
+
+
+# Directors of the world's championship (sanctioned by an international body): the executive, international
+# staff, superusers. A draft's report: those who see the draft.
+REPORT_RETRY = expect(403, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED)
+
+
+def _report_reads() -> list[dict]:
+    """The report's state and its PDF, on the page and in the API, of a published and of a draft championship."""
+    rows = []
+    for label, game, report, want in (
+        ("", "final_game", "final_game_report", PUBLIC),
+        ("draft ", "draft_final_game", "draft_final_game_report", DRAFT),
+    ):
+        for where, state, pdf in (
+            ("page", page("reports:game-report", game), page("reports:game-report-pdf", game)),
+            ("api", reports_api("game-report", game), reports_api("game-report-pdf", game)),
+        ):
+            rows.append({"name": f"{where} {label}game report", "method": "get", "url": state, "expect": want})
+            rows.append(
+                {
+                    "name": f"{where} {label}game report pdf",
+                    "method": "get",
+                    "url": pdf,
+                    "prepare": lambda w, user, report=report: w[report],  # rendered: the PDF is there to serve
+                    "expect": want,
+                }
+            )
+    return rows
+
+
+TARGETS += [
+    *_report_reads(),
+    {
+        "name": "page game report retry (failed)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("reports:game-report-retry", "final_game"),
+        "prepare": lambda w, user: w["failed_game_report"],
+        "stored": _failed_report_status,
+        "expect": REPORT_RETRY,
+    },
+    {
+        "name": "page draft game report retry",
+        "method": "post",
+        "format": "multipart",
+        "url": page("reports:game-report-retry", "draft_final_game"),
+        "expect": expect(404, ANON=LOGIN, EXEC=ELSEWHERE, INTL=ELSEWHERE, STAFF_A=ELSEWHERE, SU=ELSEWHERE),
+    },
+]
+
+
+def test_every_route_of_the_reports_pages_and_api_is_in_the_matrix():
+    resolver = get_resolver()
+    routes = _route_names(resolver.namespace_dict["reports-api"][1].url_patterns, "reports-api")
+    routes |= _route_names(resolver.namespace_dict["reports"][1].url_patterns, "reports")
+    assert routes >= {"reports:game-report", "reports:game-report-pdf", "reports:game-report-retry"}
+    missing = routes - _target_route_names()
+    assert not missing, f"routes with no row in the permission matrix: {sorted(missing)}"
+
+
 def _admin_changelist_rows() -> list[dict]:
     rows = []
     for model in admin.site._registry:

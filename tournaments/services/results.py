@@ -329,7 +329,15 @@ def game_record_result(
         count_served_games(game=game, now=now)  # 8.2, R-53: both final paths (staff's, the sheet's) come here
         if not from_sheet:  # a sheet's finalize announces once, after its whole transaction (games.finalize)
             transaction.on_commit(partial(_announce_final, game.pk, game.championship_id))
+            _report_on_commit(game.pk)
     return game
+
+
+def _report_on_commit(game_id: int) -> None:
+    """Queue the official game report of the staff-entered result once it commits (a sheet's: games.finalize)."""
+    from reports.services import game_report_on_commit  # the reports app sits above tournaments
+
+    game_report_on_commit(game_id)
 
 
 def _announce_final(game_id: int, championship_id: int) -> None:
@@ -716,6 +724,7 @@ def result_amend(
         audited_save(game, by, update_fields=["home_goals", "away_goals", *AMENDMENT_RESULT_FIELDS])
         if not from_sheet:  # the open results and standings pages reload (a sheet's amendment: games.finalize)
             transaction.on_commit(partial(_announce_final, game.pk, game.championship_id))
+            _report_on_commit(game.pk)
         return audited_create(
             ResultAmendment, by, game=game, amended_by=by, amended_at=now, reason=reason, before=before, after=after
         )

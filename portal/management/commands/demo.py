@@ -29,6 +29,7 @@ from accounts.models import User
 from federation.models import Federation, Passport, ProtectiveDeviceRequest
 from portal import demo_data as data
 from portal.management.demo_world import WorldSummary, build_world, demo_logins, is_demo_world
+from reports.models import Document
 
 
 def portal_url() -> str:
@@ -124,12 +125,13 @@ class Command(BaseCommand):
             out.write(f"World digest: {summary.digest}")
 
     def _reset(self) -> None:
-        """Empty the database; the stored scans and prescriptions go once the new world is committed."""
+        """Empty the database; the stored scans, prescriptions and documents go once the new world is committed."""
         files = [(p.scan.storage, p.scan.name) for p in Passport.objects.exclude(scan="").only("scan")]
         files += [
             (r.prescription.storage, r.prescription.name)
             for r in ProtectiveDeviceRequest.objects.exclude(prescription="").only("prescription")
         ]
+        files += [(d.file.storage, d.file.name) for d in Document.objects.exclude(file="").only("file")]
         if connection.vendor == "postgresql":
             # TRUNCATE refuses tables with deferred foreign-key checks still pending
             # in this transaction (a world built earlier in it): run them now.

@@ -1,0 +1,66 @@
+"""Stored documents: one PDF per (kind, object, data version), rendered once by a Celery task.
+
+A document shows one version of its data: ``version`` is the fingerprint (SHA-256) of the exact data the
+template was given, so data that changes has another version and another row. The page and the API serve only
+the row whose version is the data's current one (``reports.services``); an older file is kept (what was
+published) but never served as current.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from federation.models import private_storage
+
+
+class DocumentKind(models.TextChoices):
+    """What a document is; each kind has a template and a renderer (``reports.services.KINDS``)."""
+
+    GAME_REPORT = "game_report", "Official game report (4.2 O, 4.3)"
+
+
+class DocumentStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RENDERING = "rendering", "Rendering"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+def document_path(instance: Document, filename: str) -> str:
+    return f"documents/{instance.kind}/{instance.object_id}/{filename}"
+
+
+class Document(models.Model):
+    """One rendered (or to be rendered) document: its kind, the object it is about and the data version it shows."""
+
+    kind = models.CharField(max_length=32, choices=DocumentKind.choices)
+    object_id = models.PositiveBigIntegerField(help_text="The id of the object the document is about (by kind).")
+    version = models.CharField(max_length=64, help_text="SHA-256 of the data the document shows.")
+    version_label = models.CharField(max_length=300, help_text="The version as the document's version line says it.")
+    status = models.CharField(max_length=12, choices=DocumentStatus.choices, default=DocumentStatus.QUEUED)
+    file = models.FileField(upload_to=document_path, storage=private_storage, blank=True, max_length=200)
+    size = models.PositiveIntegerField(null=True, blank=True, help_text="Bytes of the stored file.")
+    pages = models.PositiveSmallIntegerField(null=True, blank=True)
+    render_ms = models.PositiveIntegerField(null=True, blank=True, help_text="How long the last render took.")
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Renders started (a killed worker's included).")
+    error = models.TextField(blank=True)
+    requested_at = models.DateTimeField(help_text="When its render was (last) queued.")
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["kind", "object_id", "-requested_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "object_id", "version"], name="one_document_per_data_version"),
+            models.CheckConstraint(
+                condition=~models.Q(status="done") | ~models.Q(file=""), name="a_done_document_has_its_file"
+            ),
+        ]
+        indexes = [models.Index(fields=["kind", "object_id", "-requested_at"])]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} of #{self.object_id} ({self.version[:12]}, {self.status})"
+
+    @property
+    def in_progress(self) -> bool:
+        return self.status in (DocumentStatus.QUEUED, DocumentStatus.RENDERING)

@@ -1,0 +1,301 @@
+"""Documents: which one is current, its render (by a Celery task), and who may read it.
+
+A document is a template and a data function per kind (``KINDS``). The data's SHA-256 is the document's version:
+``document_current`` finds or creates the row of the current version (one per kind, object and version: the
+constraint) and queues its render once, after the commit; an older row is never what it answers. The render
+(``document_render``, the task's body) locks the row (on PostgreSQL for the whole render; SQLite, which locks the
+whole database for a write, renders outside a transaction), renders in a bounded child process
+(``reports.rendering``), writes the PDF under a temporary name and moves it into place, then marks the row done:
+a worker killed on the way leaves the row queued or rendering, no file under its final name, and the job is run
+again (the broker's redelivery under ``acks_late``, or beat's ``requeue_stuck_documents``), to the same effect.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import hashlib
+import json
+import logging
+import os
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from tournaments.models import Game, GameStatus
+from tournaments.selectors import of_visible_championships
+
+from .models import Document, DocumentKind, DocumentStatus
+from .rendering import RenderError, render_pdf, static_file_url
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of document: the object it is about, its data, its template, its file name."""
+
+    load: Callable[[int], Any]  # the object by id (DoesNotExist when gone)
+    data: Callable[[Any], dict[str, Any]]
+    template: str
+    filename: Callable[[Any], str]
+    done: Callable[[Any, dict[str, Any]], None] = lambda obj, data: None
+
+
+def _game(pk: int) -> Game:
+    return Game.objects.select_related("championship").get(pk=pk)
+
+
+def _game_report_data(game: Game) -> dict[str, Any]:
+    from .game_report import game_report_data
+
+    return game_report_data(game)
+
+
+def _game_report_done(game: Game, data: dict[str, Any]) -> None:
+    """The sheet's hand-over (``games.GameReportRequest``, 4.3 A) of this version is rendered."""
+    from games.models import GameReportRequest, ReportStatus
+
+    if data.get("sheet_sequence") is not None:
+        GameReportRequest.objects.filter(
+            game=game, sequence__lte=data["sheet_sequence"], status=ReportStatus.PENDING
+        ).update(status=ReportStatus.RENDERED)
+
+
+KINDS: dict[str, Kind] = {
+    DocumentKind.GAME_REPORT: Kind(
+        load=_game,
+        data=_game_report_data,
+        template="reports/game_report.html",
+        filename=lambda game: f"game-report-{game.championship_id}-{game.number}",
+        done=_game_report_done,
+    ),
+}
+
+
+def fingerprint(data: dict[str, Any]) -> str:
+    """The data's version: SHA-256 of its canonical JSON (keys sorted)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# --- the current document -------------------------------------------------------------------------------------
+
+
+def document_current(kind: str, obj: Any, *, now: datetime.datetime | None = None) -> Document:
+    """Return the document of ``obj``'s current data; make its row and queue its render when there is none.
+
+    One row per (kind, object, version): two requests at once make one row (the constraint), and only the one
+    that made it queues the render, after the commit.
+    """
+    data = KINDS[kind].data(obj)
+    version = fingerprint(data)
+    existing = Document.objects.filter(kind=kind, object_id=obj.pk, version=version).first()
+    if existing is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            document = Document.objects.create(
+                kind=kind,
+                object_id=obj.pk,
+                version=version,
+                version_label=data.get("version_label", "")[:300],
+                requested_at=now or timezone.now(),
+            )
+    except IntegrityError:
+        return Document.objects.get(kind=kind, object_id=obj.pk, version=version)
+    transaction.on_commit(partial(queue_render, document.pk))
+    return document
+
+
+def queue_render(document_id: int) -> None:
+    from .tasks import render_document
+
+    render_document.delay(document_id)
+
+
+def previous_documents(document: Document) -> list[Document]:
+    """The object's documents of older data versions, newest first (kept, never served as current)."""
+    return list(
+        Document.objects.filter(kind=document.kind, object_id=document.object_id)
+        .exclude(pk=document.pk)
+        .order_by("-requested_at", "-pk")
+    )
+
+
+def document_retry(document: Document) -> Document:
+    """Queue a failed document's render again (the data version is the same; a bug fixed, a bound raised)."""
+    with transaction.atomic():
+        updated = Document.objects.filter(pk=document.pk, status=DocumentStatus.FAILED).update(
+            status=DocumentStatus.QUEUED, error="", requested_at=timezone.now()
+        )
+        if updated:
+            transaction.on_commit(partial(queue_render, document.pk))
+    document.refresh_from_db()
+    return document
+
+
+def request_game_report(game_id: int) -> Document | None:
+    """Queue the official game report of a final game (after its final commit, an amendment's, a result's)."""
+    game = Game.objects.select_related("championship").filter(pk=game_id, status=GameStatus.FINAL).first()
+    if game is None:
+        return None
+    return document_current(DocumentKind.GAME_REPORT, game)
+
+
+def game_report_on_commit(game_id: int) -> None:
+    """Queue the game's report once the transaction that made it final (or amended it) commits.
+
+    ``robust``: a report that cannot be queued (the broker down) never undoes a result; the page queues it on
+    its next visit and beat's sweep retries what is stuck.
+    """
+    transaction.on_commit(partial(request_game_report, game_id), robust=True)
+
+
+# --- the render ----------------------------------------------------------------------------------------------
+
+
+def _lock(document_id: int) -> Document | None:
+    """Lock the row, skipping it when another worker holds it (it is rendering it now)."""
+    return Document.objects.select_for_update(skip_locked=True).filter(pk=document_id).first()
+
+
+def _store(document: Document, pdf: bytes) -> str:
+    """Write the PDF under a temporary name, then move it to its final name at once (os.replace)."""
+    storage = document.file.storage
+    final = document.file.field.generate_filename(document, f"{document.version[:24]}.pdf")
+    temporary = storage.save(f"{final}.partial-{uuid.uuid4().hex}", ContentFile(pdf))
+    try:
+        os.replace(storage.path(temporary), storage.path(final))
+    except NotImplementedError:  # a storage without local paths: its save is whole or nothing
+        storage.delete(temporary)
+        if storage.exists(final):
+            storage.delete(final)
+        final = storage.save(final, ContentFile(pdf))
+    return final
+
+
+def _clear_partials(document: Document) -> None:
+    """Remove what a killed render left under a temporary name (never under the final name)."""
+    storage = document.file.storage
+    folder = document.file.field.generate_filename(document, "x").rsplit("/", 1)[0]
+    try:
+        _, files = storage.listdir(folder)
+    except (FileNotFoundError, NotImplementedError):
+        return
+    for name in files:
+        if name.startswith(f"{document.version[:24]}.pdf.partial-"):
+            storage.delete(f"{folder}/{name}")
+
+
+def document_render(document_id: int) -> str:
+    """Render the document if it still needs it; return what happened (done, busy, superseded, failed...).
+
+    Idempotent: a done document is left alone; a row another worker holds is skipped (that worker finishes it,
+    or its message comes back); a row whose data changed since it was queued is marked superseded (failed, with
+    why) and the current version is requested instead. Errors of the render itself are kept on the row; only
+    errors of the database or the storage raise (the task retries them).
+    """
+    with transaction.atomic():
+        document = _lock(document_id)
+        if document is None:
+            return "busy" if Document.objects.filter(pk=document_id).exists() else "missing"
+        if document.status in (DocumentStatus.DONE, DocumentStatus.FAILED):
+            return document.status
+        document.status = DocumentStatus.RENDERING
+        document.started_at = timezone.now()
+        document.attempts = F("attempts") + 1
+        document.save(update_fields=["status", "started_at", "attempts"])
+    # With row locks (PostgreSQL) the render holds its row's lock: another worker skips the row meanwhile. SQLite
+    # has none and a transaction there takes the whole database's write lock: the render runs outside one.
+    row_locks = connection.features.has_select_for_update_skip_locked
+    with transaction.atomic() if row_locks else contextlib.nullcontext():
+        document = _lock(document_id) if row_locks else Document.objects.filter(pk=document_id).first()
+        if document is None or document.status != DocumentStatus.RENDERING:
+            return "busy" if document is None else document.status
+        kind = KINDS[document.kind]
+        try:
+            obj = kind.load(document.object_id)
+        except ObjectDoesNotExist as error:
+            return _fail(document, f"The {document.get_kind_display()} is about an object that is gone: {error}")
+        data = kind.data(obj)
+        if fingerprint(data) != document.version:
+            transaction.on_commit(partial(document_current, document.kind, obj))
+            return _fail(document, "Superseded: the data changed before this version was rendered.", "superseded")
+        _clear_partials(document)
+        html = render_to_string(
+            kind.template,
+            {**data, "version": document.version, "stylesheet": static_file_url("reports/documents.css")},
+        )
+        try:
+            rendered = render_pdf(html)
+        except RenderError as error:
+            logger.warning("document %s: %s", document.pk, error)
+            return _fail(document, str(error))
+        with transaction.atomic():
+            if Document.objects.filter(pk=document.pk, status=DocumentStatus.DONE).exists():
+                return "done"  # SQLite: another worker finished it meanwhile (its file has the same name)
+            document.file.name = _store(document, rendered.pdf)
+            document.size, document.pages = len(rendered.pdf), rendered.pages
+            document.render_ms = rendered.milliseconds
+            document.status, document.error, document.finished_at = DocumentStatus.DONE, "", timezone.now()
+            document.save(update_fields=["file", "size", "pages", "render_ms", "status", "error", "finished_at"])
+            kind.done(obj, data)
+    return "done"
+
+
+def _fail(document: Document, error: str, answer: str = "failed") -> str:
+    document.status, document.error, document.finished_at = DocumentStatus.FAILED, error[:4000], timezone.now()
+    document.save(update_fields=["status", "error", "finished_at"])
+    return answer
+
+
+def stuck_document_ids(*, now: datetime.datetime | None = None) -> list[int]:
+    """Documents queued or rendering for longer than ``REPORTS_STUCK_SECONDS``: their render was lost."""
+    now = now or timezone.now()
+    cutoff = now - datetime.timedelta(seconds=settings.REPORTS_STUCK_SECONDS)
+    stuck = Q(status=DocumentStatus.QUEUED, requested_at__lt=cutoff) | Q(
+        status=DocumentStatus.RENDERING, started_at__lt=cutoff
+    )
+    return list(Document.objects.filter(stuck).values_list("pk", flat=True)[:100])
+
+
+def mark_requeued(ids: list[int], *, now: datetime.datetime | None = None) -> None:
+    """Date the queued documents' requests now, so that a worker down for hours is not sent one per minute."""
+    Document.objects.filter(pk__in=ids, status=DocumentStatus.QUEUED).update(requested_at=now or timezone.now())
+
+
+# --- who reads -----------------------------------------------------------------------------------------------
+
+
+def access_game_report(user, game_id: int) -> Game:
+    """The game whose official report ``user`` may read, or 404.
+
+    The report of a final game is a public document of a published championship (like its result); a draft
+    championship's is its directors' (the championship's visibility: ``of_visible_championships``). A game that
+    is not final has no report yet: 404.
+    """
+    games = Game.objects.select_related("championship__venue", "championship__sanctioning_body", "home", "away")
+    game = get_object_or_404(of_visible_championships(games, user), pk=game_id)
+    if game.status != GameStatus.FINAL:
+        raise Http404("The official game report is made once the game is final (4.2 O, 4.3 A).")
+    return game
+
+
+def check_can_retry(user, game: Game) -> None:
+    """Only the championship's directors queue a failed report again."""
+    from tournaments.services import check_can_direct
+
+    check_can_direct(user, game.championship)
