@@ -25,8 +25,10 @@ def _current(game) -> Document:
 
 
 def _flat(text: str) -> str:
-    """The PDF's text with runs of spaces made one: table cells read as one line."""
-    return re.sub(r"[ \t]+", " ", text)
+    """The PDF's text with every run of white space made one space: table cells read as one line, and a line the
+    page wrapped (where depends on the team names' length, which the factories number) reads unwrapped, a break
+    after a word's own hyphen ("shoot-" / "out") included."""
+    return " ".join(re.sub(r"-[ \t]*\n\s*", "-", text).split())
 
 
 def test_a_signed_sheet_game_gets_its_report_with_every_goal_penalty_signature_and_the_version(
