@@ -1,8 +1,8 @@
-"""REST API of the official game report: its state (queued, rendering, done, failed) and its PDF.
+"""REST API of the documents: for each kind, its state (queued, rendering, done, failed) and its PDF.
 
-Reading is like the page's (``reports.services.access_game_report``): a published championship's final game
-report is public; a draft championship's is its directors'. Asking for the state of the current data's version
-queues its render when it has none yet, once per version.
+Reading is like the page's (the kind's ``access``: a published championship's final game report is public; a
+draft championship's is its directors'). Asking for the state of the current data's version queues its render
+when it has none yet, once per version. ``document_api_views`` makes the two endpoints of a kind.
 """
 
 from __future__ import annotations
@@ -18,56 +18,62 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from federation.files import private_file_response
-from tournaments.views import can_direct
 
 from . import services
 from .models import Document, DocumentKind, DocumentStatus
 
-_NOT_FOUND = OpenApiResponse(
-    description="No such game, a game that is not final (its report is made once it is, 4.2 O), or a draft "
-    "championship's game and you are not one of its directors."
-)
 
+class DocumentRead(permissions.BasePermission):
+    """A public kind (a published championship's documents) is read by anyone; another needs credentials first.
 
-class PublicRead(permissions.BasePermission):
-    """A published championship's final game report is read by anyone (the access check decides the rest)."""
+    The kind's access check decides the rest (``reports.services.Kind.access``).
+    """
 
     def allows_anonymous(self, view, method: str) -> bool:
-        return method in permissions.SAFE_METHODS
+        return method in permissions.SAFE_METHODS and services.kind_of(view.kind).public
 
     def has_permission(self, request, view):
-        return self.allows_anonymous(view, request.method)
+        return self.allows_anonymous(view, request.method) or bool(request.user and request.user.is_authenticated)
 
 
 class DocumentSerializer(serializers.ModelSerializer):
-    game = serializers.IntegerField(source="object_id", help_text="The game the report is about.")
-    version = serializers.CharField(help_text="SHA-256 of the data the report shows; new data, new version.")
-    version_label = serializers.CharField(help_text="What the report shows, as its version line says it.")
+    object_id = serializers.IntegerField(help_text="The id of the object the document is about (the path's id).")
+    version = serializers.CharField(help_text="SHA-256 of the data the document shows; new data, new version.")
+    version_label = serializers.CharField(help_text="What the document shows, as its version line says it.")
     download = serializers.SerializerMethodField(help_text="The PDF, once rendered (null before).")
     error = serializers.SerializerMethodField(
-        help_text="Why the render failed, for the championship's directors (empty for anyone else, and unless failed)."
+        help_text="Why the render failed, for those who may render it again (empty for anyone else, and unless failed)."
     )
 
     class Meta:
         model = Document
         fields = [
-            "id", "kind", "game", "version", "version_label", "status", "error", "size", "pages", "render_ms",
+            "id", "kind", "object_id", "version", "version_label", "status", "error", "size", "pages", "render_ms",
             "attempts", "requested_at", "started_at", "finished_at", "download",
         ]  # fmt: skip
         read_only_fields = fields
 
     def get_error(self, document) -> str:
-        return document.error if self.context.get("director") else ""
+        return document.error if self.context.get("can_retry") else ""
 
     def get_download(self, document) -> str | None:
         if document.status != DocumentStatus.DONE:
             return None
-        return reverse("reports-api:game-report-pdf", args=[document.object_id], request=self.context.get("request"))
+        route = services.kind_of(document.kind).route
+        return reverse(f"reports-api:{route}-pdf", args=[document.object_id], request=self.context.get("request"))
+
+
+class GameReportSerializer(DocumentSerializer):
+    game = serializers.IntegerField(source="object_id", help_text="The game the report is about.")
+
+    class Meta(DocumentSerializer.Meta):
+        fields = ["id", "kind", "game", *DocumentSerializer.Meta.fields[2:]]
+        read_only_fields = fields
 
 
 class NotRendered(APIException):
     status_code = 409
-    default_detail = "The report of the current version is not rendered yet."
+    default_detail = "The document of the current version is not rendered yet."
 
 
 class JSONRefusals(BaseContentNegotiation):
@@ -80,50 +86,80 @@ class JSONRefusals(BaseContentNegotiation):
         return renderers[0], renderers[0].media_type
 
 
-class GameReportView(APIView):
-    permission_classes = [PublicRead]
-
-    @extend_schema(
-        summary="The official game report of a final game: its current version and state (4.2 O, 4.3 A)",
-        description="Public for a published championship's final game (the report is an official document like "
-        "the result); a draft championship's is read by its directors only. The report shows one version of the "
-        "game's record (`version`: SHA-256 of its data; `version_label`: the sheet version it shows, or the "
-        "staff-entered result). Asking for it queues the render of the current version when none exists yet "
-        "(once per version, by a background worker); `status` goes queued -> rendering -> done (then `download` "
-        "is the PDF) or failed (`error` says why). After an audited amendment the version changes and an older "
-        "file is never answered as current.",
-        responses={200: DocumentSerializer, 404: _NOT_FOUND},
-    )
-    def get(self, request, game_id: int):
-        game = services.access_game_report(request.user, game_id)
-        document = services.document_current(DocumentKind.GAME_REPORT, game)
-        context = {"request": request, "director": can_direct(request.user, game.championship)}
-        return Response(DocumentSerializer(document, context=context).data)
+_NOT_RENDERED = OpenApiResponse(description="The current version is not rendered yet (queued, rendering) or failed.")
+_NO_CREDENTIALS = OpenApiResponse(description="No credentials: this document is not public.")
 
 
-class GameReportPDFView(APIView):
-    permission_classes = [PublicRead]
-    renderer_classes = [JSONRenderer]
-    content_negotiation_class = JSONRefusals
+def _object_id(kwargs: dict) -> int:
+    (value,) = kwargs.values()
+    return value
 
-    @extend_schema(
-        summary="The official game report's PDF, current version only (4.2 O, 4.3 A)",
-        description="The PDF of the current version of a final game's report (A4), once rendered: who may read "
-        "it as for the report's state. While the current version is queued or rendering (or failed) the answer "
-        "is 409 and the report's state tells its progress; an older version's file is never served.",
-        responses={
-            (200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The PDF (attachment)."),
-            (404, "application/json"): _NOT_FOUND,
-            (409, "application/json"): OpenApiResponse(
-                description="The current version is not rendered yet (queued, rendering) or failed."
-            ),
-        },
-    )
-    def get(self, request, game_id: int):
-        game = services.access_game_report(request.user, game_id)
-        document = services.document_current(DocumentKind.GAME_REPORT, game)
-        if document.status != DocumentStatus.DONE:
-            raise NotRendered(f"The report of the current version is {document.get_status_display().lower()}.")
-        return private_file_response(
-            document.file, content_type="application/pdf", filename_stem=services.KINDS[document.kind].filename(game)
+
+def document_api_views(kind: str, *, summary: str, description: str, not_found: str, serializer=DocumentSerializer):
+    """The state and the PDF endpoints of one kind of document (their OpenAPI texts by the kind)."""
+    spec = services.kind_of(kind)
+    refusals = {404: OpenApiResponse(description=not_found)}
+    if not spec.public:
+        refusals = {401: _NO_CREDENTIALS, 403: OpenApiResponse(description="Not yours to read."), **refusals}
+
+    class StateView(APIView):
+        permission_classes = [DocumentRead]
+
+        @extend_schema(
+            summary=summary,
+            description=f"{description} Asking for it queues the render of the current version when none exists "
+            "yet (once per version, by a background worker); `status` goes queued -> rendering -> done (then "
+            "`download` is the PDF) or failed (`error` says why, to those who may render it again). When the data "
+            "changes the version changes, and an older file is never answered as current.",
+            responses={200: serializer, **refusals},
         )
+        def get(self, request, **kwargs):
+            obj = spec.access(request.user, _object_id(kwargs))
+            document = services.document_current(kind, obj)
+            context = {"request": request, "can_retry": spec.can_retry(request.user, obj)}
+            return Response(serializer(document, context=context).data)
+
+    class PDFView(APIView):
+        permission_classes = [DocumentRead]
+        renderer_classes = [JSONRenderer]
+        content_negotiation_class = JSONRefusals
+
+        @extend_schema(
+            summary=f"{summary}: the PDF, current version only",
+            description="The PDF (A4) of the current version, once rendered; who may read it as for its state. "
+            "While the current version is queued or rendering (or failed) the answer is 409 and the state tells "
+            "its progress; an older version's file is never served.",
+            responses={
+                (200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The PDF (attachment)."),
+                **{(code, "application/json"): answer for code, answer in refusals.items()},
+                (409, "application/json"): _NOT_RENDERED,
+            },
+        )
+        def get(self, request, **kwargs):
+            obj = spec.access(request.user, _object_id(kwargs))
+            document = services.document_current(kind, obj)
+            if document.status != DocumentStatus.DONE:
+                raise NotRendered(
+                    f"The {spec.label.lower()} of the current version is {document.get_status_display().lower()}."
+                )
+            return private_file_response(
+                document.file, content_type="application/pdf", filename_stem=spec.filename(obj)
+            )
+
+    for view in (StateView, PDFView):
+        view.kind = kind
+        view.__name__ = view.__qualname__ = f"{spec.route.title().replace('-', '')}{view.__name__}"
+    return StateView, PDFView
+
+
+GameReportView, GameReportPDFView = document_api_views(
+    DocumentKind.GAME_REPORT,
+    summary="The official game report of a final game (4.2 O, 4.3 A)",
+    description="Public for a published championship's final game (the report is an official document like the "
+    "result); a draft championship's is read by its directors only. The report shows one version of the game's "
+    "record (`version`: SHA-256 of its data; `version_label`: the sheet version it shows, or the staff-entered "
+    "result).",
+    not_found="No such game, a game that is not final (its report is made once it is, 4.2 O), or a draft "
+    "championship's game and you are not one of its directors.",
+    serializer=GameReportSerializer,
+)

@@ -1,11 +1,20 @@
 from django.urls import path
 
 from . import api
+from .services import kind_of
 
 app_name = "reports-api"
 
-# Each path's first segment names its collection (tests/test_api_conformance.py gives real ids by it).
+
+def document_api_paths(prefix: str, views: tuple) -> list:
+    """The state and the PDF endpoints of one kind (``api.document_api_views``), under ``prefix``."""
+    state, pdf = views
+    route = kind_of(state.kind).route
+    return [path(prefix, state.as_view(), name=route), path(f"{prefix}pdf/", pdf.as_view(), name=f"{route}-pdf")]
+
+
+# Each path's first segment names its collection and its id is ``id`` or ``game_id`` (tests/test_api_conformance.py
+# gives real ids by them).
 urlpatterns: list = [
-    path("games/<int:game_id>/report/", api.GameReportView.as_view(), name="game-report"),
-    path("games/<int:game_id>/report/pdf/", api.GameReportPDFView.as_view(), name="game-report-pdf"),
+    *document_api_paths("games/<int:game_id>/report/", (api.GameReportView, api.GameReportPDFView)),
 ]

@@ -17,6 +17,12 @@ class DocumentKind(models.TextChoices):
     """What a document is; each kind has a template and a renderer (``reports.services.KINDS``)."""
 
     GAME_REPORT = "game_report", "Official game report (4.2 O, 4.3)"
+    STANDINGS = "standings", "Pool standings with tie-breakers (9.3)"
+    STATISTICS = "statistics", "Championship statistics (4.3)"
+    SUSPENSIONS = "suspensions", "Suspension list (8.2)"
+    ROSTER = "roster", "Roster sheet with eligibility (1.1, 3.1.1)"
+    PROTEST_DECISION = "protest_decision", "Protest decision letter (9.1)"
+    CASE_DECISION = "case_decision", "Committee decision letter (R-53)"
 
 
 class DocumentStatus(models.TextChoices):

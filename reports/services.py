@@ -25,13 +25,14 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ObjectDoesNotExist
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
 from tournaments.models import Game, GameStatus
@@ -45,12 +46,28 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Kind:
-    """A kind of document: the object it is about, its data, its template, its file name."""
+    """A kind of document: the object it is about, its data, its template, its file name, who reads it.
 
+    ``access(user, pk)`` answers the object ``user`` may read the document of, or raises ``Http404`` (no such
+    object, not visible, or no document yet: a game not final, a protest not decided) or ``PermissionDenied``;
+    the page, the download and the API all ask it. ``public``: anonymous visitors may ask (a published
+    championship's documents); otherwise the page asks for a login and the API for credentials first.
+    ``route``: the name of its page and API routes (``reports:<route>``, ``-pdf``, ``-retry``;
+    ``reports-api:<route>``, ``-pdf``). ``can_retry(user, obj)``: who may queue a failed render again.
+    """
+
+    label: str
     load: Callable[[int], Any]  # the object by id (DoesNotExist when gone)
     data: Callable[[Any], dict[str, Any]]
     template: str
     filename: Callable[[Any], str]
+    access: Callable[[Any, int], Any]
+    route: str
+    title: Callable[[Any], str]
+    back: Callable[[Any], tuple[str, str]]  # (url, text) of the page the document belongs to
+    about: str = ""  # one sentence on what the document is, with its articles (the page says it)
+    public: bool = True
+    can_retry: Callable[[Any, Any], bool] = lambda user, obj: False
     done: Callable[[Any, dict[str, Any]], None] = lambda obj, data: None
 
 
@@ -74,15 +91,44 @@ def _game_report_done(game: Game, data: dict[str, Any]) -> None:
         ).update(status=ReportStatus.RENDERED)
 
 
+def can_direct_championship_of(user, obj) -> bool:
+    """The directors of the championship ``obj`` belongs to (or is): who queue its failed documents again."""
+    from tournaments.views import can_direct
+
+    championship = getattr(obj, "championship", obj)
+    return can_direct(user, championship)
+
+
+def _game_title(game: Game) -> str:
+    return (
+        f"Official game report — game #{game.number}: {game.home.name} {game.home_goals}–{game.away_goals} "
+        f"{game.away.name}"
+    )
+
+
 KINDS: dict[str, Kind] = {
     DocumentKind.GAME_REPORT: Kind(
+        label="Official game report",
         load=_game,
         data=_game_report_data,
         template="reports/game_report.html",
         filename=lambda game: f"game-report-{game.championship_id}-{game.number}",
+        access=lambda user, pk: access_game_report(user, pk),
+        route="game-report",
+        title=_game_title,
+        back=lambda game: (
+            reverse("tournaments:results", args=[game.championship_id]),
+            f"{game.championship.name}: results",
+        ),
+        about="Rules 4.2 O, 4.3 A: the report the referees, the official scorer and the captains sign.",
+        can_retry=can_direct_championship_of,
         done=_game_report_done,
     ),
 }
+
+
+def kind_of(kind: str) -> Kind:
+    return KINDS[kind]
 
 
 def fingerprint(data: dict[str, Any]) -> str:
@@ -294,8 +340,7 @@ def access_game_report(user, game_id: int) -> Game:
     return game
 
 
-def check_can_retry(user, game: Game) -> None:
-    """Only the championship's directors queue a failed report again."""
-    from tournaments.services import check_can_direct
-
-    check_can_direct(user, game.championship)
+def check_can_retry(user, kind: str, obj: Any) -> None:
+    """Only those the kind names (the championship's directors) queue a failed render again."""
+    if not KINDS[kind].can_retry(user, obj):
+        raise PermissionDenied("Only the championship's directors render a failed document again.")

@@ -1,10 +1,20 @@
 from django.urls import path
 
 from . import views
+from .models import DocumentKind
 
 app_name = "reports"
+
+
+def document_paths(prefix: str, kind: str, route: str) -> list:
+    """The page, the download and the retry of one kind of document, under ``prefix`` (with ``<int:object_id>``)."""
+    return [
+        path(prefix, views.document_page, {"kind": kind}, name=route),
+        path(f"{prefix}pdf/", views.document_pdf, {"kind": kind}, name=f"{route}-pdf"),
+        path(f"{prefix}retry/", views.document_retry, {"kind": kind}, name=f"{route}-retry"),
+    ]
+
+
 urlpatterns = [
-    path("games/<int:game_id>/", views.game_report, name="game-report"),
-    path("games/<int:game_id>/pdf/", views.game_report_pdf, name="game-report-pdf"),
-    path("games/<int:game_id>/retry/", views.game_report_retry, name="game-report-retry"),
+    *document_paths("games/<int:object_id>/", DocumentKind.GAME_REPORT, "game-report"),
 ]

@@ -1,65 +1,82 @@
-"""The official game report's page and download: thin views over ``reports.services``.
+"""The documents' pages and downloads: thin views over ``reports.services``, one set for every kind.
 
-Who reads: ``access_game_report`` (a published championship's final game: anyone; a draft's: its directors). The
-page shows the current version's state and refreshes itself while it is queued or rendering; the download serves
-the current version only, once rendered.
+Who reads: the kind's ``access`` (a published championship's documents: anyone; letters and lists: those the
+discipline and tournaments access layers name). The page shows the current version's state and refreshes itself
+while it is queued or rendering; the download serves the current version only, once rendered.
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from federation.files import private_file_response
-from tournaments.views import can_direct
 
 from . import services
-from .models import DocumentKind, DocumentStatus
+from .models import DocumentStatus
 
-# Seconds between two looks at a report being rendered (the page's refresh).
+# Seconds between two looks at a document being rendered (the page's refresh).
 REFRESH_SECONDS = 2
 
 
-def game_report(request, game_id: int):
-    """The official game report of a final game: its state while it renders, then its download."""
-    game = services.access_game_report(request.user, game_id)
-    document = services.document_current(DocumentKind.GAME_REPORT, game)
+def _readable(request, kind: str, object_id: int):
+    """The kind and the object the request's user may read its document of (the kind's access check)."""
+    spec = services.kind_of(kind)
+    if not spec.public and not request.user.is_authenticated:
+        return spec, None
+    return spec, spec.access(request.user, object_id)
+
+
+def document_page(request, object_id: int, *, kind: str):
+    """A document of an object: its state while it renders, then its download."""
+    spec, obj = _readable(request, kind, object_id)
+    if obj is None:
+        return redirect_to_login(request.get_full_path())
+    document = services.document_current(kind, obj)
+    back_url, back_text = spec.back(obj)
     return render(
         request,
-        "reports/game_report_page.html",
+        "reports/document_page.html",
         {
-            "game": game,
+            "spec": spec,
+            "object": obj,
+            "title": spec.title(obj),
+            "back_url": back_url,
+            "back_text": back_text,
             "document": document,
             "previous": services.previous_documents(document),
             "refresh": REFRESH_SECONDS if document.in_progress else None,
-            "director": can_direct(request.user, game.championship),
+            "can_retry": spec.can_retry(request.user, obj),
         },
     )
 
 
-def game_report_pdf(request, game_id: int):
+def document_pdf(request, object_id: int, *, kind: str):
     """The current version's PDF; while it is not rendered, the page that shows its progress."""
-    game = services.access_game_report(request.user, game_id)
-    document = services.document_current(DocumentKind.GAME_REPORT, game)
+    spec, obj = _readable(request, kind, object_id)
+    if obj is None:
+        return redirect_to_login(request.get_full_path())
+    document = services.document_current(kind, obj)
     if document.status != DocumentStatus.DONE:
-        return redirect("reports:game-report", game_id=game.pk)
-    return private_file_response(
-        document.file, content_type="application/pdf", filename_stem=services.KINDS[document.kind].filename(game)
-    )
+        return redirect(f"reports:{spec.route}", obj.pk)
+    return private_file_response(document.file, content_type="application/pdf", filename_stem=spec.filename(obj))
 
 
-@login_required
 @require_POST
-def game_report_retry(request, game_id: int):
+def document_retry(request, object_id: int, *, kind: str):
     """Queue a failed render of the current version again (the championship's directors)."""
-    game = services.access_game_report(request.user, game_id)
-    services.check_can_retry(request.user, game)
-    document = services.document_current(DocumentKind.GAME_REPORT, game)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    spec, obj = _readable(request, kind, object_id)
+    services.check_can_retry(request.user, kind, obj)
+    document = services.document_current(kind, obj)
     if document.status == DocumentStatus.FAILED:
         services.document_retry(document)
-        messages.success(request, "The report is queued again.")
+        messages.success(request, f"The {spec.label.lower()} is queued again.")
     else:
-        messages.info(request, f"The report is {document.get_status_display().lower()}; nothing to retry.")
-    return redirect("reports:game-report", game_id=game.pk)
+        messages.info(
+            request, f"The {spec.label.lower()} is {document.get_status_display().lower()}; nothing to retry."
+        )
+    return redirect(f"reports:{spec.route}", obj.pk)

@@ -139,11 +139,12 @@ def test_the_page_shows_the_progress_while_queued_then_the_download(game, client
     api = client.get(reverse("reports-api:game-report", args=[game.pk])).json()
     assert (api["status"], api["download"]) == ("queued", None)
     refused = client.get(reverse("reports-api:game-report-pdf", args=[game.pk]), HTTP_ACCEPT="application/pdf")
-    assert refused.status_code == 409 and refused.json() == {"detail": "The report of the current version is queued."}
+    assert refused.status_code == 409
+    assert refused.json() == {"detail": "The official game report of the current version is queued."}
 
     services.document_render(document.pk)
     page = client.get(reverse("reports:game-report", args=[game.pk])).content.decode()
-    assert "http-equiv" not in page and "Download the report (PDF, 1 page" in page
+    assert "http-equiv" not in page and "Download the official game report (PDF, 1 page" in page
     download = client.get(reverse("reports:game-report-pdf", args=[game.pk]))
     assert download["Content-Disposition"].startswith("attachment")
     assert download["Cache-Control"] == "private, no-store"
