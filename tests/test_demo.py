@@ -12,16 +12,11 @@ import re
 import subprocess
 import sys
 from collections import Counter
-from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.core.files.storage import FileSystemStorage
-from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import transaction
-from django.test.utils import override_settings
 from djmoney.money import Money
 
 from accounts.models import Role, RoleAssignment, User
@@ -40,49 +35,27 @@ from federation.models import (
 from portal import demo_data as data
 from portal.management.demo_world import world_digest
 from reports.models import Document
+from tests.demo_world import FAST_HASHERS, built_demo, private_storages, run_demo
 from tests.factories import UserFactory
 from tournaments import services as tournament_services
 from tournaments.models import Championship, DecidedIn, Game, GameStatus, GoalRecord, Position, TeamEntry
 from tournaments.selectors import roster_with_eligibility, standings_for_pool
 
 BASE_DIR = Path(settings.BASE_DIR)
-# Fast hashing in tests: the demo hashes its one password once, logins check it many times.
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def _private_storages(monkeypatch, root: Path) -> None:
-    """Point the private file fields at ``root``: their storage is built once, when the models load."""
-    for field in (Passport._meta.get_field("scan"), ProtectiveDeviceRequest._meta.get_field("prescription")):
-        monkeypatch.setattr(field, "storage", FileSystemStorage(location=str(root), base_url=None))
-
-
-def run_demo(*args: str, logins_file: Path) -> str:
-    out = StringIO()
-    call_command("demo", *args, logins_file=str(logins_file), stdout=out)
-    return out.getvalue()
 
 
 @pytest.fixture(scope="class")
 def world(django_db_setup, django_db_blocker, tmp_path_factory):
     """Build the demo once for a class of read-only tests; everything is rolled back afterwards."""
-    root = tmp_path_factory.mktemp("demo-world")
-    with (
-        pytest.MonkeyPatch.context() as monkeypatch,
-        override_settings(PASSWORD_HASHERS=FAST_HASHERS),
-        django_db_blocker.unblock(),
-        transaction.atomic(),
-    ):
-        _private_storages(monkeypatch, root / "private")
-        output = run_demo(logins_file=root / "demo-logins.txt")
-        yield {"output": output, "logins_file": root / "demo-logins.txt", "private": root / "private"}
-        transaction.set_rollback(True)
+    with built_demo(django_db_blocker, tmp_path_factory.mktemp("demo-world")) as built:
+        yield built
 
 
 @pytest.fixture
 def fresh(monkeypatch, settings, tmp_path):
     """For the tests that build their own world: private files in a temporary folder, fast hashing."""
     settings.PASSWORD_HASHERS = FAST_HASHERS
-    _private_storages(monkeypatch, tmp_path / "private")
+    private_storages(monkeypatch, tmp_path / "private")
     return tmp_path
 
 

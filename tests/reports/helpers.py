@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 
@@ -125,3 +126,28 @@ def staff_result_game(director):
     results.game_record_result(game=game, home_goals=2, away_goals=1, by=director, now=now)
     game.refresh_from_db()
     return game
+
+
+def flat(text: str) -> str:
+    """The PDF's text with every run of white space made one space: table cells read as one line, and a line the
+    page wrapped reads unwrapped, a break after a word's own hyphen ("shoot-" / "out") included."""
+    return " ".join(re.sub(r"-[ \t]*\n\s*", "-", text).split())
+
+
+def rendered(kind: str, obj):
+    """Render ``obj``'s current document of ``kind`` now (as the worker does) and return its row, done."""
+    from reports import services
+    from reports.models import DocumentStatus
+
+    document = services.document_current(kind, obj)
+    services.document_render(document.pk)
+    document.refresh_from_db()
+    assert document.status == DocumentStatus.DONE, document.error
+    return document
+
+
+def rendered_text(kind: str, obj, tmp_path) -> str:
+    """The text of ``obj``'s current document of ``kind``, rendered now, as ``flat`` reads it."""
+    document = rendered(kind, obj)
+    with document.file.open("rb") as stored:
+        return flat(pdf_text(stored.read(), tmp_path))

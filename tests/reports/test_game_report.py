@@ -15,20 +15,13 @@ from tests.games.sheet_helpers import entry
 from tournaments import services as results
 from tournaments.models import GoalRecord
 
-from .helpers import AFTER_GAME, pdf_subject, pdf_text, report_log, signed_sheet_game, staff_result_game
+from .helpers import AFTER_GAME, flat, pdf_subject, pdf_text, report_log, signed_sheet_game, staff_result_game
 
 pytestmark = pytest.mark.django_db
 
 
 def _current(game) -> Document:
     return Document.objects.filter(kind=DocumentKind.GAME_REPORT, object_id=game.pk).latest("requested_at", "pk")
-
-
-def _flat(text: str) -> str:
-    """The PDF's text with every run of white space made one space: table cells read as one line, and a line the
-    page wrapped (where depends on the team names' length, which the factories number) reads unwrapped, a break
-    after a word's own hyphen ("shoot-" / "out") included."""
-    return " ".join(re.sub(r"-[ \t]*\n\s*", "-", text).split())
 
 
 def test_a_signed_sheet_game_gets_its_report_with_every_goal_penalty_signature_and_the_version(
@@ -40,7 +33,7 @@ def test_a_signed_sheet_game_gets_its_report_with_every_goal_penalty_signature_a
     assert document.status == DocumentStatus.DONE, document.error
     assert document.pages == 1  # a normal game is one A4 page
     pdf = document.file.read()
-    text = _flat(pdf_text(pdf, tmp_path))
+    text = flat(pdf_text(pdf, tmp_path))
 
     assert "OFFICIAL GAME REPORT" in text
     assert f"Game {game.number}" in text and game.championship.name in text
@@ -115,7 +108,7 @@ def test_a_staff_entered_result_gets_its_report_from_the_summary_lines(
         game = staff_result_game(director)
     document = _current(game)
     assert document.status == DocumentStatus.DONE, document.error
-    text = _flat(pdf_text(document.file.read(), tmp_path))
+    text = flat(pdf_text(document.file.read(), tmp_path))
     assert f"{game.home.name} 2 – 1 {game.away.name}" in text
     assert not _missing(
         text,
@@ -154,7 +147,7 @@ def test_an_amended_sheet_gets_a_new_version_and_the_old_file_is_never_served_as
     first.refresh_from_db()
     assert first.status == DocumentStatus.DONE and first.file.name != second.file.name  # kept, as it was
 
-    text = _flat(pdf_text(second.file.read(), tmp_path))
+    text = flat(pdf_text(second.file.read(), tmp_path))
     assert f"{game.home.name} 3 – 1 {game.away.name}" in text
     assert "15:00" not in text.split("PENALTIES")[0]
     assert "amended 1 time" in text and "Video review: the 15:00 goal was kicked in" in text
@@ -182,7 +175,7 @@ def test_an_amended_staff_result_gets_a_new_version(director, django_capture_on_
         )
     second = _current(game)
     assert second.version != first.version and second.status == DocumentStatus.DONE
-    text = _flat(pdf_text(second.file.read(), tmp_path))
+    text = flat(pdf_text(second.file.read(), tmp_path))
     assert f"{game.home.name} 2 – 0 {game.away.name}" in text
     assert "amended 1 time" in text and "Offside goal (5.5.11)" in text
 
@@ -243,7 +236,7 @@ def test_a_game_decided_by_shoot_out_lists_every_attempt(director, django_captur
     assert (game.decided_in, game.shootout_home_goals, game.shootout_away_goals) == ("shootout", 2, 1)
     document = _current(game)
     assert document.status == DocumentStatus.DONE, document.error
-    text = _flat(pdf_text(document.file.read(), tmp_path))
+    text = flat(pdf_text(document.file.read(), tmp_path))
     assert f"{game.home.name} 1 – 1 {game.away.name} · shoot-out 2–1 · decided by shoot-out (1.3 E," in text
     assert f"winner: {game.home.name}" in text
     assert not _missing(
