@@ -102,8 +102,10 @@ beat: $(VENV)/.installed-run
 production: $(VENV)/.installed-run
 	PY=$(PY) scripts/production
 
+# The benchmarks of real workers (tests/bench/test_championship_reports_bench.py) use the integration tests' stores.
 bench: $(VENV)/.installed-dev pdf-tools
-	$(PY) -m pytest tests/bench -m bench
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) REDIS_KEY_PREFIX=$(TEST_REDIS_KEY_PREFIX) \
+		$(PY) -m pytest tests/bench -m bench -s
 
 services:
 	scripts/services
