@@ -2457,7 +2457,32 @@ def _report_objects() -> dict[str, Callable[[World], object]]:
         document.save(update_fields=["status", "error"])
         return document
 
+    def rendered_of(kind, championship):
+        from reports import services
+
+        document = services.document_current(kind, championship)
+        services.document_render(document.pk)
+        return document
+
+    def failed_of(kind, championship):
+        from reports import services
+        from reports.models import DocumentStatus
+
+        document = services.document_current(kind, championship)
+        document.status, document.error = DocumentStatus.FAILED, "The render took longer than 30 s and was stopped."
+        document.save(update_fields=["status", "error"])
+        return document
+
+    from reports.models import DocumentKind
+
+    championship_documents = {
+        f"{prefix}{name}_{what}": (lambda w, kind=kind, world=world, make=make: make(kind, w[world]))
+        for name, kind in (("standings", DocumentKind.STANDINGS), ("statistics", DocumentKind.STATISTICS))
+        for prefix, world in (("", "championship"), ("draft_", "draft"))
+        for what, make in (("report", rendered_of), ("failed_report", failed_of))
+    }
     return {
+        **championship_documents,
         "final_game": lambda w: final_game(w["championship"]),
         "draft_final_game": lambda w: final_game(w["draft"]),
         "final_game_report": lambda w: rendered(w["final_game"]),
@@ -2473,9 +2498,13 @@ def reports_api(name: str, *args) -> Callable[[World], str]:
     return lambda w: reverse(f"reports-api:{name}", args=[w.pk(a) for a in args])
 
 
+def _failed_status(w, name: str) -> str:
+    w[name].refresh_from_db()
+    return w[name].status
+
+
 def _failed_report_status(w) -> str:
-    w["failed_game_report"].refresh_from_db()
-    return w["failed_game_report"].status
+    return _failed_status(w, "failed_game_report")
 
 
 # Directors of the world's championship (sanctioned by an international body): the executive, international
@@ -2507,8 +2536,49 @@ def _report_reads() -> list[dict]:
     return rows
 
 
+def _championship_document_rows() -> list[dict]:
+    """The standings' and the statistics' state and PDF (page and API) of a published and of a draft championship,
+    and their retry (the directors, once a render failed)."""
+    rows = []
+    for name, route in (("standings", "standings-report"), ("statistics", "statistics-report")):
+        for label, prefix, championship, want in (
+            ("", "", "championship", PUBLIC),
+            ("draft ", "draft_", "draft", DRAFT),
+        ):
+            report, failed = f"{prefix}{name}_report", f"{prefix}{name}_failed_report"
+            for where, state, pdf in (
+                ("page", page(f"reports:{route}", championship), page(f"reports:{route}-pdf", championship)),
+                ("api", reports_api(route, championship), reports_api(f"{route}-pdf", championship)),
+            ):
+                rows.append({"name": f"{where} {label}{name} report", "method": "get", "url": state, "expect": want})
+                rows.append(
+                    {
+                        "name": f"{where} {label}{name} report pdf",
+                        "method": "get",
+                        "url": pdf,
+                        "prepare": lambda w, user, report=report: w[report],  # rendered: the PDF is there to serve
+                        "expect": want,
+                    }
+                )
+            rows.append(
+                {
+                    "name": f"page {label}{name} report retry (failed)",
+                    "method": "post",
+                    "format": "multipart",
+                    "url": page(f"reports:{route}-retry", championship),
+                    "prepare": lambda w, user, failed=failed: w[failed],
+                    "stored": lambda w, failed=failed: _failed_status(w, failed),
+                    # A draft's: its directors (who alone see it); elsewhere 404, as the draft is not found.
+                    "expect": REPORT_RETRY if not prefix else expect(404, ANON=LOGIN, EXEC=SAVED, INTL=SAVED,
+                                                                      STAFF_A=SAVED, SU=SAVED),
+                }
+            )  # fmt: skip
+    return rows
+
+
 TARGETS += [
     *_report_reads(),
+    *_championship_document_rows(),
     {
         "name": "page game report retry (failed)",
         "method": "post",
@@ -2533,6 +2603,7 @@ def test_every_route_of_the_reports_pages_and_api_is_in_the_matrix():
     routes = _route_names(resolver.namespace_dict["reports-api"][1].url_patterns, "reports-api")
     routes |= _route_names(resolver.namespace_dict["reports"][1].url_patterns, "reports")
     assert routes >= {"reports:game-report", "reports:game-report-pdf", "reports:game-report-retry"}
+    assert routes >= {f"reports:{kind}-report{end}" for kind in ("standings", "statistics") for end in ("", "-pdf")}
     missing = routes - _target_route_names()
     assert not missing, f"routes with no row in the permission matrix: {sorted(missing)}"
 
