@@ -38,6 +38,7 @@ from django.utils import timezone
 from tournaments.models import Championship, Game, GameStatus
 from tournaments.selectors import championship_visibility_q, of_visible_championships
 
+from .championship_documents import standings_data, statistics_data
 from .models import Document, DocumentKind, DocumentStatus
 from .rendering import RenderError, render_pdf, static_file_url
 
@@ -103,16 +104,24 @@ def _championship(pk: int) -> Championship:
     return Championship.objects.select_related("venue").get(pk=pk)
 
 
-def _standings_data(championship: Championship) -> dict[str, Any]:
-    from .championship_documents import standings_data
-
-    return standings_data(championship)
-
-
-def _statistics_data(championship: Championship) -> dict[str, Any]:
-    from .championship_documents import statistics_data
-
-    return statistics_data(championship)
+def _championship_kind(*, label: str, data, route: str, back: tuple[str, str], about: str) -> Kind:
+    """A document of a whole championship: public once it is published, its directors' while a draft; its
+    template ``reports/<kind>.html`` (the route without ``-report``), its page ``back`` = (route name, text)."""
+    name = route.removesuffix("-report")
+    view, text = back
+    return Kind(
+        label=label,
+        load=_championship,
+        data=data,
+        template=f"reports/{name}.html",
+        filename=lambda championship: f"{name}-{championship.pk}",
+        access=lambda user, pk: access_championship(user, pk),
+        route=route,
+        title=lambda championship: f"{label} — {championship.name}",
+        back=lambda championship: (reverse(view, args=[championship.pk]), f"{championship.name}: {text}"),
+        about=about,
+        can_retry=can_direct_championship_of,
+    )
 
 
 def _game_title(game: Game) -> str:
@@ -140,39 +149,21 @@ KINDS: dict[str, Kind] = {
         can_retry=can_direct_championship_of,
         done=_game_report_done,
     ),
-    DocumentKind.STANDINGS: Kind(
+    DocumentKind.STANDINGS: _championship_kind(
         label="Pool standings",
-        load=_championship,
-        data=_standings_data,
-        template="reports/standings.html",
-        filename=lambda championship: f"standings-{championship.pk}",
-        access=lambda user, pk: access_championship(user, pk),
+        data=standings_data,
         route="standings-report",
-        title=lambda championship: f"Pool standings — {championship.name}",
-        back=lambda championship: (
-            reverse("tournaments:standings", args=[championship.pk]),
-            f"{championship.name}: standings",
-        ),
+        back=("tournaments:standings", "standings"),
         about="Rule 9.3: every pool's table, final or provisional, with how its ties were broken (9.3 B-G); a "
         "disqualified team's games removed (8.1 D).",
-        can_retry=can_direct_championship_of,
     ),
-    DocumentKind.STATISTICS: Kind(
+    DocumentKind.STATISTICS: _championship_kind(
         label="Championship statistics",
-        load=_championship,
-        data=_statistics_data,
-        template="reports/statistics.html",
-        filename=lambda championship: f"statistics-{championship.pk}",
-        access=lambda user, pk: access_championship(user, pk),
+        data=statistics_data,
         route="statistics-report",
-        title=lambda championship: f"Championship statistics — {championship.name}",
-        back=lambda championship: (
-            reverse("tournaments:leaders", args=[championship.pk]),
-            f"{championship.name}: leaders",
-        ),
+        back=("tournaments:leaders", "leaders"),
         about="Rules 4.3 A, 4.6 note, 8.1 B-D: the scoring leaders, the goalkeepers, the penalty minutes and the "
         "teams' special teams, as the leaders page shows them.",
-        can_retry=can_direct_championship_of,
     ),
 }
 

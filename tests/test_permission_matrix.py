@@ -2512,21 +2512,19 @@ def _failed_report_status(w) -> str:
 REPORT_RETRY = expect(403, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED)
 
 
-def _report_reads() -> list[dict]:
-    """The report's state and its PDF, on the page and in the API, of a published and of a draft championship."""
+def _document_reads(name: str, route: str, cases) -> list[dict]:
+    """A document's state and its PDF, on the page and in the API: ``cases`` are (label, object, rendered
+    document, expectation), for a published and a draft championship."""
     rows = []
-    for label, game, report, want in (
-        ("", "final_game", "final_game_report", PUBLIC),
-        ("draft ", "draft_final_game", "draft_final_game_report", DRAFT),
-    ):
+    for label, obj, report, want in cases:
         for where, state, pdf in (
-            ("page", page("reports:game-report", game), page("reports:game-report-pdf", game)),
-            ("api", reports_api("game-report", game), reports_api("game-report-pdf", game)),
+            ("page", page(f"reports:{route}", obj), page(f"reports:{route}-pdf", obj)),
+            ("api", reports_api(route, obj), reports_api(f"{route}-pdf", obj)),
         ):
-            rows.append({"name": f"{where} {label}game report", "method": "get", "url": state, "expect": want})
+            rows.append({"name": f"{where} {label}{name}", "method": "get", "url": state, "expect": want})
             rows.append(
                 {
-                    "name": f"{where} {label}game report pdf",
+                    "name": f"{where} {label}{name} pdf",
                     "method": "get",
                     "url": pdf,
                     "prepare": lambda w, user, report=report: w[report],  # rendered: the PDF is there to serve
@@ -2536,30 +2534,31 @@ def _report_reads() -> list[dict]:
     return rows
 
 
+def _report_reads() -> list[dict]:
+    """The report's state and its PDF, on the page and in the API, of a published and of a draft championship."""
+    return _document_reads(
+        "game report",
+        "game-report",
+        (
+            ("", "final_game", "final_game_report", PUBLIC),
+            ("draft ", "draft_final_game", "draft_final_game_report", DRAFT),
+        ),
+    )
+
+
 def _championship_document_rows() -> list[dict]:
     """The standings' and the statistics' state and PDF (page and API) of a published and of a draft championship,
     and their retry (the directors, once a render failed)."""
     rows = []
     for name, route in (("standings", "standings-report"), ("statistics", "statistics-report")):
-        for label, prefix, championship, want in (
-            ("", "", "championship", PUBLIC),
-            ("draft ", "draft_", "draft", DRAFT),
+        cases = (("", "championship", f"{name}_report", PUBLIC), ("draft ", "draft", f"draft_{name}_report", DRAFT))
+        rows += _document_reads(f"{name} report", route, cases)
+        for label, championship, want in (
+            ("", "championship", REPORT_RETRY),
+            # A draft's: its directors (who alone see it); anyone else does not find it.
+            ("draft ", "draft", expect(404, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, STAFF_A=SAVED, SU=SAVED)),
         ):
-            report, failed = f"{prefix}{name}_report", f"{prefix}{name}_failed_report"
-            for where, state, pdf in (
-                ("page", page(f"reports:{route}", championship), page(f"reports:{route}-pdf", championship)),
-                ("api", reports_api(route, championship), reports_api(f"{route}-pdf", championship)),
-            ):
-                rows.append({"name": f"{where} {label}{name} report", "method": "get", "url": state, "expect": want})
-                rows.append(
-                    {
-                        "name": f"{where} {label}{name} report pdf",
-                        "method": "get",
-                        "url": pdf,
-                        "prepare": lambda w, user, report=report: w[report],  # rendered: the PDF is there to serve
-                        "expect": want,
-                    }
-                )
+            failed = f"{label.strip()}{'_' if label else ''}{name}_failed_report"
             rows.append(
                 {
                     "name": f"page {label}{name} report retry (failed)",
@@ -2568,11 +2567,9 @@ def _championship_document_rows() -> list[dict]:
                     "url": page(f"reports:{route}-retry", championship),
                     "prepare": lambda w, user, failed=failed: w[failed],
                     "stored": lambda w, failed=failed: _failed_status(w, failed),
-                    # A draft's: its directors (who alone see it); elsewhere 404, as the draft is not found.
-                    "expect": REPORT_RETRY if not prefix else expect(404, ANON=LOGIN, EXEC=SAVED, INTL=SAVED,
-                                                                      STAFF_A=SAVED, SU=SAVED),
+                    "expect": want,
                 }
-            )  # fmt: skip
+            )
     return rows
 
 
