@@ -19,7 +19,7 @@ from tests.factories import GameFactory, PhaseFactory, PoolFactory, PoolTeamFact
 from tournaments.models import Championship, EntryStatus, Game, GameStatus, Pool
 from tournaments.selectors import championship_standings, championship_statistics, leader_tables
 
-from .helpers import flat, pdf_text, rendered, rendered_text
+from .helpers import flat, pdf_subject, pdf_text, rendered, rendered_text
 
 
 def _row(row) -> re.Pattern:
@@ -123,7 +123,9 @@ def test_a_tie_broken_head_to_head_is_explained_in_the_pdf_and_new_results_make_
     first = rendered(DocumentKind.STANDINGS, championship)
     assert first.version_label == f"Standings after 5 of 6 games, last final game #{max(g.number for g in games)}"
     with first.file.open("rb") as stored:
-        text = flat(pdf_text(stored.read(), tmp_path))
+        data = stored.read()
+    text = flat(pdf_text(data, tmp_path))
+    assert pdf_subject(data, tmp_path) == f"{first.version_label}; data version {first.version}"
     assert f"POOL {pool.name} · PROVISIONAL: 5 OF 6 GAMES FINAL" in text  # the headings are in capitals
     for row in table.standings.rows:
         assert _row(row).search(text), row
@@ -162,3 +164,15 @@ def test_a_draft_championships_documents_are_not_found_by_the_public(client):
     Championship.objects.filter(pk=pool.championship_id).update(published=False)
     for route in ("reports:standings-report", "reports:statistics-report", "reports-api:standings-report"):
         assert client.get(reverse(route, args=[pool.championship_id])).status_code == 404, route
+
+
+@pytest.mark.django_db
+def test_the_standings_and_leaders_pages_link_their_pdfs(client):
+    pool, *_ = _pool_of_four()
+    pk = pool.championship_id
+    standings = client.get(reverse("tournaments:standings", args=[pk])).content.decode()
+    assert f'href="{reverse("reports:standings-report", args=[pk])}">Print the standings (PDF)' in standings
+    leaders = client.get(reverse("tournaments:leaders", args=[pk])).content.decode()
+    assert f'href="{reverse("reports:statistics-report", args=[pk])}">Print the statistics (PDF)' in leaders
+    page = client.get(reverse("reports:statistics-report", args=[pk])).content.decode()
+    assert "Championship statistics — " in page and reverse("tournaments:leaders", args=[pk]) in page
