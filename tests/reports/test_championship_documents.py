@@ -121,6 +121,7 @@ def test_a_tie_broken_head_to_head_is_explained_in_the_pdf_and_new_results_make_
     assert table.standings.order[:2] == (a.name, b.name)
     assert table.standings.row(a.name).decided_by.startswith("9.3 C")
     first = rendered(DocumentKind.STANDINGS, championship)
+    statistics = services.document_current(DocumentKind.STATISTICS, championship)
     assert first.version_label == f"Standings after 5 of 6 games, last final game #{max(g.number for g in games)}"
     with first.file.open("rb") as stored:
         data = stored.read()
@@ -156,6 +157,8 @@ def test_a_tie_broken_head_to_head_is_explained_in_the_pdf_and_new_results_make_
     for line in table.standings.explanations:
         assert flat(line) in text, line
     assert services.previous_documents(current) == [first]
+    now = services.document_current(DocumentKind.STATISTICS, championship)
+    assert now.version != statistics.version and now.version_label.startswith("Statistics after 6 of 6 games")
 
 
 @pytest.mark.django_db
