@@ -71,6 +71,14 @@ class GameReportSerializer(DocumentSerializer):
         read_only_fields = fields
 
 
+class ChampionshipDocumentSerializer(DocumentSerializer):
+    championship = serializers.IntegerField(source="object_id", help_text="The championship the document is about.")
+
+    class Meta(DocumentSerializer.Meta):
+        fields = ["id", "kind", "championship", *DocumentSerializer.Meta.fields[2:]]
+        read_only_fields = fields
+
+
 class NotRendered(APIException):
     status_code = 409
     default_detail = "The document of the current version is not rendered yet."
@@ -162,4 +170,28 @@ GameReportView, GameReportPDFView = document_api_views(
     not_found="No such game, a game that is not final (its report is made once it is, 4.2 O), or a draft "
     "championship's game and you are not one of its directors.",
     serializer=GameReportSerializer,
+)
+
+_CHAMPIONSHIP_NOT_FOUND = "No such championship, or a draft championship and you are not one of its directors."
+_CHAMPIONSHIP_DOCUMENT = (
+    "Public for a published championship (like its pages); a draft championship's is read by its directors only."
+)
+
+StandingsReportView, StandingsReportPDFView = document_api_views(
+    DocumentKind.STANDINGS,
+    summary="The pool standings of a championship, with how the ties were broken (9.3)",
+    description=f"{_CHAMPIONSHIP_DOCUMENT} Every pool's table as the standings show it (a disqualified team's row "
+    "marked, 8.1 D), each pool final or provisional, and the lines explaining every tie-break (9.3 B-G). "
+    "`version_label` says how many pool games it counts and the last final one.",
+    not_found=_CHAMPIONSHIP_NOT_FOUND,
+    serializer=ChampionshipDocumentSerializer,
+)
+StatisticsReportView, StatisticsReportPDFView = document_api_views(
+    DocumentKind.STATISTICS,
+    summary="The statistics of a championship (4.3 A, 4.6 note, 8.1 B-D)",
+    description=f"{_CHAMPIONSHIP_DOCUMENT} The leaders' tables (points, goals, assists, penalty minutes), the "
+    "goalkeepers and the teams' special teams, as the leaders show them. `version_label` says how many games it "
+    "counts and the last final one.",
+    not_found=_CHAMPIONSHIP_NOT_FOUND,
+    serializer=ChampionshipDocumentSerializer,
 )

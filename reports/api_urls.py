@@ -17,4 +17,10 @@ def document_api_paths(prefix: str, views: tuple) -> list:
 # gives real ids by them).
 urlpatterns: list = [
     *document_api_paths("games/<int:game_id>/report/", (api.GameReportView, api.GameReportPDFView)),
+    *document_api_paths(
+        "championships/<int:id>/standings/report/", (api.StandingsReportView, api.StandingsReportPDFView)
+    ),
+    *document_api_paths(
+        "championships/<int:id>/statistics/report/", (api.StatisticsReportView, api.StatisticsReportPDFView)
+    ),
 ]

@@ -35,9 +35,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments.models import Game, GameStatus
-from tournaments.selectors import of_visible_championships
+from tournaments.models import Championship, Game, GameStatus
+from tournaments.selectors import championship_visibility_q, of_visible_championships
 
+from .championship_documents import standings_data, statistics_data
 from .models import Document, DocumentKind, DocumentStatus
 from .rendering import RenderError, render_pdf, static_file_url
 
@@ -99,6 +100,30 @@ def can_direct_championship_of(user, obj) -> bool:
     return can_direct(user, championship)
 
 
+def _championship(pk: int) -> Championship:
+    return Championship.objects.select_related("venue").get(pk=pk)
+
+
+def _championship_kind(*, label: str, data, route: str, back: tuple[str, str], about: str) -> Kind:
+    """A document of a whole championship: public once it is published, its directors' while a draft; its
+    template ``reports/<kind>.html`` (the route without ``-report``), its page ``back`` = (route name, text)."""
+    name = route.removesuffix("-report")
+    view, text = back
+    return Kind(
+        label=label,
+        load=_championship,
+        data=data,
+        template=f"reports/{name}.html",
+        filename=lambda championship: f"{name}-{championship.pk}",
+        access=lambda user, pk: access_championship(user, pk),
+        route=route,
+        title=lambda championship: f"{label} — {championship.name}",
+        back=lambda championship: (reverse(view, args=[championship.pk]), f"{championship.name}: {text}"),
+        about=about,
+        can_retry=can_direct_championship_of,
+    )
+
+
 def _game_title(game: Game) -> str:
     return (
         f"Official game report — game #{game.number}: {game.home.name} {game.home_goals}–{game.away_goals} "
@@ -123,6 +148,22 @@ KINDS: dict[str, Kind] = {
         about="Rules 4.2 O, 4.3 A: the report the referees, the official scorer and the captains sign.",
         can_retry=can_direct_championship_of,
         done=_game_report_done,
+    ),
+    DocumentKind.STANDINGS: _championship_kind(
+        label="Pool standings",
+        data=standings_data,
+        route="standings-report",
+        back=("tournaments:standings", "standings"),
+        about="Rule 9.3: every pool's table, final or provisional, with how its ties were broken (9.3 B-G); a "
+        "disqualified team's games removed (8.1 D).",
+    ),
+    DocumentKind.STATISTICS: _championship_kind(
+        label="Championship statistics",
+        data=statistics_data,
+        route="statistics-report",
+        back=("tournaments:leaders", "leaders"),
+        about="Rules 4.3 A, 4.6 note, 8.1 B-D: the scoring leaders, the goalkeepers, the penalty minutes and the "
+        "teams' special teams, as the leaders page shows them.",
     ),
 }
 
@@ -338,6 +379,16 @@ def access_game_report(user, game_id: int) -> Game:
     if game.status != GameStatus.FINAL:
         raise Http404("The official game report is made once the game is final (4.2 O, 4.3 A).")
     return game
+
+
+def access_championship(user, championship_id: int) -> Championship:
+    """The championship whose standings and statistics ``user`` may read, or 404.
+
+    A published championship's documents are public, like its pages; a draft's are its directors'
+    (``championship_visibility_q``).
+    """
+    championships = Championship.objects.select_related("venue", "sanctioning_body")
+    return get_object_or_404(championships.filter(championship_visibility_q(user)), pk=championship_id)
 
 
 def check_can_retry(user, kind: str, obj: Any) -> None:

@@ -17,4 +17,6 @@ def document_paths(prefix: str, kind: str, route: str) -> list:
 
 urlpatterns = [
     *document_paths("games/<int:object_id>/", DocumentKind.GAME_REPORT, "game-report"),
+    *document_paths("championships/<int:object_id>/standings/", DocumentKind.STANDINGS, "standings-report"),
+    *document_paths("championships/<int:object_id>/statistics/", DocumentKind.STATISTICS, "statistics-report"),
 ]

@@ -2457,7 +2457,32 @@ def _report_objects() -> dict[str, Callable[[World], object]]:
         document.save(update_fields=["status", "error"])
         return document
 
+    def rendered_of(kind, championship):
+        from reports import services
+
+        document = services.document_current(kind, championship)
+        services.document_render(document.pk)
+        return document
+
+    def failed_of(kind, championship):
+        from reports import services
+        from reports.models import DocumentStatus
+
+        document = services.document_current(kind, championship)
+        document.status, document.error = DocumentStatus.FAILED, "The render took longer than 30 s and was stopped."
+        document.save(update_fields=["status", "error"])
+        return document
+
+    from reports.models import DocumentKind
+
+    championship_documents = {
+        f"{prefix}{name}_{what}": (lambda w, kind=kind, world=world, make=make: make(kind, w[world]))
+        for name, kind in (("standings", DocumentKind.STANDINGS), ("statistics", DocumentKind.STATISTICS))
+        for prefix, world in (("", "championship"), ("draft_", "draft"))
+        for what, make in (("report", rendered_of), ("failed_report", failed_of))
+    }
     return {
+        **championship_documents,
         "final_game": lambda w: final_game(w["championship"]),
         "draft_final_game": lambda w: final_game(w["draft"]),
         "final_game_report": lambda w: rendered(w["final_game"]),
@@ -2473,9 +2498,13 @@ def reports_api(name: str, *args) -> Callable[[World], str]:
     return lambda w: reverse(f"reports-api:{name}", args=[w.pk(a) for a in args])
 
 
+def _failed_status(w, name: str) -> str:
+    w[name].refresh_from_db()
+    return w[name].status
+
+
 def _failed_report_status(w) -> str:
-    w["failed_game_report"].refresh_from_db()
-    return w["failed_game_report"].status
+    return _failed_status(w, "failed_game_report")
 
 
 # Directors of the world's championship (sanctioned by an international body): the executive, international
@@ -2483,21 +2512,19 @@ def _failed_report_status(w) -> str:
 REPORT_RETRY = expect(403, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED)
 
 
-def _report_reads() -> list[dict]:
-    """The report's state and its PDF, on the page and in the API, of a published and of a draft championship."""
+def _document_reads(name: str, route: str, cases) -> list[dict]:
+    """A document's state and its PDF, on the page and in the API: ``cases`` are (label, object, rendered
+    document, expectation), for a published and a draft championship."""
     rows = []
-    for label, game, report, want in (
-        ("", "final_game", "final_game_report", PUBLIC),
-        ("draft ", "draft_final_game", "draft_final_game_report", DRAFT),
-    ):
+    for label, obj, report, want in cases:
         for where, state, pdf in (
-            ("page", page("reports:game-report", game), page("reports:game-report-pdf", game)),
-            ("api", reports_api("game-report", game), reports_api("game-report-pdf", game)),
+            ("page", page(f"reports:{route}", obj), page(f"reports:{route}-pdf", obj)),
+            ("api", reports_api(route, obj), reports_api(f"{route}-pdf", obj)),
         ):
-            rows.append({"name": f"{where} {label}game report", "method": "get", "url": state, "expect": want})
+            rows.append({"name": f"{where} {label}{name}", "method": "get", "url": state, "expect": want})
             rows.append(
                 {
-                    "name": f"{where} {label}game report pdf",
+                    "name": f"{where} {label}{name} pdf",
                     "method": "get",
                     "url": pdf,
                     "prepare": lambda w, user, report=report: w[report],  # rendered: the PDF is there to serve
@@ -2507,8 +2534,48 @@ def _report_reads() -> list[dict]:
     return rows
 
 
+def _report_reads() -> list[dict]:
+    """The report's state and its PDF, on the page and in the API, of a published and of a draft championship."""
+    return _document_reads(
+        "game report",
+        "game-report",
+        (
+            ("", "final_game", "final_game_report", PUBLIC),
+            ("draft ", "draft_final_game", "draft_final_game_report", DRAFT),
+        ),
+    )
+
+
+def _championship_document_rows() -> list[dict]:
+    """The standings' and the statistics' state and PDF (page and API) of a published and of a draft championship,
+    and their retry (the directors, once a render failed)."""
+    rows = []
+    for name, route in (("standings", "standings-report"), ("statistics", "statistics-report")):
+        cases = (("", "championship", f"{name}_report", PUBLIC), ("draft ", "draft", f"draft_{name}_report", DRAFT))
+        rows += _document_reads(f"{name} report", route, cases)
+        for label, championship, want in (
+            ("", "championship", REPORT_RETRY),
+            # A draft's: its directors (who alone see it); anyone else does not find it.
+            ("draft ", "draft", expect(404, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, STAFF_A=SAVED, SU=SAVED)),
+        ):
+            failed = f"{label.strip()}{'_' if label else ''}{name}_failed_report"
+            rows.append(
+                {
+                    "name": f"page {label}{name} report retry (failed)",
+                    "method": "post",
+                    "format": "multipart",
+                    "url": page(f"reports:{route}-retry", championship),
+                    "prepare": lambda w, user, failed=failed: w[failed],
+                    "stored": lambda w, failed=failed: _failed_status(w, failed),
+                    "expect": want,
+                }
+            )
+    return rows
+
+
 TARGETS += [
     *_report_reads(),
+    *_championship_document_rows(),
     {
         "name": "page game report retry (failed)",
         "method": "post",
@@ -2533,6 +2600,7 @@ def test_every_route_of_the_reports_pages_and_api_is_in_the_matrix():
     routes = _route_names(resolver.namespace_dict["reports-api"][1].url_patterns, "reports-api")
     routes |= _route_names(resolver.namespace_dict["reports"][1].url_patterns, "reports")
     assert routes >= {"reports:game-report", "reports:game-report-pdf", "reports:game-report-retry"}
+    assert routes >= {f"reports:{kind}-report{end}" for kind in ("standings", "statistics") for end in ("", "-pdf")}
     missing = routes - _target_route_names()
     assert not missing, f"routes with no row in the permission matrix: {sorted(missing)}"
 

@@ -456,6 +456,36 @@ def championship_statistics(championship: Championship) -> ChampionshipStatistic
     )
 
 
+# How many players each leaders table shows (the leaders page and the statistics document).
+LEADERS = 20
+
+
+def _percentage(value: float | None) -> float:
+    return -1.0 if value is None else value
+
+
+def leader_tables(stats: ChampionshipStatistics, limit: int = LEADERS) -> dict[str, list]:
+    """Return the leaders' tables of ``stats`` as the leaders page and the statistics document show them.
+
+    ``points``, ``goals``, ``assists``, ``penalty_minutes``: the first ``limit`` players with a figure, as
+    (``PlayerStatistics``, ``Person``) pairs (the core orders players by points); ``goalkeepers``: every
+    goalkeeper with his ``Person`` (ordered by save percentage); ``teams``: special teams, best power play first.
+    """
+    people = stats.people
+
+    def top(key, keep) -> list:
+        return [(p, people.get(p.person)) for p in sorted(stats.players, key=key) if keep(p)][:limit]
+
+    return {
+        "points": [(p, people.get(p.person)) for p in stats.players if p.points][:limit],
+        "goals": top(lambda p: (-p.goals, p.games, p.person), lambda p: p.goals),
+        "assists": top(lambda p: (-p.assists, p.games, p.person), lambda p: p.assists),
+        "penalty_minutes": top(lambda p: (-p.penalty_minutes, p.person), lambda p: p.penalty_minutes),
+        "goalkeepers": [(g, people.get(g.goalkeeper)) for g in stats.goalkeepers],
+        "teams": sorted(stats.teams, key=lambda t: (-_percentage(t.power_play_percentage), t.team)),
+    }
+
+
 def roster_is_confirmed(entry: TeamEntry) -> bool:
     """Return True when the entry has a roster and every line of it is confirmed (registered)."""
     lines = RosterEntry.objects.filter(entry=entry)

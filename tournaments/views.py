@@ -43,7 +43,7 @@ from .models import (
     TeamEntry,
 )
 
-LEADERS = 20
+LEADERS = selectors.LEADERS
 
 # --- forms ----------------------------------------------------------------------------------------------------------
 
@@ -442,30 +442,16 @@ def bracket_manage(request, pk: int):
     return bracket(request, championship.pk, form=form)
 
 
-def _pct(value):
-    return -1.0 if value is None else value
-
-
 def leaders(request, pk: int):
     championship = _championship(request, pk)
     stats = selectors.championship_statistics(championship)
-    people = stats.people
-
-    def top(key, keep=lambda p: True):
-        return [(p, people.get(p.person)) for p in sorted(stats.players, key=key) if keep(p)][:LEADERS]
-
     return render(
         request,
         "tournaments/leaders.html",
         {
             "championship": championship,
             # The core orders players by points and goalkeepers by save percentage (the official tables).
-            "points": [(p, people.get(p.person)) for p in stats.players if p.points][:LEADERS],
-            "goals": top(lambda p: (-p.goals, p.games, p.person), lambda p: p.goals),
-            "assists": top(lambda p: (-p.assists, p.games, p.person), lambda p: p.assists),
-            "penalty_minutes": top(lambda p: (-p.penalty_minutes, p.person), lambda p: p.penalty_minutes),
-            "goalkeepers": [(g, people.get(g.goalkeeper)) for g in stats.goalkeepers],
-            "teams": sorted(stats.teams, key=lambda t: (-_pct(t.power_play_percentage), t.team)),
+            **selectors.leader_tables(stats, LEADERS),
             "roster_games": stats.roster_games,
             "tab": "leaders",
         },
