@@ -151,3 +151,15 @@ def rendered_text(kind: str, obj, tmp_path) -> str:
     document = rendered(kind, obj)
     with document.file.open("rb") as stored:
         return flat(pdf_text(stored.read(), tmp_path))
+
+
+def page_images(data: bytes, folder) -> list[bytes]:
+    """Every page of the PDF as a 50 dpi greyscale image (pdftoppm's PGM bytes), first page first."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "document.pdf"
+    path.write_bytes(data)
+    subprocess.run(
+        [_poppler("pdftoppm"), "-r", "50", "-gray", str(path), str(folder / "page")],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    return [page.read_bytes() for page in sorted(folder.glob("page*.pgm"))]
