@@ -17,4 +17,5 @@ def document_api_paths(prefix: str, views: tuple) -> list:
 # gives real ids by them).
 urlpatterns: list = [
     *document_api_paths("games/<int:game_id>/report/", (api.GameReportView, api.GameReportPDFView)),
+    *document_api_paths("entries/<int:id>/roster/report/", (api.RosterSheetView, api.RosterSheetPDFView)),
 ]

@@ -17,4 +17,5 @@ def document_paths(prefix: str, kind: str, route: str) -> list:
 
 urlpatterns = [
     *document_paths("games/<int:object_id>/", DocumentKind.GAME_REPORT, "game-report"),
+    *document_paths("entries/<int:object_id>/roster/", DocumentKind.ROSTER, "roster-sheet"),
 ]
