@@ -46,7 +46,7 @@ def _passport(person: Person, team_country: str) -> dict[str, str] | None:
     }
 
 
-def _reason(reason: Reason) -> str:
+def reason_text(reason: Reason) -> str:
     """A reason as the entry page says it: its article first unless the message names it already."""
     return reason.message if reason.article in reason.message else f"{reason.article}: {reason.message}"
 
@@ -55,11 +55,11 @@ def _eligibility(result: EligibilityResult) -> dict[str, Any]:
     return {
         "eligible": result.eligible,
         "status": "Not eligible" if not result.eligible else "Eligible, by waiver" if result.waived else "Eligible",
-        "reasons": [{"article": r.article, "code": r.code, "text": _reason(r)} for r in result.reasons],
+        "reasons": [{"article": r.article, "code": r.code, "text": reason_text(r)} for r in result.reasons],
         "waived": [
             {
                 "article": r.article,
-                "text": _reason(r),
+                "text": reason_text(r),
                 "waiver": w.reason.strip().rstrip("."),
                 "approved_by": w.approved_by,
             }

@@ -13,7 +13,7 @@ from accounts.models import Role
 from federation.models import Gender
 from reports import services
 from reports.models import Document, DocumentKind
-from reports.roster_sheet import _reason, mask_passport_number, roster_sheet_data
+from reports.roster_sheet import mask_passport_number, reason_text, roster_sheet_data
 from tests.factories import (
     PassportFactory,
     PersonFactory,
@@ -34,7 +34,7 @@ def _row(line, result) -> re.Pattern:
     mark = " C" if line.captain else (" A" if line.alternate else "")
     position = "GK" if line.position == Position.GOALKEEPER else "P"
     status = "Not eligible" if not result.eligible else "Eligible, by waiver" if result.waived else "Eligible"
-    texts = [_reason(r) for r in result.reasons] + [f"Waived: {_reason(r)}" for r, _ in result.waived]
+    texts = [reason_text(r) for r in result.reasons] + [f"Waived: {reason_text(r)}" for r, _ in result.waived]
     eligibility = " ".join([status, *texts])
     return re.compile(
         rf"(?<!\d){re.escape(line.number)} {re.escape(str(person))} {position}{mark} "
