@@ -71,6 +71,10 @@ def test_nothing_is_added_changed_deleted_or_downloaded_from_the_admin(client, e
     assert reverse("reports:roster-sheet", args=[entry.pk]) in page
     assert "documents/roster/" not in page and 'type="submit" value="Save' not in page
     assert document.version[:12] in client.get(CHANGELIST).content.decode()
+    # Searched by the object's id or the beginning of the version; a word that is neither finds nothing.
+    assert document.version[:12] in client.get(CHANGELIST, {"q": str(entry.pk)}).content.decode()
+    assert document.version[:12] in client.get(CHANGELIST, {"q": document.version[:16]}).content.decode()
+    assert document.version[:12] not in client.get(CHANGELIST, {"q": "nothing"}).content.decode()
 
 
 def _render_again(client, *documents):
