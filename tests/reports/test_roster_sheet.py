@@ -24,7 +24,7 @@ from tests.factories import (
 from tournaments.models import OfficialRole, Position, TeamEntry, TeamOfficial
 from tournaments.selectors import roster_with_eligibility
 
-from .helpers import rendered, rendered_text
+from .helpers import pdf_subject, rendered, rendered_text
 
 
 def _row(line, result) -> re.Pattern:
@@ -116,6 +116,12 @@ def test_a_roster_over_the_limits_says_which_rule_it_breaks(entry, tmp_path):
     text = rendered_text(DocumentKind.ROSTER, entry, tmp_path)
     assert "The roster does not meet the limits:" in text
     assert "Rule 3.1.1 A: exactly 2 goalkeepers are needed, not 3 (R-04)" in text
+    document = services.document_current(DocumentKind.ROSTER, entry)
+    with document.file.open("rb") as stored:
+        subject = pdf_subject(stored.read(), tmp_path)
+    # The PDF says which version of the data it shows (its Subject), as its version line does.
+    assert subject == f"{document.version_label}; data version {document.version}"
+    assert document.version_label == f"roster of {entry.name}: 15 players, 0 registered, 1 not eligible; roster open"
 
 
 @pytest.mark.django_db
