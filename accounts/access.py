@@ -106,6 +106,12 @@ def can_manage_accounts(user) -> bool:
     return is_superuser(user) or has_role(user, Role.IHTC_EXECUTIVE)
 
 
+def oversees_documents(user) -> bool:
+    """Superusers and IHTC executives see every stored document's render (the documents' admin); each document is
+    read on its own page, under its kind's access check (``reports.services``)."""
+    return is_superuser(user) or has_role(user, Role.IHTC_EXECUTIVE)
+
+
 def is_international_staff(user) -> bool:
     """IHTC executives, superusers and staff of a non-national federation see every federation."""
     if can_manage_federations(user):

@@ -357,3 +357,17 @@ rules.add_perm(
 )
 for _model, _predicate in DISCIPLINE_VIEW_PERMISSIONS.items():
     rules.add_perm(f"discipline.view_{_model}", _predicate)
+
+
+# --- Documents (reports, issue 11): the render queue's admin, for superusers and the IHTC executive ----------------
+# Read only: a document is made by its kind's data and read on its page (the kind's access check); the admin lists
+# the renders and queues failed ones again (reports.admin re-asks the kind's retry rule for each).
+
+
+@rules.predicate
+def oversees_documents(user):
+    return access.oversees_documents(user)
+
+
+rules.add_perm("reports", oversees_documents)
+rules.add_perm("reports.view_document", oversees_documents)

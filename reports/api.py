@@ -79,6 +79,14 @@ class ChampionshipDocumentSerializer(DocumentSerializer):
         read_only_fields = fields
 
 
+class RosterSheetSerializer(DocumentSerializer):
+    entry = serializers.IntegerField(source="object_id", help_text="The team entry whose roster the sheet shows.")
+
+    class Meta(DocumentSerializer.Meta):
+        fields = ["id", "kind", "entry", *DocumentSerializer.Meta.fields[2:]]
+        read_only_fields = fields
+
+
 class NotRendered(APIException):
     status_code = 409
     default_detail = "The document of the current version is not rendered yet."
@@ -194,4 +202,16 @@ StatisticsReportView, StatisticsReportPDFView = document_api_views(
     "counts and the last final one.",
     not_found=_CHAMPIONSHIP_NOT_FOUND,
     serializer=ChampionshipDocumentSerializer,
+
+RosterSheetView, RosterSheetPDFView = document_api_views(
+    DocumentKind.ROSTER,
+    summary="A team's roster sheet with every player's eligibility (1.1, 3.1.1, 3.1.2; R-03, R-04)",
+    description="Read by whoever reads the entry's roster: its team managers, its federation's staff and "
+    "international staff (the championship's directors of an international body among them); 403 for anyone "
+    "else. The sheet lists each player with number, position, captain's mark, birth date, nationality, passport "
+    "(country, masked number, expiry) and eligibility for the championship's category on its dates, with the "
+    "reasons and their articles and any IHTC waiver (R-03); the team officials; the roster limits and whether the "
+    "roster meets them (R-04). `version_label` says the roster's counts and state.",
+    not_found="No such entry, or its championship is a draft you do not see.",
+    serializer=RosterSheetSerializer,
 )

@@ -23,4 +23,5 @@ urlpatterns: list = [
     *document_api_paths(
         "championships/<int:id>/statistics/report/", (api.StatisticsReportView, api.StatisticsReportPDFView)
     ),
+    *document_api_paths("entries/<int:id>/roster/report/", (api.RosterSheetView, api.RosterSheetPDFView)),
 ]

@@ -35,7 +35,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments.models import Championship, Game, GameStatus
+from tournaments.models import Championship, Game, GameStatus, TeamEntry
 from tournaments.selectors import championship_visibility_q, of_visible_championships
 
 from .championship_documents import standings_data, statistics_data
@@ -122,6 +122,27 @@ def _championship_kind(*, label: str, data, route: str, back: tuple[str, str], a
         about=about,
         can_retry=can_direct_championship_of,
     )
+def _entry(pk: int) -> TeamEntry:
+    return TeamEntry.objects.select_related("championship__venue", "federation").get(pk=pk)
+
+
+def _roster_sheet_data(entry: TeamEntry) -> dict[str, Any]:
+    from .roster_sheet import roster_sheet_data
+
+    return roster_sheet_data(entry)
+
+
+def access_roster_sheet(user, entry_id: int) -> TeamEntry:
+    """The entry whose roster sheet ``user`` may read: whoever reads its roster page (``access_managed_entry``)."""
+    from tournaments.services import access_managed_entry
+
+    return access_managed_entry(user, entry_id)
+
+
+def _can_manage_entry(user, entry: TeamEntry) -> bool:
+    from tournaments.services import can_manage_entry
+
+    return can_manage_entry(user, entry)
 
 
 def _game_title(game: Game) -> str:
@@ -164,6 +185,21 @@ KINDS: dict[str, Kind] = {
         back=("tournaments:leaders", "leaders"),
         about="Rules 4.3 A, 4.6 note, 8.1 B-D: the scoring leaders, the goalkeepers, the penalty minutes and the "
         "teams' special teams, as the leaders page shows them.",
+    DocumentKind.ROSTER: Kind(
+        label="Roster sheet",
+        load=_entry,
+        data=_roster_sheet_data,
+        template="reports/roster_sheet.html",
+        filename=lambda entry: f"roster-{entry.championship_id}-{entry.pk}",
+        access=lambda user, pk: access_roster_sheet(user, pk),
+        route="roster-sheet",
+        title=lambda entry: f"Roster sheet — {entry.name}, {entry.championship.name}",
+        back=lambda entry: (reverse("tournaments:entry-detail", args=[entry.pk]), f"{entry.name}: entry and roster"),
+        about="Rules 1.1, 3.1.1, 3.1.2: the team's players with their eligibility for the championship's category "
+        "(its articles, any IHTC waiver, R-03), its officials and the roster limits (R-04).",
+        public=False,
+        # Those who read it render a failed one again: the same version, nothing they could not see changes.
+        can_retry=_can_manage_entry,
     ),
 }
 

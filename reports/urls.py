@@ -19,4 +19,5 @@ urlpatterns = [
     *document_paths("games/<int:object_id>/", DocumentKind.GAME_REPORT, "game-report"),
     *document_paths("championships/<int:object_id>/standings/", DocumentKind.STANDINGS, "standings-report"),
     *document_paths("championships/<int:object_id>/statistics/", DocumentKind.STATISTICS, "statistics-report"),
+    *document_paths("entries/<int:object_id>/roster/", DocumentKind.ROSTER, "roster-sheet"),
 ]

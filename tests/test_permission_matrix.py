@@ -1851,6 +1851,8 @@ ADMIN_CHANGELISTS = {
     "games.lineup": ADMIN_STAFF,
     "games.officialaccount": ADMIN_EXECUTIVES,
     "games.gameprotestmark": ADMIN_GAMES_DIRECTORS,
+    # The documents' renders (issue 11): superusers and the IHTC executive.
+    "reports.document": ADMIN_EXECUTIVES,
     # The discipline admin: protests and suspensions for staff (scoped), appeals for federation staff and the
     # committee, the committee's records and CONFIDENTIAL reports for the committee and the executive only.
     **dict.fromkeys(
@@ -2595,12 +2597,94 @@ TARGETS += [
 ]
 
 
+# The roster sheet of an entry (1.1, 3.1.1): read by whoever reads the entry's roster page (its team managers, its
+# federation's staff, international staff: tournaments.services.access_managed_entry); the same people queue a
+# failed render again.
+
+
+def _roster_sheet_objects() -> dict[str, Callable[[World], object]]:
+    def document(w, *, failed: bool = False):
+        from reports import services
+        from reports.models import DocumentKind, DocumentStatus
+
+        document = services.document_current(DocumentKind.ROSTER, w["roster_line_a"].entry)
+        if failed:
+            document.status, document.error = DocumentStatus.FAILED, "The render took longer than 30 s and was stopped."
+            document.save(update_fields=["status", "error"])
+        else:
+            services.document_render(document.pk)
+        return document
+
+    return {
+        "roster_sheet_a": document,
+        "failed_roster_sheet_a": lambda w: document(w, failed=True),
+    }
+
+
+OBJECTS.update(_roster_sheet_objects())
+
+
+def _failed_roster_sheet_status(w) -> str:
+    w["failed_roster_sheet_a"].refresh_from_db()
+    return w["failed_roster_sheet_a"].status
+
+
+def _roster_sheet_reads() -> list[dict]:
+    rows = []
+    for where, state, pdf, want in (
+        ("page", page("reports:roster-sheet", "entry_a"), page("reports:roster-sheet-pdf", "entry_a"), PAGE_ENTRY_A),
+        ("api", reports_api("roster-sheet", "entry_a"), reports_api("roster-sheet-pdf", "entry_a"), API_ENTRY_A),
+    ):
+        rows.append({"name": f"{where} entry A roster sheet", "method": "get", "url": state, "expect": want})
+        rows.append(
+            {
+                "name": f"{where} entry A roster sheet pdf",
+                "method": "get",
+                "url": pdf,
+                "prepare": lambda w, user: w["roster_sheet_a"],  # rendered: the PDF is there to serve
+                "expect": want,
+            }
+        )
+    return rows
+
+
+TARGETS += [
+    *_roster_sheet_reads(),
+    {
+        "name": "page entry A roster sheet retry (failed)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("reports:roster-sheet-retry", "entry_a"),
+        "prepare": lambda w, user: w["failed_roster_sheet_a"],
+        "stored": _failed_roster_sheet_status,
+        "expect": expect(SAVED, ANON=LOGIN, STAFF_B=403, GO=403, DC=403),
+    },
+    # The documents' admin: superusers and the IHTC executive read it; nobody adds, changes or deletes a row there.
+    *admin_pages(
+        "reports.document",
+        "failed_game_report",
+        add=ADMIN_NOBODY,
+        change=ADMIN_EXECUTIVES,
+        delete=ADMIN_NOBODY,
+        history=ADMIN_EXECUTIVES,
+    ),
+    {
+        # A document keeps no versions (its data's version is another row): the revert form is no door.
+        "name": "admin reports.document simple_history",
+        "method": "get",
+        "url": lambda w: reverse("admin:reports_document_simple_history", args=[w.pk("failed_game_report"), 1]),
+        "expect": ADMIN_NO_VERSIONS,
+    },
+]
+
+
 def test_every_route_of_the_reports_pages_and_api_is_in_the_matrix():
     resolver = get_resolver()
     routes = _route_names(resolver.namespace_dict["reports-api"][1].url_patterns, "reports-api")
     routes |= _route_names(resolver.namespace_dict["reports"][1].url_patterns, "reports")
     assert routes >= {"reports:game-report", "reports:game-report-pdf", "reports:game-report-retry"}
     assert routes >= {f"reports:{kind}-report{end}" for kind in ("standings", "statistics") for end in ("", "-pdf")}
+    assert routes >= {"reports:roster-sheet", "reports:roster-sheet-pdf", "reports:roster-sheet-retry"}
     missing = routes - _target_route_names()
     assert not missing, f"routes with no row in the permission matrix: {sorted(missing)}"
 

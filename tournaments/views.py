@@ -265,10 +265,7 @@ def _directed_championship(request, pk: int) -> Championship:
 
 
 def _managed_entry(request, pk: int) -> TeamEntry:
-    entries = TeamEntry.objects.select_related("championship__venue", "championship__sanctioning_body", "federation")
-    entry = get_object_or_404(selectors.of_visible_championships(entries, request.user), pk=pk)
-    services.check_can_manage_entry(request.user, entry)
-    return entry
+    return services.access_managed_entry(request.user, pk)
 
 
 def _error_messages(request, exc: ValidationError) -> None:

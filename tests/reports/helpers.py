@@ -40,6 +40,12 @@ def pdf_text(data: bytes, tmp_path) -> str:
     return _run("pdftotext", data, tmp_path, "-layout")
 
 
+def pdf_raw_text(data: bytes, tmp_path) -> str:
+    """The PDF's text in the order it was drawn (-raw): a table cell's wrapped lines stay together, where -layout
+    interleaves them with the lines of the cells beside it."""
+    return _run("pdftotext", data, tmp_path, "-raw")
+
+
 def pdf_subject(data: bytes, tmp_path) -> str:
     """The PDF's Subject metadata (pdfinfo), where a document says which version of its data it shows."""
     info = _run("pdfinfo", data, tmp_path)
@@ -146,11 +152,13 @@ def rendered(kind: str, obj):
     return document
 
 
-def rendered_text(kind: str, obj, tmp_path) -> str:
-    """The text of ``obj``'s current document of ``kind``, rendered now, as ``flat`` reads it."""
+def rendered_text(kind: str, obj, tmp_path, *, raw: bool = False) -> str:
+    """The text of ``obj``'s current document of ``kind``, rendered now, as ``flat`` reads it (``raw``: in the order
+    it was drawn, ``pdf_raw_text``)."""
     document = rendered(kind, obj)
     with document.file.open("rb") as stored:
-        return flat(pdf_text(stored.read(), tmp_path))
+        data = stored.read()
+    return flat(pdf_raw_text(data, tmp_path) if raw else pdf_text(data, tmp_path))
 
 
 def page_images(data: bytes, folder) -> list[bytes]:

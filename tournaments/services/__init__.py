@@ -42,6 +42,7 @@ from tournaments.services.championships import (
     money,
 )
 from tournaments.services.entries import (
+    access_managed_entry,
     can_manage_entry,
     check_can_manage_entry,
     check_can_name_managers,
@@ -143,6 +144,7 @@ __all__ = [
     "RosterImport",
     "bracket_fill",
     "bracket_generate",
+    "access_managed_entry",
     "can_manage_entry",
     "championship_create",
     "championship_publish",

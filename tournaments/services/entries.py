@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
+from django.shortcuts import get_object_or_404
 from djmoney.money import Money
 
 from accounts.access import can_edit_federation
@@ -42,6 +43,20 @@ def can_manage_entry(user: User, entry: TeamEntry) -> bool:
 def check_can_manage_entry(user: User, entry: TeamEntry) -> None:
     if not can_manage_entry(user, entry):
         raise PermissionDenied("Only the team's managers or staff of its federation may change this entry.")
+
+
+def access_managed_entry(user: User, entry_id: int) -> TeamEntry:
+    """Return the entry whose page (its roster with eligibility, its officials) ``user`` may read.
+
+    404 when its championship is not visible to the user; 403 unless ``can_manage_entry``. The entry page and
+    the roster sheet (``reports``) ask this one question.
+    """
+    from tournaments.selectors import of_visible_championships
+
+    entries = TeamEntry.objects.select_related("championship__venue", "championship__sanctioning_body", "federation")
+    entry = get_object_or_404(of_visible_championships(entries, user), pk=entry_id)
+    check_can_manage_entry(user, entry)
+    return entry
 
 
 def check_federation_may_enter(federation: Federation) -> None:

@@ -37,7 +37,8 @@ from tournaments.selectors import roster_for_entry
 from tournaments.services.entries import check_can_manage_entry, check_entry_open
 
 
-def _lines(roster: Sequence[RosterEntry]) -> list[roster_rules.RosterLine]:
+def roster_lines(roster: Sequence[RosterEntry]) -> list[roster_rules.RosterLine]:
+    """Return the roster as the pure core checks it (``tournaments.rosters.check_roster``)."""
     return [
         roster_rules.RosterLine(
             person_id=r.person_id, number=r.number, position=r.position, captain=r.captain, alternate=r.alternate
@@ -146,7 +147,7 @@ def check_roster_add(
     new = RosterEntry(
         entry=entry, person=person, number=number, position=position, captain=captain, alternate=alternate
     )
-    check_roster_lines(_lines([*roster, new]), limits=roster_limits(entry.championship), complete=False)
+    check_roster_lines(roster_lines([*roster, new]), limits=roster_limits(entry.championship), complete=False)
     return new
 
 
@@ -243,7 +244,7 @@ def check_roster_update(
             change.fields.append(field)
     if change.fields:
         # Maxima only: moving the captaincy takes two changes (the line-up marks the captain per game, R-07).
-        check_roster_lines(_lines(roster), limits=roster_limits(entry.championship), complete=False)
+        check_roster_lines(roster_lines(roster), limits=roster_limits(entry.championship), complete=False)
     return change
 
 
@@ -340,7 +341,7 @@ def roster_confirm(*, entry: TeamEntry, by: User, now: datetime.datetime | None 
         )
         check_entry_open(entry)
         roster = roster_for_entry(entry)
-        check_roster_lines(_lines(roster), limits=roster_limits(entry.championship), complete=True)
+        check_roster_lines(roster_lines(roster), limits=roster_limits(entry.championship), complete=True)
         eligibility = roster_eligibility(entry, roster)
         refusals = [
             f"#{line.number} {line.person}: {reason.message}"
