@@ -17,4 +17,9 @@ def document_api_paths(prefix: str, views: tuple) -> list:
 # gives real ids by them).
 urlpatterns: list = [
     *document_api_paths("games/<int:game_id>/report/", (api.GameReportView, api.GameReportPDFView)),
+    *document_api_paths("protests/<int:id>/decision-letter/", (api.ProtestDecisionView, api.ProtestDecisionPDFView)),
+    *document_api_paths("cases/<int:id>/decision-letter/", (api.CaseDecisionView, api.CaseDecisionPDFView)),
+    *document_api_paths(
+        "championships/<int:id>/suspensions/report/", (api.SuspensionListView, api.SuspensionListPDFView)
+    ),
 ]

@@ -17,4 +17,7 @@ def document_paths(prefix: str, kind: str, route: str) -> list:
 
 urlpatterns = [
     *document_paths("games/<int:object_id>/", DocumentKind.GAME_REPORT, "game-report"),
+    *document_paths("protests/<int:object_id>/decision/", DocumentKind.PROTEST_DECISION, "protest-decision-letter"),
+    *document_paths("cases/<int:object_id>/decision/", DocumentKind.CASE_DECISION, "case-decision-letter"),
+    *document_paths("championships/<int:object_id>/suspensions/", DocumentKind.SUSPENSIONS, "suspension-list"),
 ]
