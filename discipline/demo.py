@@ -87,7 +87,7 @@ def build_discipline_demo(builder) -> None:
         reports=[misconduct], title=f"Major and game misconduct, game #{game.number}", by=committee, now=finished
     )
     cases.decide_case(
-        case=decided, outcome=DecisionOutcome.SANCTIONS, by=committee, now=finished + 3 * 60 * MINUTE,
+        case=decided, outcome=DecisionOutcome.SANCTIONS, by=committee, now=finished + 90 * MINUTE,
         reasons="The slash was dangerous and came after the whistle; the referee's report and the video agree. "
         "Two games, which replace the automatic one (8.2 A).",
         sanctions=[cases.Sanction(person_id=away.person_id, kind=SuspensionKind.GAMES, article="8.2 A", games=2)],

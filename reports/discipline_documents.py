@@ -220,6 +220,7 @@ def _suspension_line(suspension: Suspension, numbers, zone) -> dict[str, Any]:
         "status": suspension.get_status_display(),
         "provisional": suspension.provisional,
         "offence_game": suspension.offence_game.number if suspension.offence_game_id else None,
+        "case": suspension.decision.case_id if suspension.decision_id else None,
     }
 
 
@@ -234,9 +235,9 @@ def case_decision_data(case: Case) -> dict[str, Any]:
             "game__home", "game__away", "entry__federation", "person"
         )
     )
-    suspensions = Suspension.objects.select_related("person", "entry", "offence_game", "championship").annotate(
-        served_count=Count("served_games")
-    )
+    suspensions = Suspension.objects.select_related(
+        "person", "entry", "offence_game", "championship", "decision"
+    ).annotate(served_count=Count("served_games"))
     imposed = list(suspensions.filter(decision=decision).order_by("pk"))
     # 7.1: the provisional suspensions of the case's reports the decision replaced.
     replaced = list(
