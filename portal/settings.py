@@ -330,6 +330,8 @@ SPECTACULAR_SETTINGS = {
         "DeadlineKindEnum": "discipline.models.DeadlineKind",
         "DeadlineStatusEnum": "discipline.models.DeadlineStatus",
         "ProtestOutcomeEnum": "discipline.protest_api.PROTEST_OUTCOMES",
+        "DocumentKindEnum": "reports.models.DocumentKind",
+        "DocumentStatusEnum": "reports.models.DocumentStatus",
     },
     # The portal's conventions (portal.openapi): refusals with their bodies, closed request bodies.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "portal.openapi.closed_request_bodies"],

@@ -208,7 +208,7 @@ KINDS.update(
             template="reports/suspension_list.html",
             filename=lambda championship: f"suspensions-{championship.pk}",
             access=_access("access_suspension_list"),
-            route="suspension-list",
+            route="suspensions-report",
             title=lambda championship: f"Suspension list — {championship.name}",
             back=lambda championship: (
                 reverse("discipline:championship-suspensions", args=[championship.pk]),

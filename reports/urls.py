@@ -19,5 +19,5 @@ urlpatterns = [
     *document_paths("games/<int:object_id>/", DocumentKind.GAME_REPORT, "game-report"),
     *document_paths("protests/<int:object_id>/decision/", DocumentKind.PROTEST_DECISION, "protest-decision-letter"),
     *document_paths("cases/<int:object_id>/decision/", DocumentKind.CASE_DECISION, "case-decision-letter"),
-    *document_paths("championships/<int:object_id>/suspensions/", DocumentKind.SUSPENSIONS, "suspension-list"),
+    *document_paths("championships/<int:object_id>/suspensions/", DocumentKind.SUSPENSIONS, "suspensions-report"),
 ]

@@ -2616,7 +2616,7 @@ def _discipline_document_rows() -> list[dict]:
             expect(404, ANON=LOGIN, INTL=403, STAFF_A=403, TM=403, EXEC=SAVED, DC=SAVED, SU=SAVED),
         ),
         (
-            "suspension list", "suspension-list", "championship", "suspension_list", "failed_suspension_list",
+            "suspension list", "suspensions-report", "championship", "suspension_list", "failed_suspension_list",
             expect(403, ANON=LOGIN, **SUSPENSIONS_OF_CHAMPIONSHIP), expect(403, **SUSPENSIONS_OF_CHAMPIONSHIP),
             expect(403, ANON=LOGIN, DC=403, EXEC=SAVED, INTL=SAVED, SU=SAVED),
         ),

@@ -211,13 +211,13 @@ def test_an_appeal_upheld_makes_a_new_letter_and_the_old_one_is_not_served_as_cu
 def test_the_suspension_list_is_the_championships_staff_and_committees_not_a_team_managers(client):
     decision, player, committee = decided_case()
     championship = decision.case.championship
-    page = reverse("reports:suspension-list", args=[championship.pk])
+    page = reverse("reports:suspensions-report", args=[championship.pk])
     manager = with_role(Role.TEAM_MANAGER)
     decision.case.incident_reports.get().entry.managers.add(manager)
     for user, status in ((committee, 200), (manager, 403), (UserFactory(), 403)):
         client.force_login(user)
         assert client.get(page).status_code == status, user
-        assert _state(client, "suspension-list", championship.pk).status_code == status, user
+        assert _state(client, "suspensions-report", championship.pk).status_code == status, user
     client.force_login(committee)
     listing = client.get(reverse("discipline:championship-suspensions", args=[championship.pk])).content.decode()
     assert page in listing
