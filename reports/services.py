@@ -195,7 +195,11 @@ KINDS.update(
             access=_access("access_decision_letter"),
             route="case-decision-letter",
             title=lambda case: f"Committee decision letter — case #{case.pk}: {case.title}",
-            back=lambda case: (reverse("discipline:case", args=[case.pk]), f"Case #{case.pk}"),
+            # The decision's page every reader of the letter reads (the parties do not read the case's page).
+            back=lambda case: (
+                reverse("discipline:appeal-lodge", args=[case.decision.pk]),
+                f"Case #{case.pk}: the decision and its appeals",
+            ),
             about="R-53, 8.2: the discipline committee's decision on the case, its sanctions and reasons; the "
             "appeal route and deadline (9.2 A, R-54).",
             public=False,

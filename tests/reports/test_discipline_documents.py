@@ -184,6 +184,9 @@ def test_the_committee_letter_is_read_by_the_sanctioned_players_manager_not_the_
         client.force_login(user)
         assert client.get(page).status_code == status, user
         assert _state(client, "case-decision-letter", case.pk).status_code == status, user
+    client.force_login(party)
+    decision_page = client.get(reverse("discipline:appeal-lodge", args=[decision.pk])).content.decode()
+    assert page in decision_page
     client.logout()
     assert client.get(page).status_code == 302
     assert _state(client, "case-decision-letter", case.pk).status_code in (401, 403)
