@@ -224,3 +224,14 @@ def test_the_suspension_list_is_the_championships_staff_and_committees_not_a_tea
     client.force_login(committee)
     listing = client.get(reverse("discipline:championship-suspensions", args=[championship.pk])).content.decode()
     assert page in listing
+
+
+@pytest.mark.django_db
+def test_a_protest_letter_names_the_case_the_protest_was_joined_to(tmp_path):
+    protest, *_, committee = _rejected_protest()
+    case = cases.open_case(protests=[protest], title="Unqualified player", by=committee)
+    protest = protest_services.protest_reject(
+        by=committee, protest=protest, reason="He was qualified.", now=protest.filed_at + DAY
+    )
+    text = rendered_text(DocumentKind.PROTEST_DECISION, protest, tmp_path)
+    assert f"Joined to case #{case.pk}: Unqualified player (R-53)" in text
