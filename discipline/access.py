@@ -21,6 +21,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.shortcuts import get_object_or_404
 
 from accounts.access import (
     has_role,
@@ -31,8 +32,19 @@ from accounts.access import (
     staff_federation_ids,
 )
 from accounts.models import Role, User
-from discipline.models import Attachment, Case, ConfidentialKind, ConfidentialReport, IncidentReport, Protest
-from tournaments.models import Game
+from discipline.models import (
+    Attachment,
+    Case,
+    ConfidentialKind,
+    ConfidentialReport,
+    Decision,
+    IncidentReport,
+    Protest,
+    ProtestStatus,
+)
+from discipline.suspensions import can_see_suspensions_of
+from portal.services import NotYet
+from tournaments.models import Championship, Game
 
 
 def _active(user) -> bool:
@@ -202,3 +214,56 @@ def access_protest(user, protest_id) -> Protest:
         )
     except (Protest.DoesNotExist, ValueError, TypeError):
         raise Http404("No such protest.") from None
+
+
+# --- the discipline documents (reports: letters and lists) ----------------------------------------------------
+
+
+def has_decision_letter(protest: Protest) -> bool:
+    """Whether the IHTC decided the protest (upheld or rejected, 9.1 A): a withdrawn or lapsed one has no letter."""
+    return protest.decided_at is not None and protest.status in (ProtestStatus.UPHELD, ProtestStatus.REJECTED)
+
+
+def access_protest_letter(user, protest_id) -> Protest:
+    """The decided protest whose decision letter ``user`` may read: who may read the protest (``access_protest``:
+    the committee, international staff, the sanctioning body's staff, the managers of the game's teams), once
+    the committee upheld or rejected it (9.1 A); 404 before (a protest withdrawn or lapsed has no decision)."""
+    protest = access_protest(user, protest_id)
+    if not has_decision_letter(protest):
+        raise NotYet("The protest's decision letter is made once the IHTC decides the protest (9.1 A).")
+    return protest
+
+
+def access_decision_letter(user, case_id) -> Case:
+    """The decided case whose committee decision letter ``user`` may read: the committee and the executive
+    (``access_case``), and the parties the decision concerns, who may appeal it (``appeals.can_file_appeal``:
+    the staff of the federation of a person of the case, international staff, the managers of that person's team
+    in the case). Anyone else, and everyone but the committee before the decision, may not learn the case exists
+    (404); the committee gets 404 too before the decision (R-53: the letter is made once the case is decided)."""
+    from discipline.appeals import can_file_appeal  # appeals asks this module who the committee is
+
+    if is_committee(user):
+        case = access_case(user, case_id)
+    else:
+        case = Case.objects.select_related("championship").filter(pk=case_id).first() if _active(user) else None
+        decision = Decision.objects.filter(case=case).first() if case is not None else None
+        if decision is None or not can_file_appeal(user, decision):
+            raise Http404("No such case.")
+    if not Decision.objects.filter(case=case).exists():
+        raise NotYet("The committee's decision letter is made once the case is decided (R-53).")
+    return case
+
+
+def access_suspension_list(user, championship_id) -> Championship:
+    """The championship whose whole suspension list (PDF) ``user`` may read: whoever sees the whole list on the
+    championship's suspension page (``discipline.suspensions.can_see_suspensions_of``): the staff of its
+    sanctioning body, international staff, the discipline committee and the executive (8.2). A team manager sees
+    only his people's suspensions (the "my suspensions" page), so not this list: 403, as on that page."""
+    championship = get_object_or_404(
+        Championship.objects.select_related("venue", "sanctioning_body"), pk=championship_id
+    )
+    require(
+        can_see_suspensions_of(user, championship),
+        "Rule 8.2: the championship's staff and the discipline committee see its suspensions.",
+    )
+    return championship

@@ -2,7 +2,8 @@
 
 From the last final game of the result days: a match penalty (7.1: an incident report, suspended for the rest
 of the tournament until the committee decides) and a major with its game misconduct (8.2 A: the next game the
-team plays); the committee opens a case on the match penalty with a hearing the next morning; the live game's
+team plays); the committee opens a case on the match penalty with a hearing the next morning, and decides
+another on the major the same evening (two games, 8.2 A, replacing the automatic one); the live game's
 lead referee files his confidential report (4.2 P). Protests (9.1 B, R-51, R-52): on the first two final games
 a team with a manager's login played, an administrative protest made before the start and confirmed in writing
 with its fee; the first is under the committee's review, the second was rejected (fee forfeited). Times come
@@ -18,7 +19,7 @@ from djmoney.money import Money
 
 from discipline import cases
 from discipline import protests as protest_services
-from discipline.models import FeeMethod, IncidentReport, ProtestKind
+from discipline.models import DecisionOutcome, FeeMethod, IncidentReport, ProtestKind, SuspensionKind
 from discipline.services import Consequence, receive_game_consequences
 from games.models import GameProtestMark
 from games.services import protest_mark_record
@@ -79,6 +80,17 @@ def build_discipline_demo(builder) -> None:
     cases.schedule_hearing(
         case=case, hearing_at=finished + datetime.timedelta(hours=14), by=committee, now=finished,
         why="The player, his coach and the referees are heard before the team's next game.",
+    )  # fmt: skip
+    # 8.2 A: the major with its game misconduct; the committee adds a game to the automatic one the same evening.
+    misconduct = IncidentReport.objects.get(consequence__game=game, consequence__penalty_id="demo-major/6.1.3B")
+    decided = cases.open_case(
+        reports=[misconduct], title=f"Major and game misconduct, game #{game.number}", by=committee, now=finished
+    )
+    cases.decide_case(
+        case=decided, outcome=DecisionOutcome.SANCTIONS, by=committee, now=finished + 90 * MINUTE,
+        reasons="The slash was dangerous and came after the whistle; the referee's report and the video agree. "
+        "Two games, which replace the automatic one (8.2 A).",
+        sanctions=[cases.Sanction(person_id=away.person_id, kind=SuspensionKind.GAMES, article="8.2 A", games=2)],
     )  # fmt: skip
     build_protest_demo(builder)
     live = getattr(builder, "live_game", None)

@@ -137,6 +137,8 @@ def _detail_context(request, protest: Protest, **forms) -> dict:
         and protest.status == ProtestStatus.FILED,
         "can_review": pa.is_committee(user) and protest.status == ProtestStatus.FILED,
         "can_case": pa.is_committee(user),
+        # Whoever reads the protest reads its decision letter (``access_protest_letter``).
+        "decision_letter": pa.has_decision_letter(protest),
         "can_decide": pa.is_committee(user) and protest.status == ProtestStatus.UNDER_REVIEW,
         "can_withdraw": is_filer and open_,
         "can_statement": is_filer and protest.status == ProtestStatus.FILED and not protest.statement,

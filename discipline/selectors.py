@@ -40,8 +40,18 @@ def suspension_list(user: User, *, championship=None, filters: dict | None = Non
     for key, value in (filters or {}).items():
         if key in SUSPENSION_FILTERS and value not in (None, ""):
             qs = qs.filter(**{key: value in ("1", "true", "True", True) if key == "provisional" else value})
+    return _listed(qs)
+
+
+def championship_suspensions(championship) -> QuerySet[Suspension]:
+    """Every suspension imposed in ``championship``, as its staff's list shows them (``suspension_list``): for
+    whoever ``suspensions.can_see_suspensions_of`` lets see the championship's suspensions."""
+    return _listed(Suspension.objects.filter(championship=championship))
+
+
+def _listed(qs: QuerySet[Suspension]) -> QuerySet[Suspension]:
     return (
-        qs.select_related("person", "championship", "entry", "offence_game")
+        qs.select_related("person", "championship", "entry", "offence_game", "decision")
         .annotate(served_count=Count("served_games"))
         .order_by("-imposed_at", "pk")
     )

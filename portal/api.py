@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from .serializers import unknown_fields
+from .services import NotYet
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ def exception_handler(exc, context):
             status=status.HTTP_409_CONFLICT,
         )
     if isinstance(exc, Http404):
-        exc = exceptions.NotFound()
+        exc = exceptions.NotFound(str(exc) if isinstance(exc, NotYet) else None)
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
     return drf_exception_handler(exc, context)

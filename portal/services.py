@@ -6,11 +6,17 @@ from collections.abc import Mapping, Set
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
+from django.http import Http404
 
 if TYPE_CHECKING:
     from django.db import models
 
     from accounts.models import User
+
+
+class NotYet(Http404):
+    """404 for a record the user may read but whose document is not made yet (a protest not decided): unlike a
+    plain 404, which tells nothing, its message is shown (the API's ``detail``, the page)."""
 
 
 def check_transition(

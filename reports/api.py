@@ -202,7 +202,7 @@ StatisticsReportView, StatisticsReportPDFView = document_api_views(
     "counts and the last final one.",
     not_found=_CHAMPIONSHIP_NOT_FOUND,
     serializer=ChampionshipDocumentSerializer,
-
+)
 RosterSheetView, RosterSheetPDFView = document_api_views(
     DocumentKind.ROSTER,
     summary="A team's roster sheet with every player's eligibility (1.1, 3.1.1, 3.1.2; R-03, R-04)",
@@ -214,4 +214,32 @@ RosterSheetView, RosterSheetPDFView = document_api_views(
     "roster meets them (R-04). `version_label` says the roster's counts and state.",
     not_found="No such entry, or its championship is a draft you do not see.",
     serializer=RosterSheetSerializer,
+)
+ProtestDecisionView, ProtestDecisionPDFView = document_api_views(
+    DocumentKind.PROTEST_DECISION,
+    summary="The decision letter of a decided protest (9.1 A, R-52)",
+    description="The letter to the protesting team: the game, the protest, the IHTC's decision and its reasons, "
+    "the fee's outcome (returned when upheld, forfeited when found unjustified) and the right of appeal (9.2 A, "
+    "R-54). Read by whoever may read the protest (the committee, international staff, the sanctioning body's "
+    "staff, the managers of the game's teams).",
+    not_found="No such protest, not yours to read, or not decided yet (the letter is made once the IHTC upholds "
+    "or rejects it, 9.1 A).",
+)
+CaseDecisionView, CaseDecisionPDFView = document_api_views(
+    DocumentKind.CASE_DECISION,
+    summary="The committee's decision letter of a decided case (R-53, 8.2)",
+    description="The case (its reports, protests, hearing), the outcome, the suspensions the decision imposed and "
+    "the provisional ones it replaced, the reasons, the appeal route and deadline (9.2 A, R-54). Read by the "
+    "committee and the executive, and by the parties who may appeal the decision (the federation's staff of a "
+    "person of the case, international staff, that person's team managers). Confidential reports are never in it.",
+    not_found="No such case, not yours to read, or not decided yet (the letter is made once the committee decides).",
+)
+SuspensionListView, SuspensionListPDFView = document_api_views(
+    DocumentKind.SUSPENSIONS,
+    summary="The suspension list of a championship (8.2, 7.1; R-53)",
+    description="Every suspension imposed in the championship: person, team, number, article, games to serve and "
+    "served, until when, status. Read by whoever sees the championship's whole list (its sanctioning body's "
+    "staff, international staff, the committee, the executive); a team manager sees his people's suspensions in "
+    "the list of his own, not this document.",
+    not_found="No such championship.",
 )

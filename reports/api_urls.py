@@ -24,4 +24,9 @@ urlpatterns: list = [
         "championships/<int:id>/statistics/report/", (api.StatisticsReportView, api.StatisticsReportPDFView)
     ),
     *document_api_paths("entries/<int:id>/roster/report/", (api.RosterSheetView, api.RosterSheetPDFView)),
+    *document_api_paths("protests/<int:id>/decision-letter/", (api.ProtestDecisionView, api.ProtestDecisionPDFView)),
+    *document_api_paths("cases/<int:id>/decision-letter/", (api.CaseDecisionView, api.CaseDecisionPDFView)),
+    *document_api_paths(
+        "championships/<int:id>/suspensions/report/", (api.SuspensionListView, api.SuspensionListPDFView)
+    ),
 ]

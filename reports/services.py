@@ -122,6 +122,8 @@ def _championship_kind(*, label: str, data, route: str, back: tuple[str, str], a
         about=about,
         can_retry=can_direct_championship_of,
     )
+
+
 def _entry(pk: int) -> TeamEntry:
     return TeamEntry.objects.select_related("championship__venue", "federation").get(pk=pk)
 
@@ -185,6 +187,7 @@ KINDS: dict[str, Kind] = {
         back=("tournaments:leaders", "leaders"),
         about="Rules 4.3 A, 4.6 note, 8.1 B-D: the scoring leaders, the goalkeepers, the penalty minutes and the "
         "teams' special teams, as the leaders page shows them.",
+    ),
     DocumentKind.ROSTER: Kind(
         label="Roster sheet",
         load=_entry,
@@ -202,6 +205,100 @@ KINDS: dict[str, Kind] = {
         can_retry=_can_manage_entry,
     ),
 }
+
+
+def _protest(pk: int):
+    from discipline.models import Protest
+
+    return Protest.objects.select_related("game__championship", "entry").get(pk=pk)
+
+
+def _case(pk: int):
+    from discipline.models import Case
+
+    return Case.objects.select_related("championship").get(pk=pk)
+
+
+def _discipline_data(name: str) -> Callable[[Any], dict[str, Any]]:
+    def data(obj):
+        from . import discipline_documents
+
+        return getattr(discipline_documents, name)(obj)
+
+    return data
+
+
+def _access(name: str) -> Callable[[Any, int], Any]:
+    def access(user, pk):
+        from discipline import access as discipline_access
+
+        return getattr(discipline_access, name)(user, pk)
+
+    return access
+
+
+def _is_committee(user, obj) -> bool:
+    from discipline.access import is_committee
+
+    return is_committee(user)
+
+
+KINDS.update(
+    {
+        DocumentKind.PROTEST_DECISION: Kind(
+            label="Protest decision letter",
+            load=_protest,
+            data=_discipline_data("protest_decision_data"),
+            template="reports/protest_decision.html",
+            filename=lambda protest: f"protest-decision-{protest.pk}",
+            access=_access("access_protest_letter"),
+            route="protest-decision-letter",
+            title=lambda protest: f"Protest decision letter — protest #{protest.pk} of {protest.entry.name}",
+            back=lambda protest: (reverse("discipline:protest-detail", args=[protest.pk]), f"Protest #{protest.pk}"),
+            about="Rule 9.1 A, R-52: the IHTC's decision on the protest, its reasons and the fee's outcome; the "
+            "right of appeal (9.2 A, R-54).",
+            public=False,
+            can_retry=_is_committee,
+        ),
+        DocumentKind.CASE_DECISION: Kind(
+            label="Committee decision letter",
+            load=_case,
+            data=_discipline_data("case_decision_data"),
+            template="reports/case_decision.html",
+            filename=lambda case: f"case-decision-{case.pk}",
+            access=_access("access_decision_letter"),
+            route="case-decision-letter",
+            title=lambda case: f"Committee decision letter — case #{case.pk}: {case.title}",
+            # The decision's page every reader of the letter reads (the parties do not read the case's page).
+            back=lambda case: (
+                reverse("discipline:appeal-lodge", args=[case.decision.pk]),
+                f"Case #{case.pk}: the decision and its appeals",
+            ),
+            about="R-53, 8.2: the discipline committee's decision on the case, its sanctions and reasons; the "
+            "appeal route and deadline (9.2 A, R-54).",
+            public=False,
+            can_retry=_is_committee,
+        ),
+        DocumentKind.SUSPENSIONS: Kind(
+            label="Suspension list",
+            load=_championship,
+            data=_discipline_data("suspension_list_data"),
+            template="reports/suspension_list.html",
+            filename=lambda championship: f"suspensions-{championship.pk}",
+            access=_access("access_suspension_list"),
+            route="suspensions-report",
+            title=lambda championship: f"Suspension list — {championship.name}",
+            back=lambda championship: (
+                reverse("discipline:championship-suspensions", args=[championship.pk]),
+                f"{championship.name}: suspensions",
+            ),
+            about="Rules 8.2, 7.1, R-53: every suspension imposed in the championship, with its article, the games "
+            "to serve and served, and its status.",
+            public=False,
+            can_retry=can_direct_championship_of,
+        ),
+    }
+)
 
 
 def kind_of(kind: str) -> Kind:
@@ -430,4 +527,7 @@ def access_championship(user, championship_id: int) -> Championship:
 def check_can_retry(user, kind: str, obj: Any) -> None:
     """Only those the kind names (the championship's directors) queue a failed render again."""
     if not KINDS[kind].can_retry(user, obj):
-        raise PermissionDenied("Only the championship's directors render a failed document again.")
+        raise PermissionDenied(
+            "Only the championship's directors (the discipline committee for its letters) render a failed document "
+            "again."
+        )

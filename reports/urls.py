@@ -20,4 +20,7 @@ urlpatterns = [
     *document_paths("championships/<int:object_id>/standings/", DocumentKind.STANDINGS, "standings-report"),
     *document_paths("championships/<int:object_id>/statistics/", DocumentKind.STATISTICS, "statistics-report"),
     *document_paths("entries/<int:object_id>/roster/", DocumentKind.ROSTER, "roster-sheet"),
+    *document_paths("protests/<int:object_id>/decision/", DocumentKind.PROTEST_DECISION, "protest-decision-letter"),
+    *document_paths("cases/<int:object_id>/decision/", DocumentKind.CASE_DECISION, "case-decision-letter"),
+    *document_paths("championships/<int:object_id>/suspensions/", DocumentKind.SUSPENSIONS, "suspensions-report"),
 ]

@@ -7,18 +7,34 @@ while it is queued or rendering; the download serves the current version only, o
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from federation.files import private_file_response
+from portal.services import NotYet
 
 from . import services
 from .models import DocumentStatus
 
 # Seconds between two looks at a document being rendered (the page's refresh).
 REFRESH_SECONDS = 2
+
+
+def _tells_not_yet(view):
+    """A document not made yet (a protest not decided) answers 404 with its reason, to those who may read it."""
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except NotYet as error:
+            return render(request, "404.html", {"reason": str(error)}, status=404)
+
+    return wrapper
 
 
 def _readable(request, kind: str, object_id: int):
@@ -29,6 +45,7 @@ def _readable(request, kind: str, object_id: int):
     return spec, spec.access(request.user, object_id)
 
 
+@_tells_not_yet
 def document_page(request, object_id: int, *, kind: str):
     """A document of an object: its state while it renders, then its download."""
     spec, obj = _readable(request, kind, object_id)
@@ -53,6 +70,7 @@ def document_page(request, object_id: int, *, kind: str):
     )
 
 
+@_tells_not_yet
 def document_pdf(request, object_id: int, *, kind: str):
     """The current version's PDF; while it is not rendered, the page that shows its progress."""
     spec, obj = _readable(request, kind, object_id)

@@ -2643,6 +2643,122 @@ def _roster_sheet_reads() -> list[dict]:
                 "url": pdf,
                 "prepare": lambda w, user: w["roster_sheet_a"],  # rendered: the PDF is there to serve
                 "expect": want,
+# --- reports (issue 11): the discipline documents ------------------------------------------------------------------
+# Not public: a login first (the page's redirect; the API's 403). The protest decision letter (9.1 A): whoever reads
+# the protest, once decided. The committee decision letter (R-53): the committee, the executive and the parties who
+# may appeal the decision (9.2 A: A's staff and international staff for A's player, A's team managers). The suspension
+# list of a championship (8.2): whoever sees its whole list (staff of its sanctioning body, the committee). The
+# committee renders a failed letter again; the championship's directors a failed list.
+
+
+def _discipline_document_objects() -> dict[str, Callable[[World], object]]:
+    from djmoney.money import Money
+
+    from discipline.models import Protest, ProtestTransition
+
+    def decided_protest_a(w):
+        """A's ruling protest, rejected by the committee (fee forfeited, 9.1 A)."""
+        game = w["game"]
+        at = datetime.datetime(2027, 7, 1, 8, 20, tzinfo=datetime.UTC)
+        protest = Protest.objects.create(
+            kind="ruling", game=game, entry=w["entry_a"], incident="On-rink protest", incident_at=at,
+            statement="Written.", filed_by=SuperuserFactory(), filed_at=at, fee_due=Money(200, "USD"),
+            fee_received=Money(200, "USD"), fee_method="cash", fee_received_at=at, status="rejected",
+            fee_outcome="forfeited", decided_at=at + datetime.timedelta(hours=5), decision_reason="Unfounded.",
+        )  # fmt: skip
+        ProtestTransition.objects.create(
+            protest=protest, from_status="under_review", to_status="rejected", at=protest.decided_at,
+            by=SuperuserFactory(), reason="Unfounded.",
+        )  # fmt: skip
+        return protest
+
+    def document(kind: str, key: str, *, failed: bool = False):
+        def make(w):
+            from reports import services
+            from reports.models import DocumentStatus
+
+            document = services.document_current(kind, w[key])
+            if failed:
+                document.status, document.error = DocumentStatus.FAILED, "The render was stopped."
+                document.save(update_fields=["status", "error"])
+            else:
+                services.document_render(document.pk)
+            return document
+
+        return make
+
+    from reports.models import DocumentKind
+
+    return {
+        "decided_protest_a": decided_protest_a,
+        "disc_decided_case": lambda w: w["disc_decision"].case,
+        "protest_letter": document(DocumentKind.PROTEST_DECISION, "decided_protest_a"),
+        "failed_protest_letter": document(DocumentKind.PROTEST_DECISION, "decided_protest_a", failed=True),
+        "case_letter": document(DocumentKind.CASE_DECISION, "disc_decided_case"),
+        "failed_case_letter": document(DocumentKind.CASE_DECISION, "disc_decided_case", failed=True),
+        "suspension_list": document(DocumentKind.SUSPENSIONS, "championship"),
+        "failed_suspension_list": document(DocumentKind.SUSPENSIONS, "championship", failed=True),
+    }
+
+
+OBJECTS.update(_discipline_document_objects())
+
+PROTEST_LETTER_READERS = {"EXEC": 200, "INTL": 200, "TM": 200, "DC": 200, "SU": 200}
+CASE_LETTER_READERS = {"EXEC": 200, "INTL": 200, "STAFF_A": 200, "TM": 200, "DC": 200, "SU": 200}
+
+
+def _stored_status(key: str) -> Callable[[World], str]:
+    def status(w):
+        w[key].refresh_from_db()
+        return w[key].status
+
+    return status
+
+
+def _discipline_document_rows() -> list[dict]:
+    rows = []
+    for label, route, obj, letter, failed, page_want, api_want, retry_want in (
+        (
+            "protest decision letter", "protest-decision-letter", "decided_protest_a", "protest_letter",
+            "failed_protest_letter", expect(404, ANON=LOGIN, **PROTEST_LETTER_READERS),
+            expect(404, ANON=403, **PROTEST_LETTER_READERS),
+            expect(404, ANON=LOGIN, INTL=403, TM=403, EXEC=SAVED, DC=SAVED, SU=SAVED),
+        ),
+        (
+            "committee decision letter", "case-decision-letter", "disc_decided_case", "case_letter",
+            "failed_case_letter", expect(404, ANON=LOGIN, **CASE_LETTER_READERS),
+            expect(404, ANON=403, **CASE_LETTER_READERS),
+            expect(404, ANON=LOGIN, INTL=403, STAFF_A=403, TM=403, EXEC=SAVED, DC=SAVED, SU=SAVED),
+        ),
+        (
+            "suspension list", "suspensions-report", "championship", "suspension_list", "failed_suspension_list",
+            expect(403, ANON=LOGIN, **SUSPENSIONS_OF_CHAMPIONSHIP), expect(403, **SUSPENSIONS_OF_CHAMPIONSHIP),
+            expect(403, ANON=LOGIN, DC=403, EXEC=SAVED, INTL=SAVED, SU=SAVED),
+        ),
+    ):  # fmt: skip
+        for where, state, pdf, want in (
+            ("page", page(f"reports:{route}", obj), page(f"reports:{route}-pdf", obj), page_want),
+            ("api", reports_api(route, obj), reports_api(f"{route}-pdf", obj), api_want),
+        ):
+            rows.append({"name": f"{where} {label}", "method": "get", "url": state, "expect": want})
+            rows.append(
+                {
+                    "name": f"{where} {label} pdf",
+                    "method": "get",
+                    "url": pdf,
+                    "prepare": lambda w, user, letter=letter: w[letter],  # rendered: the PDF is there to serve
+                    "expect": want,
+                }
+            )
+        rows.append(
+            {
+                "name": f"page {label} retry (failed)",
+                "method": "post",
+                "format": "multipart",
+                "url": page(f"reports:{route}-retry", obj),
+                "prepare": lambda w, user, failed=failed: w[failed],
+                "stored": _stored_status(failed),
+                "expect": retry_want,
             }
         )
     return rows
@@ -2674,6 +2790,19 @@ TARGETS += [
         "method": "get",
         "url": lambda w: reverse("admin:reports_document_simple_history", args=[w.pk("failed_game_report"), 1]),
         "expect": ADMIN_NO_VERSIONS,
+    *_discipline_document_rows(),
+    {
+        # R-53: the letter is made once the case is decided; before, nobody reads it (the committee is told why).
+        "name": "page committee decision letter (case not decided)",
+        "method": "get",
+        "url": page("reports:case-decision-letter", "disc_case"),
+        "expect": expect(404, ANON=LOGIN),
+    },
+    {
+        "name": "api protest decision letter (protest not decided)",
+        "method": "get",
+        "url": reports_api("protest-decision-letter", "protest_a"),
+        "expect": expect(404, ANON=403),
     },
 ]
 
