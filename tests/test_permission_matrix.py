@@ -2643,6 +2643,41 @@ def _roster_sheet_reads() -> list[dict]:
                 "url": pdf,
                 "prepare": lambda w, user: w["roster_sheet_a"],  # rendered: the PDF is there to serve
                 "expect": want,
+            }
+        )
+    return rows
+
+
+TARGETS += [
+    *_roster_sheet_reads(),
+    {
+        "name": "page entry A roster sheet retry (failed)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("reports:roster-sheet-retry", "entry_a"),
+        "prepare": lambda w, user: w["failed_roster_sheet_a"],
+        "stored": _failed_roster_sheet_status,
+        "expect": expect(SAVED, ANON=LOGIN, STAFF_B=403, GO=403, DC=403),
+    },
+    # The documents' admin: superusers and the IHTC executive read it; nobody adds, changes or deletes a row there.
+    *admin_pages(
+        "reports.document",
+        "failed_game_report",
+        add=ADMIN_NOBODY,
+        change=ADMIN_EXECUTIVES,
+        delete=ADMIN_NOBODY,
+        history=ADMIN_EXECUTIVES,
+    ),
+    {
+        # A document keeps no versions (its data's version is another row): the revert form is no door.
+        "name": "admin reports.document simple_history",
+        "method": "get",
+        "url": lambda w: reverse("admin:reports_document_simple_history", args=[w.pk("failed_game_report"), 1]),
+        "expect": ADMIN_NO_VERSIONS,
+    },
+]
+
+
 # --- reports (issue 11): the discipline documents ------------------------------------------------------------------
 # Not public: a login first (the page's redirect; the API's 403). The protest decision letter (9.1 A): whoever reads
 # the protest, once decided. The committee decision letter (R-53): the committee, the executive and the parties who
@@ -2765,31 +2800,6 @@ def _discipline_document_rows() -> list[dict]:
 
 
 TARGETS += [
-    *_roster_sheet_reads(),
-    {
-        "name": "page entry A roster sheet retry (failed)",
-        "method": "post",
-        "format": "multipart",
-        "url": page("reports:roster-sheet-retry", "entry_a"),
-        "prepare": lambda w, user: w["failed_roster_sheet_a"],
-        "stored": _failed_roster_sheet_status,
-        "expect": expect(SAVED, ANON=LOGIN, STAFF_B=403, GO=403, DC=403),
-    },
-    # The documents' admin: superusers and the IHTC executive read it; nobody adds, changes or deletes a row there.
-    *admin_pages(
-        "reports.document",
-        "failed_game_report",
-        add=ADMIN_NOBODY,
-        change=ADMIN_EXECUTIVES,
-        delete=ADMIN_NOBODY,
-        history=ADMIN_EXECUTIVES,
-    ),
-    {
-        # A document keeps no versions (its data's version is another row): the revert form is no door.
-        "name": "admin reports.document simple_history",
-        "method": "get",
-        "url": lambda w: reverse("admin:reports_document_simple_history", args=[w.pk("failed_game_report"), 1]),
-        "expect": ADMIN_NO_VERSIONS,
     *_discipline_document_rows(),
     {
         # R-53: the letter is made once the case is decided; before, nobody reads it (the committee is told why).
