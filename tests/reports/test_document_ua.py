@@ -45,3 +45,37 @@ def test_a_signed_sheet_games_report_looks_the_same_with_the_documents_own_ua_st
 def test_a_staff_entered_games_report_looks_the_same_with_the_documents_own_ua_stylesheet(director, tmp_path):
     game = staff_result_game(director)
     _same_pixels(_html(DocumentKind.GAME_REPORT, game), tmp_path)
+
+
+def _demo_objects() -> dict[str, object]:
+    """One object of the demo for each kind of document (the richest: the main championship, a roster with a
+    waiver, the rejected protest, the decided case, the final game with the most penalties)."""
+    from django.db.models import Count
+
+    from discipline.models import Case, CaseStatus, Protest
+    from federation.models import EligibilityWaiver
+    from tournaments.models import Game, GameStatus, RosterEntry
+
+    championship = Game.objects.filter(status=GameStatus.FINAL).first().championship
+    waived = EligibilityWaiver.objects.values_list("person_id", flat=True)
+    return {
+        DocumentKind.GAME_REPORT: Game.objects.filter(status=GameStatus.FINAL)
+        .annotate(lines=Count("penalties"))
+        .order_by("-lines", "pk")
+        .first(),
+        DocumentKind.STANDINGS: championship,
+        DocumentKind.STATISTICS: championship,
+        DocumentKind.SUSPENSIONS: championship,
+        DocumentKind.ROSTER: RosterEntry.objects.filter(person_id__in=waived).first().entry,
+        DocumentKind.PROTEST_DECISION: Protest.objects.filter(status="rejected").first(),
+        DocumentKind.CASE_DECISION: Case.objects.filter(status=CaseStatus.DECIDED).first(),
+    }
+
+
+@pytest.mark.django_db
+class TestEveryDemoDocument:
+    def test_each_kind_looks_the_same_with_the_documents_own_ua_stylesheet(self, demo, tmp_path):
+        objects = _demo_objects()
+        assert set(objects) == set(services.KINDS) and all(objects.values())
+        for kind, obj in objects.items():
+            _same_pixels(_html(kind, obj), tmp_path / kind)
