@@ -53,7 +53,9 @@ def test_a_render_over_its_time_bound_is_stopped():
 
 
 def test_a_render_over_its_memory_bound_fails_without_harming_this_process():
-    rows = "".join(f"<tr><td>{n}</td><td>{'x ' * 40}</td></tr>" for n in range(2000))
+    # Big enough that the render cannot fit in the free memory the child inherits from this process's earlier
+    # renders (other tests render in-process first; their freed heap needs no new address space).
+    rows = "".join(f"<tr><td>{n}</td><td>{'x ' * 40}</td></tr>" for n in range(12000))
     with pytest.raises(RenderError):  # MemoryError, or whatever WeasyPrint's C libraries say without memory
         render_pdf(f"<table>{rows}</table>", seconds=60, memory_mb=1)
     assert render_pdf("<p>still here</p>").pages == 1
