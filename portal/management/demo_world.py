@@ -891,14 +891,20 @@ class WorldBuilder:
         device = "demo-officials-table"
         face_off = game.start_at
         console_sign_in(
-            game=game, by=scorer, device=device, duties=list(SHEET_DUTIES), now=face_off - datetime.timedelta(minutes=15)
+            game=game,
+            by=scorer,
+            device=device,
+            duties=list(SHEET_DUTIES),
+            now=face_off - datetime.timedelta(minutes=15),
         )
         batches: dict[int, list[dict]] = {}
         made = face_off
         for kind, period, at, side, fields in data.SIGNED_GAME_ENTRIES:
             if at is not None:  # the device's time: each period takes about half an hour, a break between
                 minutes, seconds = (int(part) for part in at.split(":"))
-                made = face_off + datetime.timedelta(minutes=40 * (period - 1), seconds=int((minutes * 60 + seconds) * 1.5))
+                made = face_off + datetime.timedelta(
+                    minutes=40 * (period - 1), seconds=int((minutes * 60 + seconds) * 1.5)
+                )
             else:
                 made += datetime.timedelta(minutes=1)
             batch = batches.setdefault(period or max(batches), [])
@@ -944,7 +950,9 @@ class WorldBuilder:
         face_off = game.start_at
         console_sign_in(game=game, by=scorer, device=device, duties=list(SHEET_DUTIES), now=face_off)
         entries = [
-            self._console_entry(kind, 1, at, side, fields, skaters=skaters, made=face_off + datetime.timedelta(minutes=n))
+            self._console_entry(
+                kind, 1, at, side, fields, skaters=skaters, made=face_off + datetime.timedelta(minutes=n)
+            )
             for n, (kind, at, side, fields) in enumerate(data.LIVE_GAME_ENTRIES)
         ]
         record_events(game=game, by=scorer, device=device, events=entries, now=face_off + datetime.timedelta(minutes=9))
