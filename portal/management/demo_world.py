@@ -738,7 +738,8 @@ class WorldBuilder:
             tournament_services.game_move(game=game, start_at=start, rink=rinks[rink], by=director)
 
     def build_results(self) -> None:
-        """Final results of the first day, with goal, penalty and goalkeeper summaries; one forfeit (8.1 B)."""
+        """Final results of the first day, with goal, penalty and goalkeeper summaries; one forfeit (8.1 B). One game
+        of those days is not entered here: it is played on the sheet and signed (``build_signed_game``)."""
         director = self.users["firs.staff"]
         zone = self.championship.venue.zone
         last_day = data.CHAMPIONSHIP.pool_days[data.RESULT_DAYS - 1]
