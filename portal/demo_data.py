@@ -473,7 +473,7 @@ LOGINS = (
         "Serrano",
         "game_official",
         sees="The officials' table of the demo's live game (timekeeper, penalty timekeeper, scorer): /games/my/, "
-        "its line-ups and its console.",
+        "its line-ups and its console; also of a first-day game played on the sheet to its end and signed.",
     ),
     LoginData(
         "discipline",
@@ -505,6 +505,43 @@ LIVE_GAME_ENTRIES = (
     ("clock_start", "6:40", None, {}),
     ("shot", "7:05", "home", {"skater": 0}),
     ("clock_stop", "7:31", None, {}),
+)
+
+
+# A game of the result days played on the live sheet to its end and signed (4.2 O, 4.3 A): its last signature makes
+# it final (games.finalize), so the sheet, not the staff, gives its result and summary. Its slot (local day and
+# start, rink); the live game's crew keeps it (neither team of either referee's federation, R-08).
+SIGNED_GAME_SLOT = (datetime.date(2027, 7, 3), datetime.time(19, 0), "Rink A")
+SIGNED_GAME_REFEREES = LIVE_GAME_REFEREES
+SIGNED_GAME_TABLE = LIVE_GAME_TABLE
+# Its whole log, home 3-2: (type, period, game time, side, fields) as in LIVE_GAME_ENTRIES; two minors, each
+# ended by a power-play goal (6.2.1 B), shots on both sides, and the game's end.
+SIGNED_GAME_ENTRIES = (
+    ("period_start", 1, "0:00", None, {}),
+    ("shot", 1, "2:15", "home", {"skater": 3}),
+    ("goal", 1, "4:08", "home", {"skater": 1, "assist": 2}),
+    ("clock_start", 1, "4:08", None, {}),
+    ("penalty", 1, "6:30", "away", {"skater": 5, "infraction": "hooking", "penalty": "minor"}),
+    ("clock_start", 1, "6:30", None, {}),
+    ("shot", 1, "7:40", "home", {"skater": 0}),
+    ("goal", 1, "8:02", "home", {"skater": 0, "assist": 1}),
+    ("clock_start", 1, "8:02", None, {}),
+    ("shot", 1, "11:20", "away", {"skater": 2}),
+    ("goal", 1, "14:45", "away", {"skater": 3, "assist": 0}),
+    ("clock_start", 1, "14:45", None, {}),
+    ("period_end", 1, "20:00", None, {}),
+    ("period_start", 2, "0:00", None, {}),
+    ("shot", 2, "3:30", "away", {"skater": 1}),
+    ("penalty", 2, "5:10", "home", {"skater": 6, "infraction": "holding", "penalty": "minor"}),
+    ("clock_start", 2, "5:10", None, {}),
+    ("goal", 2, "6:20", "away", {"skater": 2, "assist": 4}),
+    ("clock_start", 2, "6:20", None, {}),
+    ("shot", 2, "9:00", "home", {"skater": 4}),
+    ("goal", 2, "12:34", "home", {"skater": 5, "assist": 3}),
+    ("clock_start", 2, "12:34", None, {}),
+    ("shot", 2, "15:10", "away", {"skater": 0}),
+    ("period_end", 2, "20:00", None, {}),
+    ("game_end", None, None, None, {}),
 )
 
 

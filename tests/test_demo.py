@@ -209,10 +209,10 @@ class TestTheDemoWorld:
         assert {d.kind for d in Deadline.objects.filter(pk__in=due)} == {"answer"}
 
     def test_a_live_game_with_its_crew_line_ups_and_first_period_entered(self, world, client):
-        from games.models import ConsoleSignIn, GameOfficial, GameSheet, Lineup
+        from games.models import ConsoleSignIn, GameOfficial, GameSheet, Lineup, SheetStatus
         from games.sheet import sheet_state
 
-        sheet = GameSheet.objects.select_related("game__home", "game__away").get()
+        sheet = GameSheet.objects.select_related("game__home", "game__away").get(status=SheetStatus.OPEN)
         game = sheet.game
         assert game.status != GameStatus.FINAL
         # 4.2 C: the first referee listed is the lead; R-08: neither referee belongs to either team's federation.
@@ -235,6 +235,33 @@ class TestTheDemoWorld:
         assert state.clock["running"] is False
         client.force_login(User.objects.get(username="scorer"))
         assert str(game) in client.get("/games/my/").content.decode()
+
+    @pytest.mark.django_db
+    def test_a_first_day_game_played_on_the_sheet_to_its_end_signed_and_final(self, world):
+        from games.finalize import derive_summary
+        from games.models import ConsoleSignIn, GameReportRequest, GameSheet, SheetSignature, SheetStatus
+
+        sheet = GameSheet.objects.select_related("game__home", "game__away", "game__championship__venue").get(
+            status=SheetStatus.FINAL
+        )
+        game = sheet.game
+        assert game.status == GameStatus.FINAL and game.pool_id is not None
+        first_day = data.CHAMPIONSHIP.pool_days[0]
+        assert game.start_at.astimezone(game.championship.venue.zone).date() == first_day
+        # The sheet gave the result and the summary (games.finalize): the goals add up to the score.
+        summary = derive_summary(sheet)
+        assert (game.home_goals, game.away_goals) == (summary.home_goals, summary.away_goals) == (3, 2)
+        assert game.goals.filter(entry=game.home).count() == 3 and game.goals.filter(entry=game.away).count() == 2
+        assert game.penalties.count() == 2 and game.goalkeeper_records.count() == 2
+        # 4.2 O, 4.3 A: both referees, the official scorer and both captains signed the last version of the log.
+        signatures = SheetSignature.objects.filter(sheet=sheet)
+        assert sorted(signatures.values_list("role", flat=True)) == sorted(
+            ["referee", "referee", "scorer", "home_captain", "away_captain"]
+        )
+        assert set(signatures.values_list("sequence", flat=True)) == {sheet.sequence}
+        assert all(game.start_at < s.signed_at < game.start_at + datetime.timedelta(hours=3) for s in signatures)
+        assert GameReportRequest.objects.filter(game=game, sequence=sheet.sequence).exists()
+        assert not ConsoleSignIn.objects.filter(game=game, ended_at__isnull=True).exists()
 
     @pytest.mark.django_db
     def test_passport_scans_are_stored_privately(self, world):

@@ -172,6 +172,8 @@ class WorldBuilder:
         self.build_schedule()
         build_protest_marks(self)  # administrative protests before the start (discipline.demo)
         self.build_results()
+        self.build_official_accounts()
+        self.build_signed_game()
         self.build_game_day()
         build_discipline_demo(self)  # incident reports, suspensions, a case (discipline.demo)
         self.summary.counts = {
@@ -736,7 +738,8 @@ class WorldBuilder:
             tournament_services.game_move(game=game, start_at=start, rink=rinks[rink], by=director)
 
     def build_results(self) -> None:
-        """Final results of the first day, with goal, penalty and goalkeeper summaries; one forfeit (8.1 B)."""
+        """Final results of the first day, with goal, penalty and goalkeeper summaries; one forfeit (8.1 B). One game
+        of those days is not entered here: it is played on the sheet and signed (``build_signed_game``)."""
         director = self.users["firs.staff"]
         zone = self.championship.venue.zone
         last_day = data.CHAMPIONSHIP.pool_days[data.RESULT_DAYS - 1]
@@ -749,6 +752,11 @@ class WorldBuilder:
         ]
         forfeiting = self.entries[data.FORFEITING_TEAM]
         forfeit_game = [g for g in games if forfeiting.pk in (g.home_id, g.away_id)][-1]
+        # Played on the live sheet and signed instead (build_signed_game): the sheet gives its result.
+        signed = self._signed_game()
+        if signed.pk == forfeit_game.pk or signed not in games:
+            raise RuntimeError("the demo's signed game is a game of the result days other than the forfeit")
+        games = [g for g in games if g.pk != signed.pk]
         roster = _group(
             RosterEntry.objects.filter(entry__championship=self.championship, confirmed=True)
             .select_related("person")
@@ -790,37 +798,33 @@ class WorldBuilder:
     def _official_person(self, code: str, first: str, last: str) -> Person:
         return Person.objects.get(federation=self.federations[code], first_name=first, last_name=last)
 
-    def build_game_day(self) -> None:
-        """The first game after the result days is live: its crew, both line-ups, and its first period so far."""
+    def build_official_accounts(self) -> None:
+        """The official logins, linked to the registered officials they are (their games in /games/my/)."""
         from games import services as games_services
-        from games.devices import console_sign_in
-        from games.services.access import SHEET_DUTIES
-        from games.sheet import record_events
 
-        director = self.users["firs.staff"]
         for username, official in data.OFFICIAL_ACCOUNTS.items():
             games_services.official_account_link(
                 person=self._official_person(*official), user=self.users[username], by=self.users["ihtc.exec"]
             )
-        zone = self.championship.venue.zone
-        last_day = data.CHAMPIONSHIP.pool_days[data.RESULT_DAYS - 1]
-        crew_federations = {self.federations[code].pk for code, *_ in data.LIVE_GAME_REFEREES}
-        game = next(
-            g
-            for g in Game.objects.filter(championship=self.championship, pool__isnull=False)
-            .select_related("home", "away", "championship", "phase")
-            .order_by("start_at", "number")
-            if g.start_at.astimezone(zone).date() > last_day
-            and not {g.home.federation_id, g.away.federation_id} & crew_federations  # R-08
-        )
-        assigned_at = _utc(data.CHAMPIONSHIP.start_date) - datetime.timedelta(days=7)
-        for official in data.LIVE_GAME_REFEREES:
+
+    def _crew(self, game: Game, referees, table, *, now: datetime.datetime) -> None:
+        """The referees (the first listed is the lead, 4.2 C) and one person keeping every duty of the table."""
+        from games import services as games_services
+        from games.services.access import SHEET_DUTIES
+
+        director = self.users["firs.staff"]
+        for official in referees:
             games_services.official_assign(
-                game=game, person=self._official_person(*official), duty="referee", by=director, now=assigned_at
+                game=game, person=self._official_person(*official), duty="referee", by=director, now=now
             )
-        table = self._official_person(*data.LIVE_GAME_TABLE)
+        person = self._official_person(*table)
         for duty in SHEET_DUTIES:  # 4.1 B: one person keeps the time, the penalties and the score
-            games_services.official_assign(game=game, person=table, duty=duty, by=director, now=assigned_at)
+            games_services.official_assign(game=game, person=person, duty=duty, by=director, now=now)
+
+    def _lineups(self, game: Game, *, now: datetime.datetime) -> dict[str, list[int]]:
+        """Both teams' line-ups, given by their federations' staff; returns each side's skaters' numbers in order."""
+        from games import services as games_services
+
         codes = {federation.pk: code for code, federation in self.federations.items()}
         skaters = {}
         for side, entry in (("home", game.home), ("away", game.away)):
@@ -836,31 +840,122 @@ class WorldBuilder:
             ]
             games_services.lineup_submit(
                 game=game, entry=entry, players=choices, by=self.users[data.national_staff_login(codes[entry.federation_id])],
-                now=assigned_at,
+                now=now,
             )  # fmt: skip
             skaters[side] = [int(line.number) for line in players]
+        return skaters
+
+    def _console_entry(
+        self, kind: str, period: int | None, at: str | None, side: str | None, fields: dict, *, skaters, made
+    ) -> dict:
+        """One entry as the table's console sends it; players are given by their place among the line-up's skaters."""
+        event: dict = {"type": kind}
+        if period is not None:
+            event["period"] = period
+        if at is not None:
+            event["time"] = at
+        if side is not None:
+            event["team"] = side
+        numbers = skaters[side] if side else []
+        for key, value in fields.items():
+            if key == "skater":
+                event["player"] = numbers[value]
+            elif key == "assist":
+                event["assist"] = numbers[value]
+            else:
+                event[key] = value
+        return {**event, "id": str(uuid.UUID(int=self.rng.getrandbits(128), version=4)),
+                "device_time": made.isoformat(), "clock_offset_ms": 0}  # fmt: skip
+
+    def _signed_game(self) -> Game:
+        day, at, rink = data.SIGNED_GAME_SLOT
+        start = datetime.datetime.combine(day, at, tzinfo=self.championship.venue.zone).astimezone(datetime.UTC)
+        return Game.objects.select_related("home", "away", "championship", "phase").get(
+            championship=self.championship, pool__isnull=False, start_at=start, rink__name=rink
+        )
+
+    def build_signed_game(self) -> None:
+        """A first-day game played on the live sheet to its end and signed (4.2 O, 4.3 A): its crew and line-ups,
+        the whole log entered period by period from the table's console, then the referees', the official
+        scorer's and both captains' signatures on the device; the last one makes the sheet final, and the
+        finalize pipeline (games.finalize) records the result and summary and queues the official game report."""
+        from games.devices import console_sign_in, console_sign_out
+        from games.finalize import sheet_sign, signers
+        from games.services.access import SHEET_DUTIES
+        from games.sheet import record_events
+
+        game = self._signed_game()
+        assigned_at = _utc(data.CHAMPIONSHIP.start_date) - datetime.timedelta(days=7)
+        self._crew(game, data.SIGNED_GAME_REFEREES, data.SIGNED_GAME_TABLE, now=assigned_at)
+        skaters = self._lineups(game, now=assigned_at)
+        scorer = self.users["scorer"]
+        device = "demo-officials-table"
+        face_off = game.start_at
+        console_sign_in(
+            game=game,
+            by=scorer,
+            device=device,
+            duties=list(SHEET_DUTIES),
+            now=face_off - datetime.timedelta(minutes=15),
+        )
+        batches: dict[int, list[dict]] = {}
+        made = face_off
+        for kind, period, at, side, fields in data.SIGNED_GAME_ENTRIES:
+            if at is not None:  # the device's time: each period takes about half an hour, a break between
+                minutes, seconds = (int(part) for part in at.split(":"))
+                made = face_off + datetime.timedelta(
+                    minutes=40 * (period - 1), seconds=int((minutes * 60 + seconds) * 1.5)
+                )
+            else:
+                made += datetime.timedelta(minutes=1)
+            batch = batches.setdefault(period or max(batches), [])
+            batch.append(self._console_entry(kind, period, at, side, fields, skaters=skaters, made=made))
+        for events in batches.values():
+            sent = datetime.datetime.fromisoformat(events[-1]["device_time"]) + datetime.timedelta(seconds=30)
+            record_events(game=game, by=scorer, device=device, events=events, now=sent)
+        order = ["referee", "scorer", "home_captain", "away_captain"]
+        signing = [s for s in signers(game) if s.role in order]  # a captain signs for the team (4.3 A)
+        signing.sort(key=lambda s: order.index(s.role))  # stable: the lead referee first (4.2 C)
+        signed_at = sent
+        for signer in signing:
+            signed_at += datetime.timedelta(minutes=2)
+            sheet_sign(game=game, by=scorer, role=signer.role, person=signer.person, device=device, now=signed_at)
+        console_sign_out(game=game, by=scorer, device=device, now=signed_at + datetime.timedelta(minutes=1))
+        game.refresh_from_db()
+        if game.status != GameStatus.FINAL:
+            raise RuntimeError("the demo expects its signed sheet game to be final after the last signature")
+        self.signed_game = game
+
+    def build_game_day(self) -> None:
+        """The first game after the result days is live: its crew, both line-ups, and its first period so far."""
+        from games.devices import console_sign_in
+        from games.services.access import SHEET_DUTIES
+        from games.sheet import record_events
+
+        zone = self.championship.venue.zone
+        last_day = data.CHAMPIONSHIP.pool_days[data.RESULT_DAYS - 1]
+        crew_federations = {self.federations[code].pk for code, *_ in data.LIVE_GAME_REFEREES}
+        game = next(
+            g
+            for g in Game.objects.filter(championship=self.championship, pool__isnull=False)
+            .select_related("home", "away", "championship", "phase")
+            .order_by("start_at", "number")
+            if g.start_at.astimezone(zone).date() > last_day
+            and not {g.home.federation_id, g.away.federation_id} & crew_federations  # R-08
+        )
+        assigned_at = _utc(data.CHAMPIONSHIP.start_date) - datetime.timedelta(days=7)
+        self._crew(game, data.LIVE_GAME_REFEREES, data.LIVE_GAME_TABLE, now=assigned_at)
+        skaters = self._lineups(game, now=assigned_at)
         scorer = self.users["scorer"]
         device = "demo-officials-table"
         face_off = game.start_at
         console_sign_in(game=game, by=scorer, device=device, duties=list(SHEET_DUTIES), now=face_off)
-        entries = []
-        for n, (kind, at, side, fields) in enumerate(data.LIVE_GAME_ENTRIES):
-            event = {"type": kind, "period": 1, "time": at}
-            if side is not None:
-                event["team"] = side
-            numbers = skaters[side] if side else []
-            for key, value in fields.items():
-                if key == "skater":
-                    event["player"] = numbers[value]
-                elif key == "assist":
-                    event["assist"] = numbers[value]
-                else:
-                    event[key] = value
-            made = face_off + datetime.timedelta(minutes=n)
-            entries.append(
-                {**event, "id": str(uuid.UUID(int=self.rng.getrandbits(128), version=4)),
-                 "device_time": made.isoformat(), "clock_offset_ms": 0}
-            )  # fmt: skip
+        entries = [
+            self._console_entry(
+                kind, 1, at, side, fields, skaters=skaters, made=face_off + datetime.timedelta(minutes=n)
+            )
+            for n, (kind, at, side, fields) in enumerate(data.LIVE_GAME_ENTRIES)
+        ]
         record_events(game=game, by=scorer, device=device, events=entries, now=face_off + datetime.timedelta(minutes=9))
         self.live_game = game
 

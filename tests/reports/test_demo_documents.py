@@ -17,6 +17,16 @@ from tournaments.models import Game, GameStatus, GoalRecord, PenaltyRecord
 
 from .helpers import rendered_text
 
+# How the report names each role a signature is made in (4.2 O, 4.3 A).
+_SIGNED_AS = {
+    "referee": "Referee",
+    "scorer": "Official scorer",
+    "home_captain": "Home captain",
+    "away_captain": "Away captain",
+    "home_coach": "Home coach",
+    "away_coach": "Away coach",
+}
+
 
 def _line(period: int, tenths: int, who: str) -> re.Pattern:
     """A goal's or a penalty's line: its period and time on the game clock, a team code, the player."""
@@ -29,9 +39,10 @@ class TestTheDemoDocuments:
     def test_every_final_game_report_has_every_goal_and_every_penalty_with_minutes_and_article(self, demo, tmp_path):
         from games.engine.penalty_index import get_infraction
 
-        games = list(Game.objects.filter(status=GameStatus.FINAL).select_related("home", "away", "championship"))
+        games = list(Game.objects.filter(status=GameStatus.FINAL).select_related("home", "away", "championship__venue"))
         assert len(games) >= 6
         goals = penalties = 0
+        signed: dict[int, set[str]] = {}
         for game in games:
             text = rendered_text(DocumentKind.GAME_REPORT, game, tmp_path)
             assert f"{game.home.name} {game.home_goals} – {game.away_goals} {game.away.name}" in text, game
@@ -51,6 +62,17 @@ class TestTheDemoDocuments:
                 assert found, (game, penalty)
                 penalties += 1
             assert "SIGNATURES (4.2 O, 4.3 A)" in text and "data version" in text
+            zone = game.championship.venue.zone
             for signature in SheetSignature.objects.filter(sheet__game=game):
-                assert signature.name in text, (game, signature)
+                # Its line: the role it was signed as, the name as signed, the time (venue time), the sheet's version.
+                at = signature.signed_at.astimezone(zone).strftime("%Y-%m-%d %H:%M")
+                line = (
+                    rf"{_SIGNED_AS[signature.role]} {re.escape(signature.name)} {re.escape(at)} #{signature.sequence}\b"
+                )
+                assert re.search(line, text), (game, signature)
+                signed.setdefault(game.pk, set()).add(signature.role)
         assert goals >= 20 and penalties >= 4, (goals, penalties)
+        # The demo has a game played on the live sheet to its end and signed by the referees, the official scorer
+        # and both captains (4.2 O, 4.3 A).
+        assert signed, "no demo game with signatures"
+        assert any({"referee", "scorer", "home_captain", "away_captain"} <= roles for roles in signed.values()), signed
