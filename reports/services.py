@@ -69,6 +69,7 @@ class Kind:
     about: str = ""  # one sentence on what the document is, with its articles (the page says it)
     public: bool = True
     can_retry: Callable[[Any, Any], bool] = lambda user, obj: False
+    retry_by: str = "the championship's directors"  # who ``can_retry`` lets in, as the page and refusals say it
     done: Callable[[Any, dict[str, Any]], None] = lambda obj, data: None
 
 
@@ -203,6 +204,7 @@ KINDS: dict[str, Kind] = {
         public=False,
         # Those who read it render a failed one again: the same version, nothing they could not see changes.
         can_retry=_can_manage_entry,
+        retry_by="the entry's team managers and its federation's staff",
     ),
 }
 
@@ -259,6 +261,7 @@ KINDS.update(
             "right of appeal (9.2 A, R-54).",
             public=False,
             can_retry=_is_committee,
+            retry_by="the discipline committee",
         ),
         DocumentKind.CASE_DECISION: Kind(
             label="Committee decision letter",
@@ -278,6 +281,7 @@ KINDS.update(
             "appeal route and deadline (9.2 A, R-54).",
             public=False,
             can_retry=_is_committee,
+            retry_by="the discipline committee",
         ),
         DocumentKind.SUSPENSIONS: Kind(
             label="Suspension list",
@@ -525,9 +529,8 @@ def access_championship(user, championship_id: int) -> Championship:
 
 
 def check_can_retry(user, kind: str, obj: Any) -> None:
-    """Only those the kind names (the championship's directors) queue a failed render again."""
-    if not KINDS[kind].can_retry(user, obj):
-        raise PermissionDenied(
-            "Only the championship's directors (the discipline committee for its letters) render a failed document "
-            "again."
-        )
+    """Only those the kind names (``can_retry``: the championship's directors, the committee...) queue a failed
+    render again."""
+    spec = KINDS[kind]
+    if not spec.can_retry(user, obj):
+        raise PermissionDenied(f"Only {spec.retry_by} render a failed {spec.label.lower()} again.")

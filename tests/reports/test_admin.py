@@ -114,5 +114,5 @@ def test_the_action_asks_the_kinds_retry_rule_for_each_document_and_skips_those_
     answer = _render_again(client, refused, gone).content.decode()
     assert asked == [(executive, entry)]
     assert "Not queued again:" in answer and "does not exist" in answer
-    assert "Only the championship" in answer
+    assert "team managers and its federation" in answer and "render a failed roster sheet again" in answer
     assert set(Document.objects.values_list("status", flat=True)) == {DocumentStatus.FAILED}

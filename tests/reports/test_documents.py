@@ -175,3 +175,17 @@ def test_beat_looks_for_lost_renders_every_minute_by_default(settings):
     assert entry["task"] == tasks.requeue_stuck_documents.name == "reports.tasks.requeue_stuck_documents"
     assert entry["schedule"] == 60.0
     assert settings.REPORTS_STUCK_SECONDS > settings.REPORTS_RENDER_SECONDS  # never taken from a live render
+
+
+def test_a_refused_retry_names_who_may_render_that_kind_again(director):
+    from django.core.exceptions import PermissionDenied
+
+    from tests.factories import TeamEntryFactory, UserFactory
+
+    someone = UserFactory()
+    game = staff_result_game(director)
+    with pytest.raises(PermissionDenied, match="^Only the championship's directors render a failed official game"):
+        services.check_can_retry(someone, DocumentKind.GAME_REPORT, game)
+    services.check_can_retry(director, DocumentKind.GAME_REPORT, game)  # a director may
+    with pytest.raises(PermissionDenied, match="^Only the entry's team managers and its federation's staff render"):
+        services.check_can_retry(someone, DocumentKind.ROSTER, TeamEntryFactory())
