@@ -13,6 +13,7 @@ admin.site.site_title = "IHTC Portal"
 urlpatterns = [
     path("", views.home, name="home"),
     path("notifications/", views.notification_list, name="notifications"),
+    path("search/", views.search, name="search"),
     path("notifications/read/", views.notification_mark_read, name="notifications-read"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

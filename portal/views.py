@@ -4,6 +4,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from .notifications import mark_read, notifications_of
+from .search import LIMIT as SEARCH_LIMIT
+from .search import site_search
 
 NOTIFICATIONS_PER_PAGE = 50
 
@@ -28,3 +30,11 @@ def notification_mark_read(request):
     ids = [int(raw)] if raw.isdigit() else None
     mark_read(request.user, ids=ids)
     return redirect("notifications")
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def search(request):
+    """Search people, teams, games and championships: each list through its app's access layer (portal.search)."""
+    results = site_search(request.user, request.GET.get("q", ""))
+    return render(request, "search.html", {"results": results, "limit": SEARCH_LIMIT})

@@ -1884,6 +1884,13 @@ ADMIN_DEFAULT = ADMIN_SUPERUSER
 # A person's own notifications: every login reads and marks its own (portal.notifications.notifications_of).
 TARGETS += [
     {"name": "page notifications", "method": "get", "url": page("notifications"), "expect": expect(200, ANON=LOGIN)},
+    # Search (portal.search): every login searches; each list is cut by its app's access layer.
+    {
+        "name": "page search",
+        "method": "get",
+        "url": lambda w: reverse("search") + "?q=a",
+        "expect": expect(200, ANON=LOGIN),
+    },
     {
         "name": "page notifications mark read",
         "method": "post",
