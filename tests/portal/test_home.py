@@ -60,3 +60,25 @@ def test_manager_home_query_count_does_not_grow_with_entries():
     with CaptureQueriesContext(connection) as many:
         client.get("/")
     assert len(many) == len(one)
+
+
+@pytest.fixture(scope="class")
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """The demo world, built once for the class and rolled back afterwards (tests/demo_world.py)."""
+    from tests.demo_world import built_demo
+
+    with built_demo(django_db_blocker, tmp_path_factory.mktemp("demo-home")) as built:
+        yield built
+
+
+class TestTheDemoHomes:
+    @pytest.mark.django_db
+    @pytest.mark.parametrize(
+        "username, heading",
+        [("ita.manager", "Your teams"), ("referee", "Your next games"), ("discipline", "Discipline committee")],
+    )
+    def test_each_demo_login_sees_its_section(self, demo, username, heading):
+        from django.contrib.auth import get_user_model
+
+        body = get_home(get_user_model().objects.get(username=username)).content.decode()
+        assert heading in body
