@@ -86,3 +86,34 @@ class TestTheDemoHomes:
 
         body = get_home(get_user_model().objects.get(username=username)).content.decode()
         assert row in body
+
+
+def test_official_sees_next_games_and_query_count_is_constant():
+    import datetime
+
+    from django.utils import timezone
+
+    from games.models import GameOfficial, OfficialAccount
+    from tests.factories import GameFactory, PersonFactory
+
+    official = with_role(Role.GAME_OFFICIAL)
+    person = PersonFactory()
+    OfficialAccount.objects.create(person=person, user=official)
+
+    def assign():
+        game = GameFactory(start_at=timezone.now() + datetime.timedelta(days=1))
+        GameOfficial.objects.create(game=game, person=person, duty="referee", assigned_at=timezone.now())
+        return game
+
+    first = assign()
+    client = Client()
+    client.force_login(official)
+    body = client.get("/").content.decode()
+    assert "Your next games" in body and f"Game #{first.number}" in body
+    with CaptureQueriesContext(connection) as one:
+        client.get("/")
+    for _ in range(4):
+        assign()
+    with CaptureQueriesContext(connection) as many:
+        client.get("/")
+    assert len(many) == len(one)
