@@ -3,6 +3,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from .home import sections_for
 from .notifications import mark_read, notifications_of
 from .search import LIMIT as SEARCH_LIMIT
 from .search import site_search
@@ -11,7 +12,8 @@ NOTIFICATIONS_PER_PAGE = 50
 
 
 def home(request):
-    return render(request, "home.html")
+    """The public page for visitors; after login, one section per role the person holds (portal/home.py)."""
+    return render(request, "home.html", {"sections": sections_for(request.user)})
 
 
 @login_required

@@ -1881,6 +1881,9 @@ ADMIN_DEFAULT = ADMIN_SUPERUSER
 
 # --- discipline: protests, fees, deadlines, notifications (issue 10) ---------------------------------------------
 
+# The home (issue 12): public for everyone; each login's sections come from the apps' own access functions.
+TARGETS += [{"name": "page home", "method": "get", "url": page("home"), "expect": expect(200)}]
+
 # A person's own notifications: every login reads and marks its own (portal.notifications.notifications_of).
 TARGETS += [
     {"name": "page notifications", "method": "get", "url": page("notifications"), "expect": expect(200, ANON=LOGIN)},
