@@ -35,6 +35,10 @@ class LodgeAppealForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         amount, currency = self.fields["fee"].fields
+        # The label of a money field names no input (a MultiWidget has no id for it): name its two parts.
+        amount_widget, currency_widget = self.fields["fee"].widget.widgets
+        amount_widget.attrs["aria-label"] = "Fee paid"
+        currency_widget.attrs["aria-label"] = "Currency of the fee"
         amount.error_messages["invalid"] = "Rule 9.2 A: the fee is an amount, e.g. 200.00."
         currency.error_messages["invalid_choice"] = "Rule 9.2 A: the currency of the fee is an ISO 4217 code, e.g. USD."
 

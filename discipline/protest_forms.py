@@ -69,6 +69,10 @@ class FeeForm(forms.Form):
     def __init__(self, *args, tz=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.tz = tz
+        # The label of a money field names no input (a MultiWidget has no id for it): name its two parts.
+        amount, currency = self.fields["amount"].widget.widgets
+        amount.attrs["aria-label"] = "Amount received"
+        currency.attrs["aria-label"] = "Currency of the amount received"
         zone = f" ({tz})" if tz is not None else ""
         self.fields["received_at"].help_text = f"On the venue's clock{zone}; blank: now. Not in the future (R-52)."
 

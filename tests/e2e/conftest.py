@@ -130,3 +130,30 @@ def screenshot(tmp_path):
         return path
 
     return take
+
+
+AXE_JS = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+FAILING_IMPACTS = {"serious", "critical"}
+
+
+def check_accessible(page, name):
+    """Run axe-core on the tab's page; fail listing each serious or critical violation, print the lesser ones."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE_JS))
+    violations = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    lines, failing = [], False
+    for violation in violations:
+        targets = "; ".join(", ".join(node["target"]) for node in violation["nodes"][:5])
+        lines.append(f"  [{violation['impact']}] {violation['id']}: {violation['help']} -- {targets}")
+        failing = failing or violation["impact"] in FAILING_IMPACTS
+    if lines:
+        print(f"axe on {name} ({page.url}):\n" + "\n".join(lines))
+    assert not failing, f"axe: serious or critical violations on {name} ({page.url}):\n" + "\n".join(
+        line for line in lines if line.split("]")[0][3:] in FAILING_IMPACTS
+    )
+
+
+@pytest.fixture
+def accessible():
+    """Return check_accessible(page, name): axe-core finds no serious or critical violation on the page."""
+    return check_accessible

@@ -53,7 +53,7 @@ def protest_world(settings):
 
 
 def test_a_ruling_protest_from_filing_to_upheld_with_countdown_fee_and_emails(
-    page, login_as, protest_world, emailing_tasks, screenshot, outside_requests
+    page, login_as, protest_world, emailing_tasks, screenshot, outside_requests, accessible
 ):
     w = protest_world
     mail.outbox.clear()
@@ -64,12 +64,14 @@ def test_a_ruling_protest_from_filing_to_upheld_with_countdown_fee_and_emails(
     page.get_by_role("link", name="File a protest").click()
     page.get_by_label("Game").select_option(str(w.game.pk))
     page.wait_for_url(f"**/discipline/protests/new/?game={w.game.pk}")
+    accessible(page, "the protest filing form")
     page.get_by_label(re.compile(r"On-rink protest by ")).check()
     page.get_by_role("button", name="File the protest").click()
     page.wait_for_url(re.compile(r"/discipline/protests/\d+/$"))
     protest = Protest.objects.get(game=w.game)
     assert protest.kind == "ruling" and protest.entry == w.game.home and protest.status == ProtestStatus.FILED
     assert f"Protest #{protest.pk} filed" in page.locator(".messages").inner_text()
+    accessible(page, "the protest's page, to its manager")
 
     # The statement follows on the detail page.
     page.get_by_label("Your text").fill("The referee allowed a goal scored with a high stick (Rule 6.4.17).")
@@ -102,6 +104,7 @@ def test_a_ruling_protest_from_filing_to_upheld_with_countdown_fee_and_emails(
     page.goto(f"/discipline/protests/{protest.pk}/")
     assert page.locator("#id_amount_0").input_value() == "200.00"
     assert page.locator("#id_amount_1").input_value() == "USD"
+    accessible(page, "the protest's page, to international staff")
     page.get_by_label("Method").select_option("cash")
     page.get_by_role("button", name="Record the fee as received").click()
     page.wait_for_load_state()

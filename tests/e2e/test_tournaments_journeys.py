@@ -16,7 +16,7 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 PHONE = {"width": 375, "height": 740}
 
 
-def test_the_public_reads_the_standings_on_a_phone(page, screenshot, outside_requests):
+def test_the_public_reads_the_standings_on_a_phone(page, screenshot, outside_requests, accessible):
     championship = ChampionshipFactory(name="World Championship Phone")
     pool = make_pool(championship, 3)
     (a, b, c), games = round_robin_games(pool)
@@ -43,6 +43,7 @@ def test_the_public_reads_the_standings_on_a_phone(page, screenshot, outside_req
     expect(table.locator("tbody tr").first.locator(".narrow")).to_contain_text("9.3 D")
     # The page fits the phone: only a table's own box may scroll sideways, never the page.
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    accessible(page, "the public standings on a phone")
     shot = screenshot(page, "standings-phone")
     assert shot.read_bytes().startswith(PNG_MAGIC)
     assert outside_requests == []
