@@ -27,7 +27,7 @@ TEST_PG_SUITE_URL ?= postgres://postgres@127.0.0.1:5432/portalsuite_$(CHECKOUT_I
 # Under `make test` a missing service or browser fails the run instead of skipping tests.
 PYTEST := PORTAL_TESTS_STRICT=1 $(PY) -m pytest
 
-.PHONY: help run test lint format migrate demo worker beat bench services chromium pdf-tools production
+.PHONY: help run test lint format migrate demo worker beat bench services chromium pdf-tools production messages makemessages
 
 help:
 	@echo "make run      set up (.venv, requirements), migrate, load the demo, start web + Celery worker + beat"
@@ -40,6 +40,7 @@ help:
 	@echo "make beat     Celery beat in the foreground"
 	@echo "make production  check --deploy, migrate, collectstatic, serve with uvicorn, ASGI (DJANGO_PRODUCTION=1)"
 	@echo "make bench    the benchmarks under tests/bench (not part of make test)"
+	@echo "make makemessages  extract marked strings into locale/{fr,es}; make messages compiles them"
 
 # Stamps: reinstall when a requirements file changes.
 $(VENV)/.installed-run: requirements.txt
@@ -52,7 +53,7 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@ $(VENV)/.installed-run
 
-run: $(VENV)/.installed-run pdf-tools
+run: $(VENV)/.installed-run messages
 	PY=$(PY) HOST=$(HOST) PORT=$(PORT) DEBUG=$(DEBUG) DEMO_COMMAND="$(DEMO_COMMAND)" scripts/run
 
 UNIT_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 -m "not integration and not browser and not bench"
@@ -63,7 +64,7 @@ BROWSER_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -m browser tests/e2e
 
 # Lint and the three runs go on after a failure, so one run shows every failure; any failure
 # (or a run that collected no test: pytest's exit code 5) fails the target at the end.
-test: $(VENV)/.installed-dev chromium pdf-tools services
+test: $(VENV)/.installed-dev chromium messages services
 	@failed=""; \
 	echo "== Lint (ruff, mypy)"; \
 	$(MAKE) --no-print-directory lint || failed="$$failed lint"; \
@@ -99,11 +100,11 @@ worker: $(VENV)/.installed-run
 beat: $(VENV)/.installed-run
 	$(PY) -m celery -A portal beat -l info
 
-production: $(VENV)/.installed-run
+production: $(VENV)/.installed-run messages
 	PY=$(PY) scripts/production
 
 # The benchmarks of real workers (tests/bench/test_championship_reports_bench.py) use the integration tests' stores.
-bench: $(VENV)/.installed-dev pdf-tools
+bench: $(VENV)/.installed-dev messages
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) REDIS_KEY_PREFIX=$(TEST_REDIS_KEY_PREFIX) \
 		$(PY) -m pytest tests/bench -m bench -s
 
@@ -116,3 +117,13 @@ chromium:
 # The documents' fonts (fonts-dejavu-core) and the tests' PDF readers (poppler-utils), with apt-get when missing.
 pdf-tools:
 	scripts/pdf-tools
+
+# The French and Spanish catalogues (locale/*/LC_MESSAGES/django.po, in the repository) compiled to .mo files,
+# which are not: every run and test run compiles them first (gettext's msgfmt, installed by scripts/pdf-tools).
+messages: $(VENV)/.installed-run pdf-tools
+	$(PY) manage.py compilemessages --ignore=.venv --verbosity 0
+
+# After marking new strings: extract them into the catalogues (translate them; tests/portal/test_translations.py
+# fails on any string left untranslated or fuzzy).
+makemessages: $(VENV)/.installed-run pdf-tools
+	$(PY) manage.py makemessages --locale fr --locale es --ignore .venv --ignore tests --ignore var --no-obsolete --no-location

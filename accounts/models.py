@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from simple_history.models import HistoricalRecords
@@ -5,6 +6,10 @@ from simple_history.models import HistoricalRecords
 
 class User(AbstractUser):
     """A portal login. What it may do comes from its role assignments."""
+
+    # The language chosen with the switch (issue 12): the screens of a new browser and the e-mails use it.
+    # Blank: never chosen; e-mails then go in English, the authoritative language of the rules.
+    language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
 
     def __str__(self):
         return self.get_full_name() or self.username

@@ -6,7 +6,9 @@ conflict, a sweep that finds the same deadline again, none tells anybody twice. 
 (``portal.tasks.send_notification_email``); a message whose task was lost (broker down, worker killed before it
 ran) is sent by the beat sweep ``portal.tasks.send_pending_notifications``, so nothing waits for ever.
 
-The person's language: the portal speaks English today; the languages issue translates subject and body.
+The person's language (issue 12): ``subject`` and ``body`` are lazy translations (``gettext_lazy``,
+``format_lazy``), turned into text for each person in the language they chose (``User.language``), English when
+they never chose. The e-mail's own lines are translated the same way when it is sent.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from collections.abc import Iterable
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext
 
 from accounts.models import User
 
@@ -31,8 +35,8 @@ def notify(
     *,
     users: Iterable[User],
     key: str,
-    subject: str,
-    body: str,
+    subject: str | Promise,
+    body: str | Promise,
     url: str = "",
     now: datetime.datetime | None = None,
 ) -> list[Notification]:
@@ -51,11 +55,13 @@ def notify(
     for user_id, user in wanted.items():
         if user_id in told:
             continue
+        with translation.override(language_of(user)):
+            subject_text, body_text = str(subject), str(body)
         try:
             with transaction.atomic():
                 made.append(
                     Notification.objects.create(
-                        user=user, key=key, subject=subject[:300], body=body, url=url, created_at=now
+                        user=user, key=key, subject=subject_text[:300], body=body_text, url=url, created_at=now
                     )
                 )
         except IntegrityError:  # told by a concurrent call with the same key in the meantime
@@ -97,9 +103,11 @@ def email_notification(notification_id: int, *, now: datetime.datetime | None = 
             return notification.email_status
         notification.email_attempts += 1
         try:
+            with translation.override(language_of(notification.user)):
+                text = _email_body(notification)
             send_mail(
                 notification.subject,
-                _email_body(notification),
+                text,
                 settings.DEFAULT_FROM_EMAIL,
                 [address],
             )
@@ -115,9 +123,17 @@ def email_notification(notification_id: int, *, now: datetime.datetime | None = 
         return notification.email_status
 
 
+def language_of(user: User) -> str:
+    """The language a person reads the portal's messages in: their choice, else English (the rules' language)."""
+    chosen = getattr(user, "language", "")
+    return chosen if chosen in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
 def _email_body(notification: Notification) -> str:
-    link = f"\n\n{settings.PORTAL_BASE_URL.rstrip('/')}{notification.url}" if notification.url else ""
-    return f"{notification.body}{link}\n\n-- IHTC Portal (your notifications: {settings.PORTAL_BASE_URL.rstrip('/')}/notifications/)"
+    base = settings.PORTAL_BASE_URL.rstrip("/")
+    link = f"\n\n{base}{notification.url}" if notification.url else ""
+    footer = gettext("-- IHTC Portal (your notifications: %(url)s)") % {"url": f"{base}/notifications/"}
+    return f"{notification.body}{link}\n\n{footer}"
 
 
 def pending_email_ids(*, older_than: datetime.timedelta, now: datetime.datetime | None = None) -> list[int]:

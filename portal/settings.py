@@ -78,9 +78,13 @@ MIDDLEWARE = [
     # Static files, right after the security headers and before anything that touches the session.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the switch's cookie, else the browser's Accept-Language (issue 12, "Languages").
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A logged-in person without the switch's cookie (a new browser) gets the language they chose before.
+    "portal.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -98,6 +102,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.nav",
@@ -232,7 +237,13 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_AGE = 60 * 60 * 12
 
 # --- i18n / time --------------------------------------------------------------
+# English is the authoritative language of the rules; screens, e-mails and documents are also in French and
+# Spanish. The catalogues are in locale/ (`make messages` compiles them); rule citations keep their articles.
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("es", "Español")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

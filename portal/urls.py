@@ -15,6 +15,7 @@ urlpatterns = [
     path("notifications/", views.notification_list, name="notifications"),
     path("search/", views.search, name="search"),
     path("notifications/read/", views.notification_mark_read, name="notifications-read"),
+    path("i18n/setlang/", views.set_language, name="set_language"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

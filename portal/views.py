@@ -1,7 +1,9 @@
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language as django_set_language
 
 from .home import sections_for
 from .notifications import mark_read, notifications_of
@@ -22,6 +24,26 @@ def notification_list(request):
     """The person's own notifications, newest first (issue 10: "each person also sees their notifications")."""
     page = Paginator(notifications_of(request.user), NOTIFICATIONS_PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "notifications.html", {"page": page})
+
+
+@require_POST
+def set_language(request):
+    """The language switch (issue 12): Django's cookie for this browser, and the person's choice for the next one.
+
+    A language the portal does not speak changes nothing (Django's view ignores it); the e-mails of a logged-in
+    person follow the stored choice (``portal.notifications.notify``).
+    """
+    response = django_set_language(request)
+    chosen = request.POST.get("language", "")
+    if request.user.is_authenticated and translation.check_for_language(chosen) and chosen in _languages():
+        type(request.user).objects.filter(pk=request.user.pk).update(language=chosen)
+    return response
+
+
+def _languages() -> set[str]:
+    from django.conf import settings
+
+    return {code for code, _name in settings.LANGUAGES}
 
 
 @login_required
