@@ -1,6 +1,7 @@
 """Browser tests: Playwright's sync API driving Debian's chromium against pytest-django's live server."""
 
 import os
+import re
 import shutil
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -118,14 +119,27 @@ def admin_page(page, superuser):
     return page
 
 
+ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "artifacts" / "screenshots"
+
+
 @pytest.fixture
-def screenshot(tmp_path):
-    """Save a full-page PNG to $E2E_SCREENSHOTS (or the test's tmp folder) and return its path."""
-    folder = Path(os.environ.get("E2E_SCREENSHOTS") or tmp_path)
+def screenshot(request):
+    """Save a full-page PNG of a journey's step as a test artifact and return its path.
+
+    The files go to $E2E_SCREENSHOTS (default var/artifacts/screenshots), one folder per test, numbered in the
+    order taken, so a reviewer reads each journey's steps in order.
+    """
+    folder = Path(os.environ.get("E2E_SCREENSHOTS") or ARTIFACTS) / request.node.module.__name__.rsplit(".", 1)[-1]
+    folder = folder / re.sub(r"[^\w.-]+", "_", request.node.name)[:100]
+    if folder.exists():
+        for old in folder.glob("*.png"):
+            old.unlink()
     folder.mkdir(parents=True, exist_ok=True)
+    taken = []
 
     def take(page, name):
-        path = folder / f"{name}.png"
+        taken.append(name)
+        path = folder / f"{len(taken):02d}-{name}.png"
         page.screenshot(path=str(path), full_page=True)
         return path
 
