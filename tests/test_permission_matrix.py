@@ -1894,6 +1894,14 @@ TARGETS += [
         "url": lambda w: reverse("search") + "?q=a",
         "expect": expect(200, ANON=LOGIN),
     },
+    # The language switch (issue 12): anyone, logged in or not, chooses the language of their pages.
+    {
+        "name": "page language switch",
+        "method": "post",
+        "url": page("set_language"),
+        "data": lambda w: {"language": "fr", "next": "/"},
+        "expect": expect(302),
+    },
     {
         "name": "page notifications mark read",
         "method": "post",
