@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 
@@ -16,11 +17,11 @@ class User(AbstractUser):
 
 
 class Role(models.TextChoices):
-    IHTC_EXECUTIVE = "ihtc_executive", "IHTC executive"
-    FEDERATION_STAFF = "federation_staff", "Federation staff"
-    TEAM_MANAGER = "team_manager", "Team manager"
-    GAME_OFFICIAL = "game_official", "Referee / game official"
-    DISCIPLINE_COMMITTEE = "discipline_committee", "Discipline committee member"
+    IHTC_EXECUTIVE = "ihtc_executive", _("IHTC executive")
+    FEDERATION_STAFF = "federation_staff", _("Federation staff")
+    TEAM_MANAGER = "team_manager", _("Team manager")
+    GAME_OFFICIAL = "game_official", _("Referee / game official")
+    DISCIPLINE_COMMITTEE = "discipline_committee", _("Discipline committee member")
 
 
 class RoleAssignment(models.Model):

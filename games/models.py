@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from tournaments.models import Position
@@ -18,11 +19,11 @@ from tournaments.models import Position
 class OfficialDuty(models.TextChoices):
     """What an official does in one game (4.1 A-B, 4.3-4.6)."""
 
-    REFEREE = "referee", "Referee (4.2)"
-    TIMEKEEPER = "timekeeper", "Game timekeeper (4.4)"
-    PENALTY_TIMEKEEPER = "penalty_timekeeper", "Penalty timekeeper (4.5)"
-    SCORER = "scorer", "Official scorer (4.3)"
-    GOAL_JUDGE = "goal_judge", "Goal judge (4.6)"
+    REFEREE = "referee", _("Referee (4.2)")
+    TIMEKEEPER = "timekeeper", _("Game timekeeper (4.4)")
+    PENALTY_TIMEKEEPER = "penalty_timekeeper", _("Penalty timekeeper (4.5)")
+    SCORER = "scorer", _("Official scorer (4.3)")
+    GOAL_JUDGE = "goal_judge", _("Goal judge (4.6)")
 
 
 # How many officials of each duty a game has (4.1 A: two referees; 4.1 B: one timekeeper, scorer and penalty
@@ -163,8 +164,8 @@ class LineupOfficial(models.Model):
 
 
 class SheetStatus(models.TextChoices):
-    OPEN = "open", "Open (the game is being entered)"
-    FINAL = "final", "Final (signed, 4.2 O, 4.3)"
+    OPEN = "open", _("Open (the game is being entered)")
+    FINAL = "final", _("Final (signed, 4.2 O, 4.3)")
 
 
 class GameSheet(models.Model):
@@ -279,9 +280,9 @@ class ConsoleSignIn(models.Model):
 class ProtestSubject(models.TextChoices):
     """What an administrative protest is about (9.1 B, R-51)."""
 
-    RINK = "rink", "Bad condition of the rink"
-    EQUIPMENT = "equipment", "A player's equipment"
-    PLAYERS = "players", "Unqualified players"
+    RINK = "rink", _("Bad condition of the rink")
+    EQUIPMENT = "equipment", _("A player's equipment")
+    PLAYERS = "players", _("Unqualified players")
 
 
 class GameProtestMark(models.Model):
@@ -319,12 +320,12 @@ class GameProtestMark(models.Model):
 class SignerRole(models.TextChoices):
     """Who signs the official game report at the end of the game (4.2 O, 4.3 A)."""
 
-    REFEREE = "referee", "Referee (4.2 O)"
-    SCORER = "scorer", "Official scorer (4.3 A)"
-    HOME_CAPTAIN = "home_captain", "Home captain (4.2 O, 4.3 A)"
-    AWAY_CAPTAIN = "away_captain", "Away captain (4.2 O, 4.3 A)"
-    HOME_COACH = "home_coach", "Home coach (4.3 A)"
-    AWAY_COACH = "away_coach", "Away coach (4.3 A)"
+    REFEREE = "referee", _("Referee (4.2 O)")
+    SCORER = "scorer", _("Official scorer (4.3 A)")
+    HOME_CAPTAIN = "home_captain", _("Home captain (4.2 O, 4.3 A)")
+    AWAY_CAPTAIN = "away_captain", _("Away captain (4.2 O, 4.3 A)")
+    HOME_COACH = "home_coach", _("Home coach (4.3 A)")
+    AWAY_COACH = "away_coach", _("Away coach (4.3 A)")
 
 
 class SheetSignature(models.Model):
@@ -389,8 +390,8 @@ class SheetAmendment(models.Model):
 
 
 class ReportStatus(models.TextChoices):
-    PENDING = "pending", "Pending (waits for the report module)"
-    RENDERED = "rendered", "Rendered"
+    PENDING = "pending", _("Pending (waits for the report module)")
+    RENDERED = "rendered", _("Rendered")
 
 
 class GameReportRequest(models.Model):

@@ -1,6 +1,7 @@
 from datetime import timedelta
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 # Beat sends a heartbeat every minute by default (CELERY_BEAT_SCHEDULE); a
 # worker silent for three intervals is shown as not alive.
@@ -32,10 +33,10 @@ class WorkerHeartbeat(models.Model):
 
 
 class EmailStatus(models.TextChoices):
-    PENDING = "pending", "Waiting to be sent"
-    SENT = "sent", "Sent"
-    NO_ADDRESS = "no_address", "Not sent: the login has no e-mail address"
-    FAILED = "failed", "Not sent: the mail server refused it after every attempt"
+    PENDING = "pending", _("Waiting to be sent")
+    SENT = "sent", _("Sent")
+    NO_ADDRESS = "no_address", _("Not sent: the login has no e-mail address")
+    FAILED = "failed", _("Not sent: the mail server refused it after every attempt")
 
 
 class Notification(models.Model):

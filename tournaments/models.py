@@ -12,6 +12,7 @@ import zoneinfo
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 from djmoney.models.fields import MoneyField
 from simple_history.models import HistoricalRecords
@@ -28,9 +29,9 @@ def validate_time_zone(value: str) -> None:
 class Level(models.TextChoices):
     """The level of a championship; 2.1 C sets the minimum rink size for each."""
 
-    WORLD = "world", "World / international"
-    CONTINENTAL = "continental", "Continental"
-    NATIONAL = "national", "National"
+    WORLD = "world", _("World / international")
+    CONTINENTAL = "continental", _("Continental")
+    NATIONAL = "national", _("National")
 
 
 CATEGORY_CHOICES = [(c.value, c.label) for c in Category]
@@ -39,19 +40,19 @@ CATEGORY_CHOICES = [(c.value, c.label) for c in Category]
 class StandingsPreset(models.TextChoices):
     """Keys of ``tournaments.standings.PRESETS``."""
 
-    FIRS_2017 = "firs-2017", "FIRS 2017 (9.3)"
-    HISTORIC_GOAL_DIFFERENCE = "historic-goal-difference", "Historic: goal difference first"
-    IIHF = "iihf", "IIHF: 3/2/1/0 with overtime and shoot-out"
+    FIRS_2017 = "firs-2017", _("FIRS 2017 (9.3)")
+    HISTORIC_GOAL_DIFFERENCE = "historic-goal-difference", _("Historic: goal difference first")
+    IIHF = "iihf", _("IIHF: 3/2/1/0 with overtime and shoot-out")
 
 
 class Surface(models.TextChoices):
     """2.1 A: sport tile, wood, asphalt or cement, or a surface the IHTC approved."""
 
-    SPORT_TILE = "sport_tile", "Sport tile"
-    WOOD = "wood", "Wood"
-    ASPHALT = "asphalt", "Asphalt"
-    CEMENT = "cement", "Cement"
-    OTHER = "other", "Other (needs the IHTC's approval)"
+    SPORT_TILE = "sport_tile", _("Sport tile")
+    WOOD = "wood", _("Wood")
+    ASPHALT = "asphalt", _("Asphalt")
+    CEMENT = "cement", _("Cement")
+    OTHER = "other", _("Other (needs the IHTC's approval)")
 
 
 class Venue(models.Model):
@@ -150,10 +151,10 @@ class Championship(models.Model):
 
 
 class EntryStatus(models.TextChoices):
-    ENTERED = "entered", "Entered (fee not yet paid)"
-    CONFIRMED = "confirmed", "Confirmed (fee paid)"
-    WITHDRAWN = "withdrawn", "Withdrawn"
-    DISQUALIFIED = "disqualified", "Disqualified"
+    ENTERED = "entered", _("Entered (fee not yet paid)")
+    CONFIRMED = "confirmed", _("Confirmed (fee paid)")
+    WITHDRAWN = "withdrawn", _("Withdrawn")
+    DISQUALIFIED = "disqualified", _("Disqualified")
 
 
 # The allowed status changes of an entry, in one place (services check against it).
@@ -205,8 +206,8 @@ class TeamEntry(models.Model):
 
 
 class Position(models.TextChoices):
-    PLAYER = "player", "Floor player"
-    GOALKEEPER = "goalkeeper", "Goalkeeper"
+    PLAYER = "player", _("Floor player")
+    GOALKEEPER = "goalkeeper", _("Goalkeeper")
 
 
 class RosterEntry(models.Model):
@@ -240,11 +241,11 @@ class RosterEntry(models.Model):
 
 
 class OfficialRole(models.TextChoices):
-    MANAGER = "manager", "Team manager"
-    COACH = "coach", "Coach"
-    ASSISTANT_COACH = "assistant_coach", "Assistant coach"
-    TRAINER = "trainer", "Trainer"
-    OTHER = "other", "Other"
+    MANAGER = "manager", _("Team manager")
+    COACH = "coach", _("Coach")
+    ASSISTANT_COACH = "assistant_coach", _("Assistant coach")
+    TRAINER = "trainer", _("Trainer")
+    OTHER = "other", _("Other")
 
 
 class TeamOfficial(models.Model):
@@ -310,9 +311,9 @@ class PoolTeam(models.Model):
 
 
 class PhaseKind(models.TextChoices):
-    ROUND_ROBIN = "round_robin", "Round robin (pools)"
-    ELIMINATION = "elimination", "Elimination"
-    PLACEMENT = "placement", "Placement games"
+    ROUND_ROBIN = "round_robin", _("Round robin (pools)")
+    ELIMINATION = "elimination", _("Elimination")
+    PLACEMENT = "placement", _("Placement games")
 
 
 class Phase(models.Model):
@@ -331,8 +332,8 @@ class Phase(models.Model):
 
 
 class GameStatus(models.TextChoices):
-    SCHEDULED = "scheduled", "Scheduled"
-    FINAL = "final", "Final"
+    SCHEDULED = "scheduled", _("Scheduled")
+    FINAL = "final", _("Final")
 
 
 GAME_TRANSITIONS: dict[str, frozenset[str]] = {
@@ -342,10 +343,10 @@ GAME_TRANSITIONS: dict[str, frozenset[str]] = {
 
 
 class DecidedIn(models.TextChoices):
-    REGULATION = "regulation", "Regulation"
-    OVERTIME = "overtime", "Overtime"
-    SHOOTOUT = "shootout", "Shoot-out"
-    FORFEIT = "forfeit", "Forfeit"
+    REGULATION = "regulation", _("Regulation")
+    OVERTIME = "overtime", _("Overtime")
+    SHOOTOUT = "shootout", _("Shoot-out")
+    FORFEIT = "forfeit", _("Forfeit")
 
 
 class Game(models.Model):

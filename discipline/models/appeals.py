@@ -6,19 +6,20 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from djmoney.models.fields import MoneyField
 from simple_history.models import HistoricalRecords
 
 
 class AppealLevel(models.TextChoices):
-    GENERAL_ASSEMBLY = "general_assembly", "IHTC General Assembly (9.2 A)"
-    FIRS_CONGRESS = "firs_congress", "FIRS Congress (9.2 A, final)"
+    GENERAL_ASSEMBLY = "general_assembly", _("IHTC General Assembly (9.2 A)")
+    FIRS_CONGRESS = "firs_congress", _("FIRS Congress (9.2 A, final)")
 
 
 class AppealStatus(models.TextChoices):
-    FILED = "filed", "Filed"
-    UPHELD = "upheld", "Upheld"
-    DISMISSED = "dismissed", "Dismissed"
+    FILED = "filed", _("Filed")
+    UPHELD = "upheld", _("Upheld")
+    DISMISSED = "dismissed", _("Dismissed")
 
 
 class Appeal(models.Model):

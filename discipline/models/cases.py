@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from federation.models import private_storage
@@ -17,10 +18,10 @@ from .consequences import ConsequenceKind
 
 
 class ReportStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    IN_CASE = "in_case", "Gathered in a case"
-    CLOSED = "closed", "Closed by a decision"
-    WITHDRAWN = "withdrawn", "Withdrawn (the sheet's amendment removed its penalty)"
+    OPEN = "open", _("Open")
+    IN_CASE = "in_case", _("Gathered in a case")
+    CLOSED = "closed", _("Closed by a decision")
+    WITHDRAWN = "withdrawn", _("Withdrawn (the sheet's amendment removed its penalty)")
 
 
 class IncidentReport(models.Model):
@@ -61,8 +62,8 @@ class IncidentReport(models.Model):
 
 
 class ConfidentialKind(models.TextChoices):
-    REFEREE = "referee", "Referee's report (4.2 P)"
-    RULE_6_4_29 = "6.4.29", "Confidential report (6.4.29 note)"
+    REFEREE = "referee", _("Referee's report (4.2 P)")
+    RULE_6_4_29 = "6.4.29", _("Confidential report (6.4.29 note)")
 
 
 class ConfidentialReport(models.Model):
@@ -119,9 +120,9 @@ class Attachment(models.Model):
 
 
 class CaseStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    HEARING = "hearing", "Hearing scheduled"
-    DECIDED = "decided", "Decided"
+    OPEN = "open", _("Open")
+    HEARING = "hearing", _("Hearing scheduled")
+    DECIDED = "decided", _("Decided")
 
 
 CASE_TRANSITIONS: dict[str, frozenset[str]] = {
@@ -186,8 +187,8 @@ class CaseStatement(models.Model):
 
 
 class DecisionOutcome(models.TextChoices):
-    NO_ACTION = "no_action", "No action"
-    SANCTIONS = "sanctions", "Sanctions"
+    NO_ACTION = "no_action", _("No action")
+    SANCTIONS = "sanctions", _("Sanctions")
 
 
 class Decision(models.Model):

@@ -7,15 +7,16 @@ games hand over to it (``discipline.services.receive_game_consequences``), kept 
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class ConsequenceKind(models.TextChoices):
     """Penalties that put a person out of the game and go to the discipline module (4.2 P, 6.1.5-6.1.7)."""
 
-    GAME_MISCONDUCT = "game_misconduct", "Game misconduct (6.1.5)"
-    MATCH = "match", "Match penalty (6.1.6)"
-    GROSS_MISCONDUCT = "gross_misconduct", "Gross misconduct (6.4.9 L)"
-    GAME_EJECTION = "game_ejection", "Game ejection (6.1.7)"
+    GAME_MISCONDUCT = "game_misconduct", _("Game misconduct (6.1.5)")
+    MATCH = "match", _("Match penalty (6.1.6)")
+    GROSS_MISCONDUCT = "gross_misconduct", _("Gross misconduct (6.4.9 L)")
+    GAME_EJECTION = "game_ejection", _("Game ejection (6.1.7)")
 
 
 class GameConsequence(models.Model):

@@ -13,6 +13,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from djmoney.models.fields import MoneyField
 from simple_history.models import HistoricalRecords
 
@@ -20,32 +21,32 @@ from federation.models import private_storage
 
 
 class ProtestKind(models.TextChoices):
-    ADMINISTRATIVE = "administrative", "Administrative: rink, equipment, unqualified players (9.1 B)"
-    RULING = "ruling", "Against a referee's ruling (9.1 A, D)"
-    FEDERATION = "federation", "A federation's protest about an incident (9.1 C)"
+    ADMINISTRATIVE = "administrative", _("Administrative: rink, equipment, unqualified players (9.1 B)")
+    RULING = "ruling", _("Against a referee's ruling (9.1 A, D)")
+    FEDERATION = "federation", _("A federation's protest about an incident (9.1 C)")
 
 
 class ProtestStatus(models.TextChoices):
-    FILED = "filed", "Filed"
-    UNDER_REVIEW = "under_review", "Under review"
-    UPHELD = "upheld", "Upheld"
-    REJECTED = "rejected", "Rejected"
-    LAPSED = "lapsed", "Lapsed"
-    WITHDRAWN = "withdrawn", "Withdrawn"
+    FILED = "filed", _("Filed")
+    UNDER_REVIEW = "under_review", _("Under review")
+    UPHELD = "upheld", _("Upheld")
+    REJECTED = "rejected", _("Rejected")
+    LAPSED = "lapsed", _("Lapsed")
+    WITHDRAWN = "withdrawn", _("Withdrawn")
 
 
 CLOSED_STATUSES = (ProtestStatus.UPHELD, ProtestStatus.REJECTED, ProtestStatus.LAPSED, ProtestStatus.WITHDRAWN)
 
 
 class FeeMethod(models.TextChoices):
-    CASH = "cash", "Cash at the venue"
-    TRANSFER = "transfer", "Bank transfer"
+    CASH = "cash", _("Cash at the venue")
+    TRANSFER = "transfer", _("Bank transfer")
 
 
 class FeeOutcome(models.TextChoices):
-    NONE = "", "Not decided"
-    RETURNED = "returned", "Returned (protest upheld, 9.1 A)"
-    FORFEITED = "forfeited", "Forfeited (protest unjustified, 9.1 A)"
+    NONE = "", _("Not decided")
+    RETURNED = "returned", _("Returned (protest upheld, 9.1 A)")
+    FORFEITED = "forfeited", _("Forfeited (protest unjustified, 9.1 A)")
 
 
 class Protest(models.Model):
@@ -148,16 +149,16 @@ class ProtestAttachment(models.Model):
 
 
 class DeadlineKind(models.TextChoices):
-    PROTEST = "protest", "Written protest (with its fee)"
-    ANSWER = "answer", "Opposing team's answer"
+    PROTEST = "protest", _("Written protest (with its fee)")
+    ANSWER = "answer", _("Opposing team's answer")
 
 
 class DeadlineStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    MET = "met", "Met"
-    LAPSED = "lapsed", "Lapsed"
-    PASSED = "passed", "Passed"
-    CANCELLED = "cancelled", "Cancelled"
+    OPEN = "open", _("Open")
+    MET = "met", _("Met")
+    LAPSED = "lapsed", _("Lapsed")
+    PASSED = "passed", _("Passed")
+    CANCELLED = "cancelled", _("Cancelled")
 
 
 class Deadline(models.Model):

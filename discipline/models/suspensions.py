@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from discipline import suspension_rules as sr
@@ -18,12 +19,12 @@ class SuspensionKind(models.TextChoices):
 
 
 class SuspensionStatus(models.TextChoices):
-    ACTIVE = "active", "In force"
-    SERVED = "served", "Served"
-    ENDED = "ended", "Ended (with the championship or its period)"
-    REPLACED = "replaced", "Replaced by the committee's decision"
-    WITHDRAWN = "withdrawn", "Withdrawn (the sheet's amendment removed its penalty)"
-    ANNULLED = "annulled", "Annulled on appeal (9.2 A)"
+    ACTIVE = "active", _("In force")
+    SERVED = "served", _("Served")
+    ENDED = "ended", _("Ended (with the championship or its period)")
+    REPLACED = "replaced", _("Replaced by the committee's decision")
+    WITHDRAWN = "withdrawn", _("Withdrawn (the sheet's amendment removed its penalty)")
+    ANNULLED = "annulled", _("Annulled on appeal (9.2 A)")
 
 
 class Suspension(models.Model):

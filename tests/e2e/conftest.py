@@ -85,7 +85,7 @@ def log_in(page, *, username, password, admin=False):
     page.goto("/admin/login/" if admin else "/accounts/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
-    page.locator("form [type=submit]").click()
+    page.locator("form:has(#id_password) [type=submit]").click()
     page.wait_for_load_state()
 
 
