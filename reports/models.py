@@ -1,6 +1,6 @@
 """Stored documents: one PDF per (kind, object, data version), rendered once by a Celery task.
 
-A document shows one version of its data: ``version`` is the fingerprint (SHA-256) of the exact data the
+A document shows one version of its data, in one language (English, French or Spanish: the reader's): ``version`` is the fingerprint (SHA-256) of the exact data the
 template was given, so data that changes has another version and another row. The page and the API serve only
 the row whose version is the data's current one (``reports.services``); an older file is kept (what was
 published) but never served as current.
@@ -8,6 +8,7 @@ published) but never served as current.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 from federation.models import private_storage
@@ -37,12 +38,19 @@ def document_path(instance: Document, filename: str) -> str:
 
 
 class Document(models.Model):
-    """One rendered (or to be rendered) document: its kind, the object it is about and the data version it shows."""
+    """One rendered (or to be rendered) document: its kind, the object it is about, the data version it shows and
+    its language."""
 
     kind = models.CharField(max_length=32, choices=DocumentKind.choices)
     object_id = models.PositiveBigIntegerField(help_text="The id of the object the document is about (by kind).")
     version = models.CharField(max_length=64, help_text="SHA-256 of the data the document shows.")
     version_label = models.CharField(max_length=300, help_text="The version as the document's version line says it.")
+    language = models.CharField(
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default=settings.LANGUAGE_CODE,
+        help_text="The language the document is written in (issue 12): one file per language of a data version.",
+    )
     status = models.CharField(max_length=12, choices=DocumentStatus.choices, default=DocumentStatus.QUEUED)
     file = models.FileField(upload_to=document_path, storage=private_storage, blank=True, max_length=200)
     size = models.PositiveIntegerField(null=True, blank=True, help_text="Bytes of the stored file.")
@@ -57,7 +65,9 @@ class Document(models.Model):
     class Meta:
         ordering = ["kind", "object_id", "-requested_at", "-pk"]
         constraints = [
-            models.UniqueConstraint(fields=["kind", "object_id", "version"], name="one_document_per_data_version"),
+            models.UniqueConstraint(
+                fields=["kind", "object_id", "version", "language"], name="one_document_per_data_version_and_language"
+            ),
             models.CheckConstraint(
                 condition=~models.Q(status="done") | ~models.Q(file=""), name="a_done_document_has_its_file"
             ),

@@ -33,7 +33,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tournaments.models import Championship, Game, GameStatus, TeamEntry
 from tournaments.selectors import championship_visibility_q, of_visible_championships
@@ -318,28 +318,39 @@ def fingerprint(data: dict[str, Any]) -> str:
 # --- the current document -------------------------------------------------------------------------------------
 
 
-def document_current(kind: str, obj: Any, *, now: datetime.datetime | None = None) -> Document:
-    """Return the document of ``obj``'s current data; make its row and queue its render when there is none.
+def document_language(language: str | None = None) -> str:
+    """The language a document is written in: ``language`` (the request's) when the site offers it, else English."""
+    try:
+        return translation.get_supported_language_variant(language or settings.LANGUAGE_CODE)
+    except LookupError:
+        return settings.LANGUAGE_CODE
 
-    One row per (kind, object, version): two requests at once make one row (the constraint), and only the one
-    that made it queues the render, after the commit.
+
+def document_current(
+    kind: str, obj: Any, *, language: str | None = None, now: datetime.datetime | None = None
+) -> Document:
+    """Return the document of ``obj``'s current data in ``language``; make its row and queue its render when there
+    is none.
+
+    One row per (kind, object, version, language): two requests at once make one row (the constraint), and only the
+    one that made it queues the render, after the commit. The data are computed in the document's language (their
+    labels are), so the version is that language's.
     """
-    data = KINDS[kind].data(obj)
+    language = document_language(language)
+    with translation.override(language):
+        data = KINDS[kind].data(obj)
     version = fingerprint(data)
-    existing = Document.objects.filter(kind=kind, object_id=obj.pk, version=version).first()
+    same = {"kind": kind, "object_id": obj.pk, "version": version, "language": language}
+    existing = Document.objects.filter(**same).first()
     if existing is not None:
         return existing
     try:
         with transaction.atomic():
             document = Document.objects.create(
-                kind=kind,
-                object_id=obj.pk,
-                version=version,
-                version_label=data.get("version_label", "")[:300],
-                requested_at=now or timezone.now(),
+                **same, version_label=data.get("version_label", "")[:300], requested_at=now or timezone.now()
             )
     except IntegrityError:
-        return Document.objects.get(kind=kind, object_id=obj.pk, version=version)
+        return Document.objects.get(**same)
     transaction.on_commit(partial(queue_render, document.pk))
     return document
 
@@ -351,9 +362,10 @@ def queue_render(document_id: int) -> None:
 
 
 def previous_documents(document: Document) -> list[Document]:
-    """The object's documents of older data versions, newest first (kept, never served as current)."""
+    """The object's documents of older data versions in the same language, newest first (kept, never served as
+    current)."""
     return list(
-        Document.objects.filter(kind=document.kind, object_id=document.object_id)
+        Document.objects.filter(kind=document.kind, object_id=document.object_id, language=document.language)
         .exclude(pk=document.pk)
         .order_by("-requested_at", "-pk")
     )
@@ -396,10 +408,16 @@ def _lock(document_id: int) -> Document | None:
     return Document.objects.select_for_update(skip_locked=True).filter(pk=document_id).first()
 
 
+def _file_name(document: Document) -> str:
+    """The PDF's name in its folder: the version, and the language when it is not English (one file each)."""
+    suffix = "" if document.language == settings.LANGUAGE_CODE else f".{document.language}"
+    return f"{document.version[:24]}{suffix}.pdf"
+
+
 def _store(document: Document, pdf: bytes) -> str:
     """Write the PDF under a temporary name, then move it to its final name at once (os.replace)."""
     storage = document.file.storage
-    final = document.file.field.generate_filename(document, f"{document.version[:24]}.pdf")
+    final = document.file.field.generate_filename(document, _file_name(document))
     temporary = storage.save(f"{final}.partial-{uuid.uuid4().hex}", ContentFile(pdf))
     try:
         os.replace(storage.path(temporary), storage.path(final))
@@ -420,7 +438,7 @@ def _clear_partials(document: Document) -> None:
     except (FileNotFoundError, NotImplementedError):
         return
     for name in files:
-        if name.startswith(f"{document.version[:24]}.pdf.partial-"):
+        if name.startswith(f"{_file_name(document)}.partial-"):
             storage.delete(f"{folder}/{name}")
 
 
@@ -454,15 +472,16 @@ def document_render(document_id: int) -> str:
             obj = kind.load(document.object_id)
         except ObjectDoesNotExist as error:
             return _fail(document, f"The {document.get_kind_display()} is about an object that is gone: {error}")
-        data = kind.data(obj)
-        if fingerprint(data) != document.version:
-            transaction.on_commit(partial(document_current, document.kind, obj))
-            return _fail(document, "Superseded: the data changed before this version was rendered.", "superseded")
-        _clear_partials(document)
-        html = render_to_string(
-            kind.template,
-            {**data, "version": document.version, "stylesheet": static_file_url("reports/documents.css")},
-        )
+        with translation.override(document.language):
+            data = kind.data(obj)
+            if fingerprint(data) != document.version:
+                transaction.on_commit(partial(document_current, document.kind, obj, language=document.language))
+                return _fail(document, "Superseded: the data changed before this version was rendered.", "superseded")
+            _clear_partials(document)
+            html = render_to_string(
+                kind.template,
+                {**data, "version": document.version, "stylesheet": static_file_url("reports/documents.css")},
+            )
         try:
             rendered = render_pdf(html)
         except RenderError as error:

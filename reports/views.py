@@ -12,6 +12,7 @@ import functools
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
 from federation.files import private_file_response
@@ -51,7 +52,7 @@ def document_page(request, object_id: int, *, kind: str):
     spec, obj = _readable(request, kind, object_id)
     if obj is None:
         return redirect_to_login(request.get_full_path())
-    document = services.document_current(kind, obj)
+    document = services.document_current(kind, obj, language=get_language())
     back_url, back_text = spec.back(obj)
     return render(
         request,
@@ -76,7 +77,7 @@ def document_pdf(request, object_id: int, *, kind: str):
     spec, obj = _readable(request, kind, object_id)
     if obj is None:
         return redirect_to_login(request.get_full_path())
-    document = services.document_current(kind, obj)
+    document = services.document_current(kind, obj, language=get_language())
     if document.status != DocumentStatus.DONE:
         return redirect(f"reports:{spec.route}", obj.pk)
     return private_file_response(document.file, content_type="application/pdf", filename_stem=spec.filename(obj))
@@ -89,7 +90,7 @@ def document_retry(request, object_id: int, *, kind: str):
         return redirect_to_login(request.get_full_path())
     spec, obj = _readable(request, kind, object_id)
     services.check_can_retry(request.user, kind, obj)
-    document = services.document_current(kind, obj)
+    document = services.document_current(kind, obj, language=get_language())
     if document.status == DocumentStatus.FAILED:
         services.document_retry(document)
         messages.success(request, f"The {spec.label.lower()} is queued again.")

@@ -40,3 +40,14 @@ def _celery_eager(request):
     app.conf.task_always_eager = app.conf.task_eager_propagates = True
     yield
     app.conf.task_always_eager, app.conf.task_eager_propagates = previous
+
+
+@pytest.fixture(autouse=True)
+def _english_between_tests():
+    """A request in another language leaves it active in the thread (LocaleMiddleware): each test starts and ends
+    in English, the site's default."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()

@@ -140,22 +140,23 @@ def flat(text: str) -> str:
     return " ".join(re.sub(r"-[ \t]*\n\s*", "-", text).split())
 
 
-def rendered(kind: str, obj):
-    """Render ``obj``'s current document of ``kind`` now (as the worker does) and return its row, done."""
+def rendered(kind: str, obj, *, language: str | None = None):
+    """Render ``obj``'s current document of ``kind`` (in ``language``) now, as the worker does, and return its row,
+    done."""
     from reports import services
     from reports.models import DocumentStatus
 
-    document = services.document_current(kind, obj)
+    document = services.document_current(kind, obj, language=language)
     services.document_render(document.pk)
     document.refresh_from_db()
     assert document.status == DocumentStatus.DONE, document.error
     return document
 
 
-def rendered_text(kind: str, obj, tmp_path, *, raw: bool = False) -> str:
+def rendered_text(kind: str, obj, tmp_path, *, raw: bool = False, language: str | None = None) -> str:
     """The text of ``obj``'s current document of ``kind``, rendered now, as ``flat`` reads it (``raw``: in the order
     it was drawn, ``pdf_raw_text``)."""
-    document = rendered(kind, obj)
+    document = rendered(kind, obj, language=language)
     with document.file.open("rb") as stored:
         data = stored.read()
     return flat(pdf_raw_text(data, tmp_path) if raw else pdf_text(data, tmp_path))

@@ -16,7 +16,7 @@ from reports.models import Document, DocumentKind, DocumentStatus
 from tests.factories import GameFactory
 from tournaments import services as results
 
-from .helpers import AFTER_GAME, person_of, staff_result_game
+from .helpers import AFTER_GAME, person_of, rendered, rendered_text, staff_result_game
 
 pytestmark = pytest.mark.django_db
 
@@ -189,3 +189,25 @@ def test_a_refused_retry_names_who_may_render_that_kind_again(director):
     services.check_can_retry(director, DocumentKind.GAME_REPORT, game)  # a director may
     with pytest.raises(PermissionDenied, match="^Only the entry's team managers and its federation's staff render"):
         services.check_can_retry(someone, DocumentKind.ROSTER, TeamEntryFactory())
+
+
+def test_each_language_has_its_own_document_and_file(game, tmp_path):
+    """Issue 12: a document is written in its reader's language; English stays the authoritative one."""
+    english = rendered(DocumentKind.GAME_REPORT, game)
+    spanish = rendered(DocumentKind.GAME_REPORT, game, language="es")
+    assert (english.language, spanish.language) == ("en", "es")
+    assert english.pk != spanish.pk and english.file.name != spanish.file.name
+    assert services.previous_documents(spanish) == []
+    # A language the site does not offer falls back to English.
+    assert services.document_current(DocumentKind.GAME_REPORT, game, language="de").pk == english.pk
+    text = rendered_text(DocumentKind.GAME_REPORT, game, tmp_path, language="es")
+    # The labels are Spanish; the articles keep their numbers (4.2 O, 4.3).
+    assert "Tiempo reglamentario" in text or "Árbitro" in text, text[:400]
+    assert "4.3" in text
+
+
+def test_the_page_asks_for_the_document_in_the_readers_language(client, game, settings):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    response = client.get(reverse("reports:game-report", args=[game.pk]))
+    assert response.status_code == 200
+    assert list(Document.objects.filter(object_id=game.pk).values_list("language", flat=True)) == ["fr"]
