@@ -175,6 +175,13 @@ def test_a_team_manager_imports_the_roster_from_csv_and_xlsx_on_a_phone(
     expect(page.get_by_role("button", name="Confirm the roster")).to_have_count(0)
     expect(page.locator("table.roster").get_by_role("link", name="Change")).to_have_count(0)
     expect(page.locator("table.roster tbody tr")).to_have_count(8)
+    # With no link left in it, the roster's box still takes the keyboard: the arrows scroll to Eligibility.
+    roster = page.get_by_role("region", name="Roster")
+    roster.focus()
+    expect(roster).to_be_focused()
+    for _ in range(8):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.querySelector('.table-wrap').scrollLeft > 0")
     fits_the_phone(page)
     accessible(page, "the entry page with the roster frozen")
     screenshot(page, "roster-frozen")
