@@ -18,3 +18,15 @@ def apply_errors(form: forms.BaseForm, exc: ValidationError) -> None:
             form.add_error(field if field in form.fields else None, messages)
     else:
         form.add_error(None, exc.messages)
+
+
+def focus_first_error(form: forms.BaseForm) -> None:
+    """Give the first field with an error ``autofocus``: the page that comes back opens on the refusal.
+
+    A long page (a phone's, the entry page's forms one under the other) would otherwise open at its top, the
+    error far below and out of sight; the browser scrolls to the focused field and a screen reader reads it.
+    """
+    for name, field in form.fields.items():
+        if name in form.errors:
+            field.widget.attrs["autofocus"] = True
+            return

@@ -32,6 +32,13 @@ class RosterLine:
     position: str = PLAYER
     captain: bool = False
     alternate: bool = False
+    # How a message names this line when another line clashes with it ("row 2" of a file, a player's name);
+    # empty: "line n", its place in the list.
+    label: str = ""
+
+
+def _line_name(lines: Sequence[RosterLine], index: int) -> str:
+    return lines[index].label or f"line {index + 1}"
 
 
 @dataclass(frozen=True)
@@ -94,14 +101,19 @@ def _line_problems(lines: Sequence[RosterLine]) -> list[RosterProblem]:
         elif line.number in numbers:
             problems.append(
                 _problem(
-                    "number", "3.2.9 D", f"number {line.number} is already worn by line {numbers[line.number] + 1}", i
+                    "number",
+                    "3.2.9 D",
+                    f"number {line.number} is already worn by {_line_name(lines, numbers[line.number])}",
+                    i,
                 )
             )
         else:
             numbers[line.number] = i
         if line.person_id in people:
             problems.append(
-                _problem("person_id", "3.1.1 A", f"this person is already on line {people[line.person_id] + 1}", i)
+                _problem(
+                    "person_id", "3.1.1 A", f"this person is already on {_line_name(lines, people[line.person_id])}", i
+                )
             )
         else:
             people[line.person_id] = i

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.access import is_federation_staff
 from federation.models import Person
-from portal.forms import apply_errors
+from portal.forms import apply_errors, focus_first_error
 
 from . import rinks as rink_rules
 from . import roster_files, selectors, services
@@ -747,6 +747,7 @@ def _entry_form_post(request, pk: int, *, slot: str, make_form, write, done):
         else:
             messages.success(request, done(result))
             return redirect("tournaments:entry-detail", pk=entry.pk)
+    focus_first_error(form)
     return _entry_page(request, entry, status=400, **{slot: form})
 
 

@@ -103,7 +103,19 @@ def test_it_reports_every_bad_row(entry, director):
 def test_a_duplicate_number_within_the_file_is_refused_3_2_9_d(entry, director):
     a, b = eligible_person(entry.federation), eligible_person(entry.federation)
     text = f"person_id;number;position\n{a.pk};9;player\n{b.pk};9;player\n"
-    assert only_error(entry, director, csv_file(text)).startswith("Row 3, number: Rule 3.2.9 D")
+    assert (
+        only_error(entry, director, csv_file(text)) == "Row 3, number: Rule 3.2.9 D: number 9 is already worn by row 2"
+    )
+
+
+def test_a_number_already_on_the_roster_names_the_player_who_wears_it_3_2_9_d(entry, director):
+    worn = RosterEntryFactory(entry=entry, person=eligible_person(entry.federation), number="9")
+    newcomer = eligible_person(entry.federation)
+    text = f"person_id,number\n{newcomer.pk},9\n"
+    with pytest.raises(ValidationError) as exc:
+        import_file(entry, director, csv_file(text))
+    assert errors(exc) == [f"Row 2, number: Rule 3.2.9 D: number 9 is already worn by {worn.person} (on the roster)"]
+    assert list(entry.roster.all()) == [worn]
 
 
 def test_a_fifteenth_floor_player_in_the_file_is_refused_r_04(entry, director):

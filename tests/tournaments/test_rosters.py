@@ -103,6 +103,16 @@ def test_it_rejects_duplicate_numbers_on_the_second_line():
     assert "already worn by line 1" in problems[0].message
 
 
+def test_a_clash_names_the_other_line_by_its_label_when_it_has_one():
+    """A file's rows are named as the spreadsheet shows them, not by their place in a list (3.2.9 D, 3.1.1 A)."""
+    lines = [RosterLine("p1", "9", label="row 2"), RosterLine("p2", "9"), RosterLine("p1", "10")]
+    messages = [p.message for p in check_roster(lines, complete=False)]
+    assert messages == [
+        "Rule 3.2.9 D: number 9 is already worn by row 2",
+        "Rule 3.1.1 A: this person is already on row 2",
+    ]
+
+
 def test_it_rejects_a_leading_zero_on_the_line_that_has_it():
     lines = roster()
     lines[4] = RosterLine(lines[4].person_id, "07", PLAYER)

@@ -257,6 +257,24 @@ def test_a_csv_import_with_one_bad_row_saves_nothing_and_lists_the_row(manager_c
     assert not RosterEntry.objects.filter(entry=entry).exists()
 
 
+def test_a_refused_form_comes_back_focused_on_the_field_in_error(manager_client, entry):
+    """A long page (a phone's) opens on the refusal, not at its top; the other forms take no focus."""
+    person = eligible_person(entry.federation)
+    response = manager_client.post(
+        url("roster-import", entry.pk), {"file": _csv(f"person_id,number\n{person.pk},07\n")}
+    )
+    assert response.status_code == 400
+    assert response.context["import_form"]["file"].field.widget.attrs.get("autofocus")
+    assert response.text.count("autofocus") == 1
+    response = manager_client.post(
+        url("roster-add", entry.pk), {"person": person.pk, "number": "07", "position": "player"}
+    )
+    assert response.status_code == 400
+    assert response.context["add_form"]["number"].field.widget.attrs.get("autofocus")
+    assert response.text.count("autofocus") == 1
+    assert "autofocus" not in manager_client.get(url("entry-detail", entry.pk)).text
+
+
 def test_a_good_csv_import_adds_every_row(manager_client, entry):
     born = datetime.date(1995, 4, 2)
     person = eligible_person(entry.federation, last_name="Rossi", first_name="Marco", date_of_birth=born)

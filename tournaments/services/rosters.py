@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -37,11 +37,19 @@ from tournaments.selectors import roster_for_entry
 from tournaments.services.entries import check_can_manage_entry, check_entry_open
 
 
-def roster_lines(roster: Sequence[RosterEntry]) -> list[roster_rules.RosterLine]:
-    """Return the roster as the pure core checks it (``tournaments.rosters.check_roster``)."""
+def roster_lines(
+    roster: Sequence[RosterEntry], *, label: Callable[[RosterEntry], str] | None = None
+) -> list[roster_rules.RosterLine]:
+    """Return the roster as the pure core checks it (``tournaments.rosters.check_roster``); ``label(line)``
+    names a line in the messages (default: its place in the list)."""
     return [
         roster_rules.RosterLine(
-            person_id=r.person_id, number=r.number, position=r.position, captain=r.captain, alternate=r.alternate
+            person_id=r.person_id,
+            number=r.number,
+            position=r.position,
+            captain=r.captain,
+            alternate=r.alternate,
+            label=label(r) if label else "",
         )
         for r in roster
     ]
@@ -134,8 +142,10 @@ def check_roster_add(
     captain: bool,
     alternate: bool,
     now: datetime.datetime,
+    label: Callable[[RosterEntry], str] | None = None,
 ) -> RosterEntry:
-    """Return the new roster line, unsaved, once every rule allows it (3.1.1 A-B, 3.1.2, 3.2.9 C-E)."""
+    """Return the new roster line, unsaved, once every rule allows it (3.1.1 A-B, 3.1.2, 3.2.9 C-E);
+    ``label`` names the lines of ``roster`` in the messages (``roster_lines``)."""
     number = check_jersey_number(number)
     check_position(position)
     check_entry_open(entry)
@@ -147,7 +157,9 @@ def check_roster_add(
     new = RosterEntry(
         entry=entry, person=person, number=number, position=position, captain=captain, alternate=alternate
     )
-    check_roster_lines(roster_lines([*roster, new]), limits=roster_limits(entry.championship), complete=False)
+    check_roster_lines(
+        roster_lines([*roster, new], label=label), limits=roster_limits(entry.championship), complete=False
+    )
     return new
 
 
@@ -469,9 +481,15 @@ def _check_import_lines(
     entry: TeamEntry, roster: Sequence[RosterEntry], lines: Iterable[ImportLine], *, now: datetime.datetime
 ) -> tuple[list[RosterEntry], list[tuple[int, str]]]:
     """Each line through ``check_roster_add``, the rows before it counted: the new lines, unsaved, and the
-    refusals as (row, "Row n, field: message")."""
+    refusals as (row, "Row n, field: message"). A clash names the file's row, or the player already on the
+    roster (``roster`` with its people loaded), never a place in a list the manager does not see."""
     new: list[RosterEntry] = []
     errors: list[tuple[int, str]] = []
+    rows: dict[int, int] = {}  # id() of a new line -> its row in the file
+
+    def label(line: RosterEntry) -> str:
+        return f"row {rows[id(line)]}" if id(line) in rows else f"{line.person} (on the roster)"
+
     for line in lines:
         try:
             new.append(
@@ -484,8 +502,10 @@ def _check_import_lines(
                     captain=line.captain,
                     alternate=line.alternate,
                     now=now,
+                    label=label,
                 )
             )
+            rows[id(new[-1])] = line.row
         except ValidationError as exc:
             errors.extend(
                 (line.row, f"Row {line.row}, {field}: {message}")
@@ -515,7 +535,7 @@ def roster_import_check(
         check_roster_change(entry, kind=roster_rules.ADD, now=now)
     except ValidationError as exc:  # once, for the whole file, beside the file
         raise field_error(roster_files.FIELD, exc.messages) from None
-    roster = list(entry.roster.all())
+    roster = list(entry.roster.select_related("person"))
     limits = roster_limits(entry.championship)
     try:
         content = roster_files.read_roster_file(
@@ -548,7 +568,9 @@ def roster_import_save(checked: RosterImport, *, by: User) -> list[RosterEntry]:
         # Lock the people too, in one order: two teams taking the same player at once must not both succeed.
         people = sorted({line.person.pk for line in checked.lines})
         list(Person.objects.select_for_update().filter(pk__in=people).order_by("pk").values_list("pk", flat=True))
-        new, errors = _check_import_lines(entry, list(entry.roster.all()), checked.lines, now=checked.now)
+        new, errors = _check_import_lines(
+            entry, list(entry.roster.select_related("person")), checked.lines, now=checked.now
+        )
         if errors:
             raise field_error(roster_files.FIELD, [message for _, message in errors])
         bulk_create_with_history(new, RosterEntry, default_user=by)
