@@ -4,7 +4,7 @@ The officials' console runs on a tablet held landscape (1024 x 768), the public 
 in a browser context of its own, both on the portal served by uvicorn (fixture `asgi_server`): every entry the
 console sends is stored, then pushed over the WebSocket to the phone. The console's clock is Playwright's
 (tests.e2e.live_helpers.minutes): the game's minutes pass without waiting for them. Rule articles: FIRS/IHTC Rules of
-the Game 2017; R-nn: docs of the rules' interpretation.
+the Game 2017; R-nn: the portal's interpretation decisions (rules-interpretation.md).
 """
 
 from __future__ import annotations
