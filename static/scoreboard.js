@@ -136,6 +136,10 @@
     stale: "Stale: no news from the server for 10 seconds"
   };
 
+  var WAITING_TEXT = { // box entries whose time does not run
+    stacked: "(waits: 6.2.2 A)", queued: "(waits)", expired: "(out at the stoppage)"
+  };
+
   function Board(root, feed, sheetUrl) {
     this.root = root;
     this.feed = feed;
@@ -202,6 +206,9 @@
       state.period > 2 ? "Overtime" : "Period " + state.period;
     this.set("[data-period]", period);
     this.set("[data-power-play]", state.power_play ? "Power play: " + teams[state.power_play].name : "");
+    var called = ["home", "away"].filter(function (side) { return teams[side].timeouts_used > 0; });
+    this.set("[data-timeouts]", called.length ? "Time-out this period: " +
+      called.map(function (side) { return teams[side].name; }).join(", ") : ""); // 5.5.2 B, R-12
     ["home", "away"].forEach(function (side) {
       var list = board.find('[data-box="' + side + '"]');
       if (!list) return;
@@ -213,6 +220,7 @@
         item.setAttribute("data-status", entry.status);
         var who = document.createElement("span");
         who.textContent = "#" + (entry.player === null ? "?" : entry.player) + " " + entry.penalty.replace(/_/g, " ");
+        if (WAITING_TEXT[entry.status]) who.textContent += " " + WAITING_TEXT[entry.status];
         var time = document.createElement("span");
         time.className = "remaining";
         item.appendChild(who);

@@ -171,3 +171,41 @@ def check_accessible(page, name):
 def accessible():
     """Return check_accessible(page, name): axe-core finds no serious or critical violation on the page."""
     return check_accessible
+
+
+@pytest.fixture
+def asgi_server(transactional_db, settings):
+    """The portal on uvicorn in a thread (tests.e2e.live_helpers.ThreadedAsgiServer): WebSockets, in-memory layer."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    from channels.layers import channel_layers
+
+    from tests.e2e.live_helpers import ThreadedAsgiServer
+
+    channel_layers.backends.clear()
+    with ThreadedAsgiServer() as server:
+        yield server
+    channel_layers.backends.clear()
+
+
+@pytest.fixture
+def viewer_tab(browser, asgi_server, outside_requests):
+    """Return open_tab(path, before=None, **context options): a tab in a browser context of its own on the ASGI server.
+
+    ``before(tab)`` runs before the first navigation (a clock to install, a route to set).
+    """
+    contexts = []
+
+    def open_tab(path, *, before=None, **options):
+        context = browser.new_context(base_url=asgi_server.url, **options)
+        context.set_default_timeout(15_000)
+        context.on("request", lambda r: outside_requests.append(r.url) if "127.0.0.1" not in r.url else None)
+        contexts.append(context)
+        tab = context.new_page()
+        if before is not None:
+            before(tab)
+        tab.goto(path)
+        return tab
+
+    yield open_tab
+    for context in contexts:
+        context.close()

@@ -1,7 +1,7 @@
 """The scorer's console in a browser (issue 9): a whole game entered with the network cut in the middle.
 
-The page's clock is Playwright's (``page.clock``): the game's minutes pass by ``fast_forward``, not in real time,
-while the page's requests and the server run as they do at a rink.
+The page's clock is Playwright's (``page.clock``, tests.e2e.live_helpers.minutes): the game's minutes pass by
+``fast_forward``, not in real time, while the page's requests and the server run as they do at a rink.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from games import engine
 from games.models import GameSheet, SheetEvent
 from games.sheet import _engine_game, record_events, sheet_state
+from tests.e2e.live_helpers import goal, minutes, open_console, penalty, space, waiting
 from tests.factories import international_staff
 
 # The live server's SQLite may answer "table is locked" to one of two requests at once (the console retries it).
@@ -33,58 +34,11 @@ def director(transactional_db):
     return international_staff(username="director-e2e")
 
 
-def open_console(page, game, *, sign_in: bool = True):
-    page.goto(f"/games/{game.pk}/console/")
-    expect(page.locator("body[data-started=yes]")).to_be_attached()
-    if sign_in:
-        expect(page.locator("#signin")).to_be_visible()
-        page.locator("#signin-go").click()
-        expect(page.locator("#signin")).to_be_hidden()
-        expect(page.locator("#device")).to_contain_text("official scorer (4.3)")
-    return page
-
-
 @pytest.fixture
 def console(page, login_as, director, game):
     page.clock.install()
     login_as(director)
     return open_console(page, game)
-
-
-def waiting(page, count: int) -> None:
-    """The bar shows ``count`` entries waiting; for 0, once every entry made has been sent and acknowledged."""
-    expect(page.locator("#waiting")).to_have_attribute("data-count", str(count))
-    if count == 0:
-        page.wait_for_function("window.ihtcConsole.settled()")
-
-
-def minutes(page, text: str) -> None:
-    """Let game time pass on the page's clock (the rink's minutes, without waiting for them)."""
-    page.clock.fast_forward(text)
-
-
-def penalty(page, side: str, search: str, player: int, *, delayed: bool = False) -> None:
-    page.locator(f"[data-actions={side}] [data-type=penalty]").click()
-    page.locator("#f-search").fill(search)
-    page.locator("#f-search").press("Enter")
-    page.locator("#f-player").select_option(str(player))
-    if delayed:
-        page.locator("#f-delayed").check()
-    page.locator("#entry-ok").click()
-    expect(page.locator("#entry")).to_be_hidden()
-
-
-def goal(page, side: str, scorer: int, assist: int | None = None) -> None:
-    page.locator(f"[data-actions={side}] [data-type=goal]").click()
-    page.locator("#f-player").select_option(str(scorer))
-    if assist is not None:
-        page.locator("#f-assist").select_option(str(assist))
-    page.locator("#f-time").press("Enter")  # the keyboard enters the form
-    expect(page.locator("#entry")).to_be_hidden()
-
-
-def space(page) -> None:
-    page.locator("body").press("Space")
 
 
 def local_log(page) -> list[dict]:

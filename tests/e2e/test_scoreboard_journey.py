@@ -1,8 +1,8 @@
 """The public scoreboard in a browser: a viewer's tab follows a game while the table enters it.
 
-pytest-django's live server is WSGI; the scoreboard needs WebSockets, so this module serves the portal with
-uvicorn (the server of `make run`) in a thread of the test process. Its requests open their own connections
-to the test database (SQLite's shared in-memory test database: the same data), and the in-memory channel layer
+pytest-django's live server is WSGI; the scoreboard needs WebSockets, so these tests serve the portal with
+uvicorn (the server of `make run`) in a thread of the test process (fixture `asgi_server`, tests/e2e/conftest.py).
+Its requests open their own connections to the test database (SQLite's shared in-memory test database: the same data), and the in-memory channel layer
 lives in the server's event loop, as in `make run`. Entries are posted to that server's API as a signed-in
 console device does, so each push goes the production way: entry committed -> publish -> relay -> socket.
 """
@@ -11,45 +11,13 @@ from __future__ import annotations
 
 import datetime
 import re
-import threading
 import time
 
-import pytest
-import uvicorn
 from playwright.sync_api import expect
 
 from tests.factories import international_staff
 from tests.games.sheet_helpers import entry, sheet_game, sign_in
-from tests.live_servers import DEVICE, Session, free_port, post_entries
-
-
-class ThreadedAsgiServer:
-    """uvicorn serving portal.asgi in a thread (no signal handlers: not the main thread)."""
-
-    def __init__(self):
-        from portal.asgi import application
-
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(application, host="127.0.0.1", port=self.port, lifespan="off", log_level="warning",
-                                ws_per_message_deflate=False)  # fmt: skip
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            assert time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc):
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-
-    def post(self, game, events, session):
-        return post_entries(self.url, game.pk, events, session=session)
+from tests.live_servers import DEVICE, Session
 
 
 def now_entry(type_: str, **fields) -> dict:
@@ -58,37 +26,6 @@ def now_entry(type_: str, **fields) -> dict:
     made = entry(type_, **fields)
     made["device_time"] = datetime.datetime.now(datetime.UTC).isoformat()
     return made
-
-
-@pytest.fixture
-def asgi_server(transactional_db, settings):
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    from channels.layers import channel_layers
-
-    channel_layers.backends.clear()
-    with ThreadedAsgiServer() as server:
-        yield server
-    channel_layers.backends.clear()
-
-
-@pytest.fixture
-def viewer_tab(browser, asgi_server, outside_requests):
-    contexts = []
-
-    def open_tab(path, *, before=None, **options):
-        context = browser.new_context(base_url=asgi_server.url, **options)
-        context.set_default_timeout(15_000)
-        context.on("request", lambda r: outside_requests.append(r.url) if "127.0.0.1" not in r.url else None)
-        contexts.append(context)
-        tab = context.new_page()
-        if before is not None:
-            before(tab)
-        tab.goto(path)
-        return tab
-
-    yield open_tab
-    for context in contexts:
-        context.close()
 
 
 def test_a_viewer_follows_each_goal_and_penalty_as_the_table_enters_them(asgi_server, viewer_tab, outside_requests):

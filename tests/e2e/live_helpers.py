@@ -1,0 +1,95 @@
+"""Helpers of the live game's browser tests: the scorer's console (its keys, forms and outbox) and uvicorn in a thread.
+
+The console's clock is Playwright's (``page.clock``): the game's minutes pass by ``fast_forward``, not in real time.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import uvicorn
+from playwright.sync_api import expect
+
+from tests.live_servers import free_port, post_entries
+
+
+class ThreadedAsgiServer:
+    """uvicorn serving portal.asgi in a thread (no signal handlers: not the main thread).
+
+    pytest-django's live server is WSGI; the scoreboard needs WebSockets. Its requests open their own connections
+    to the test database (SQLite's shared in-memory test database: the same data), and the in-memory channel layer
+    lives in the server's event loop, as in `make run`.
+    """
+
+    def __init__(self):
+        from portal.asgi import application
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(application, host="127.0.0.1", port=self.port, lifespan="off", log_level="warning",
+                                ws_per_message_deflate=False)  # fmt: skip
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            assert time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+    def post(self, game, events, session):
+        return post_entries(self.url, game.pk, events, session=session)
+
+
+def open_console(page, game, *, sign_in: bool = True):
+    page.goto(f"/games/{game.pk}/console/")
+    expect(page.locator("body[data-started=yes]")).to_be_attached()
+    if sign_in:
+        expect(page.locator("#signin")).to_be_visible()
+        page.locator("#signin-go").click()
+        expect(page.locator("#signin")).to_be_hidden()
+        expect(page.locator("#device")).to_contain_text("official scorer (4.3)")
+    return page
+
+
+def waiting(page, count: int) -> None:
+    """The bar shows ``count`` entries waiting; for 0, once every entry made has been sent and acknowledged."""
+    expect(page.locator("#waiting")).to_have_attribute("data-count", str(count))
+    if count == 0:
+        page.wait_for_function("window.ihtcConsole.settled()")
+
+
+def minutes(page, text: str) -> None:
+    """Let game time pass on the page's clock (the rink's minutes, without waiting for them)."""
+    page.clock.fast_forward(text)
+
+
+def penalty(page, side: str, search: str, player: int, *, delayed: bool = False) -> None:
+    page.locator(f"[data-actions={side}] [data-type=penalty]").click()
+    page.locator("#f-search").fill(search)
+    page.locator("#f-search").press("Enter")
+    page.locator("#f-player").select_option(str(player))
+    if delayed:
+        page.locator("#f-delayed").check()
+    page.locator("#entry-ok").click()
+    expect(page.locator("#entry")).to_be_hidden()
+
+
+def goal(page, side: str, scorer: int, assist: int | None = None) -> None:
+    page.locator(f"[data-actions={side}] [data-type=goal]").click()
+    page.locator("#f-player").select_option(str(scorer))
+    if assist is not None:
+        page.locator("#f-assist").select_option(str(assist))
+    page.locator("#f-time").press("Enter")  # the keyboard enters the form
+    expect(page.locator("#entry")).to_be_hidden()
+
+
+def space(page) -> None:
+    page.locator("body").press("Space")
