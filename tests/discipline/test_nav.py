@@ -23,8 +23,16 @@ def nav_links(user) -> str:
 @pytest.mark.parametrize(
     ("make", "shown", "hidden"),
     [
-        (lambda: with_role(Role.DISCIPLINE_COMMITTEE), ["discipline:queue", "discipline:protest-list"], []),
-        (lambda: with_role(Role.IHTC_EXECUTIVE), ["discipline:queue", "discipline:protest-list"], []),
+        (
+            lambda: with_role(Role.DISCIPLINE_COMMITTEE),
+            ["discipline:queue", "discipline:protest-list", "discipline:suspensions"],
+            [],
+        ),
+        (
+            lambda: with_role(Role.IHTC_EXECUTIVE),
+            ["discipline:queue", "discipline:protest-list", "discipline:suspensions"],
+            [],
+        ),
         (federation_staff, ["discipline:protest-list"], ["discipline:queue"]),
         (
             lambda: with_role(Role.TEAM_MANAGER),
