@@ -40,7 +40,9 @@ def match_penalty_game() -> list[dict]:
         entry("clock_start", period=1, time="5:00"),
         entry("period_end", period=1, time="20:00"),
         entry("period_start", period=2),
-        entry("penalty", period=2, time="12:00", team="away", player=16, penalty="match", infraction="kicking_opponent"),
+        entry(
+            "penalty", period=2, time="12:00", team="away", player=16, penalty="match", infraction="kicking_opponent"
+        ),
         entry("clock_start", period=2, time="12:00"),
         entry("period_end", period=2, time="20:00"),
     ]
