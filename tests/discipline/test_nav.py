@@ -17,7 +17,7 @@ def nav_links(user) -> str:
     if user is not None:
         client.force_login(user)
     page = client.get(reverse("tournaments:championship-list")).content.decode()
-    return page[page.index("<nav>") : page.index("</nav>")]
+    return page[page.index("<nav") : page.index("</nav>")]
 
 
 @pytest.mark.parametrize(
