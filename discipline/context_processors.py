@@ -14,15 +14,20 @@ from . import access
 def nav(request) -> dict:
     """``nav_discipline``: (label, url) pairs, asked only when a page renders the navigation.
 
-    The committee and the executive: their queue of incident reports and every protest (R-53, 9.1 A); staff who
-    record protest fees: the protests (R-52); team managers: their teams' protests and suspensions (9.1, 8.2)."""
+    The committee and the executive: their queue of incident reports, every protest and every suspension (R-53,
+    9.1 A, 8.2); staff who record protest fees: the protests (R-52); team managers: their teams' protests and
+    suspensions (9.1, 8.2)."""
     user = getattr(request, "user", None)
 
     def links() -> list[tuple[str, str]]:
         if user is None or not user.is_authenticated:
             return []
         if access.is_committee(user):
-            return [("Discipline", reverse("discipline:queue")), ("Protests", reverse("discipline:protest-list"))]
+            return [
+                ("Discipline", reverse("discipline:queue")),
+                ("Protests", reverse("discipline:protest-list")),
+                ("Suspensions", reverse("discipline:suspensions")),
+            ]
         if access.keeps_protest_fees(user):
             return [("Protests", reverse("discipline:protest-list"))]
         if has_role(user, Role.TEAM_MANAGER):

@@ -3,6 +3,8 @@ assignment screen (4.1-4.6), the scorer's console."""
 
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -77,6 +79,18 @@ def _lineup_context(game: Game, entry: TeamEntry) -> dict:
     }
 
 
+def _named_lines(errors: list[str], choices, lines) -> list[str]:
+    """The service's "players[3]: ..." (the line's index, as the API sends it) as the page's "#16 Name: ..."."""
+    by_person = {row["roster"].person_id: row["roster"] for row in lines}
+
+    def name(match):
+        index = int(match.group(1))
+        line = by_person.get(choices[index].person_id) if index < len(choices) else None
+        return f"#{line.number} {line.person}: " if line else match.group(0)
+
+    return [re.sub(r"^players\[(\d+)\]: ", name, str(error)) for error in errors]
+
+
 @login_required
 def lineup_edit(request, game_pk: int, entry_pk: int):
     """A team's line-up for a game (5.1 A): its managers give it, before the start (5.1 C)."""
@@ -106,9 +120,16 @@ def lineup_edit(request, game_pk: int, entry_pk: int):
         try:
             services.lineup_submit(game=game, entry=entry, players=choices, bench_officials=bench, by=request.user)
         except ValidationError as exc:
-            context["errors"] = (
+            refused = (
                 [m for ms in exc.message_dict.values() for m in ms] if hasattr(exc, "error_dict") else exc.messages
             )
+            context["errors"] = _named_lines(refused, choices, context["lines"])
+            # The refused list comes back as it was ticked, not as last stored.
+            chosen = {c.person_id: c for c in choices}
+            for row in context["lines"]:
+                row["listed"] = chosen.get(row["roster"].person_id)
+            for row in context["officials"]:
+                row["on_bench"] = row["official"].person_id in bench
             status = 400
         else:
             messages.success(request, f"Line-up of {entry} for game {game.number} saved.")

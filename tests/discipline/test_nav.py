@@ -17,14 +17,22 @@ def nav_links(user) -> str:
     if user is not None:
         client.force_login(user)
     page = client.get(reverse("tournaments:championship-list")).content.decode()
-    return page[page.index("<nav>") : page.index("</nav>")]
+    return page[page.index("<nav") : page.index("</nav>")]
 
 
 @pytest.mark.parametrize(
     ("make", "shown", "hidden"),
     [
-        (lambda: with_role(Role.DISCIPLINE_COMMITTEE), ["discipline:queue", "discipline:protest-list"], []),
-        (lambda: with_role(Role.IHTC_EXECUTIVE), ["discipline:queue", "discipline:protest-list"], []),
+        (
+            lambda: with_role(Role.DISCIPLINE_COMMITTEE),
+            ["discipline:queue", "discipline:protest-list", "discipline:suspensions"],
+            [],
+        ),
+        (
+            lambda: with_role(Role.IHTC_EXECUTIVE),
+            ["discipline:queue", "discipline:protest-list", "discipline:suspensions"],
+            [],
+        ),
         (federation_staff, ["discipline:protest-list"], ["discipline:queue"]),
         (
             lambda: with_role(Role.TEAM_MANAGER),

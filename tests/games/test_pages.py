@@ -84,6 +84,33 @@ def test_a_refused_lineup_shows_the_rule_and_stores_nothing(game, manager, home_
     assert not Lineup.objects.exists()
 
 
+def test_a_refused_lineup_names_the_player_and_keeps_what_was_ticked(game, manager, home_roster, monkeypatch):
+    """R-07, R-53: the page says "#number Name", not the service's "players[i]"; the boxes stay as ticked."""
+    from discipline import services as discipline
+    from discipline.services import ActiveSuspension
+
+    lines = skaters_of(home_roster)[:4] + goalkeepers_of(home_roster)[:1]
+    suspended = lines[2]
+    monkeypatch.setattr(
+        discipline,
+        "active_suspensions",
+        lambda *, game, person_ids: {suspended.person_id: ActiveSuspension(suspended.person_id, "Rule 7.1: 3 games")},
+    )
+    data = {f"listed-{line.person_id}": "on" for line in lines}
+    data[f"captain-{lines[0].person_id}"] = "on"
+    response = logged_in(manager).post(reverse("games:lineup-edit", args=[game.pk, game.home.pk]), data)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert f"#{suspended.number} {suspended.person}: Rule 8.2 A: a suspended player cannot" in page
+    assert "Rule 7.1: 3 games" in page and "players[" not in page
+    for line in lines:
+        assert f'name="listed-{line.person_id}" aria-labelledby="col-listed player-{line.person_id}" checked' in page
+    assert (
+        f'name="captain-{lines[0].person_id}" aria-labelledby="col-captain player-{lines[0].person_id}" checked' in page
+    )
+    assert not Lineup.objects.exists()
+
+
 def test_the_opponents_manager_cannot_open_the_lineup(game, manager):
     response = logged_in(manager).get(reverse("games:lineup-edit", args=[game.pk, game.away.pk]))
     assert response.status_code == 403
