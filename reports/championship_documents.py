@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from portal.i18n import say
 from tournaments.facts import championship_standings_rules
 from tournaments.models import Championship, Game, GameStatus
 from tournaments.selectors import championship_standings, championship_statistics, leader_tables
@@ -73,14 +74,14 @@ def standings_data(championship: Championship) -> dict[str, Any]:
                         "goals_against": row.goals_against,
                         "goal_difference": row.goal_difference,
                         "points": row.points,
-                        "decided_by": row.decided_by or "",
+                        "decided_by": str(say(row.decided_by or "")),
                         "needs_shootout": row.needs_shootout,
                         "disqualified": row.disqualified,
                     }
                     for row in table.standings.rows
                 ],
                 "unresolved": [list(group) for group in table.standings.unresolved],
-                "explanations": list(table.standings.explanations),
+                "explanations": [str(say(line)) for line in table.standings.explanations],
             }
         )
     rules = championship_standings_rules(championship)

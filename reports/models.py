@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from federation.models import private_storage
 
@@ -17,20 +18,20 @@ from federation.models import private_storage
 class DocumentKind(models.TextChoices):
     """What a document is; each kind has a template and a renderer (``reports.services.KINDS``)."""
 
-    GAME_REPORT = "game_report", "Official game report (4.2 O, 4.3)"
-    STANDINGS = "standings", "Pool standings with tie-breakers (9.3)"
-    STATISTICS = "statistics", "Championship statistics (4.3)"
-    SUSPENSIONS = "suspensions", "Suspension list (8.2)"
-    ROSTER = "roster", "Roster sheet with eligibility (1.1, 3.1.1)"
-    PROTEST_DECISION = "protest_decision", "Protest decision letter (9.1)"
-    CASE_DECISION = "case_decision", "Committee decision letter (R-53)"
+    GAME_REPORT = "game_report", _("Official game report (4.2 O, 4.3)")
+    STANDINGS = "standings", _("Pool standings with tie-breakers (9.3)")
+    STATISTICS = "statistics", _("Championship statistics (4.3)")
+    SUSPENSIONS = "suspensions", _("Suspension list (8.2)")
+    ROSTER = "roster", _("Roster sheet with eligibility (1.1, 3.1.1)")
+    PROTEST_DECISION = "protest_decision", _("Protest decision letter (9.1)")
+    CASE_DECISION = "case_decision", _("Committee decision letter (R-53)")
 
 
 class DocumentStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RENDERING = "rendering", "Rendering"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    RENDERING = "rendering", _("Rendering")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
 
 
 def document_path(instance: Document, filename: str) -> str:

@@ -34,6 +34,8 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Championship, Game, GameStatus, TeamEntry
 from tournaments.selectors import championship_visibility_q, of_visible_championships
@@ -57,7 +59,7 @@ class Kind:
     ``reports-api:<route>``, ``-pdf``). ``can_retry(user, obj)``: who may queue a failed render again.
     """
 
-    label: str
+    label: Any  # a lazy translation: said in the reader's language
     load: Callable[[int], Any]  # the object by id (DoesNotExist when gone)
     data: Callable[[Any], dict[str, Any]]
     template: str
@@ -66,10 +68,10 @@ class Kind:
     route: str
     title: Callable[[Any], str]
     back: Callable[[Any], tuple[str, str]]  # (url, text) of the page the document belongs to
-    about: str = ""  # one sentence on what the document is, with its articles (the page says it)
+    about: Any = ""  # one sentence on what the document is, with its articles (the page says it)
     public: bool = True
     can_retry: Callable[[Any, Any], bool] = lambda user, obj: False
-    retry_by: str = "the championship's directors"  # who ``can_retry`` lets in, as the page and refusals say it
+    retry_by: Any = _("the championship's directors")  # who ``can_retry`` lets in, as the page and refusals say it
     done: Callable[[Any, dict[str, Any]], None] = lambda obj, data: None
 
 
@@ -105,7 +107,7 @@ def _championship(pk: int) -> Championship:
     return Championship.objects.select_related("venue").get(pk=pk)
 
 
-def _championship_kind(*, label: str, data, route: str, back: tuple[str, str], about: str) -> Kind:
+def _championship_kind(*, label: Any, data, route: str, back: tuple[str, Any], about: Any) -> Kind:
     """A document of a whole championship: public once it is published, its directors' while a draft; its
     template ``reports/<kind>.html`` (the route without ``-report``), its page ``back`` = (route name, text)."""
     name = route.removesuffix("-report")
@@ -118,8 +120,13 @@ def _championship_kind(*, label: str, data, route: str, back: tuple[str, str], a
         filename=lambda championship: f"{name}-{championship.pk}",
         access=lambda user, pk: access_championship(user, pk),
         route=route,
-        title=lambda championship: f"{label} — {championship.name}",
-        back=lambda championship: (reverse(view, args=[championship.pk]), f"{championship.name}: {text}"),
+        title=lambda championship: (
+            gettext("%(document)s — %(championship)s") % {"document": label, "championship": championship.name}
+        ),
+        back=lambda championship: (
+            reverse(view, args=[championship.pk]),
+            gettext("%(championship)s: %(page)s") % {"championship": championship.name, "page": text},
+        ),
         about=about,
         can_retry=can_direct_championship_of,
     )
@@ -149,15 +156,18 @@ def _can_manage_entry(user, entry: TeamEntry) -> bool:
 
 
 def _game_title(game: Game) -> str:
-    return (
-        f"Official game report — game #{game.number}: {game.home.name} {game.home_goals}–{game.away_goals} "
-        f"{game.away.name}"
-    )
+    return gettext("Official game report — game #%(number)s: %(home)s %(home_goals)s–%(away_goals)s %(away)s") % {
+        "number": game.number,
+        "home": game.home.name,
+        "home_goals": game.home_goals,
+        "away_goals": game.away_goals,
+        "away": game.away.name,
+    }
 
 
 KINDS: dict[str, Kind] = {
     DocumentKind.GAME_REPORT: Kind(
-        label="Official game report",
+        label=_("Official game report"),
         load=_game,
         data=_game_report_data,
         template="reports/game_report.html",
@@ -167,44 +177,56 @@ KINDS: dict[str, Kind] = {
         title=_game_title,
         back=lambda game: (
             reverse("tournaments:results", args=[game.championship_id]),
-            f"{game.championship.name}: results",
+            gettext("%(championship)s: results") % {"championship": game.championship.name},
         ),
-        about="Rules 4.2 O, 4.3 A: the report the referees, the official scorer and the captains sign.",
+        about=_("Rules 4.2 O, 4.3 A: the report the referees, the official scorer and the captains sign."),
         can_retry=can_direct_championship_of,
         done=_game_report_done,
     ),
     DocumentKind.STANDINGS: _championship_kind(
-        label="Pool standings",
+        label=_("Pool standings"),
         data=standings_data,
         route="standings-report",
-        back=("tournaments:standings", "standings"),
-        about="Rule 9.3: every pool's table, final or provisional, with how its ties were broken (9.3 B-G); a "
-        "disqualified team's games removed (8.1 D).",
+        back=("tournaments:standings", _("standings")),
+        about=_(
+            "Rule 9.3: every pool's table, final or provisional, with how its ties were broken (9.3 B-G); a "
+            "disqualified team's games removed (8.1 D)."
+        ),
     ),
     DocumentKind.STATISTICS: _championship_kind(
-        label="Championship statistics",
+        label=_("Championship statistics"),
         data=statistics_data,
         route="statistics-report",
-        back=("tournaments:leaders", "leaders"),
-        about="Rules 4.3 A, 4.6 note, 8.1 B-D: the scoring leaders, the goalkeepers, the penalty minutes and the "
-        "teams' special teams, as the leaders page shows them.",
+        back=("tournaments:leaders", _("leaders")),
+        about=_(
+            "Rules 4.3 A, 4.6 note, 8.1 B-D: the scoring leaders, the goalkeepers, the penalty minutes and the "
+            "teams' special teams, as the leaders page shows them."
+        ),
     ),
     DocumentKind.ROSTER: Kind(
-        label="Roster sheet",
+        label=_("Roster sheet"),
         load=_entry,
         data=_roster_sheet_data,
         template="reports/roster_sheet.html",
         filename=lambda entry: f"roster-{entry.championship_id}-{entry.pk}",
         access=lambda user, pk: access_roster_sheet(user, pk),
         route="roster-sheet",
-        title=lambda entry: f"Roster sheet — {entry.name}, {entry.championship.name}",
-        back=lambda entry: (reverse("tournaments:entry-detail", args=[entry.pk]), f"{entry.name}: entry and roster"),
-        about="Rules 1.1, 3.1.1, 3.1.2: the team's players with their eligibility for the championship's category "
-        "(its articles, any IHTC waiver, R-03), its officials and the roster limits (R-04).",
+        title=lambda entry: (
+            gettext("Roster sheet — %(entry)s, %(championship)s")
+            % {"entry": entry.name, "championship": entry.championship.name}
+        ),
+        back=lambda entry: (
+            reverse("tournaments:entry-detail", args=[entry.pk]),
+            gettext("%(entry)s: entry and roster") % {"entry": entry.name},
+        ),
+        about=_(
+            "Rules 1.1, 3.1.1, 3.1.2: the team's players with their eligibility for the championship's category "
+            "(its articles, any IHTC waiver, R-03), its officials and the roster limits (R-04)."
+        ),
         public=False,
         # Those who read it render a failed one again: the same version, nothing they could not see changes.
         can_retry=_can_manage_entry,
-        retry_by="the entry's team managers and its federation's staff",
+        retry_by=_("the entry's team managers and its federation's staff"),
     ),
 }
 
@@ -248,56 +270,73 @@ def _is_committee(user, obj) -> bool:
 KINDS.update(
     {
         DocumentKind.PROTEST_DECISION: Kind(
-            label="Protest decision letter",
+            label=_("Protest decision letter"),
             load=_protest,
             data=_discipline_data("protest_decision_data"),
             template="reports/protest_decision.html",
             filename=lambda protest: f"protest-decision-{protest.pk}",
             access=_access("access_protest_letter"),
             route="protest-decision-letter",
-            title=lambda protest: f"Protest decision letter — protest #{protest.pk} of {protest.entry.name}",
-            back=lambda protest: (reverse("discipline:protest-detail", args=[protest.pk]), f"Protest #{protest.pk}"),
-            about="Rule 9.1 A, R-52: the IHTC's decision on the protest, its reasons and the fee's outcome; the "
-            "right of appeal (9.2 A, R-54).",
+            title=lambda protest: (
+                gettext("Protest decision letter — protest #%(number)s of %(entry)s")
+                % {"number": protest.pk, "entry": protest.entry.name}
+            ),
+            back=lambda protest: (
+                reverse("discipline:protest-detail", args=[protest.pk]),
+                gettext("Protest #%(number)s") % {"number": protest.pk},
+            ),
+            about=_(
+                "Rule 9.1 A, R-52: the IHTC's decision on the protest, its reasons and the fee's outcome; the "
+                "right of appeal (9.2 A, R-54)."
+            ),
             public=False,
             can_retry=_is_committee,
-            retry_by="the discipline committee",
+            retry_by=_("the discipline committee"),
         ),
         DocumentKind.CASE_DECISION: Kind(
-            label="Committee decision letter",
+            label=_("Committee decision letter"),
             load=_case,
             data=_discipline_data("case_decision_data"),
             template="reports/case_decision.html",
             filename=lambda case: f"case-decision-{case.pk}",
             access=_access("access_decision_letter"),
             route="case-decision-letter",
-            title=lambda case: f"Committee decision letter — case #{case.pk}: {case.title}",
+            title=lambda case: (
+                gettext("Committee decision letter — case #%(number)s: %(title)s")
+                % {"number": case.pk, "title": case.title}
+            ),
             # The decision's page every reader of the letter reads (the parties do not read the case's page).
             back=lambda case: (
                 reverse("discipline:appeal-lodge", args=[case.decision.pk]),
-                f"Case #{case.pk}: the decision and its appeals",
+                gettext("Case #%(number)s: the decision and its appeals") % {"number": case.pk},
             ),
-            about="R-53, 8.2: the discipline committee's decision on the case, its sanctions and reasons; the "
-            "appeal route and deadline (9.2 A, R-54).",
+            about=_(
+                "R-53, 8.2: the discipline committee's decision on the case, its sanctions and reasons; the "
+                "appeal route and deadline (9.2 A, R-54)."
+            ),
             public=False,
             can_retry=_is_committee,
-            retry_by="the discipline committee",
+            retry_by=_("the discipline committee"),
         ),
         DocumentKind.SUSPENSIONS: Kind(
-            label="Suspension list",
+            label=_("Suspension list"),
             load=_championship,
             data=_discipline_data("suspension_list_data"),
             template="reports/suspension_list.html",
             filename=lambda championship: f"suspensions-{championship.pk}",
             access=_access("access_suspension_list"),
             route="suspensions-report",
-            title=lambda championship: f"Suspension list — {championship.name}",
+            title=lambda championship: (
+                gettext("Suspension list — %(championship)s") % {"championship": championship.name}
+            ),
             back=lambda championship: (
                 reverse("discipline:championship-suspensions", args=[championship.pk]),
-                f"{championship.name}: suspensions",
+                gettext("%(championship)s: suspensions") % {"championship": championship.name},
             ),
-            about="Rules 8.2, 7.1, R-53: every suspension imposed in the championship, with its article, the games "
-            "to serve and served, and its status.",
+            about=_(
+                "Rules 8.2, 7.1, R-53: every suspension imposed in the championship, with its article, the games "
+                "to serve and served, and its status."
+            ),
             public=False,
             can_retry=can_direct_championship_of,
         ),

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .errors import CoreInputError
+from .text import Text, _
 
 RESULT_KINDS = ("regulation", "overtime", "shootout", "forfeit")
 
@@ -246,7 +247,7 @@ class Tiebreaker:
 
     key: str
     article: str
-    label: str
+    label: Text
     higher_is_better: bool
     value: Callable[[_Table, frozenset[str], str], int]
     signed: bool = False
@@ -258,8 +259,10 @@ class Tiebreaker:
         return f"{value:+d}" if self.signed else str(value)
 
     @property
-    def title(self) -> str:
-        return f"{self.article}: {self.label}" if self.article else self.label
+    def title(self) -> Text:
+        return (
+            _("%(article)s: %(criterion)s", article=self.article, criterion=self.label) if self.article else self.label
+        )
 
 
 def _head_to_head_points(table: _Table, group: frozenset[str], team: str) -> int:
@@ -305,34 +308,34 @@ TIEBREAKERS: Mapping[str, Tiebreaker] = MappingProxyType(
     {
         t.key: t
         for t in (
-            Tiebreaker("head_to_head_points", "9.3 C", "head-to-head points", True, _head_to_head_points),
-            Tiebreaker("fewest_goals_against", "9.3 D", "goals allowed in the round", False, _goals_against),
+            Tiebreaker("head_to_head_points", "9.3 C", _("head-to-head points"), True, _head_to_head_points),
+            Tiebreaker("fewest_goals_against", "9.3 D", _("goals allowed in the round"), False, _goals_against),
             Tiebreaker(
                 "fewest_goals_against_in_wins_vs_common",
                 "9.3 E",
-                "goals allowed in wins against common opponents",
+                _("goals allowed in wins against common opponents"),
                 False,
                 _goals_against_in_wins_vs_common,
             ),
             Tiebreaker(
                 "most_goals_for_in_losses_vs_common",
                 "9.3 F",
-                "goals scored in losses against common opponents",
+                _("goals scored in losses against common opponents"),
                 True,
                 _goals_for_in_losses_vs_common,
             ),
             Tiebreaker(
                 "head_to_head_goal_difference",
                 "",
-                "head-to-head goal difference",
+                _("head-to-head goal difference"),
                 True,
                 _head_to_head_goal_difference,
                 signed=True,
             ),
-            Tiebreaker("head_to_head_goals_for", "", "head-to-head goals scored", True, _head_to_head_goals_for),
-            Tiebreaker("goal_difference", "", "goal difference", True, _goal_difference, signed=True),
-            Tiebreaker("goals_for", "", "goals scored", True, _goals_for),
-            Tiebreaker("wins", "", "wins", True, _wins),
+            Tiebreaker("head_to_head_goals_for", "", _("head-to-head goals scored"), True, _head_to_head_goals_for),
+            Tiebreaker("goal_difference", "", _("goal difference"), True, _goal_difference, signed=True),
+            Tiebreaker("goals_for", "", _("goals scored"), True, _goals_for),
+            Tiebreaker("wins", "", _("wins"), True, _wins),
         )
     }
 )
@@ -415,7 +418,9 @@ class Standings:
 
 def _names(teams: Iterable[str]) -> str:
     teams = list(teams)
-    return teams[0] if len(teams) == 1 else f"{', '.join(teams[:-1])} and {teams[-1]}"
+    if len(teams) == 1:
+        return teams[0]
+    return _("%(teams)s and %(last)s", teams=", ".join(teams[:-1]), last=teams[-1])
 
 
 class _Ranker:
@@ -432,9 +437,9 @@ class _Ranker:
         self.rules = rules
         self.shootouts = shootouts
         self.input_order = input_order
-        self.decided_by: dict[str, str] = {}
+        self.decided_by: dict[str, Text] = {}
         self.unresolved: list[tuple[str, ...]] = []
-        self.explanations: list[str] = []
+        self.explanations: list[Text] = []
         for name in rules.tiebreakers:
             if name not in TIEBREAKER_NAMES:
                 raise StandingsError("rules.tiebreakers", f"unknown tie-breaker {name!r}")
@@ -458,29 +463,38 @@ class _Ranker:
                 continue
             blocks = [frozenset(t for t in group if values[t] == v) for v in distinct]
             self.explanations.append(
-                f"{criterion.title}: "
-                + ", ".join(f"{t} {criterion.describe(values[t])}" for b in blocks for t in self._sorted(b))
+                _(
+                    "%(criterion)s: %(values)s",
+                    criterion=criterion.title,
+                    values=", ".join(f"{t} {criterion.describe(values[t])}" for b in blocks for t in self._sorted(b)),
+                )
             )
             ordered: list[tuple[str, ...]] = []
             for block in blocks:
                 if len(block) == 1:
                     (team,) = block
                     others = [v for v in distinct if v != values[team]]
-                    self.decided_by[team] = f"{criterion.title} {criterion.describe(values[team])} vs " + ", ".join(
-                        criterion.describe(v) for v in others
+                    self.decided_by[team] = _(
+                        "%(criterion)s %(value)s vs %(others)s",
+                        criterion=criterion.title,
+                        value=criterion.describe(values[team]),
+                        others=", ".join(criterion.describe(v) for v in others),
                     )
                     ordered.append((team,))
                     continue
                 if self.rules.restart_after_partial_split:
                     self.explanations.append(
-                        f"R-42: {_names(self._sorted(block))} remain tied and start again from the first tie-breaker"
+                        _(
+                            "R-42: %(teams)s remain tied and start again from the first tie-breaker",
+                            teams=_names(self._sorted(block)),
+                        )
                     )
                     ordered.extend(self.rank(block, 0))
                 else:
                     ordered.extend(self.rank(block, index + 1))
             return ordered
         self.unresolved.append(tuple(self._sorted(group)))
-        self.explanations.append(f"{_names(self._sorted(group))} remain tied after every tie-breaker")
+        self.explanations.append(_("%(teams)s remain tied after every tie-breaker", teams=_names(self._sorted(group))))
         return [tuple(self._sorted(group))]
 
     def _shootout(self, group: frozenset[str]) -> list[tuple[str, ...]]:
@@ -488,16 +502,20 @@ class _Ranker:
         teams = self._sorted(group)
         if order is None:
             self.unresolved.append(tuple(teams))
-            self.explanations.append(f"9.3 G: {_names(teams)} need a shoot-out (Rule 1.3 E); no result is entered yet")
+            self.explanations.append(
+                _("9.3 G: %(teams)s need a shoot-out (Rule 1.3 E); no result is entered yet", teams=_names(teams))
+            )
             return [tuple(teams)]
         if len(order) != len(group) or set(order) != group:
             raise StandingsError(
                 "shootout_results",
                 f"Rule 9.3 G: the shoot-out between {_names(teams)} must rank exactly those teams, not {list(order)}",
             )
-        self.explanations.append(f"9.3 G: shoot-out between {_names(teams)}: {', '.join(order)}")
+        self.explanations.append(
+            _("9.3 G: shoot-out between %(teams)s: %(order)s", teams=_names(teams), order=", ".join(order))
+        )
         for place, team in enumerate(order, start=1):
-            self.decided_by[team] = f"9.3 G: shoot-out, place {place} of {len(order)}"
+            self.decided_by[team] = _("9.3 G: shoot-out, place %(place)s of %(count)s", place=place, count=len(order))
         return [(team,) for team in order]
 
 
@@ -548,7 +566,9 @@ def compute_standings(
     for points in sorted(by_points, reverse=True):
         group = by_points[points]
         if len(group) > 1:
-            ranker.explanations.append(f"9.3 B: {_names(group)} are equal on {points} points")
+            ranker.explanations.append(
+                _("9.3 B: %(teams)s are equal on %(points)s points", teams=_names(group), points=points)
+            )
         blocks.extend(ranker.rank(frozenset(group)))
 
     pending = {team for group in ranker.unresolved for team in group}
@@ -579,7 +599,9 @@ def compute_standings(
         position += len(block)
     for team in teams:
         if team in excluded:
-            ranker.explanations.append(f"8.1 D / R-43: {team} is disqualified; its games are removed from the table")
+            ranker.explanations.append(
+                _("8.1 D / R-43: %(team)s is disqualified; its games are removed from the table", team=team)
+            )
             rows.append(
                 StandingRow(
                     team=team,
@@ -592,7 +614,7 @@ def compute_standings(
                     goals_for=0,
                     goals_against=0,
                     points=0,
-                    decided_by="8.1 D: disqualified",
+                    decided_by=_("8.1 D: disqualified"),
                     needs_shootout=False,
                     disqualified=True,
                 )

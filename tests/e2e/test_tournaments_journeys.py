@@ -8,8 +8,7 @@ from playwright.sync_api import expect
 
 from accounts.models import Role
 from tests.factories import TEST_PASSWORD, ChampionshipFactory, RoleAssignmentFactory, TeamEntryFactory, UserFactory
-from tests.tournaments.conftest import eligible_person, make_pool, round_robin_games
-from tests.tournaments.test_views import finish
+from tests.tournaments.conftest import circle_of_wins, eligible_person
 from tournaments.models import RosterEntry
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -18,12 +17,8 @@ PHONE = {"width": 375, "height": 740}
 
 def test_the_public_reads_the_standings_on_a_phone(page, screenshot, outside_requests, accessible):
     championship = ChampionshipFactory(name="World Championship Phone")
-    pool = make_pool(championship, 3)
-    (a, b, c), games = round_robin_games(pool)
     # A circle of wins: the head-to-head is level, goals allowed (9.3 D) decide.
-    finish(games[(a.name, b.name)], 1, 0)
-    finish(games[(b.name, c.name)], 3, 0)
-    finish(games[(a.name, c.name)], 0, 5)
+    circle_of_wins(championship)
     page.set_viewport_size(PHONE)
     page.goto("/")
     page.get_by_role("link", name="Championships").first.click()

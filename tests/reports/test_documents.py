@@ -132,7 +132,12 @@ def test_beat_queues_again_the_documents_whose_render_was_lost(game, django_capt
 def test_the_page_shows_the_progress_while_queued_then_the_download(game, client):
     document = _queued(game)
     page = client.get(reverse("reports:game-report", args=[game.pk])).content.decode()
-    assert '<meta http-equiv="refresh" content="2">' in page and "<progress" in page and "is queued" in page
+    assert (
+        '<noscript><meta http-equiv="refresh" content="2"></noscript>' in page
+        and 'data-refresh="2"' in page
+        and "<progress" in page
+        and "is queued" in page
+    )
     assert client.get(reverse("reports:game-report-pdf", args=[game.pk]))["Location"].endswith(
         reverse("reports:game-report", args=[game.pk])
     )

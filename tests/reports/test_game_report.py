@@ -197,7 +197,7 @@ def test_a_change_made_without_an_amendment_is_picked_up_when_the_report_is_read
     page = client.get(reverse("reports:game-report", args=[game.pk]))
     assert page.status_code == 200
     body = page.content.decode()
-    assert "Download the official game report" not in body and 'http-equiv="refresh"' in body
+    assert "Download the official game report" not in body and 'data-refresh="2"' in body
     assert client.get(reverse("reports:game-report-pdf", args=[game.pk])).status_code == 302
     assert client.get(reverse("reports-api:game-report-pdf", args=[game.pk])).status_code == 409
     assert _current(game).pk != first.pk and _current(game).status == DocumentStatus.QUEUED

@@ -148,3 +148,16 @@ def xlsx_bytes(rows, *, at: int = 1) -> bytes:
     out = io.BytesIO()
     workbook.save(out)
     return out.getvalue()
+
+
+def circle_of_wins(championship, *, name: str | None = None):
+    """A final pool of three where each team beat one other (1-0, 3-0, 5-0): all on 2 points (9.3 B), level head to
+    head (9.3 C); goals allowed in the round decide (9.3 D). Returns the pool."""
+    from tests.tournaments.test_views import finish
+
+    pool = make_pool(championship, 3, name=name)
+    (a, b, c), games = round_robin_games(pool)
+    finish(games[(a.name, b.name)], 1, 0)
+    finish(games[(b.name, c.name)], 3, 0)
+    finish(games[(a.name, c.name)], 0, 5)
+    return pool
