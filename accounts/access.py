@@ -424,3 +424,11 @@ def can_enter_game_events(user, game) -> bool:
     from games.services.access import keeps_the_sheet  # the games app sits above accounts
 
     return keeps_the_sheet(user, game)
+
+
+# --- The approvals queue (3.2.6 A, 3.2.8 C) -----------------------------------------------
+
+
+def can_use_approvals_queue(user) -> bool:
+    """Whoever decides device requests (3.2.8 C) or approves equipment models (3.2.6 A) has the approvals queue."""
+    return can_decide_device_request(user) or can_approve_equipment(user)

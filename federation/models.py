@@ -206,6 +206,17 @@ class EquipmentModel(models.Model):
         on_delete=models.PROTECT,
         related_name="equipment_models_approved",
     )
+    # A refusal (3.2.6 A) takes the model out of the approvals queue until it is changed.
+    rejected_on = models.DateField(null=True, blank=True, editable=False)
+    rejected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="equipment_models_rejected",
+        editable=False,
+    )
+    rejection_reason = models.TextField(blank=True, editable=False)
     history = HistoricalRecords()
 
     class Meta:

@@ -7,7 +7,7 @@ import datetime
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
-from accounts.access import people_visible_to
+from accounts.access import device_requests_visible_to, equipment_models_visible_to, people_visible_to
 
 from .eligibility import (
     Category,
@@ -18,7 +18,14 @@ from .eligibility import (
     WaiverFacts,
     check_eligibility,
 )
-from .models import EligibilityWaiver, EquipmentInspection, Person, ProtectiveDeviceRequest
+from .models import (
+    DeviceRequestStatus,
+    EligibilityWaiver,
+    EquipmentInspection,
+    EquipmentModel,
+    Person,
+    ProtectiveDeviceRequest,
+)
 
 # The person page shows eligibility for a typical championship of the year:
 # 1-10 July, entered by the person's own federation.
@@ -125,3 +132,32 @@ def person_with_records(person: Person) -> Person:
         Prefetch("device_requests", queryset=ProtectiveDeviceRequest.objects.select_related("decided_by")),
     )
     return person
+
+
+# --- The approvals queue (3.2.6 A, 3.2.8 C) ---------------------------------------------
+
+# The queue's status filter: what waits, or what was decided.
+QUEUE_STATUSES = ("waiting", "approved", "rejected")
+
+
+def device_requests_in_queue(user, *, status: str = "waiting") -> QuerySet[ProtectiveDeviceRequest]:
+    """Device requests of ``status`` the user may see, oldest first, with what the queue shows (one query)."""
+    wanted = {"waiting": DeviceRequestStatus.SUBMITTED}.get(status, status)
+    return (
+        device_requests_visible_to(user)
+        .filter(status=wanted)
+        .select_related("person__federation", "submitted_by", "decided_by")
+        .order_by("submitted_at", "pk")
+    )
+
+
+def equipment_models_in_queue(user, *, status: str = "waiting", kind: str = "") -> QuerySet[EquipmentModel]:
+    """Equipment models of ``status`` (and ``kind``), oldest registered first (one query)."""
+    models = equipment_models_visible_to(user).select_related("approved_by", "rejected_by").order_by("pk")
+    if kind:
+        models = models.filter(kind=kind)
+    if status == "approved":
+        return models.filter(approved=True)
+    if status == "rejected":
+        return models.filter(approved=False, rejected_on__isnull=False)
+    return models.filter(approved=False, rejected_on__isnull=True)

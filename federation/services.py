@@ -16,7 +16,10 @@ from collections.abc import Iterable, Mapping
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.access import (
     can_approve_equipment,
@@ -508,7 +511,54 @@ def equipment_model_update(
         locked = EquipmentModel.objects.select_for_update().get(pk=equipment_model.pk)
         for name, value in changes.items():
             setattr(locked, name, value)
+        if locked.approved or set(changes) - {"approved"}:
+            # An approved model, or a refused one that was changed, is no longer refused: back in the queue.
+            _clear_rejection(locked)
         return _write_equipment_model(locked, by=by, on=on)
+
+
+def _clear_rejection(item: EquipmentModel) -> None:
+    item.rejected_on = None
+    item.rejected_by = None
+    item.rejection_reason = ""
+
+
+def equipment_model_waiting(item: EquipmentModel) -> bool:
+    """Whether the model waits for the IHTC's decision (3.2.6 A): neither approved nor refused."""
+    return not item.approved and item.rejected_on is None
+
+
+def equipment_model_decide(
+    *,
+    equipment_model: EquipmentModel,
+    approve: bool,
+    reason: str = "",
+    decided_by,
+    on: datetime.date | None = None,
+) -> EquipmentModel:
+    """Approve or refuse a waiting model (3.2.6 A); approval needs HECC, CSA or CE, a refusal states its reason.
+
+    Two IHTC members deciding at once: the second finds the model decided and is refused.
+    """
+    check_can_approve_equipment(decided_by)
+    reason = (reason or "").strip()
+    if not approve and not reason:
+        raise ValidationError({"reason": gettext("Rule 3.2.6 A: a refusal states its reason.")})
+    with transaction.atomic():
+        locked = EquipmentModel.objects.select_for_update().get(pk=equipment_model.pk)
+        if not equipment_model_waiting(locked):
+            raise ValidationError(
+                gettext("Rule 3.2.6 A: %(model)s was decided already (%(decision)s); nothing was changed.")
+                % {"model": locked, "decision": gettext("approved") if locked.approved else gettext("refused")}
+            )
+        if approve:
+            locked.approved = True
+            return _write_equipment_model(locked, by=decided_by, on=on)
+        locked.rejected_on = on or timezone.localdate()
+        locked.rejected_by = decided_by
+        locked.rejection_reason = reason
+        locked.save(update_fields=["rejected_on", "rejected_by", "rejection_reason"])
+    return locked
 
 
 # --- Equipment inspections (3.2.2 C-D, 3.2.5 C-E) -----------------------------------
@@ -676,7 +726,33 @@ def device_request_decide(
         locked.decided_at = at or timezone.now()
         locked.decision_reason = (reason or "").strip()
         locked.save(update_fields=["status", "decided_by", "decided_at", "decision_reason"])
+        _notify_device_decision(locked)
     return locked
+
+
+def _notify_device_decision(device_request: ProtectiveDeviceRequest) -> None:
+    """Tell whoever submitted the request the IHTC's decision (3.2.8 C), in their language."""
+    from portal.notifications import notify  # the portal's notifications sit above the apps
+
+    approved = device_request.status == DeviceRequestStatus.APPROVED
+    names = {"person": str(device_request.person), "device": device_request.description[:80]}
+    if approved:
+        subject = format_lazy(gettext_lazy("Protective device approved for {person}"), **names)
+        body = format_lazy(gettext_lazy("Rule 3.2.8 C: the IHTC allows {person} to wear: {device}."), **names)
+    else:
+        subject = format_lazy(gettext_lazy("Protective device refused for {person}"), **names)
+        body = format_lazy(
+            gettext_lazy("Rule 3.2.8 C: the IHTC refused {person}'s request for: {device}. Reason: {reason}"),
+            reason=device_request.decision_reason,
+            **names,
+        )
+    notify(
+        users=[device_request.submitted_by],
+        key=f"device-request:{device_request.pk}:{device_request.status}:{device_request.decided_at.isoformat()}",
+        subject=subject,
+        body=body,
+        url=reverse("federation:person-detail", args=[device_request.person_id]),
+    )
 
 
 def device_request_resubmit(

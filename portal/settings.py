@@ -107,6 +107,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.nav",
                 "discipline.context_processors.nav",
+                "federation.context_processors.nav",
                 "portal.context_processors.nav",
             ],
         },

@@ -2846,6 +2846,33 @@ def test_every_route_of_the_reports_pages_and_api_is_in_the_matrix():
     assert not missing, f"routes with no row in the permission matrix: {sorted(missing)}"
 
 
+# --- The approvals queue (3.2.6 A, 3.2.8 C): the IHTC's page; everybody else is refused before any lookup --------
+PAGE_IHTC = expect(403, ANON=LOGIN, EXEC=200, INTL=200, SU=200)
+PAGE_IHTC_DECIDES = expect(403, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED)
+
+TARGETS += [
+    {"name": "page approvals queue", "method": "get", "url": page("federation:approvals"), "expect": PAGE_IHTC},
+    {
+        "name": "page approvals device request A approve",
+        "method": "post",
+        "format": "multipart",
+        "url": page("federation:approvals-device-decide", "device_request_a"),
+        "data": lambda w: {"decision": "approve", "reason": ""},
+        "stored": _stored("device_request_a", "status"),
+        "expect": PAGE_IHTC_DECIDES,
+    },
+    {
+        "name": "page approvals equipment model approve",
+        "method": "post",
+        "format": "multipart",
+        "url": page("federation:approvals-equipment-decide", "unapproved_model"),
+        "data": lambda w: {"decision": "approve", "reason": ""},
+        "stored": _stored("unapproved_model", "approved"),
+        "expect": PAGE_IHTC_DECIDES,
+    },
+]
+
+
 def _admin_changelist_rows() -> list[dict]:
     rows = []
     for model in admin.site._registry:
