@@ -21,6 +21,7 @@ from accounts.access import (
     can_see_confidential,
     federations_registering_for,
     federations_visible_to,
+    is_federation_staff,
     waiver_requests_visible_to,
 )
 from portal.filters import id_or_none
@@ -65,7 +66,7 @@ def person_list_view(request):
             "roles": [(key, key.replace("_", " ").capitalize()) for key in PERSON_ROLE_FIELDS],
             "federations": federations_visible_to(request.user).only("pk", "name"),
             "query": query.urlencode(),
-            "can_register": federations_registering_for(request.user).exists(),
+            "can_register": is_federation_staff(request.user),
             "can_decide_waivers": can_grant_waiver(request.user),
         },
     )
@@ -111,9 +112,9 @@ def _person_page(request, person, *, waiver_form: WaiverRequestForm | None = Non
 @login_required
 def person_register_view(request):
     """Federation staff register a person and one passport with its scan (1.1 B)."""
-    federations = federations_registering_for(request.user)
-    if not federations.exists():
+    if not is_federation_staff(request.user):
         raise PermissionDenied(_("Only federation staff register people."))
+    federations = federations_registering_for(request.user)
     form = PersonRegistrationForm(request.POST or None, request.FILES or None, federations=federations)
     if request.method == "POST" and form.is_valid():
         try:

@@ -6,6 +6,7 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
+from django.utils import timezone
 
 from accounts.access import access_waiver_request, waiver_requests_visible_to
 from federation import services
@@ -23,7 +24,7 @@ from tournaments.selectors import person_eligibility
 
 pytestmark = pytest.mark.django_db
 
-NEXT_YEAR = datetime.date.today().year + 1
+NEXT_YEAR = timezone.localdate().year + 1
 
 
 def junior_with_expiring_passport():
@@ -51,7 +52,7 @@ def junior_men(person):
 
 
 def test_the_transition_table_decides_a_request_once():
-    assert WAIVER_REQUEST_TRANSITIONS == {"requested": {"granted", "refused"}, "granted": set(), "refused": set()}
+    assert {"requested": {"granted", "refused"}, "granted": set(), "refused": set()} == WAIVER_REQUEST_TRANSITIONS
 
 
 def test_the_factory_builds_a_waiting_request_of_the_persons_federation_staff():
