@@ -325,7 +325,7 @@ class WaiverRequestForm(forms.ModelForm):
         labels = {
             "code": _("Requirement to waive"),
             "category": _("Category"),
-            "year": _("Championship year"),
+            "year": _("Championship year of the waiver"),
             "justification": _("Justification"),
         }
         help_texts = {
