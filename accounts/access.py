@@ -44,6 +44,7 @@ from federation.models import (
     Passport,
     Person,
     ProtectiveDeviceRequest,
+    WaiverRequest,
 )
 
 from .models import Role, RoleAssignment
@@ -163,6 +164,14 @@ def can_edit_federation(user, federation: Federation) -> bool:
     if is_international_staff(user):
         return True
     return federation.pk in staff_federation_ids(user)
+
+
+def federations_registering_for(user) -> QuerySet[Federation]:
+    """The federations whose people the user registers (``can_edit_federation``): all for international staff,
+    their own for national staff, none for others."""
+    if is_international_staff(user):
+        return Federation.objects.all()
+    return Federation.objects.filter(pk__in=staff_federation_ids(user))
 
 
 def access_federation(user, federation_id, *, for_edit: bool = False) -> Federation:
@@ -311,6 +320,33 @@ def access_waiver(user, waiver_id) -> EligibilityWaiver:
 def can_grant_waiver(user) -> bool:
     """R-03: the exception that "normally" in 1.1 B allows is the IHTC's to make."""
     return is_international_staff(user)
+
+
+def can_request_waiver(user, person: Person) -> bool:
+    """Staff who keep the person's record ask the IHTC for a waiver (R-03); the IHTC decides (``can_grant_waiver``)."""
+    return can_edit_person(user, person)
+
+
+def waiver_requests_visible_to(user) -> QuerySet[WaiverRequest]:
+    """Waiver requests: the audience of the person's confidential records (the IHTC sees them all)."""
+    q = _confidential_q(user)
+    return WaiverRequest.objects.filter(q) if q is not None else WaiverRequest.objects.none()
+
+
+def access_waiver_request(user, request_id, *, for_decision: bool = False) -> WaiverRequest:
+    """Return the request if the user may see it (404 otherwise) and, with ``for_decision``, grant or refuse it
+    (403 otherwise: R-03, the IHTC decides)."""
+    try:
+        waiver_request = (
+            waiver_requests_visible_to(user)
+            .select_related("person", "person__federation", "requested_by", "decided_by")
+            .get(pk=request_id)
+        )
+    except (WaiverRequest.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such waiver request.") from None
+    if for_decision and not can_grant_waiver(user):
+        raise PermissionDenied("R-03: only the IHTC grants or refuses eligibility waivers.")
+    return waiver_request
 
 
 # --- Equipment approval registry (3.2.6 A) ---------------------------------------------

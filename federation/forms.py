@@ -10,12 +10,14 @@ from __future__ import annotations
 from django import forms
 from django.core.files.uploadedfile import UploadedFile
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from portal.forms import apply_errors
 
 from . import equipment, services
 from .files import check_scan_upload
 from .models import (
+    CategoryChoice,
     EligibilityWaiver,
     EquipmentInspection,
     EquipmentModel,
@@ -23,6 +25,7 @@ from .models import (
     Passport,
     Person,
     ProtectiveDeviceRequest,
+    WaiverRequest,
 )
 
 
@@ -218,3 +221,150 @@ class RejectionForm(forms.Form):
     """The reason asked for by the admin's reject action (3.2.8 C: a rejection states its reason)."""
 
     decision_reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), label="Reason for the rejection")
+
+
+# --- The site's pages (federation staff and the IHTC, outside the admin) -------------------------------------
+
+
+class _DateInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs, format="%Y-%m-%d")
+
+
+class PersonRegistrationForm(forms.ModelForm):
+    """Register a person and one passport (1.1 B) on the site.
+
+    ``federations`` are those the user registers people in: a national staff
+    member's own federation is preset and cannot be changed.
+    """
+
+    issuing_country = Passport._meta.get_field("issuing_country").formfield(
+        required=False, label=_("Passport issued by"), help_text=_("Type the first letters of the country to find it.")
+    )
+    number = forms.CharField(label=_("Passport number"), max_length=40, required=False)
+    expiry_date = forms.DateField(label=_("Passport expiry date"), required=False, widget=_DateInput)
+    scan = forms.FileField(
+        label=_("Passport scan"), required=False, help_text=_("JPEG, PNG or PDF, at most 5 MB (Rule 1.1 B).")
+    )
+
+    class Meta:
+        model = Person
+        fields = list(services.PERSON_FIELDS)
+        labels = {
+            "federation": _("Federation"),
+            "first_name": _("First name"),
+            "last_name": _("Last name"),
+            "date_of_birth": _("Date of birth"),
+            "gender": _("Gender"),
+            "nationality": _("Nationality"),
+            "is_player": _("Player"),
+            "is_goalkeeper": _("Goalkeeper"),
+            "is_team_official": _("Team official"),
+            "is_referee": _("Referee"),
+            "is_official": _("Game official"),
+        }
+        widgets = {"date_of_birth": _DateInput}
+
+    def __init__(self, *args, federations, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["federation"]
+        field.queryset = federations
+        field.empty_label = None if len(federations) == 1 else field.empty_label
+        if len(federations) == 1:
+            # A national staff member registers in their own federation: preset, not changeable (a posted
+            # value is ignored for the initial one).
+            field.initial = federations[0].pk
+            field.disabled = True
+
+    def clean_number(self):
+        return services.normalize_passport_number(self.cleaned_data.get("number"))
+
+    def clean_scan(self):
+        scan = self.cleaned_data.get("scan")
+        if isinstance(scan, UploadedFile):
+            try:
+                check_scan_upload(scan)
+            except forms.ValidationError as error:
+                raise forms.ValidationError(error.error_dict["scan"]) from None
+        return scan
+
+    def clean(self):
+        data = super().clean()
+        if data.get("date_of_birth"):
+            _check(self, services.check_date_of_birth, date_of_birth=data["date_of_birth"])
+        if self.passport():
+            for name in ("issuing_country", "number", "expiry_date"):
+                if not data.get(name) and name not in self.errors:
+                    self.add_error(
+                        name, _("Rule 1.1 B: a passport is recorded with its issuing country, number and expiry date.")
+                    )
+            if data.get("expiry_date"):
+                _check(self, services.check_passport_expiry, expiry_date=data["expiry_date"])
+        return data
+
+    def passport(self) -> dict:
+        """The passport's fields, or {} when none was given."""
+        data = getattr(self, "cleaned_data", {})
+        passport = {name: data.get(name) for name in services.PASSPORT_FIELDS}
+        if not any(passport.values()) and not any(self.data.get(name) for name in services.PASSPORT_FIELDS):
+            return {}
+        return passport
+
+    def person_fields(self) -> dict:
+        return {name: self.cleaned_data[name] for name in services.PERSON_FIELDS}
+
+
+class WaiverRequestForm(forms.ModelForm):
+    """Ask the IHTC to waive one 1.1 B condition for ``person`` (R-03)."""
+
+    class Meta:
+        model = WaiverRequest
+        fields = ["code", "category", "year", "justification"]
+        labels = {
+            "code": _("Requirement to waive"),
+            "category": _("Category"),
+            "year": _("Championship year of the waiver"),
+            "justification": _("Justification"),
+        }
+        help_texts = {
+            "category": _("Empty: every category."),
+            "year": _("Empty: every year."),
+            "justification": _("R-03: why the federation asks the IHTC for this exception."),
+        }
+        widgets = {"justification": forms.Textarea(attrs={"rows": 3})}
+
+    def __init__(self, *args, person: Person, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.person = person
+        self.fields["category"].choices = [("", _("Every category")), *CategoryChoice.choices]
+        self.fields["year"].widget.attrs.update(min=1900, max=2200)
+
+    def clean(self):
+        data = super().clean()
+        if "code" in data:
+            _check(
+                self,
+                services.check_waiver_request,
+                person=self.person,
+                code=data["code"],
+                justification=data.get("justification", ""),
+                category=data.get("category", ""),
+                year=data.get("year"),
+            )
+        return data
+
+
+class WaiverDecisionForm(forms.Form):
+    """The IHTC's decision on a waiting waiver request: grant or refuse, with a reason either way (R-03).
+
+    The reason is checked by the service (``services.waiver_request_decide``), whose error names this field.
+    """
+
+    DECISIONS = (("grant", _("Grant")), ("refuse", _("Refuse")))
+
+    decision = forms.ChoiceField(choices=DECISIONS)
+    decision_reason = forms.CharField(
+        label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}), required=False, max_length=2000
+    )

@@ -4,6 +4,7 @@ from django.core.signals import setting_changed
 from django.db import models
 from django.dispatch import receiver
 from django.utils.functional import LazyObject, empty
+from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 from simple_history.models import HistoricalRecords
 
@@ -180,6 +181,86 @@ class EligibilityWaiver(models.Model):
         """Return True if this waiver covers a championship of ``category`` in ``year`` (None: any)."""
         category_ok = category is None or not self.category or self.category == category
         return category_ok and (year is None or self.year is None or self.year == year)
+
+
+class WaiverRequestStatus(models.TextChoices):
+    REQUESTED = "requested", _("Requested")
+    GRANTED = "granted", _("Granted")
+    REFUSED = "refused", _("Refused")
+
+
+# A waiver request is decided once (R-03): granted or refused; a refused one is asked again by a new request.
+# Checked in one place: services.waiver_request_decide.
+WAIVER_REQUEST_TRANSITIONS: dict[str, frozenset[str]] = {
+    WaiverRequestStatus.REQUESTED: frozenset({WaiverRequestStatus.GRANTED, WaiverRequestStatus.REFUSED}),
+    WaiverRequestStatus.GRANTED: frozenset(),
+    WaiverRequestStatus.REFUSED: frozenset(),
+}
+
+
+class WaiverRequest(models.Model):
+    """A federation's request that the IHTC waive one 1.1 B condition for a person (R-03).
+
+    The IHTC grants it (which records the EligibilityWaiver eligibility reads)
+    or refuses it, with a reason either way. Decided once: services.waiver_request_decide.
+    """
+
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="waiver_requests")
+    code = models.CharField(_("requirement to waive"), max_length=32, choices=WaivableCode.choices)
+    category = models.CharField(
+        _("category"),
+        max_length=32,
+        choices=CategoryChoice.choices,
+        blank=True,
+        help_text=_("Empty: every category."),
+    )
+    year = models.PositiveSmallIntegerField(
+        _("year"), null=True, blank=True, help_text=_("Championship year; empty: every year.")
+    )
+    justification = models.TextField(
+        _("justification"), help_text=_("R-03: why the federation asks for the exception.")
+    )
+    status = models.CharField(
+        max_length=16, choices=WaiverRequestStatus.choices, default=WaiverRequestStatus.REQUESTED, editable=False
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="waiver_requests_made"
+    )
+    requested_at = models.DateTimeField()
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="waiver_requests_decided",
+        editable=False,
+    )
+    decided_at = models.DateTimeField(null=True, blank=True, editable=False)
+    decision_reason = models.TextField(blank=True, editable=False)
+    waiver = models.OneToOneField(
+        EligibilityWaiver,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="request",
+        editable=False,
+        help_text="The waiver a grant recorded.",
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["requested_at", "pk"]
+        indexes = [models.Index(fields=["status", "requested_at"])]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(justification=""), name="waiver_request_justified"),
+            models.CheckConstraint(
+                condition=models.Q(status="requested") | ~models.Q(decision_reason=""),
+                name="waiver_request_decision_has_reason",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.person}: {self.get_code_display()} ({self.get_status_display()})"
 
 
 class EquipmentKind(models.TextChoices):

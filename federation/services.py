@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext as _
 
 from accounts.access import (
     can_approve_equipment,
@@ -29,6 +30,7 @@ from accounts.access import (
     can_grant_waiver,
     can_manage_federations,
     can_record_inspection,
+    can_request_waiver,
     is_federation_staff,
 )
 from portal.services import audited_save, check_transition
@@ -37,6 +39,7 @@ from . import eligibility, equipment
 from .files import check_scan_upload
 from .models import (
     DEVICE_REQUEST_TRANSITIONS,
+    WAIVER_REQUEST_TRANSITIONS,
     CategoryChoice,
     DeviceRequestStatus,
     EligibilityWaiver,
@@ -49,6 +52,9 @@ from .models import (
     Passport,
     Person,
     ProtectiveDeviceRequest,
+    WaivableCode,
+    WaiverRequest,
+    WaiverRequestStatus,
 )
 from .selectors import PERSON_ROLE_FIELDS
 
@@ -264,6 +270,23 @@ def person_update(*, person: Person, by, **changes) -> Person:
         return _write_person(locked, by=by)
 
 
+PASSPORT_FIELDS = ("issuing_country", "number", "expiry_date", "scan")
+
+
+def person_register(*, by, passport: Mapping | None = None, **fields) -> Person:
+    """Register a person and, optionally, one passport (``passport``: PASSPORT_FIELDS) at once (1.1 B).
+
+    Both are checked before anything stays stored: a refused passport (its
+    scan, its number already recorded) leaves no person behind.
+    """
+    with transaction.atomic():
+        person = person_create(by=by, **fields)
+        if passport:
+            _unknown_fields(passport, PASSPORT_FIELDS)
+            passport_add(person=person, by=by, **passport)
+    return person
+
+
 # --- Passports ------------------------------------------------------------------
 
 
@@ -405,6 +428,141 @@ def waiver_grant(
             approved_by=approved_by,
             approved_at=at or timezone.now(),
         )
+
+
+# --- Waiver requests (R-03): the federation asks, the IHTC grants or refuses --------------------------
+
+
+def check_can_request_waiver(user, person: Person) -> None:
+    """R-03: the staff who keep the person's record ask the IHTC for a waiver."""
+    if not can_request_waiver(user, person):
+        raise PermissionDenied(_("R-03: only staff of the person's federation or the IHTC may ask for a waiver."))
+
+
+def check_waiver_request(*, person: Person, code: str, justification: str, category: str = "", year=None) -> None:
+    """Raise ValidationError unless this waiver may be asked for (the rules of ``check_waiver``, R-03), and no
+    request for the same waiver already waits for the IHTC."""
+    try:
+        check_waiver(code=code, reason=justification, category=category, year=year)
+    except ValidationError as error:
+        errors = {("justification" if field == "reason" else field): messages for field, messages in error}
+        if "justification" in errors:
+            errors["justification"] = [_("R-03: a waiver request states why the exception is asked for.")]
+        raise ValidationError(errors) from None
+    waiting = WaiverRequest.objects.filter(
+        person=person, code=code, category=category or "", year=year, status=WaiverRequestStatus.REQUESTED
+    )
+    if waiting.exists():
+        raise ValidationError(
+            {"code": _("R-03: the same waiver for this person already waits for the IHTC's decision.")}
+        )
+
+
+def request_waiver(
+    *,
+    person: Person,
+    code: str,
+    justification: str,
+    requested_by,
+    category: str = "",
+    year: int | None = None,
+    at: datetime.datetime | None = None,
+) -> WaiverRequest:
+    """Ask the IHTC to waive one 1.1 B condition for ``person`` (R-03); it waits in the IHTC's queue."""
+    check_can_request_waiver(requested_by, person)
+    check_waiver_request(person=person, code=code, justification=justification, category=category, year=year)
+    with transaction.atomic():
+        return WaiverRequest.objects.create(
+            person=person,
+            code=code,
+            category=category or "",
+            year=year,
+            justification=justification.strip(),
+            requested_by=requested_by,
+            requested_at=at or timezone.now(),
+        )
+
+
+def check_waiver_request_transition(*, current: str, target: str) -> None:
+    """Raise ValidationError unless a waiver request may move from ``current`` to ``target`` (decided once)."""
+    check_transition(WAIVER_REQUEST_TRANSITIONS, current, target, subject="a waiver request", article="R-03")
+
+
+def waiver_request_decide(
+    *, request: WaiverRequest, grant: bool, reason: str, decided_by, at: datetime.datetime | None = None
+) -> WaiverRequest:
+    """Grant (recording the EligibilityWaiver eligibility reads) or refuse a waiting request, with a reason (R-03).
+
+    The requester is told of the decision.
+    """
+    check_can_grant_waiver(decided_by)
+    if not (reason or "").strip():
+        raise ValidationError({"decision_reason": _("R-03: the IHTC's decision on a waiver states its reason.")})
+    target = WaiverRequestStatus.GRANTED if grant else WaiverRequestStatus.REFUSED
+    at = at or timezone.now()
+    with transaction.atomic():
+        # Two IHTC members deciding at once: the second sees the first's decision and is refused.
+        locked = WaiverRequest.objects.select_for_update(of=("self",)).select_related("person").get(pk=request.pk)
+        check_waiver_request_transition(current=locked.status, target=target)
+        if grant:
+            locked.waiver = waiver_grant(
+                person=locked.person,
+                code=locked.code,
+                category=locked.category,
+                year=locked.year,
+                reason=reason,
+                approved_by=decided_by,
+                at=at,
+            )
+        locked.status = target
+        locked.decided_by = decided_by
+        locked.decided_at = at
+        locked.decision_reason = reason.strip()
+        locked.save(update_fields=["status", "decided_by", "decided_at", "decision_reason", "waiver"])
+        _tell_requester(locked)
+    return locked
+
+
+def grant_waiver_request(*, by, request: WaiverRequest, reason: str, at=None) -> WaiverRequest:
+    """Grant a waiting waiver request (R-03): the person's eligibility then reads the waiver it records."""
+    return waiver_request_decide(request=request, grant=True, reason=reason, decided_by=by, at=at)
+
+
+def refuse_waiver_request(*, by, request: WaiverRequest, reason: str, at=None) -> WaiverRequest:
+    """Refuse a waiting waiver request, stating why (R-03)."""
+    return waiver_request_decide(request=request, grant=False, reason=reason, decided_by=by, at=at)
+
+
+def _tell_requester(waiver_request: WaiverRequest) -> None:
+    from django.urls import reverse
+
+    from portal.notifications import notify  # the portal's notifications sit above the apps
+
+    granted = waiver_request.status == WaiverRequestStatus.GRANTED
+    person, what = str(waiver_request.person), WaivableCode(waiver_request.code).label
+    if granted:
+        subject = format_lazy(gettext_lazy("Waiver granted: {person}"), person=person)
+        body = format_lazy(
+            gettext_lazy("The IHTC granted the waiver you asked for {person} ({what}, R-03): {reason}"),
+            person=person,
+            what=what,
+            reason=waiver_request.decision_reason,
+        )
+    else:
+        subject = format_lazy(gettext_lazy("Waiver refused: {person}"), person=person)
+        body = format_lazy(
+            gettext_lazy("The IHTC refused the waiver you asked for {person} ({what}, R-03): {reason}"),
+            person=person,
+            what=what,
+            reason=waiver_request.decision_reason,
+        )
+    notify(
+        users=[waiver_request.requested_by],
+        key=f"waiver-request:{waiver_request.pk}:{waiver_request.status}",
+        subject=subject,
+        body=body,
+        url=reverse("federation:person-detail", args=[waiver_request.person_id]),
+    )
 
 
 # --- Equipment approval registry (3.2.6 A) ---------------------------------------------

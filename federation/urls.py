@@ -5,7 +5,11 @@ from . import views
 app_name = "federation"
 urlpatterns = [
     path("people/", views.person_list_view, name="person-list"),
+    path("people/register/", views.person_register_view, name="person-register"),
     path("people/<int:pk>/", views.person_detail_view, name="person-detail"),
+    path("people/<int:pk>/waiver-requests/", views.waiver_request_create_view, name="waiver-request-create"),
+    path("waiver-requests/", views.waiver_queue_view, name="waiver-queue"),
+    path("waiver-requests/<int:pk>/decide/", views.waiver_request_decide_view, name="waiver-request-decide"),
     path("passports/<int:pk>/scan/", views.passport_scan_view, name="passport-scan"),
     path("device-requests/<int:pk>/prescription/", views.device_prescription_view, name="device-prescription"),
 ]

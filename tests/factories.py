@@ -24,6 +24,7 @@ from federation.models import (
     Person,
     ProtectiveDeviceRequest,
     WaivableCode,
+    WaiverRequest,
 )
 
 TEST_PASSWORD = "correct-horse-battery-staple"
@@ -114,6 +115,13 @@ def federation_staff(federation=None, **user_kwargs) -> User:
 def international_staff(**user_kwargs) -> User:
     """Return a user who is staff of an international federation (the IHTC's side), with admin access."""
     return federation_staff(InternationalFederationFactory(), **user_kwargs)
+
+
+def ihtc_executive(**user_kwargs) -> User:
+    """Return a member of the IHTC executive (who grants eligibility waivers, R-03), with admin access."""
+    user = UserFactory(is_staff=True, **user_kwargs)
+    RoleAssignmentFactory(user=user, role=Role.IHTC_EXECUTIVE, federation=None)
+    return user
 
 
 class PersonFactory(factory.django.DjangoModelFactory):
@@ -214,6 +222,20 @@ class EquipmentInspectionFactory(factory.django.DjangoModelFactory):
     compliant = True
     inspected_by = factory.SubFactory(UserFactory)
     inspected_at = factory.LazyFunction(timezone.now)
+
+
+class WaiverRequestFactory(factory.django.DjangoModelFactory):
+    """A federation's waiting request that the IHTC waive the expired passport for Junior Men (R-03)."""
+
+    class Meta:
+        model = WaiverRequest
+
+    person = factory.SubFactory(PersonFactory)
+    code = WaivableCode.PASSPORT_EXPIRED
+    category = "junior_men"
+    justification = "Renewal applied for; the consulate's appointment is after the championship."
+    requested_by = factory.LazyAttribute(lambda r: federation_staff(r.person.federation))
+    requested_at = factory.LazyFunction(timezone.now)
 
 
 class ProtectiveDeviceRequestFactory(factory.django.DjangoModelFactory):

@@ -97,8 +97,9 @@ def test_the_person_page_query_count_is_constant(client, django_assert_num_queri
     person = _person_with_records(count)
     client.force_login(federation_staff(person.federation))
     # session, user, roles, person+federation, then one query each: passports,
-    # waivers+approvers, inspections+inspectors, requests+deciders, roster lines+championships
-    with django_assert_num_queries(10):  # and the nav's unread notifications
+    # waivers+approvers, inspections+inspectors, requests+deciders, roster lines+championships,
+    # waiver requests+requesters+deciders
+    with django_assert_num_queries(11):  # and the nav's unread notifications
         response = client.get(reverse("federation:person-detail", args=[person.pk]))
     assert response.status_code == 200
 
@@ -251,6 +252,6 @@ def test_the_person_page_query_count_does_not_grow_with_the_entries(client, djan
     for year in range(entries):
         _entered(person, start=datetime.date(2027 + year, 7, 1))
     client.force_login(federation_staff(person.federation))
-    with django_assert_num_queries(10):  # and the nav's unread notifications
+    with django_assert_num_queries(11):  # and the nav's unread notifications (and the waiver requests)
         response = client.get(reverse("federation:person-detail", args=[person.pk]))
     assert len(response.context["eligibility"].entered) == entries
