@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('federation', '0002_waivers_equipment_device_requests'),
+        ('federation', '0003_equipment_rejection'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
