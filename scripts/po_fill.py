@@ -69,7 +69,7 @@ def main():
                 continue
             if entry.fuzzy:
                 entry.flags.remove("fuzzy")
-            entry.previous_msgid = entry.previous_msgctxt = None
+            entry.previous_msgid = entry.previous_msgctxt = entry.previous_msgid_plural = None
             filled += 1
         po.save(str(path))
         print(f"{language}: {filled} filled, {missing} missing")
