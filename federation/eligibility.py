@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
+from common.text import Text, _
+
 # Reason codes. A result lists every reason that applies, never only the first.
 TOO_YOUNG = "too_young"
 TOO_OLD = "too_old"
@@ -95,12 +97,12 @@ class Category(enum.StrEnum):
 
 
 _LABELS = {
-    Category.JUNIOR_MEN: "Junior Men",
-    Category.JUNIOR_WOMEN: "Junior Women",
-    Category.SENIOR_MEN: "Senior Men",
-    Category.SENIOR_WOMEN: "Senior Women",
-    Category.MASTERS_MEN: "Masters Men",
-    Category.MASTERS_WOMEN: "Masters Women",
+    Category.JUNIOR_MEN: _("Junior Men"),
+    Category.JUNIOR_WOMEN: _("Junior Women"),
+    Category.SENIOR_MEN: _("Senior Men"),
+    Category.SENIOR_WOMEN: _("Senior Women"),
+    Category.MASTERS_MEN: _("Masters Men"),
+    Category.MASTERS_WOMEN: _("Masters Women"),
 }
 
 _ARTICLES = {
@@ -248,30 +250,30 @@ def passport_date(championship: ChampionshipFacts, rules: EligibilityRules = DEF
 
 
 _MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
+    _("January"),
+    _("February"),
+    _("March"),
+    _("April"),
+    _("May"),
+    _("June"),
+    _("July"),
+    _("August"),
+    _("September"),
+    _("October"),
+    _("November"),
+    _("December"),
 )
 
 
-def _format_date(d: date) -> str:
+def _format_date(d: date) -> Text:
     # Not strftime("%B"): the month name must not depend on the process locale.
-    return f"{d.day} {_MONTHS[d.month - 1]} {d.year}"
+    return _("%(day)s %(month)s %(year)s", day=d.day, month=_MONTHS[d.month - 1], year=d.year)
 
 
-def _reference_label(championship: ChampionshipFacts, rules: EligibilityRules) -> str:
+def _reference_label(championship: ChampionshipFacts, rules: EligibilityRules) -> Text:
     ref = reference_date(championship, rules)
     if rules.age_reference == AGE_REFERENCE_FIRST_DAY:
-        return f"{_format_date(ref)}, the championship's first day"
+        return _("%(date)s, the championship's first day", date=_format_date(ref))
     return _format_date(ref)
 
 
@@ -280,14 +282,21 @@ def _age_reasons(person: PersonFacts, championship: ChampionshipFacts, rules: El
     ref = reference_date(championship, rules)
     on = _reference_label(championship, rules)
     born = person.date_of_birth.isoformat()
-    cite = f"Rule {category.article} / R-01"
+    cite = _("Rule %(article)s / R-01", article=category.article)
     if person.date_of_birth > ref:
         return [
             Reason(
                 TOO_YOUNG,
                 category.article,
-                f"{cite}: {category.label} players must be at least {category.min_age(rules)} on {on}; "
-                f"born {born}, the player is not yet born on that date.",
+                _(
+                    "%(cite)s: %(category)s players must be at least %(age)s on %(on)s; born %(born)s, the player "
+                    "is not yet born on that date.",
+                    cite=cite,
+                    category=category.label,
+                    age=category.min_age(rules),
+                    on=on,
+                    born=born,
+                ),
                 "date_of_birth",
             )
         ]
@@ -298,7 +307,16 @@ def _age_reasons(person: PersonFacts, championship: ChampionshipFacts, rules: El
             Reason(
                 TOO_YOUNG,
                 category.article,
-                f"{cite}: {category.label} players must be at least {low} on {on}; born {born}, the player is {age}.",
+                _(
+                    "%(cite)s: %(category)s players must be at least %(low)s on %(on)s; born %(born)s, the player "
+                    "is %(age)s.",
+                    cite=cite,
+                    category=category.label,
+                    low=low,
+                    on=on,
+                    born=born,
+                    age=age,
+                ),
                 "date_of_birth",
             )
         ]
@@ -307,8 +325,16 @@ def _age_reasons(person: PersonFacts, championship: ChampionshipFacts, rules: El
             Reason(
                 TOO_OLD,
                 category.article,
-                f"{cite}: {category.label} players must not yet be {high + 1} on {on}; "
-                f"born {born}, the player is {age}.",
+                _(
+                    "%(cite)s: %(category)s players must not yet be %(limit)s on %(on)s; born %(born)s, the player "
+                    "is %(age)s.",
+                    cite=cite,
+                    category=category.label,
+                    limit=high + 1,
+                    on=on,
+                    born=born,
+                    age=age,
+                ),
                 "date_of_birth",
             )
         ]
@@ -317,28 +343,37 @@ def _age_reasons(person: PersonFacts, championship: ChampionshipFacts, rules: El
 
 def _gender_reasons(person: PersonFacts, championship: ChampionshipFacts, rules: EligibilityRules) -> list[Reason]:
     category = championship.category
-    cite = f"Rule {category.article} / R-02"
+    cite = _("Rule %(article)s / R-02", article=category.article)
     if category.is_women:
         if person.gender != FEMALE:
             return [
                 Reason(
                     WRONG_GENDER,
                     category.article,
-                    f"{cite}: {category.label} admits female players only; the player is recorded as "
-                    f"{_gender_word(person.gender)}.",
+                    _(
+                        "%(cite)s: %(category)s admits female players only; the player is recorded as %(gender)s.",
+                        cite=cite,
+                        category=category.label,
+                        gender=_gender_word(person.gender),
+                    ),
                     "gender",
                 )
             ]
         return []
     allowed = {MALE, FEMALE} if rules.men_categories_admit_women else {MALE}
     if person.gender not in allowed:
-        who = "male and female players" if rules.men_categories_admit_women else "male players only"
+        who = _("male and female players") if rules.men_categories_admit_women else _("male players only")
         return [
             Reason(
                 WRONG_GENDER,
                 category.article,
-                f"{cite}: under this ruleset {category.label} admits {who}; the player is recorded as "
-                f"{_gender_word(person.gender)}.",
+                _(
+                    "%(cite)s: under this ruleset %(category)s admits %(who)s; the player is recorded as %(gender)s.",
+                    cite=cite,
+                    category=category.label,
+                    who=who,
+                    gender=_gender_word(person.gender),
+                ),
                 "gender",
             )
         ]
@@ -346,7 +381,7 @@ def _gender_reasons(person: PersonFacts, championship: ChampionshipFacts, rules:
 
 
 def _gender_word(gender: str) -> str:
-    return {MALE: "male", FEMALE: "female"}.get(gender, f"{gender!r}")
+    return {MALE: _("male"), FEMALE: _("female")}.get(gender, f"{gender!r}")
 
 
 def _nationality_and_passport_reasons(
@@ -359,23 +394,31 @@ def _nationality_and_passport_reasons(
             Reason(
                 WRONG_NATIONALITY,
                 "1.1 B",
-                f"Rule 1.1 B / R-03: players should be of the nationality of their team; the player's nationality "
-                f"{person.nationality.upper()} differs from {team}, the country the team represents.",
+                _(
+                    "Rule 1.1 B / R-03: players should be of the nationality of their team; the player's "
+                    "nationality %(nationality)s differs from %(team)s, the country the team represents.",
+                    nationality=person.nationality.upper(),
+                    team=team,
+                ),
                 "nationality",
             )
         )
     valid_on = passport_date(championship, rules)
     of_team = [p for p in person.passports if p.issuing_country.upper() == team]
-    when = "last" if rules.passport_valid_on == PASSPORT_VALID_ON_LAST_DAY else "first"
+    last_day = rules.passport_valid_on == PASSPORT_VALID_ON_LAST_DAY
     if not of_team:
         held = sorted({p.issuing_country.upper() for p in person.passports})
-        held_text = f" (passports held: {', '.join(held)})" if held else ""
+        held_text = _(" (passports held: %(held)s)", held=", ".join(held)) if held else ""
         reasons.append(
             Reason(
                 NO_PASSPORT,
                 "1.1 B",
-                f"Rule 1.1 B / R-03: a player needs a passport of {team}, the country the team represents; "
-                f"the player has none{held_text}.",
+                _(
+                    "Rule 1.1 B / R-03: a player needs a passport of %(team)s, the country the team represents; "
+                    "the player has none%(held)s.",
+                    team=team,
+                    held=held_text,
+                ),
                 "passports",
             )
         )
@@ -387,8 +430,21 @@ def _nationality_and_passport_reasons(
             Reason(
                 PASSPORT_EXPIRED,
                 "1.1 B",
-                f"Rule 1.1 B / R-03: the player's passport of {team} expires on {latest.isoformat()}, before "
-                f"{valid_on.isoformat()}, the championship's {when} day, on which it must still be valid.",
+                _(
+                    "Rule 1.1 B / R-03: the player's passport of %(team)s expires on %(expiry)s, before %(day)s, "
+                    "the championship's last day, on which it must still be valid.",
+                    team=team,
+                    expiry=latest.isoformat(),
+                    day=valid_on.isoformat(),
+                )
+                if last_day
+                else _(
+                    "Rule 1.1 B / R-03: the player's passport of %(team)s expires on %(expiry)s, before %(day)s, "
+                    "the championship's first day, on which it must still be valid.",
+                    team=team,
+                    expiry=latest.isoformat(),
+                    day=valid_on.isoformat(),
+                ),
                 "passports",
             )
         )

@@ -1,10 +1,10 @@
-"""Saying the pure cores' sentences (``tournaments.text.Text``) in the active language (issue 12)."""
+"""Saying the pure cores' sentences (``common.text.Text``) in the active language (issue 12)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext
 
-from tournaments.text import Text
+from common.text import Text
 
 
 def say(value: object) -> object:

@@ -13,6 +13,7 @@ from typing import Any
 
 from federation.eligibility import EligibilityResult, Reason
 from federation.models import Passport, Person
+from portal.i18n import say
 from tournaments import rosters as roster_rules
 from tournaments.facts import championship_has_begun, roster_limits
 from tournaments.models import EntryStatus, Position, RosterEntry, TeamEntry
@@ -48,7 +49,8 @@ def _passport(person: Person, team_country: str) -> dict[str, str] | None:
 
 def reason_text(reason: Reason) -> str:
     """A reason as the entry page says it: its article first unless the message names it already."""
-    return reason.message if reason.article in reason.message else f"{reason.article}: {reason.message}"
+    message = str(say(reason.message))
+    return message if reason.article in message else f"{reason.article}: {message}"
 
 
 def _eligibility(result: EligibilityResult) -> dict[str, Any]:

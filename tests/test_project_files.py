@@ -74,6 +74,7 @@ MYPY_PURE_CORES = {
     "tournaments/ruleset.py",
     "tournaments/errors.py",
     "tournaments/roster_files.py",
+    "common/text.py",
 }
 
 

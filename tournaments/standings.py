@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .errors import CoreInputError
-from .text import Text, _
+from common.text import Text, _
 
 RESULT_KINDS = ("regulation", "overtime", "shootout", "forfeit")
 

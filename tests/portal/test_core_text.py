@@ -4,9 +4,10 @@ import pickle
 
 from django.utils import translation
 
+from common.text import Text
+from federation.eligibility import check_eligibility
 from portal.i18n import say
 from tournaments.standings import GameResult, compute_standings
-from tournaments.text import Text
 
 
 def test_a_text_is_its_english_sentence_and_keeps_its_message():
@@ -45,3 +46,25 @@ def test_a_tie_break_explanation_is_said_in_spanish_with_its_article():
     assert all("9.3" in line for line in said + decided)
     with translation.override("fr"):
         assert say(first) == "9.3 B : A, B et C sont à égalité avec 2 points"
+
+
+def test_an_eligibility_reason_is_said_in_french_and_spanish_with_its_article():
+    from datetime import date
+
+    from federation.eligibility import Category, PassportFacts
+    from tests.federation.test_eligibility import championship, person
+
+    result = check_eligibility(
+        person(born=date(2016, 5, 5), passports=[PassportFacts("CH", date(2027, 7, 16))]),
+        championship(Category.JUNIOR_MEN),
+    )
+    messages = {reason.code: reason.message for reason in result.reasons}
+    passport, age = messages["passport_expired"], next(m for c, m in messages.items() if c != "passport_expired")
+    assert passport.startswith("Rule 1.1 B / R-03: the player's passport of CH expires on 2027-07-16")
+    assert "Junior Men players must be at least" in age and "1 January 2027" in age
+    with translation.override("fr"):
+        assert say(passport).startswith("Règle 1.1 B / R-03 : le passeport de CH du joueur expire le 2027-07-16")
+        assert "les joueurs Juniors hommes doivent avoir au moins" in say(age) and "1 janvier 2027" in say(age)
+    with translation.override("es"):
+        assert "los jugadores de Júnior masculino deben tener al menos" in say(age)
+        assert "1 de enero de 2027" in say(age) and "1.1 C / R-01" in say(age)

@@ -1,0 +1,1 @@
+"""Plain-Python helpers the pure cores of every app share (no Django)."""
