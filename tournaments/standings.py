@@ -12,8 +12,9 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from .errors import CoreInputError
 from common.text import Text, _
+
+from .errors import CoreInputError
 
 RESULT_KINDS = ("regulation", "overtime", "shootout", "forfeit")
 
