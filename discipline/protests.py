@@ -24,6 +24,9 @@ from django.db.models import DateTimeField, ExpressionWrapper
 from django.db.models.functions import Now
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import lazy
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from djmoney.money import Money
 
 from accounts.models import User
@@ -270,13 +273,27 @@ def protest_url(protest: Protest) -> str:
     return reverse("discipline:protest-detail", args=[protest.pk])
 
 
-def _notify(protest: Protest, occasion: str, subject: str, body: str, *, users=None, now=None) -> None:
+# The notifications are lazy texts, written for each person in their language (issue 12, ``portal.notifications``).
+_lowered = lazy(lambda text: str(text).lower(), str)
+
+
+def _and(parts: Sequence) -> object:
+    """``a``, ``a and b``, ``a and b and c`` in the reader's language (lazy)."""
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = format_lazy(gettext_lazy("{first} and {second}"), first=joined, second=part)
+    return joined
+
+
+def _notify(protest: Protest, occasion: str, subject, body, *, users=None, now=None) -> None:
     from portal.notifications import notify  # the portal's notifications sit above the apps
 
     notify(
         users=_teams_managers(protest) if users is None else users,
         key=f"protest:{protest.pk}:{occasion}",
-        subject=f"Protest #{protest.pk}, {protest.game}: {subject}",
+        subject=format_lazy(
+            gettext_lazy("Protest #{number}, {game}: {what}"), number=protest.pk, game=str(protest.game), what=subject
+        ),
         body=body,
         url=protest_url(protest),
         now=now,
@@ -390,14 +407,33 @@ def protest_file(
         _store_attachments(protest, checked, by, now)
         _meet_protest_deadline_if_complete(protest, now)
         tz = game.championship.venue.zone
-        fee_text = f"The fee of {fee} is due by then (R-52)." if fee else "No fee is due (9.1 C)."
+        fee_text = (
+            format_lazy(gettext_lazy("The fee of {fee} is due by then (R-52)."), fee=fee)
+            if fee
+            else gettext_lazy("No fee is due (9.1 C).")
+        )
         _notify(
             protest,
             "filed",
-            f"filed by {entry}",
-            f"{entry} protests ({protest.get_kind_display()}): {protest.incident}.\n"
-            f"The written protest is due by {spec.describe(tz)} (Rule {spec.article}). {fee_text}\n"
-            f"The opposing team may answer in writing until {answer.describe(tz)}.",
+            format_lazy(gettext_lazy("filed by {team}"), team=str(entry)),
+            format_lazy(
+                "{}\n{} {}\n{}",
+                format_lazy(
+                    gettext_lazy("{team} protests ({kind}): {incident}."),
+                    team=str(entry),
+                    kind=ProtestKind(protest.kind).label,
+                    incident=protest.incident,
+                ),
+                format_lazy(
+                    gettext_lazy("The written protest is due by {due} (Rule {article})."),
+                    due=spec.describe(tz),
+                    article=spec.article,
+                ),
+                fee_text,
+                format_lazy(
+                    gettext_lazy("The opposing team may answer in writing until {due}."), due=answer.describe(tz)
+                ),
+            ),
             now=now,
         )
     return protest
@@ -475,8 +511,12 @@ def protest_record_fee(
         _notify(
             protest,
             "fee",
-            "fee received",
-            f"The protest fee of {amount} ({FeeMethod(method).label.lower()}) was received (R-52).",
+            pgettext_lazy("protest notification", "fee received"),
+            format_lazy(
+                gettext_lazy("The protest fee of {amount} ({method}) was received (R-52)."),
+                amount=amount,
+                method=_lowered(FeeMethod(method).label),
+            ),
             users=_entry_managers(protest.entry),
             now=now,
         )
@@ -501,11 +541,28 @@ def protest_start_review(
         _transition(protest, S.UNDER_REVIEW, by=by, now=now, reason=_clean_text(reason, "reason"))
         audited_save(protest, by)
         _meet_protest_deadline_if_complete(protest, now)
-        _notify(protest, "under_review", "under review", "The discipline committee is reviewing the protest.", now=now)
+        _notify(
+            protest,
+            "under_review",
+            pgettext_lazy("protest notification", "under review"),
+            gettext_lazy("The discipline committee is reviewing the protest."),
+            now=now,
+        )
     return protest
 
 
-def _decide(protest, *, by, to, outcome, reason, now, verb) -> Protest:
+# A decision as the teams are told it (9.1 A, R-52): the subject, the sentence, the fee's outcome.
+_DECIDED = {
+    S.UPHELD: (pgettext_lazy("protest notification", "upheld"), gettext_lazy("The protest is upheld: {reason}")),
+    S.REJECTED: (pgettext_lazy("protest notification", "rejected"), gettext_lazy("The protest is rejected: {reason}")),
+}
+_FEE_OUTCOME_TOLD = {
+    FeeOutcome.RETURNED: gettext_lazy("The fee is returned (9.1 A, R-52)."),
+    FeeOutcome.FORFEITED: gettext_lazy("The fee is forfeited (9.1 A, R-52)."),
+}
+
+
+def _decide(protest, *, by, to, outcome, reason, now) -> Protest:
     now = now or timezone.now()
     reason = _clean_text(reason, "reason")
     if not reason:
@@ -522,21 +579,22 @@ def _decide(protest, *, by, to, outcome, reason, now, verb) -> Protest:
         _close_deadlines(
             protest, kinds=[DeadlineKind.PROTEST, DeadlineKind.ANSWER], status=DeadlineStatus.CANCELLED, now=now
         )
-        fee_text = ""
+        subject, sentence = _DECIDED[to]
+        body = format_lazy(sentence, reason=reason)
         if protest.fee_due is not None:
-            fee_text = f" The fee is {FeeOutcome(outcome).label.split(' (')[0].lower()} (9.1 A, R-52)."
-        _notify(protest, to, verb, f"The protest is {verb}: {reason}{fee_text}", now=now)
+            body = format_lazy("{} {}", body, _FEE_OUTCOME_TOLD[outcome])
+        _notify(protest, to, subject, body, now=now)
     return protest
 
 
 def protest_uphold(*, by: User, protest: Protest, reason: str, now: datetime.datetime | None = None) -> Protest:
     """The protest is upheld: the fee is returned in full (9.1 A, R-52)."""
-    return _decide(protest, by=by, to=S.UPHELD, outcome=FeeOutcome.RETURNED, reason=reason, now=now, verb="upheld")
+    return _decide(protest, by=by, to=S.UPHELD, outcome=FeeOutcome.RETURNED, reason=reason, now=now)
 
 
 def protest_reject(*, by: User, protest: Protest, reason: str, now: datetime.datetime | None = None) -> Protest:
     """The protest is found unjustified: the fee is forfeited (9.1 A, R-52)."""
-    return _decide(protest, by=by, to=S.REJECTED, outcome=FeeOutcome.FORFEITED, reason=reason, now=now, verb="rejected")
+    return _decide(protest, by=by, to=S.REJECTED, outcome=FeeOutcome.FORFEITED, reason=reason, now=now)
 
 
 def protest_withdraw(*, by: User, protest: Protest, reason: str = "", now: datetime.datetime | None = None) -> Protest:
@@ -552,7 +610,13 @@ def protest_withdraw(*, by: User, protest: Protest, reason: str = "", now: datet
         _close_deadlines(
             protest, kinds=[DeadlineKind.PROTEST, DeadlineKind.ANSWER], status=DeadlineStatus.CANCELLED, now=now
         )
-        _notify(protest, "withdrawn", "withdrawn", f"{protest.entry} withdrew the protest.", now=now)
+        _notify(
+            protest,
+            "withdrawn",
+            pgettext_lazy("protest notification", "withdrawn"),
+            format_lazy(gettext_lazy("{team} withdrew the protest."), team=str(protest.entry)),
+            now=now,
+        )
     return protest
 
 
@@ -582,7 +646,8 @@ def protest_answer(
         audited_save(protest, by)
         _store_attachments(protest, checked, by, now)
         _close_deadlines(protest, kinds=[DeadlineKind.ANSWER], status=DeadlineStatus.MET, now=now)
-        _notify(protest, "answered", f"answered by {protest.opponent}", answer[:2000], now=now)
+        answered = format_lazy(gettext_lazy("answered by {team}"), team=str(protest.opponent))
+        _notify(protest, "answered", answered, answer[:2000], now=now)
     return protest
 
 
@@ -663,7 +728,18 @@ def deadline_expire(deadline_id: int, *, now: datetime.datetime | None = None) -
         deadline.status, deadline.closed_at = DeadlineStatus.LAPSED, stamp
         deadline.save(update_fields=["status", "closed_at"])
         _close_deadlines(protest, kinds=[DeadlineKind.ANSWER], status=DeadlineStatus.CANCELLED, now=stamp)
-        _notify(protest, "lapsed", "lapsed", reason, now=stamp)
+        told = format_lazy(
+            gettext_lazy("Rule {article}: {what} missing at the deadline, {due} UTC."),
+            article=deadline.article,
+            what=_and(
+                [
+                    {"fee": gettext_lazy("the fee (R-52)"), "statement": gettext_lazy("the written statement")}[m]
+                    for m in missing
+                ]
+            ),
+            due=f"{deadline.due_at:%Y-%m-%d %H:%M:%S}",
+        )
+        _notify(protest, "lapsed", pgettext_lazy("protest notification", "lapsed"), told, now=stamp)
         return "lapsed"
 
 
@@ -685,15 +761,22 @@ def deadline_remind(deadline_id: int, *, now: datetime.datetime | None = None) -
             missing = _facts(protest).missing() if protest.status == S.FILED else ()
             if not missing:
                 return "not needed"
-            what = " and ".join(
-                {"fee": f"the fee of {protest.fee_due}", "statement": "the statement"}[m] for m in missing
-            )
+            pieces = {
+                "fee": format_lazy(gettext_lazy("the fee of {fee}"), fee=protest.fee_due),
+                "statement": gettext_lazy("the statement"),
+            }
             users = _entry_managers(protest.entry)
-            body = f"Rule {deadline.article}: {what} must be in by {due}, or the protest lapses."
+            body = format_lazy(
+                gettext_lazy("Rule {article}: {what} must be in by {due}, or the protest lapses."),
+                article=deadline.article,
+                what=_and([pieces[m] for m in missing]),
+                due=due,
+            )
         else:
             if protest.answered_at is not None or protest.status not in (S.FILED, S.UNDER_REVIEW):
                 return "not needed"
             users = _entry_managers(protest.opponent)
-            body = f"Your team may answer the protest in writing until {due}."
-        _notify(protest, f"reminder:{deadline.kind}", "reminder", body, users=users, now=stamp)
+            body = format_lazy(gettext_lazy("Your team may answer the protest in writing until {due}."), due=due)
+        reminder = pgettext_lazy("protest notification", "reminder")
+        _notify(protest, f"reminder:{deadline.kind}", reminder, body, users=users, now=stamp)
         return "reminded"

@@ -20,6 +20,8 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.db.models import Count, F, Q, QuerySet, Subquery
 from django.utils import timezone
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from accounts.access import has_role, is_international_staff, is_superuser, staff_federation_ids
 from accounts.models import Role, RoleAssignment, User
@@ -219,30 +221,83 @@ def recipients(suspension: Suspension) -> list[User]:
     return list(users.order_by("pk"))
 
 
+# What the people told of a suspension read (R-53), in their language (issue 12): the subject, the sentence.
 _TOLD = {
-    SuspensionStatus.ACTIVE: "is suspended",
-    SuspensionStatus.SERVED: "has served the suspension and may play again",
-    SuspensionStatus.ENDED: "is no longer suspended: the suspension ended",
-    SuspensionStatus.WITHDRAWN: "is no longer suspended: the penalty was removed from the game sheet",
-    SuspensionStatus.REPLACED: "has the provisional suspension replaced by the committee's decision",
-    SuspensionStatus.ANNULLED: "is no longer suspended: the decision was annulled on appeal",
+    SuspensionStatus.ACTIVE: (
+        gettext_lazy("Suspension: {person} is suspended"),
+        gettext_lazy("{person} is suspended."),
+    ),
+    SuspensionStatus.SERVED: (
+        gettext_lazy("Suspension: {person} has served the suspension and may play again"),
+        gettext_lazy("{person} has served the suspension and may play again."),
+    ),
+    SuspensionStatus.ENDED: (
+        gettext_lazy("Suspension: {person} is no longer suspended"),
+        gettext_lazy("{person} is no longer suspended: the suspension ended."),
+    ),
+    SuspensionStatus.WITHDRAWN: (
+        gettext_lazy("Suspension: {person} is no longer suspended"),
+        gettext_lazy("{person} is no longer suspended: the penalty was removed from the game sheet."),
+    ),
+    SuspensionStatus.REPLACED: (
+        gettext_lazy("Suspension: {person} has the provisional suspension replaced by the committee's decision"),
+        gettext_lazy("{person} has the provisional suspension replaced by the committee's decision."),
+    ),
+    SuspensionStatus.ANNULLED: (
+        gettext_lazy("Suspension: {person} is no longer suspended"),
+        gettext_lazy("{person} is no longer suspended: the decision was annulled on appeal."),
+    ),
 }
+# The kinds without a count nor an end date, as the terms name them ("rest of the tournament of <championship>").
+_KIND_TOLD = {
+    SuspensionKind.REST_OF_TOURNAMENT: gettext_lazy("rest of the tournament"),
+    SuspensionKind.UNTIL_DECISION: gettext_lazy("rest of the tournament until the committee decides"),
+}
+
+
+def _terms_told(suspension: Suspension) -> str:
+    """``Suspension.describe`` in the active language: "Rule 8.2 A: suspended (provisional) for 1 game(s), 0 served"."""
+    if suspension.kind == SuspensionKind.GAMES:
+        what = gettext("{games} game(s), {served} served").format(
+            games=suspension.games_required, served=suspension.games_served
+        )
+    elif suspension.kind == SuspensionKind.PERIOD:
+        what = gettext("until {moment} UTC").format(moment=f"{suspension.ends_at:%Y-%m-%d %H:%M}")
+    else:
+        kind = _KIND_TOLD.get(suspension.kind) or suspension.get_kind_display().lower()
+        what = gettext("{kind} of {championship}").format(kind=kind, championship=suspension.championship)
+    state = pgettext("suspension", "provisional") if suspension.provisional else pgettext("suspension", "decided")
+    return gettext("Rule {article}: suspended ({state}) for {what}").format(
+        article=suspension.article, state=state, what=what
+    )
+
+
+def _told(suspension: Suspension, which: int) -> str:
+    """The subject (0) or the body (1) of what is told of ``suspension`` in its present state, in the active language."""
+    person = str(suspension.person)
+    texts = _TOLD[suspension.status]  # every state has its words
+    if which == 0:
+        return texts[0].format(person=person)
+    return f"{texts[1].format(person=person)} {_terms_told(suspension)}. {suspension.reasons}".strip()
+
+
+_told_lazily = lazy(_told, str)
 
 
 def tell_about(suspension: Suspension) -> None:
     """Tell every team and championship the person is registered in (R-53), once per suspension and state: its
-    imposition (and each change of its terms) and its end, whichever way it ends."""
+    imposition (and each change of its terms) and its end, whichever way it ends. Each person reads it in their
+    language (``portal.notifications.notify``)."""
     from portal.notifications import notify  # the portal's notifications sit above the apps
 
-    state = _TOLD.get(suspension.status, f"suspension: {suspension.get_status_display().lower()}")
     key = f"suspension:{suspension.pk}:{suspension.status}"
     if suspension.status == SuspensionStatus.ACTIVE:  # new terms are news too (an amendment, a decision)
         key += f":{suspension.kind}:{suspension.games_required}:{suspension.ends_at}"
     notify(
         users=recipients(suspension),
         key=key,
-        subject=f"Suspension: {suspension.person} {state.split(':')[0]}",
-        body=f"{suspension.person} {state}. {suspension.describe()}. {suspension.reasons}".strip(),
+        subject=_told_lazily(suspension, 0),
+        body=_told_lazily(suspension, 1),
         url="/discipline/suspensions/",
     )
 
