@@ -33,8 +33,9 @@ CLOSED_ENTRY_STATUSES = (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED)
 
 
 def _local(moment, championship):
-    """A time at the championship's venue (its games are scheduled in the venue's time zone)."""
-    return timezone.localtime(moment, championship.venue.zone)
+    """The wall-clock time at the championship's venue (its games are scheduled in the venue's time zone): naive,
+    so that the template's date filter shows it as is rather than in the viewer's time zone."""
+    return timezone.make_naive(moment, championship.venue.zone)
 
 
 def _not_finished_q(now, prefix: str = "") -> Q:

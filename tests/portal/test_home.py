@@ -358,3 +358,22 @@ def test_official_home_with_console_links_runs_the_same_queries_with_2_or_10_gam
     assign(8)
     assert _count(client) == two
     assert client.get("/").content.decode().count("/console/") == 10
+
+
+def test_game_times_on_the_home_are_the_venues():
+    import datetime
+    import zoneinfo
+
+    from django.utils import timezone
+
+    from games.models import GameOfficial, OfficialAccount
+    from tests.factories import GameFactory, PersonFactory
+
+    official = with_role(Role.GAME_OFFICIAL)
+    person = PersonFactory()
+    OfficialAccount.objects.create(person=person, user=official)
+    start = datetime.datetime(2027, 7, 2, 18, 30, tzinfo=zoneinfo.ZoneInfo("Europe/Rome"))  # 16:30 UTC
+    GameOfficial.objects.create(
+        game=GameFactory(start_at=start), person=person, duty="referee", assigned_at=timezone.now()
+    )
+    assert "2027-07-02 18:30 (venue time)" in get_home(official).content.decode()
