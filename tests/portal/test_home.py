@@ -79,6 +79,8 @@ class TestTheDemoHomes:
             ("ita.manager", "Protest #"),
             ("referee", "Game #"),
             ("discipline", "/discipline/cases/"),
+            ("ita.staff", "Your federation"),
+            ("ihtc.exec", "The championships at a glance"),
         ],
     )
     def test_each_demo_login_sees_its_section(self, demo, username, row):
