@@ -447,11 +447,12 @@ def can_keep_venues_in(user, country) -> bool:
 # --- The live game sheet (issue 9) ------------------------------------------------------
 
 
-def can_enter_game_events(user, game) -> bool:
+def can_enter_game_events(user, game, *, duties=None) -> bool:
     """Whether the user may enter events on a game's live sheet and read its log (4.3-4.5: the officials' table).
 
     The staff who direct the game's championship (staff of its sanctioning body, international staff,
-    superusers) and the game's assigned timekeeper, penalty timekeeper and official scorer.
+    superusers) and the game's assigned timekeeper, penalty timekeeper and official scorer. ``duties``: the
+    user's duties on the game when already read (``games.services.access.keeps_the_sheet``).
     """
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return False
@@ -459,7 +460,7 @@ def can_enter_game_events(user, game) -> bool:
         return True
     from games.services.access import keeps_the_sheet  # the games app sits above accounts
 
-    return keeps_the_sheet(user, game)
+    return keeps_the_sheet(user, game, duties=duties)
 
 
 # --- The approvals queue (3.2.6 A, 3.2.8 C) -----------------------------------------------

@@ -7,9 +7,15 @@ import datetime
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
-from accounts.access import device_requests_visible_to, equipment_models_visible_to, people_visible_to
+from accounts.access import (
+    device_requests_visible_to,
+    equipment_models_visible_to,
+    passports_visible_to,
+    people_visible_to,
+)
 
 from .eligibility import (
+    WAIVABLE_CODES,
     Category,
     ChampionshipFacts,
     EligibilityResult,
@@ -23,6 +29,7 @@ from .models import (
     EligibilityWaiver,
     EquipmentInspection,
     EquipmentModel,
+    Passport,
     Person,
     ProtectiveDeviceRequest,
 )
@@ -108,6 +115,48 @@ def person_eligibility_by_category(
         )
         for category in Category
     }
+
+
+# The home warns federation staff of passports that expire within this many days (issue 12).
+PASSPORT_EXPIRY_WARNING = datetime.timedelta(days=90)
+
+
+def passports_expiring(user, federation_ids, *, today: datetime.date | None = None) -> QuerySet[Passport]:
+    """The passports the user may see, of the people of ``federation_ids``, still valid but expiring within
+    ``PASSPORT_EXPIRY_WARNING`` (soonest first): renew them before R-03 makes their holders ineligible."""
+    today = today or timezone.localdate()
+    return (
+        passports_visible_to(user)
+        .filter(person__federation_id__in=federation_ids, expiry_date__gte=today)
+        .filter(expiry_date__lte=today + PASSPORT_EXPIRY_WARNING)
+        .select_related("person")
+        .order_by("expiry_date", "pk")
+    )
+
+
+def people_with_eligibility_problems(people: QuerySet[Person], *, year: int | None = None) -> list[tuple[Person, list]]:
+    """The players and goalkeepers of ``people`` eligible in no category this year (1.1 B-G, R-01..R-03, waivers
+    applied, as the person page reckons it), each with its reasons; a fixed number of queries."""
+    rows = []
+    players = (
+        people.filter(Q(is_player=True) | Q(is_goalkeeper=True))
+        .select_related("federation")
+        .prefetch_related(
+            "passports",
+            Prefetch("eligibility_waivers", queryset=EligibilityWaiver.objects.select_related("approved_by")),
+        )
+    )
+    for person in players:
+        results = person_eligibility_by_category(person, year=year)
+        if any(result.eligible for result in results.values()):
+            continue
+        reasons = []
+        for result in results.values():
+            for reason in result.reasons:
+                if reason.code in WAIVABLE_CODES and reason not in reasons:
+                    reasons.append(reason)
+        rows.append((person, reasons))
+    return rows
 
 
 def person_list(user, *, search: str = "", federation_id: int | str | None = None, role: str = "") -> QuerySet[Person]:

@@ -1,14 +1,46 @@
 """The home page per role (issue 12, "A home for each role"): one function per section, each returning plain
 data built from the owning app's selectors and access functions (no second version of any access rule)."""
 
+import datetime
+
+from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 
-from accounts.access import manages_entries
+from accounts.access import (
+    can_enter_game_events,
+    device_requests_visible_to,
+    has_role,
+    manages_entries,
+    people_visible_to,
+    staff_federation_ids,
+)
+from accounts.models import Role
 from discipline.access import cases_visible_to, is_committee, protests_visible_to
 from discipline.models.protests import Deadline, DeadlineStatus
-from discipline.selectors import report_queue, suspension_list
+from discipline.selectors import open_matters_by_championship, report_queue, suspension_list
+from federation.models import DeviceRequestStatus
+from federation.selectors import passports_expiring, people_with_eligibility_problems
 from games import services as game_services
-from games.models import GameOfficial
+from games.models import GameOfficial, Lineup
+from tournaments.facts import venue_today
+from tournaments.models import EntryStatus, Game, GameStatus, TeamEntry
+from tournaments.selectors import entries_managed_by, roster_statuses, visible_championships
+
+# Each list of the home shows at most this many rows (the pages it links to show the rest).
+ROWS = 20
+# Entries that no longer play (8.1 C): nothing waits on them.
+CLOSED_ENTRY_STATUSES = (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED)
+
+
+def _local(moment, championship):
+    """The wall-clock time at the championship's venue (its games are scheduled in the venue's time zone): naive,
+    so that the template's date filter shows it as is rather than in the viewer's time zone."""
+    return timezone.make_naive(moment, championship.venue.zone)
+
+
+def _not_finished_q(now, prefix: str = "") -> Q:
+    """Championships whose last day may not be over anywhere yet (the venue's day is checked afterwards)."""
+    return Q(**{f"{prefix}end_date__gte": (now - datetime.timedelta(days=1)).date()})
 
 
 def manager_section(user) -> dict | None:
@@ -25,7 +57,43 @@ def manager_section(user) -> dict | None:
         .order_by("due_at", "pk")
     )
     suspensions = list(suspension_list(user, filters={"status": "active"}).filter(entry__in=managed))
-    return {"deadlines": deadlines, "suspensions": suspensions}
+    now = timezone.now()
+    entries = list(
+        user.managed_entries.filter(_not_finished_q(now, "championship__"))
+        .exclude(status__in=CLOSED_ENTRY_STATUSES)
+        .select_related("championship__venue")
+        .order_by("championship__start_date", "name", "pk")[:ROWS]
+    )
+    statuses = roster_statuses(entries, now=now)
+    rosters = [{"entry": e, "roster": statuses[e.pk]} for e in entries]
+    return {
+        "deadlines": deadlines,
+        "suspensions": suspensions,
+        "rosters": rosters,
+        "lineups_due": _lineups_due(entries, now),
+    }
+
+
+def _lineups_due(entries, now) -> list[dict]:
+    """The next games of the entries that have not started (5.1 C) and for which the team gave no line-up yet."""
+    by_pk = {e.pk: e for e in entries}
+    games = (
+        Game.objects.filter(Q(home__in=by_pk) | Q(away__in=by_pk), status=GameStatus.SCHEDULED, start_at__gt=now)
+        .select_related("championship__venue", "home", "away")
+        .prefetch_related(Prefetch("lineups", queryset=Lineup.objects.only("pk", "game_id", "entry_id")))
+        .order_by("start_at", "pk")[:ROWS]
+    )
+    rows = []
+    for game in games:
+        if game_services.game_has_started(game, now=now):
+            continue
+        given = {lineup.entry_id for lineup in game.lineups.all()}
+        for entry_id in (game.home_id, game.away_id):
+            if entry_id in by_pk and entry_id not in given:
+                rows.append(
+                    {"game": game, "entry": by_pk[entry_id], "local_start": _local(game.start_at, game.championship)}
+                )
+    return rows
 
 
 def official_section(user) -> dict | None:
@@ -36,14 +104,19 @@ def official_section(user) -> dict | None:
     rows = []
     for a in (
         GameOfficial.objects.filter(person_id=person_id, game__start_at__gte=timezone.now())
-        .select_related("game__championship__venue", "game__home", "game__away")
+        .select_related("game__championship__venue", "game__championship__sanctioning_body", "game__home", "game__away")
         .order_by("game__start_at", "game__number")[:10]
     ):
+        game = a.game
         rows.append(
             {
                 "assignment": a,
-                "game": a.game,
-                "local_start": timezone.localtime(a.game.start_at, a.game.championship.venue.zone),
+                "game": game,
+                "local_start": _local(game.start_at, game.championship),
+                # The console opens once both teams are known (R-10), to the officials' table (4.3-4.5).
+                "console": game.home_id is not None
+                and game.away_id is not None
+                and can_enter_game_events(user, game, duties=[a.duty]),
             }
         )
     return {"games": rows}
@@ -59,6 +132,97 @@ def committee_section(user) -> dict | None:
     }
 
 
+def federation_staff_section(user) -> dict | None:
+    """Federation staff: what waits for them in their own federation(s): people with an eligibility problem,
+    passports expiring soon, protective device requests waiting (3.2.8 C), entries with the fee unpaid or the
+    roster not confirmed (1.1 A)."""
+    ids = staff_federation_ids(user)
+    if not ids:
+        return None
+    now = timezone.now()
+    people = people_visible_to(user).filter(federation_id__in=ids)
+    problems = [
+        {"person": person, "reasons": reasons}
+        for person, reasons in people_with_eligibility_problems(people, year=timezone.localdate().year)[:ROWS]
+    ]
+    requests = list(
+        device_requests_visible_to(user)
+        .filter(person__federation_id__in=ids, status=DeviceRequestStatus.SUBMITTED)
+        .select_related("person")
+        .order_by("submitted_at", "pk")[:ROWS]
+    )
+    entries = list(
+        entries_managed_by(user)
+        .filter(_not_finished_q(now, "championship__"), federation_id__in=ids)
+        .exclude(status__in=CLOSED_ENTRY_STATUSES)
+        .select_related("championship__venue")
+        .order_by("championship__start_date", "name", "pk")
+    )
+    statuses = roster_statuses(entries, now=now)
+    waiting = [
+        {"entry": e, "roster": statuses[e.pk], "fee_unpaid": e.status == EntryStatus.ENTERED}
+        for e in entries
+        if e.status == EntryStatus.ENTERED or not statuses[e.pk].confirmed
+    ][:ROWS]
+    return {
+        "problems": problems,
+        "passports": list(passports_expiring(user, ids)[:ROWS]),
+        "device_requests": requests,
+        "entries": waiting,
+    }
+
+
+def executive_section(user) -> dict | None:
+    """The IHTC executive: each championship running or next at a glance: entries by status, fees unpaid, the
+    games of the venue's today with their status, the discipline cases and protests still open."""
+    if not has_role(user, Role.IHTC_EXECUTIVE):
+        return None
+    now = timezone.now()
+    candidates = visible_championships(user).filter(_not_finished_q(now)).select_related("venue")
+    championships = [
+        c for c in candidates.order_by("start_date", "pk")[: ROWS + 1] if venue_today(c, now) <= c.end_date
+    ]
+    championships = championships[:5]
+    ids = [c.pk for c in championships]
+    entries = {pk: {"by_status": {}, "unpaid": 0} for pk in ids}
+    for row in (
+        TeamEntry.objects.filter(championship__in=ids)
+        .values("championship_id", "status")
+        .annotate(n=Count("pk"), unpaid=Count("pk", filter=Q(fee_paid=False)))
+    ):
+        entries[row["championship_id"]]["by_status"][row["status"]] = row["n"]
+        if row["status"] not in CLOSED_ENTRY_STATUSES:
+            entries[row["championship_id"]]["unpaid"] += row["unpaid"]
+    today_q = Q(pk__in=[])
+    for c in championships:
+        day = venue_today(c, now)
+        start = datetime.datetime.combine(day, datetime.time.min, tzinfo=c.venue.zone)
+        today_q |= Q(championship=c, start_at__gte=start, start_at__lt=start + datetime.timedelta(days=1))
+    games = {pk: [] for pk in ids}
+    for game in (
+        Game.objects.filter(today_q)
+        .select_related("championship__venue", "home", "away")
+        .order_by("start_at", "number")
+    ):
+        games[game.championship_id].append({"game": game, "local_start": _local(game.start_at, game.championship)})
+    matters = open_matters_by_championship(user, ids)
+    rows = []
+    for c in championships:
+        counts = entries[c.pk]["by_status"]
+        rows.append(
+            {
+                "championship": c,
+                "entries": [(label, counts.get(value, 0)) for value, label in EntryStatus.choices],
+                "unpaid": entries[c.pk]["unpaid"],
+                "games_today": games[c.pk],
+                "today": venue_today(c, now),
+                "open_cases": matters[c.pk]["cases"],
+                "open_protests": matters[c.pk]["protests"],
+            }
+        )
+    return {"championships": rows}
+
+
 def sections_for(user) -> dict:
     if not user.is_authenticated:
         return {}
@@ -66,5 +230,7 @@ def sections_for(user) -> dict:
         "manager": manager_section(user),
         "official": official_section(user),
         "committee": committee_section(user),
+        "federation_staff": federation_staff_section(user),
+        "executive": executive_section(user),
         "server_now": timezone.now(),
     }

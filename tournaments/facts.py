@@ -12,6 +12,7 @@ import datetime
 from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
+from django.db.models import Count, Min, Q
 from django.utils import timezone
 
 from federation.eligibility import Category, ChampionshipFacts, EligibilityResult, check_eligibility
@@ -99,11 +100,33 @@ def championship_has_begun(championship: Championship, *, now: datetime.datetime
     A game recorded as final counts as started whatever its scheduled time.
     Without a schedule, the championship begins on its first day at the venue.
     """
+    return championship.pk in championships_begun([championship], now=now)
+
+
+def championships_begun(championships: Sequence[Championship], *, now: datetime.datetime | None = None) -> set[int]:
+    """Return the ids of those of ``championships`` that have begun (``championship_has_begun``, 3.1.1 B, R-05),
+    in one query whatever their number (lists: the home's rosters). Reads ``championship.venue``."""
     now = resolve_now(now)
-    first = championship_first_game_start(championship)
-    if first is not None:
-        return first <= now or Game.objects.filter(championship=championship, status=GameStatus.FINAL).exists()
-    return venue_today(championship, now) >= championship.start_date
+    if not championships:
+        return set()
+    games = {
+        row["championship_id"]: row
+        for row in Game.objects.filter(championship__in=[c.pk for c in championships])
+        .values("championship_id")
+        .annotate(
+            first=Min("start_at"),
+            finals=Count("pk", filter=Q(status=GameStatus.FINAL)),
+        )
+    }
+    begun = set()
+    for championship in championships:
+        row = games.get(championship.pk)
+        if row is not None and row["first"] is not None:
+            if row["first"] <= now or row["finals"]:
+                begun.add(championship.pk)
+        elif venue_today(championship, now) >= championship.start_date:
+            begun.add(championship.pk)
+    return begun
 
 
 def championship_facts(entry: TeamEntry) -> ChampionshipFacts:

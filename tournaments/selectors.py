@@ -11,7 +11,7 @@ import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 from django.db.models.functions import Length
 from django.utils import timezone
 
@@ -21,7 +21,7 @@ from federation.models import EligibilityWaiver, Person
 from federation.selectors import default_championship_dates, person_eligibility_by_category
 
 from . import scheduling, statistics
-from .facts import championship_standings_rules, roster_eligibility
+from .facts import championship_standings_rules, championships_begun, roster_eligibility
 from .models import (
     Championship,
     DecidedIn,
@@ -488,8 +488,49 @@ def leader_tables(stats: ChampionshipStatistics, limit: int = LEADERS) -> dict[s
 
 def roster_is_confirmed(entry: TeamEntry) -> bool:
     """Return True when the entry has a roster and every line of it is confirmed (registered)."""
-    lines = RosterEntry.objects.filter(entry=entry)
-    return lines.exists() and not lines.filter(confirmed=False).exists()
+    lines, unconfirmed = _roster_counts([entry.pk]).get(entry.pk, (0, 0))
+    return RosterStatus(lines=lines, unconfirmed=unconfirmed, frozen=False).confirmed
+
+
+def _roster_counts(entry_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Each entry's (lines, lines not confirmed), in one query."""
+    return {
+        row["entry_id"]: (row["lines"], row["unconfirmed"])
+        for row in RosterEntry.objects.filter(entry__in=entry_ids)
+        .values("entry_id")
+        .annotate(lines=Count("pk"), unconfirmed=Count("pk", filter=Q(confirmed=False)))
+    }
+
+
+@dataclass(frozen=True)
+class RosterStatus:
+    """A roster at a glance: its lines, how many are not confirmed yet, whether it is frozen (3.1.1 B, R-05)."""
+
+    lines: int
+    unconfirmed: int
+    frozen: bool
+
+    @property
+    def confirmed(self) -> bool:
+        """Every line is confirmed (registered), and there is at least one."""
+        return self.lines > 0 and self.unconfirmed == 0
+
+
+def roster_statuses(entries: Iterable[TeamEntry], *, now: datetime.datetime | None = None) -> dict[int, RosterStatus]:
+    """Return each entry's ``RosterStatus`` by id in two queries whatever their number (reads
+    ``entry.championship.venue``: select it)."""
+    entries = list(entries)
+    counts = _roster_counts([e.pk for e in entries])
+    championships = list({e.championship_id: e.championship for e in entries}.values())
+    begun = championships_begun(championships, now=now)
+    return {
+        e.pk: RosterStatus(
+            lines=counts.get(e.pk, (0, 0))[0],
+            unconfirmed=counts.get(e.pk, (0, 0))[1],
+            frozen=e.championship_id in begun,
+        )
+        for e in entries
+    }
 
 
 def entries_managed_by(user) -> QuerySet[TeamEntry]:

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
@@ -81,8 +82,13 @@ def officiates(user: User, game: Game) -> bool:
 SHEET_DUTIES = ("timekeeper", "penalty_timekeeper", "scorer")
 
 
-def keeps_the_sheet(user: User, game: Game) -> bool:
-    """Whether the user is the game's timekeeper, penalty timekeeper or official scorer (4.3-4.5)."""
+def keeps_the_sheet(user: User, game: Game, *, duties: Iterable[str] | None = None) -> bool:
+    """Whether the user is the game's timekeeper, penalty timekeeper or official scorer (4.3-4.5).
+
+    ``duties``: the user's duties on the game when the caller has already read them (a list of their
+    assignments), which spares the query."""
+    if duties is not None:
+        return any(duty in SHEET_DUTIES for duty in duties)
     person_id = official_person_id(user)
     return (
         person_id is not None
