@@ -128,6 +128,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"].setdefault("timeout", 20)
     DATABASES["default"]["OPTIONS"].setdefault("transaction_mode", "IMMEDIATE")
+elif env.int("DATABASE_POOL_SIZE", default=0) > 0:
+    # psycopg's connection pool (Django 5.1+), for an ASGI web node: Django runs each request's view in a thread of
+    # its own, and a persistent connection (CONN_MAX_AGE) stays open with each such thread, so under load a node
+    # would open connections until PostgreSQL refuses more. The pool holds at most this many; a request waits for
+    # one (scripts/topology sets it).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": 1,
+        "max_size": env.int("DATABASE_POOL_SIZE"),
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=20.0),
+    }
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True

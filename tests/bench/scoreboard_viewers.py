@@ -6,6 +6,10 @@ Opens ``count`` viewers spread over the URLs (WebSocket ``ws://...`` or the SSE 
 for every snapshot, prints ``READY``, then notes the wall-clock time each viewer receives each delta. After a
 delta reached every viewer it prints ``ALL <sequence>``. On ``DONE`` (standard input) or after ``--seconds`` it
 writes {sequence: [receive times]} to ``--out`` and exits. Heartbeats are counted, not timed.
+
+With viewers of several games (tests/bench/load/run.py) the sequences of different games share the keys of
+``received``; ``by_game`` counts each game's deltas and ``delays`` holds, for every delta, its receipt time less
+the server's time in it (when the entry was stored): one machine, one clock.
 """
 
 from __future__ import annotations
@@ -20,15 +24,19 @@ import re
 import sys
 import time
 from collections import defaultdict
+from datetime import datetime
 from urllib.parse import urlsplit
 
 received: dict[int, list[float]] = defaultdict(list)
+by_game: dict[int, int] = defaultdict(int)
+delays: list[float] = []
 heartbeats = 0
 
 
 # The head of a message: games.live writes kind, game and sequence first. Reading only the head keeps the
 # client's own work per message small, so the times measure the server more than this process.
-HEAD = re.compile(r'^\{"kind":"(\w+)"(?:,"game":\d+,"sequence":(\d+))?')
+HEAD = re.compile(r'^\{"kind":"(\w+)"(?:,"game":(\d+),"sequence":(\d+))?')
+SERVER_TIME = re.compile(r'"server_time":"([^"]+)"')
 
 
 def _note(text: str, count: int) -> None:
@@ -37,7 +45,11 @@ def _note(text: str, count: int) -> None:
     head = HEAD.match(text)
     kind = head.group(1) if head else json.loads(text)["kind"]
     if kind == "delta":
-        sequence = int(head.group(2))
+        by_game[int(head.group(2))] += 1
+        stored = SERVER_TIME.search(text)
+        if stored:
+            delays.append(now - datetime.fromisoformat(stored.group(1).replace("Z", "+00:00")).timestamp())
+        sequence = int(head.group(3))
         times = received[sequence]
         times.append(now)
         if len(times) == count:
@@ -146,7 +158,8 @@ async def main(args) -> None:
     done = loop.run_in_executor(None, sys.stdin.readline)
     await asyncio.wait([done], timeout=args.seconds)
     with open(args.out, "w") as out:
-        json.dump({"received": received, "heartbeats": heartbeats, "viewers": len(connected)}, out)
+        json.dump({"received": received, "heartbeats": heartbeats, "viewers": len(connected), "by_game": by_game,
+                   "delays": delays}, out)  # fmt: skip
     for task in tasks:
         task.cancel()
 

@@ -1,0 +1,346 @@
+"""The load test of the production topology, on 1 web node and then on 2 (`scripts/loadtest`, `make loadtest`).
+
+    python -m tests.bench.load.run [--seconds 60] [--viewers 1000] [--users 40] [--nodes 1 2]
+
+For each configuration: `scripts/topology start --web-nodes N` (its own database, Redis prefix, folder and
+ports: var/loadtest/), then 1,000 scoreboard viewers (WebSocket clients, tests/bench/scoreboard_viewers.py)
+spread over the 4 live games through the proxy, then locust headless for ``--seconds`` (tests/bench/load/
+locustfile.py: public pages, the API, and one official per game entering one event a second), then stop. Each
+configuration scores 4 fresh games of one world (tests/bench/load/world.py) built after the first start.
+
+Every figure comes from this run: locust's requests (each one's kind, response time and outcome, kept by the
+locustfile), the viewers' deltas, and the CPU time each group of processes used during the run (/proc). The
+table is printed and written to var/loadtest/results.md (and results.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import resource
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+OUT = ROOT / "var" / "loadtest"
+HERE = Path(__file__).resolve().parent
+CHECKOUT_ID = __import__("hashlib").md5(str(ROOT).encode()).hexdigest()[:8]
+PORT = int(os.environ.get("LOADTEST_PORT", "8090"))
+DATABASE_URL = os.environ.get(
+    "LOADTEST_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/portal_loadtest_{CHECKOUT_ID}"
+)
+GAMES = 4
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def topology_env(nodes: int) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "TOPOLOGY_"))}
+    env.update(
+        PY=sys.executable,
+        TOPOLOGY_DIR=str(OUT / "topology"),
+        TOPOLOGY_PORT=str(PORT),
+        TOPOLOGY_WEB_NODES=str(nodes),
+        TOPOLOGY_DATABASE_URL=DATABASE_URL,
+        TOPOLOGY_REDIS_URL=os.environ.get("LOADTEST_REDIS_URL", "redis://127.0.0.1:6379/0"),
+        TOPOLOGY_REDIS_KEY_PREFIX=f"portal_loadtest_{CHECKOUT_ID}:",
+    )
+    return env
+
+
+def topology(command: str, nodes: int = 1) -> None:
+    args = [str(ROOT / "scripts" / "topology"), command]
+    if command == "start":
+        args += ["--web-nodes", str(nodes)]
+    done = subprocess.run(args, cwd=ROOT, env=topology_env(nodes), capture_output=True, text=True, timeout=300)
+    print(done.stdout, end="")
+    if done.returncode != 0:
+        raise SystemExit(f"scripts/topology {command} failed:\n{done.stdout}\n{done.stderr}")
+
+
+def fresh_database() -> None:
+    """Drop the load test's own database (never another): every run starts from an empty world."""
+    import psycopg
+    from psycopg import sql
+
+    name = DATABASE_URL.rsplit("/", 1)[1]
+    assert name.startswith("portal_loadtest"), name
+    with psycopg.connect(DATABASE_URL.rsplit("/", 1)[0] + "/postgres", autocommit=True) as connection:
+        connection.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
+
+
+def build_world(games: int) -> dict:
+    path = OUT / "world.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env.update(
+        DATABASE_URL=DATABASE_URL,
+        DJANGO_SETTINGS_MODULE="portal.settings",
+        DJANGO_SECRET_KEY=(OUT / "topology" / "secret-key").read_text().strip(),
+    )
+    for name in ("REDIS_URL", "REDIS_KEY_PREFIX", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):
+        env.pop(name, None)
+    subprocess.run([sys.executable, "-m", "tests.bench.load.world", str(path), str(games)], cwd=ROOT, env=env,
+                   check=True, timeout=300)  # fmt: skip
+    return json.loads(path.read_text())
+
+
+# --- CPU time per group of processes (/proc) ----------------------------------------------------------------------
+
+
+def _processes() -> dict[int, tuple[str, int, float]]:
+    """Every process: (command name, parent, CPU seconds so far)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        found[int(entry.name)] = (name, int(fields[1]), (int(fields[11]) + int(fields[12])) / TICKS)
+    return found
+
+
+def cpu_by_group(groups: dict[str, list[int]]) -> dict[str, float]:
+    """CPU seconds used so far by each group: its processes and their children; PostgreSQL and Redis by name."""
+    procs = _processes()
+    children: dict[int, list[int]] = {}
+    for pid, (_, parent, _) in procs.items():
+        children.setdefault(parent, []).append(pid)
+    totals = {}
+    for group, roots in groups.items():
+        seen, stack = set(), list(roots)
+        while stack:
+            pid = stack.pop()
+            if pid in procs and pid not in seen:
+                seen.add(pid)
+                stack += children.get(pid, [])
+        totals[group] = sum(procs[p][2] for p in seen)
+    totals["PostgreSQL (every database)"] = sum(cpu for name, _, cpu in procs.values() if name.startswith("postgres"))
+    totals["Redis"] = sum(cpu for name, _, cpu in procs.values() if name.startswith("redis-server"))
+    return totals
+
+
+# --- the viewers ------------------------------------------------------------------------------------------------
+
+
+class Viewers:
+    def __init__(self, urls: list[str], count: int, out: Path, seconds: float):
+        command = [sys.executable, str(ROOT / "tests" / "bench" / "scoreboard_viewers.py"), "--transport", "ws",
+                   "--count", str(count), "--out", str(out), "--seconds", str(seconds), *urls]  # fmt: skip
+        self.out = out
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put("")
+
+    def ready(self, timeout: float) -> float:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=1)
+            except queue.Empty:
+                continue
+            if not line:
+                raise SystemExit("the viewers' process stopped before every viewer was connected")
+            if line.startswith("READY"):
+                return float(line.split()[1])
+        raise SystemExit("the viewers did not connect in time")
+
+    def finish(self) -> dict:
+        self.process.stdin.write("DONE\n")
+        self.process.stdin.flush()
+        self.process.wait(timeout=120)
+        return json.loads(self.out.read_text())
+
+
+# --- one configuration ------------------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], share: float) -> float | None:
+    if not values:
+        return None
+    values = sorted(values)
+    return values[min(len(values) - 1, int(share * len(values)))]
+
+
+def run_configuration(nodes: int, world: dict | None, args, run_index: int) -> tuple[dict, dict]:
+    topology("start", nodes)
+    if world is None:
+        world = build_world(GAMES * len(args.nodes))
+    games = world["games"][run_index * GAMES : (run_index + 1) * GAMES]
+    base = f"http://127.0.0.1:{PORT}"
+    folder = OUT / f"{nodes}-node"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    urls = [f"ws://127.0.0.1:{PORT}/live/games/{g['game']}/" for g in games]
+    crowd = Viewers(urls, args.viewers, folder / "viewers.json", seconds=args.seconds + 300)
+    connect_s = crowd.ready(timeout=240)
+    pids = {path.stem: int(path.read_text()) for path in (OUT / "topology" / "pids").glob("*.pid")}
+    groups = {
+        "web nodes": [p for n, p in pids.items() if n.startswith("web")],
+        "Celery workers and beat": [p for n, p in pids.items() if n.startswith(("worker", "beat"))],
+        "nginx": [pids["nginx"]],
+        "scoreboard viewers (load)": [crowd.process.pid],
+    }
+    env = dict(os.environ, LOAD_WORLD=str(OUT / "world.json"), LOAD_GAMES_FROM=str(run_index * GAMES),
+               LOAD_GAMES=str(GAMES), LOAD_SAMPLES=str(folder / "samples"))  # fmt: skip
+    command = [sys.executable, "-m", "locust", "-f", str(HERE / "locustfile.py"), "--headless",
+               "-u", str(args.users + GAMES), "-r", str(args.users + GAMES), "-t", f"{args.seconds}s",
+               "--host", base, "--only-summary", "--stop-timeout", "5", "--loglevel", "WARNING"]  # fmt: skip
+    if args.locust_processes > 1:
+        command += ["--processes", str(args.locust_processes)]
+    before = cpu_by_group(groups)
+    children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.monotonic()
+    with open(folder / "locust.log", "w") as log:
+        subprocess.run(command, cwd=ROOT, env=env, check=False, timeout=args.seconds + 120, stdout=log,
+                       stderr=subprocess.STDOUT)  # fmt: skip
+    wall = time.monotonic() - started
+    after = cpu_by_group(groups)
+    children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = {group: after[group] - before[group] for group in after}
+    cpu["locust (load)"] = (children_after.ru_utime + children_after.ru_stime) - (
+        children_before.ru_utime + children_before.ru_stime
+    )
+    finals = {}
+    for g in games:
+        with urllib.request.urlopen(f"{base}/api/games/{g['game']}/sheet/", timeout=30) as answer:
+            finals[g["game"]] = json.loads(answer.read())["sequence"]
+    seen = crowd.finish()
+    topology("stop")
+
+    samples = []
+    for path in folder.glob("samples*.jsonl"):
+        samples += [json.loads(line) for line in path.read_text().splitlines()]
+    figures = summarize(samples, cpu=cpu, wall=wall, seen=seen, finals=finals, connect_s=connect_s, args=args)
+    figures["nodes"] = nodes
+    return figures, world
+
+
+def _row(rows: list[dict], span: float) -> dict:
+    times = [r["ms"] for r in rows]
+    return {
+        "requests": len(rows),
+        "rps": len(rows) / span if span else 0.0,
+        "p50_ms": percentile(times, 0.50),
+        "p99_ms": percentile(times, 0.99),
+        "errors": sum(1 for r in rows if r["error"]),
+    }
+
+
+KINDS = {"pages": "page:", "API": "api", "live entries": "entry:"}
+
+
+def summarize(samples, *, cpu, wall, seen, finals, connect_s, args) -> dict:
+    span = (max(s["t"] for s in samples) - min(s["t"] for s in samples)) if samples else 0.0
+    by_name = {
+        name: _row([s for s in samples if s["name"] == name], span) for name in sorted({s["name"] for s in samples})
+    }
+    by_kind = {kind: _row([s for s in samples if s["name"].startswith(prefix)], span) for kind, prefix in KINDS.items()}
+    by_kind["all HTTP"] = _row(samples, span)
+    viewers_per_game = {}
+    for n, url_game in enumerate(finals):
+        viewers_per_game[url_game] = len(range(n, args.viewers, len(finals)))
+    # Every viewer connected before the first entry (sequence 0): it should get one delta per entry.
+    expected = sum(finals[g] * viewers_per_game[g] for g in finals)
+    received = sum(seen["by_game"].values())
+    delays = [d * 1000 for d in seen["delays"]]
+    return {
+        "seconds": span,
+        "by_name": by_name,
+        "by_kind": by_kind,
+        "viewers": {
+            "connected": seen["viewers"],
+            "connect_s": connect_s,
+            "entries": sum(finals.values()),
+            "deltas_expected": expected,
+            "deltas_received": received,
+            "p50_ms": percentile(delays, 0.50),
+            "p99_ms": percentile(delays, 0.99),
+        },
+        "cpu_share": {group: 100 * seconds / (wall * os.cpu_count()) for group, seconds in cpu.items()},
+        "cpu_wall_s": wall,
+    }
+
+
+def _ms(value) -> str:
+    return "-" if value is None else f"{value:.0f}"
+
+
+def report(results: list[dict], args) -> str:
+    lines = [f"Load test: {args.seconds} s per configuration, {args.users} HTTP users (3 visitors : 1 API client, "
+             f"no think time) + {GAMES} officials (1 entry/s each), {args.viewers} WebSocket viewers, "
+             f"{os.cpu_count()} cores, locust processes: {args.locust_processes}", ""]  # fmt: skip
+    header = "| traffic | " + " | ".join(f"{r['nodes']} node(s): req/s, p50, p99 ms, errors" for r in results) + " |"
+    lines += [header, "|---" * (1 + len(results)) + "|"]
+    names = list(results[0]["by_kind"]) + list(results[0]["by_name"])
+    for name in names:
+        cells = []
+        for r in results:
+            row = r["by_kind"].get(name) or r["by_name"].get(name)
+            cells.append(
+                "-"
+                if row is None
+                else f"{row['rps']:.1f} / {_ms(row['p50_ms'])} / {_ms(row['p99_ms'])} / {row['errors']}"
+            )
+        label = f"**{name}**" if name in results[0]["by_kind"] else name
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    cells = []
+    for r in results:
+        v = r["viewers"]
+        cells.append(f"{v['connected']} connected in {v['connect_s']:.0f} s; {v['deltas_received']}/"
+                     f"{v['deltas_expected']} deltas; entry to viewer p50 {_ms(v['p50_ms'])}, p99 {_ms(v['p99_ms'])} ms")  # fmt: skip
+    lines.append("| **scoreboard viewers** | " + " | ".join(cells) + " |")
+    lines += ["", "CPU share of the machine during the run (100% = every core busy):", ""]
+    lines += ["| processes | " + " | ".join(f"{r['nodes']} node(s)" for r in results) + " |"]
+    lines += ["|---" * (1 + len(results)) + "|"]
+    for group in results[0]["cpu_share"]:
+        lines.append(f"| {group} | " + " | ".join(f"{r['cpu_share'][group]:.0f}%" for r in results) + " |")
+    if len(results) == 2:
+        one, two = results
+        lines += ["", "Scaling (2-node / 1-node throughput):"]
+        for kind in ["all HTTP", *KINDS]:
+            a, b = one["by_kind"][kind]["rps"], two["by_kind"][kind]["rps"]
+            lines.append(f"- {kind}: {b:.1f} / {a:.1f} req/s = **{b / a:.2f}**" if a else f"- {kind}: -")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=int, default=60, help="locust's run per configuration")
+    parser.add_argument("--viewers", type=int, default=1000)
+    parser.add_argument("--users", type=int, default=40, help="HTTP users besides the officials")
+    parser.add_argument("--nodes", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--locust-processes", type=int, default=1)
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    topology("stop")
+    fresh_database()
+    world, results = None, []
+    try:
+        for index, nodes in enumerate(args.nodes):
+            figures, world = run_configuration(nodes, world, args, index)
+            results.append(figures)
+    finally:
+        topology("stop")
+    text = report(results, args)
+    (OUT / "results.json").write_text(json.dumps(results, indent=1))
+    (OUT / "results.md").write_text(text)
+    print("\n" + text)
+
+
+if __name__ == "__main__":
+    main()
