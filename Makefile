@@ -27,7 +27,8 @@ TEST_PG_SUITE_URL ?= postgres://postgres@127.0.0.1:5432/portalsuite_$(CHECKOUT_I
 # Under `make test` a missing service or browser fails the run instead of skipping tests.
 PYTEST := PORTAL_TESTS_STRICT=1 $(PY) -m pytest
 
-.PHONY: help run test lint format migrate demo worker beat bench services chromium pdf-tools production messages makemessages
+.PHONY: help run test lint format migrate demo worker beat bench services chromium pdf-tools production messages makemessages \
+	nginx topology loadtest
 
 help:
 	@echo "make run      set up (.venv, requirements), migrate, load the demo, start web + Celery worker + beat"
@@ -40,6 +41,8 @@ help:
 	@echo "make beat     Celery beat in the foreground"
 	@echo "make production  check --deploy, migrate, collectstatic, serve with uvicorn, ASGI (DJANGO_PRODUCTION=1)"
 	@echo "make bench    the benchmarks under tests/bench (not part of make test)"
+	@echo "make topology start scripts/topology: 2 web nodes behind nginx, 2 workers, beat (scripts/topology stop)"
+	@echo "make loadtest the load test on 1 and 2 web nodes, a few minutes (scripts/loadtest; not part of make test)"
 	@echo "make makemessages  extract marked strings into locale/{fr,es}; make messages compiles them"
 
 # Stamps: reinstall when a requirements file changes.
@@ -64,7 +67,7 @@ BROWSER_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -m browser tests/e2e
 
 # Lint and the three runs go on after a failure, so one run shows every failure; any failure
 # (or a run that collected no test: pytest's exit code 5) fails the target at the end.
-test: $(VENV)/.installed-dev chromium messages services
+test: $(VENV)/.installed-dev chromium nginx messages services
 	@failed=""; \
 	echo "== Lint (ruff, mypy)"; \
 	$(MAKE) --no-print-directory lint || failed="$$failed lint"; \
@@ -113,6 +116,18 @@ services:
 
 chromium:
 	scripts/chromium
+
+# Debian's nginx, the reverse proxy of scripts/topology, with apt-get when missing.
+nginx:
+	scripts/nginx
+
+# The production topology on this machine (README, "Production topology"); `scripts/topology stop` stops it.
+topology: $(VENV)/.installed-run messages nginx services
+	PY=$(PY) scripts/topology start
+
+# The load test (docs/operations.md, "Topology and load"): a few minutes; its table goes to var/loadtest/results.md.
+loadtest: $(VENV)/.installed-dev messages nginx services
+	PY=$(PY) scripts/loadtest
 
 # The documents' fonts (fonts-dejavu-core) and the tests' PDF readers (poppler-utils), with apt-get when missing.
 pdf-tools:

@@ -81,6 +81,7 @@ def build_world(games: int) -> dict:
     env.update(
         DATABASE_URL=DATABASE_URL,
         DJANGO_SETTINGS_MODULE="portal.settings",
+        DJANGO_LOG_LEVEL="WARNING",  # not django-axes' line for every session written
         DJANGO_SECRET_KEY=(OUT / "topology" / "secret-key").read_text().strip(),
     )
     for name in ("REDIS_URL", "REDIS_KEY_PREFIX", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):
@@ -126,6 +127,9 @@ def cpu_by_group(groups: dict[str, list[int]]) -> dict[str, float]:
         totals[group] = sum(procs[p][2] for p in seen)
     totals["PostgreSQL (every database)"] = sum(cpu for name, _, cpu in procs.values() if name.startswith("postgres"))
     totals["Redis"] = sum(cpu for name, _, cpu in procs.values() if name.startswith("redis-server"))
+    # The machine's busy time (/proc/stat: every state but idle and iowait), whoever used it.
+    fields = [int(n) for n in Path("/proc/stat").read_text().splitlines()[0].split()[1:8]]
+    totals["machine busy"] = (sum(fields) - fields[3] - fields[4]) / TICKS
     return totals
 
 
@@ -215,6 +219,10 @@ def run_configuration(nodes: int, world: dict | None, args, run_index: int) -> t
     cpu["locust (load)"] = (children_after.ru_utime + children_after.ru_stime) - (
         children_before.ru_utime + children_before.ru_stime
     )
+    busy = cpu.pop("machine busy")
+    # What the groups above do not account for: other programs on the machine (other test runs, the system).
+    cpu["everything else on the machine"] = max(0.0, busy - sum(cpu.values()))
+    cpu["machine busy (all of the above)"] = busy
     finals = {}
     for g in games:
         with urllib.request.urlopen(f"{base}/api/games/{g['game']}/sheet/", timeout=30) as answer:
