@@ -168,3 +168,32 @@ def test_production_mode_serves_pages_after_collectstatic(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+_DATABASE_AS_JSON = (
+    "import json; from django.conf import settings as s; d = s.DATABASES['default']; "
+    "print(json.dumps({'max_age': d['CONN_MAX_AGE'], 'pool': d.get('OPTIONS', {}).get('pool')}))"
+)
+
+
+def test_database_pool_size_draws_connections_from_psycopgs_pool_instead_of_persistent_ones(tmp_path):
+    url = "postgres://portal@db.example:5432/ihtc"
+    done = _manage("shell", "-c", _DATABASE_AS_JSON, tmp_path=tmp_path, DATABASE_URL=url, DATABASE_POOL_SIZE="8")
+    assert done.returncode == 0, done.stderr
+    values = json.loads(done.stdout.strip().splitlines()[-1])
+    # Django refuses a pool with persistent connections; the pool bounds the node's connections.
+    assert values == {"max_age": 0, "pool": {"min_size": 1, "max_size": 8, "timeout": 20.0}}
+    done = _manage("shell", "-c", _DATABASE_AS_JSON, tmp_path=tmp_path, DATABASE_URL=url)
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"max_age": 60, "pool": None}
+
+
+def test_production_without_the_https_redirect_passes_check_deploy_with_only_that_reminder_silenced(tmp_path):
+    # scripts/topology serves plain http on loopback: the redirect is off on purpose, every other check still runs.
+    variables = _production(DJANGO_SECURE_SSL_REDIRECT="0")
+    done = _manage("check", "--deploy", "--fail-level", "WARNING", tmp_path=tmp_path, **variables)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "System check identified no issues (1 silenced)." in done.stdout
+    done = _manage(
+        "check", "--deploy", "--fail-level", "WARNING", tmp_path=tmp_path, **{**variables, "DJANGO_HSTS_SECONDS": "0"}
+    )
+    assert done.returncode != 0 and "security.W004" in done.stdout + done.stderr
