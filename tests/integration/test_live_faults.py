@@ -21,7 +21,7 @@ import urllib.error
 import pytest
 import redis
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
 from playwright.sync_api import expect
 
 from games.models import SheetEvent
@@ -56,6 +56,9 @@ def chromium():
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+        # The ORM calls made while Playwright's loop ran opened their own connection: closed here, so the test
+        # database can be dropped at the end of the run.
+        connections.close_all()
 
 
 def _tab(browser, node: WebNode, session: Session | None = None):
