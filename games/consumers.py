@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import weakref
+from functools import partial
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -21,6 +22,7 @@ from channels.layers import get_channel_layer
 from django.contrib.auth.models import AnonymousUser
 
 from games import live
+from tournaments.models import Championship, Game
 
 logger = logging.getLogger(__name__)
 
@@ -51,10 +53,29 @@ def _may_watch_championship(championship_id: int, user) -> bool:
     return live.visible_championship(championship_id, user) is not None
 
 
-# What each kind of viewer watches: (URL keyword, group, may watch, snapshot).
+@database_sync_to_async
+def _game_resync(game_id: int) -> dict | None:
+    """The snapshot a game's relay sends its viewers (each was let in by ``_may_watch_game``) after a layer failure."""
+    game = Game.objects.select_related("championship", "phase", "home", "away").filter(pk=game_id).first()
+    return None if game is None else live.game_snapshot(game)
+
+
+@database_sync_to_async
+def _championship_resync(championship_id: int) -> dict | None:
+    championship = Championship.objects.filter(pk=championship_id).first()
+    return None if championship is None else live.championship_snapshot(championship)
+
+
+# What each kind of viewer watches: (URL keyword, group, may watch, snapshot, the relay's snapshot after a failure).
 WATCHED = {
-    "game": ("game_id", live.game_group, _may_watch_game, _game_snapshot),
-    "championship": ("championship_id", live.championship_group, _may_watch_championship, _championship_snapshot),
+    "game": ("game_id", live.game_group, _may_watch_game, _game_snapshot, _game_resync),
+    "championship": (
+        "championship_id",
+        live.championship_group,
+        _may_watch_championship,
+        _championship_snapshot,
+        _championship_resync,
+    ),  # fmt: skip
 }
 
 REJOIN_SECONDS = 600  # a relay re-joins its group well within channels_redis' group expiry (a day)
@@ -83,35 +104,73 @@ class Relay:
 
     The channel layer then carries one message per web node, not one per viewer (the in-memory layer's work
     per message grows with its channels; Redis's with the keys it writes), and a push is encoded once.
+
+    When the layer fails (Redis stopped or unreachable) the relay keeps its viewers (their heartbeats go on) and
+    re-joins the group every ``RETRY_SECONDS``; once it is back in, it sends its viewers a fresh snapshot
+    (``resync``, read from the database), so the entries stored while the pushes were failing reach them
+    without waiting for the next entry. Joining before reading keeps the consumer's order: no entry falls
+    between the two.
     """
 
-    def __init__(self, hub: Hub, group: str):
+    RETRY_SECONDS = 0.5
+
+    def __init__(self, hub: Hub, group: str, resync=None):
         self.hub = hub
         self.group = group
+        self.resync = resync
         self.watches: set[Watch] = set()
         self.channel: str | None = None
         self.tasks: list[asyncio.Task] = []
+        self.joined = False
 
     async def start(self, layer) -> None:
         self.channel = await layer.new_channel()
-        await layer.group_add(self.group, self.channel)
+        if not await self._join(layer):  # the viewer still gets its snapshot (the database) and its heartbeats
+            logger.warning("live relay of %s: the channel layer does not answer; retrying", self.group)
         self.tasks = [asyncio.ensure_future(self._relay(layer)), asyncio.ensure_future(self._heartbeats(layer))]
+
+    async def _join(self, layer) -> bool:
+        """Join the group; a failing layer is logged and the relay tries again later (never the viewer's error)."""
+        try:
+            await layer.group_add(self.group, self.channel)
+        except Exception:
+            if self.joined:
+                logger.warning("live relay of %s: the channel layer failed; retrying", self.group, exc_info=True)
+            self.joined = False
+            return False
+        self.joined = True
+        return True
 
     def _push(self, text: str) -> None:
         for watch in list(self.watches):
             watch.push(text)
 
+    async def _rejoin(self, layer) -> None:
+        """Re-join the group until the layer answers, then send the viewers the stored state."""
+        while not await self._join(layer):
+            await asyncio.sleep(self.RETRY_SECONDS)
+        logger.info("live relay of %s: the channel layer answers again; viewers get a new snapshot", self.group)
+        if self.resync is not None:
+            try:
+                snapshot = await self.resync()
+            except Exception:
+                logger.warning("live relay of %s: no snapshot after the layer came back", self.group, exc_info=True)
+                return
+            if snapshot is not None:
+                self._push(_encode(snapshot))
+
     async def _relay(self, layer) -> None:
         while True:
+            if not self.joined:
+                await self._rejoin(layer)
             try:
                 message = await layer.receive(self.channel)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # Redis went away or timed out: carry on; viewers refetch on the gap they see
+            except Exception:  # Redis went away or timed out: re-join, then viewers get the state they missed
                 logger.warning("live relay of %s: the channel layer failed; retrying", self.group, exc_info=True)
-                await asyncio.sleep(0.5)
-                with contextlib.suppress(Exception):
-                    await layer.group_add(self.group, self.channel)
+                self.joined = False
+                await asyncio.sleep(self.RETRY_SECONDS)
                 continue
             self._push(message["text"])
 
@@ -122,15 +181,16 @@ class Relay:
             await asyncio.sleep(live.HEARTBEAT_SECONDS)
             self._push(_encode(live.heartbeat()))
             beats += 1
-            if beats % max(1, int(REJOIN_SECONDS / live.HEARTBEAT_SECONDS)) == 0:
-                await layer.group_add(self.group, self.channel)
+            if self.joined and beats % max(1, int(REJOIN_SECONDS / live.HEARTBEAT_SECONDS)) == 0:
+                await self._join(layer)
 
     async def stop(self, layer) -> None:
         for task in self.tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        await layer.group_discard(self.group, self.channel)
+        with contextlib.suppress(Exception):  # a layer that is down forgets the channel by its expiry
+            await layer.group_discard(self.group, self.channel)
 
 
 class Hub:
@@ -140,12 +200,13 @@ class Hub:
         self.relays: dict[str, Relay] = {}
         self.lock = asyncio.Lock()
 
-    async def join(self, group: str) -> Watch:
+    async def join(self, group: str, resync=None) -> Watch:
+        """Add a viewer to the group's relay (started on the first); ``resync()`` is the group's snapshot."""
         watch = Watch()
         async with self.lock:
             relay = self.relays.get(group)
             if relay is None:
-                relay = self.relays[group] = Relay(self, group)
+                relay = self.relays[group] = Relay(self, group, resync)
                 await relay.start(get_channel_layer())
             relay.watches.add(watch)
         return watch
@@ -191,7 +252,7 @@ class ScoreboardConsumer(AsyncWebsocketConsumer):
     channel_layer_alias = "no-layer-per-viewer"
 
     async def connect(self):
-        keyword, group_of, may_watch, snapshot_of = WATCHED[self.watched]
+        keyword, group_of, may_watch, snapshot_of, resync_of = WATCHED[self.watched]
         watched_id = int(self.scope["url_route"]["kwargs"][keyword])
         user = self.scope.get("user") or AnonymousUser()
         self.writer = self.watch = None
@@ -199,7 +260,7 @@ class ScoreboardConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)  # before accept: the handshake is refused, nothing is sent
             return
         self.group = group_of(watched_id)
-        self.watch = await hub().join(self.group)
+        self.watch = await hub().join(self.group, resync=partial(resync_of, watched_id))
         snapshot = await snapshot_of(watched_id, user)
         await self.accept()
         await self.send(text_data=_encode(snapshot))
@@ -241,7 +302,7 @@ class ScoreboardStream:
         self.watched = watched
 
     async def __call__(self, scope, receive, send):
-        keyword, group_of, may_watch, snapshot_of = WATCHED[self.watched]
+        keyword, group_of, may_watch, snapshot_of, resync_of = WATCHED[self.watched]
         watched_id = int(scope["url_route"]["kwargs"][keyword])
         user = scope.get("user") or AnonymousUser()
         message = await receive()
@@ -256,7 +317,7 @@ class ScoreboardStream:
             await send({"type": "http.response.body", "body": body})
             return
         group = group_of(watched_id)
-        watch = await hub().join(group)
+        watch = await hub().join(group, resync=partial(resync_of, watched_id))
         try:
             snapshot = await snapshot_of(watched_id, user)
             headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache"),

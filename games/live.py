@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 5
+PUSH_ATTEMPTS = 2  # per group and push; a failure after them is logged, never the entry's error
 STALE_SECONDS = 10
 
 # Message kinds, as viewers read them (``kind`` of every message sent to a viewer).
@@ -138,11 +139,15 @@ def _send(groups: list[str], message: dict[str, Any]) -> None:
     if layer is None:
         return
     event = {"type": "live.push", "text": json.dumps(message, separators=(",", ":"))}
-    try:
-        for group in groups:
-            async_to_sync(layer.group_send)(group, event)
-    except Exception:  # the channel layer is down or full: viewers catch up from their next snapshot
-        logger.warning("live push to %s failed", groups, exc_info=True)
+    for group in groups:
+        # Twice: after a Redis restart the first try meets a pooled connection the old server closed.
+        for attempt in range(PUSH_ATTEMPTS):
+            try:
+                async_to_sync(layer.group_send)(group, event)
+                break
+            except Exception:  # the channel layer is down or full: viewers catch up from their next snapshot
+                if attempt == PUSH_ATTEMPTS - 1:
+                    logger.warning("live push to %s failed", group, exc_info=True)
 
 
 # What a scoreboard shows of the engine's state: a delta carries these (a snapshot the whole state), which

@@ -299,3 +299,73 @@ def test_the_stream_of_a_draft_championships_game_is_a_404_for_the_public():
         return start["status"], body["body"]
 
     assert async_to_sync(scenario)() == (404, b"No such game.")
+
+
+def test_a_push_is_tried_again_once_after_a_connection_the_restarted_redis_closed(monkeypatch, caplog):
+    sent = []
+
+    class Restarted:
+        async def group_send(self, group, message):
+            if not sent:
+                sent.append(None)
+                raise ConnectionError("Connection closed by server.")
+            sent.append(group)
+
+    monkeypatch.setattr(live, "get_channel_layer", lambda: Restarted())
+    live._send(["live.game.1", "live.championship.1"], {"kind": "heartbeat"})
+    assert sent == [None, "live.game.1", "live.championship.1"]
+    assert "live push" not in caplog.text
+
+
+def test_a_relay_rejoins_after_the_layer_failed_and_sends_its_viewers_a_new_snapshot(monkeypatch):
+    """Redis stopped: the relay keeps its viewers, re-joins once the layer answers, then sends the stored state."""
+    from games.consumers import Relay, Watch
+
+    monkeypatch.setattr(Relay, "RETRY_SECONDS", 0.01)
+
+    class Outage:
+        """A layer down for its first ``down`` calls of group_add; receive fails once, then waits for pushes."""
+
+        def __init__(self, down):
+            self.down = down
+            self.joins = []
+            self.received = 0
+
+        async def new_channel(self):
+            return "relay!1"
+
+        async def group_add(self, group, channel):
+            if self.down:
+                self.down -= 1
+                raise ConnectionError("Connection refused")
+            self.joins.append(group)
+
+        async def group_discard(self, group, channel):
+            raise ConnectionError("Connection refused")  # stopping a relay while the layer is down is no error
+
+        async def receive(self, channel):
+            self.received += 1
+            if self.received == 1:
+                raise ConnectionError("Connection closed by server.")
+            await asyncio.sleep(3600)
+
+    async def resync():
+        return {"kind": "snapshot", "game": 7, "sequence": 12}
+
+    async def scenario():
+        layer = Outage(down=3)  # down when the relay starts, and for two retries after
+        relay = Relay(None, "live.game.7", resync)
+        watch = Watch()
+        relay.watches.add(watch)
+        await relay.start(layer)
+        assert not relay.joined
+        first = json.loads(await asyncio.wait_for(watch.next(), 5))
+        joined_first = list(layer.joins)
+        second = json.loads(await asyncio.wait_for(watch.next(), 5))  # the receive failed once: again
+        await relay.stop(layer)
+        return first, joined_first, second, layer
+
+    first, joined_first, second, layer = asyncio.run(scenario())
+    assert first == second == {"kind": "snapshot", "game": 7, "sequence": 12}
+    assert joined_first == ["live.game.7"]
+    assert layer.joins == ["live.game.7", "live.game.7"] and layer.down == 0
