@@ -666,9 +666,12 @@ def _reminder_horizon(now: datetime.datetime | None):
 
 
 def due_deadline_ids(now: datetime.datetime | None = None) -> list[int]:
-    """Open deadlines whose due time is past by the database's clock (the sweep lapses or closes them)."""
+    """Open deadlines whose due time is past by the database's clock (the sweep lapses or closes them), the
+    oldest first."""
     return list(
-        Deadline.objects.filter(status=DeadlineStatus.OPEN, due_at__lt=_db_now(now)).values_list("pk", flat=True)
+        Deadline.objects.filter(status=DeadlineStatus.OPEN, due_at__lt=_db_now(now))
+        .order_by("due_at", "pk")
+        .values_list("pk", flat=True)
     )
 
 
@@ -678,7 +681,9 @@ def reminder_deadline_ids(now: datetime.datetime | None = None) -> list[int]:
     return list(
         Deadline.objects.filter(
             status=DeadlineStatus.OPEN, reminder_sent_at__isnull=True, due_at__gte=clock, due_at__lte=soon
-        ).values_list("pk", flat=True)
+        )
+        .order_by("due_at", "pk")
+        .values_list("pk", flat=True)
     )
 
 

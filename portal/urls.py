@@ -7,6 +7,9 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from . import views
 from .api import ApiRootView, api_not_found, redoc_bundle
 
+# A database that cannot be reached answers 503, not 500 (portal.errors).
+handler500 = "portal.errors.server_error"
+
 admin.site.site_header = "IHTC Portal administration"
 admin.site.site_title = "IHTC Portal"
 
