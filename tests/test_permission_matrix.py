@@ -3309,3 +3309,91 @@ def test_private_files_are_not_served_under_media(settings):
     response = client.get(f"/{settings.MEDIA_URL}{passport.scan.name}")
     assert response.status_code == 404
     assert b"JFIF" not in response.content
+
+
+# --- Confidential discipline documents, by their content (issue 13) -----------------------------------------------
+# The referee's confidential report (4.2 P, R-53) is the committee's: its text and its file must not reach any other
+# role, through any page, API answer or download that shows discipline records, whether or not it is the report's
+# own URL. The rows above check the statuses; this looks for the words themselves in what every role is sent.
+SECRET = "Ruling-7Q-confidential"
+CONFIDENTIAL_READERS = {EXEC, DC, SU}
+
+
+def _confidential_world(world: World):
+    """The matrix's final game of A with its incident report, a referee's confidential report about that incident
+    (its text and its PDF carry SECRET), a case gathering the incident, decided, with its decision letter."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from discipline import cases
+    from discipline.models import ConfidentialReport
+
+    incident = world["disc_incident"]
+    confidential = world["disc_confidential"]
+    attachment = SimpleUploadedFile("report.pdf", pdf_upload().read() + f"%{SECRET}\n".encode(), "application/pdf")
+    report = cases.file_confidential_report(
+        game=incident.game,
+        kind="referee",
+        text=f"{SECRET}: the player struck the referee.",
+        by=confidential.author,
+        attachments=[attachment],
+        incident_report=incident,
+    )
+    world["disc_decision"]  # the case gathering the incident, decided (no action), and appealed
+    world["case_letter"]
+    return report, ConfidentialReport.objects.get(pk=report.pk).attachments.get()
+
+
+def _confidential_urls(world: World, report, attachment) -> dict[str, str]:
+    case = world["disc_decided_case"]
+    incident = world["disc_incident"]
+    return {
+        "page confidential report": reverse("discipline:confidential", args=[report.pk]),
+        "page confidential file download": reverse("discipline:attachment", args=[attachment.pk]),
+        "page incident report": reverse("discipline:report", args=[incident.pk]),
+        "page case": reverse("discipline:case", args=[case.pk]),
+        "page committee queue": reverse("discipline:queue"),
+        "page case decision letter": reverse("reports:case-decision-letter", args=[case.pk]),
+        "page case decision letter pdf": reverse("reports:case-decision-letter-pdf", args=[case.pk]),
+        # A word of the report's text (the page repeats the query itself: SECRET would be found in the search box).
+        "page search": reverse("search") + "?q=struck",
+        "page notifications": reverse("notifications"),
+        "page home": reverse("home"),
+        "page suspensions": reverse("discipline:championship-suspensions", args=[incident.game.championship_id]),
+        "api confidential report": reverse("discipline-api:confidential-report", args=[report.pk]),
+        "api incident report": reverse("discipline-api:report", args=[incident.pk]),
+        "api incident report queue": reverse("discipline-api:report-queue"),
+        "api case": reverse("discipline-api:case", args=[case.pk]),
+        "api case decision letter": reverse("reports-api:case-decision-letter", args=[case.pk]),
+        "api case decision letter pdf": reverse("reports-api:case-decision-letter-pdf", args=[case.pk]),
+        "api game sheet": reverse("games-api:game-sheet", args=[incident.game_id]),
+        "api suspensions": reverse("discipline-api:suspensions"),
+    }
+
+
+@pytest.mark.django_db
+def test_confidential_discipline_documents_reach_only_the_committee():
+    """Every role in turn, in one world (its decision letter is rendered once)."""
+    world = World()
+    report, attachment = _confidential_world(world)
+    urls = _confidential_urls(world, report, attachment)
+    for role in ROLES:
+        user = make_user(role, world)
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        seen = {}
+        for name, url in urls.items():
+            response = client.get(url)
+            body = b"".join(response.streaming_content) if response.streaming else response.content
+            seen[name] = (response.status_code, SECRET.encode() in body)
+        leaks = sorted(name for name, (_, shown) in seen.items() if shown)
+        if role in CONFIDENTIAL_READERS:
+            # The committee reads it on its page, in the API and in the file: SECRET is there to be found.
+            assert {"page confidential report", "page confidential file download", "api confidential report"} <= set(
+                leaks
+            ), (role, seen)
+        else:
+            assert not leaks, f"{role} was sent the confidential report through {leaks}"
+            refused = {404} if user is not None else {302, 403, 404}
+            for name in ("page confidential report", "page confidential file download", "api confidential report"):
+                assert seen[name][0] in refused, (role, name, seen[name])
