@@ -78,6 +78,10 @@ WATCHED = {
     ),  # fmt: skip
 }
 
+# What a viewer may send: a ping of a few dozen characters; anything longer is not one.
+MAX_FRAME_CHARS = 256
+MAX_TOKEN_CHARS = 64
+
 REJOIN_SECONDS = 600  # a relay re-joins its group well within channels_redis' group expiry (a day)
 
 
@@ -276,13 +280,24 @@ class ScoreboardConsumer(AsyncWebsocketConsumer):
             await hub().leave(self.group, self.watch)
 
     async def receive(self, text_data=None, bytes_data=None):
-        """A viewer may ask the server's time (``{"kind": "ping", "token": ...}``) to measure its clock offset."""
-        try:
-            message = json.loads(text_data or "")
-        except ValueError:
+        """A viewer may ask the server's time (``{"kind": "ping", "token": ...}``) to measure its clock offset.
+
+        Anything else is ignored, the connection kept: a binary or oversized frame, text that is not JSON (or is
+        nested too deep for the decoder, which raises RecursionError), a token that is not a short string or an
+        integer (the scoreboard's are a dozen characters).
+        """
+        if not text_data or len(text_data) > MAX_FRAME_CHARS:
             return
-        if isinstance(message, dict) and message.get("kind") == "ping":
-            await self.send(text_data=_encode(live.pong(message.get("token"))))
+        try:
+            message = json.loads(text_data)
+        except (ValueError, RecursionError):
+            return
+        if not isinstance(message, dict) or message.get("kind") != "ping":
+            return
+        token = message.get("token")
+        if isinstance(token, bool) or not isinstance(token, int | str) or len(str(token)) > MAX_TOKEN_CHARS:
+            return
+        await self.send(text_data=_encode(live.pong(token)))
 
 
 class ChampionshipScoreboardConsumer(ScoreboardConsumer):

@@ -216,3 +216,51 @@ def test_the_api_root_links_the_docs_the_schema_and_every_collection(client):
     assert client.get(data["collections"]["championships"]).status_code == 200
     response = client.get("/api/people/1.5/")
     assert response.status_code == 404 and response["Content-Type"] == "application/json"
+
+
+# Routes under api/ that are not operations of the API: the schema and its two documentation pages, ReDoc's
+# script, and the catch-all that answers the API's JSON 404 for any other URL.
+API_ROUTES_OUTSIDE_THE_SCHEMA = {"schema", "api-docs", "api-redoc", "api-redoc-bundle", None}
+
+
+def _api_routes() -> dict[str, set[str]]:
+    """Every URL pattern under api/ (from Django's resolver), by its route, with the methods its view answers."""
+    from django.urls import URLResolver, get_resolver
+
+    from tests.test_permission_matrix import _join_route
+
+    routes: dict[str, set[str]] = {}
+
+    def walk(patterns, prefix):
+        for pattern in patterns:
+            joined = _join_route(prefix, str(pattern.pattern))
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, joined)
+            elif joined.removeprefix("^").startswith("api/") and pattern.name not in API_ROUTES_OUTSIDE_THE_SCHEMA:
+                view = pattern.callback
+                if getattr(view, "actions", None):  # a viewset's route: the methods its router mapped
+                    methods = set(view.actions)
+                else:
+                    cls = view.cls
+                    methods = {m for m in cls.http_method_names if hasattr(cls, m)} - {"options", "head"}
+                routes[joined] = routes.get(joined, set()) | methods
+
+    walk(get_resolver().url_patterns, "")
+    return routes
+
+
+def test_every_api_route_and_method_is_in_the_schema(schema):
+    """A DRF view added under api/ without a schema entry (or a method the schema leaves out) fails here; the
+    conformance test (tests/test_api_conformance.py) then fuzzes every operation the schema lists."""
+    from django.urls import resolve
+
+    documented: dict[str, set[str]] = {}
+    for path, operations in schema["paths"].items():
+        route = resolve(path.replace("{id}", "1").replace("{game_id}", "1")).route
+        documented[route] = documented.get(route, set()) | (set(operations) & {"get", "post", "put", "patch", "delete"})
+    routes = _api_routes()
+    assert len(routes) >= 100
+    missing = {route: methods - documented.get(route, set()) for route, methods in routes.items()}
+    missing = {route: methods for route, methods in missing.items() if methods}
+    assert not missing, f"API routes or methods not in the OpenAPI schema: {missing}"
+    assert set(documented) <= set(routes)
