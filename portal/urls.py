@@ -18,6 +18,7 @@ urlpatterns = [
     path("i18n/setlang/", views.set_language, name="set_language"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
     path("federation/", include("federation.urls")),
     path("tournaments/", include("tournaments.urls")),
