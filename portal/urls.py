@@ -2,13 +2,20 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from csp.decorators import csp_update
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from . import views
 from .api import ApiRootView, api_not_found, redoc_bundle
 
 admin.site.site_header = "IHTC Portal administration"
 admin.site.site_title = "IHTC Portal"
+
+# Swagger UI and ReDoc (drf-spectacular-sidecar's bundles) write style attributes and <style> elements as they
+# render, which a nonce cannot cover: their pages allow inline styles, never inline scripts. Swagger UI's
+# start-up script is served as a file (the "split" view: ?script), ReDoc's by static/api-docs/redoc-init.js.
+# ReDoc builds its search worker from a blob: URL.
+api_docs_page = csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["blob:"]})
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -32,8 +39,8 @@ urlpatterns = [
     path("api/", include("discipline.api_urls")),
     path("api/", include("reports.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("api/docs/", api_docs_page(SpectacularSwaggerSplitView.as_view(url_name="schema")), name="api-docs"),
+    path("api/redoc/", api_docs_page(SpectacularRedocView.as_view(url_name="schema")), name="api-redoc"),
     path("api/redoc/redoc.standalone.js", redoc_bundle, name="api-redoc-bundle"),
     # Last under api/: any other URL there is the API's JSON 404.
     re_path(r"^api/", api_not_found),
