@@ -71,7 +71,7 @@ POSITIVE_EXAMPLES = 3
 NEGATIVE_EXAMPLES = 2
 # Each role sends this many of them, in turn: every generated request is sent by several roles.
 PER_ROLE = {True: 1, False: 1}
-PASSWORD = "conformance-password"
+PASSWORD = "conformance-password"  # pragma: allowlist secret
 
 ANON = "anonymous"
 SUPERUSER = "superuser"
