@@ -33,7 +33,7 @@ PYTEST := PORTAL_TESTS_STRICT=1 $(PY) -m pytest
 help:
 	@echo "make run      set up (.venv, requirements), migrate, load the demo, start web + Celery worker + beat"
 	@echo "make test     lint, then unit tests (SQLite, then PostgreSQL), integration tests (PostgreSQL, Redis, real worker), browser tests"
-	@echo "make lint     ruff check, ruff format --check, mypy (strict) on the pure cores ([tool.mypy] in pyproject.toml)"
+	@echo "make lint     ruff check, ruff format --check, mypy (strict) on the pure cores, scripts/audit (secrets, pip-audit)"
 	@echo "make format   ruff format and ruff check --fix"
 	@echo "make migrate  apply database migrations"
 	@echo "make demo     load the demo world (python manage.py demo)"
@@ -86,6 +86,8 @@ lint: $(VENV)/.installed-dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
+	@# No secret in the tracked files (detect-secrets), no known vulnerability in the pins (pip-audit).
+	$(PY) scripts/audit
 
 format: $(VENV)/.installed-dev
 	$(PY) -m ruff format .

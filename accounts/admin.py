@@ -9,6 +9,7 @@ account: those stay with superusers.
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from knox.models import AuthToken
 
 from portal.admin import AccessAdmin, AccessPermissionsMixin
 
@@ -58,3 +59,9 @@ class RoleAssignmentAdmin(AccessAdmin):
     search_fields = ["user__username", "user__first_name", "user__last_name", "federation__name"]
     autocomplete_fields = ["user", "federation"]
     list_select_related = ["user", "federation"]
+
+
+# knox registers its own token model, swapped here for ApiToken (settings.KNOX_TOKEN_MODEL), which has no table:
+# tokens are made and revoked by their owners on the "API tokens" page; deactivating a login refuses its tokens.
+if admin.site.is_registered(AuthToken):
+    admin.site.unregister(AuthToken)

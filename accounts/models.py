@@ -2,6 +2,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from knox.models import AbstractAuthToken
 from simple_history.models import HistoricalRecords
 
 
@@ -58,3 +59,22 @@ class RoleAssignment(models.Model):
     def __str__(self):
         scope = f" ({self.federation})" if self.federation_id else ""
         return f"{self.user}: {self.get_role_display()}{scope}"
+
+
+class ApiToken(AbstractAuthToken):
+    """A named API token of one login (django-rest-knox's token, ``KNOX_TOKEN_MODEL``).
+
+    Only the token's SHA-512 digest and its first characters (``token_key``, to find it) are stored: the token
+    itself is shown once, when it is created. Revoking it deletes the row; an expired one is deleted by knox
+    the next time it is tried.
+    """
+
+    name = models.CharField(_("name"), max_length=100)
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self):
+        return f"{self.name} ({self.token_key}…)"

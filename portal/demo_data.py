@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 SEED = 2017
 
 # One password for every demo login; it passes the validators of settings.AUTH_PASSWORD_VALIDATORS.
-DEMO_PASSWORD = "rink-side-2027"
+DEMO_PASSWORD = "rink-side-2027"  # pragma: allowlist secret
 # The portal's address in the logins table when nobody says otherwise (`make run` passes PORTAL_URL from HOST/PORT).
 DEMO_URL = "http://127.0.0.1:8000/"
 

@@ -18,9 +18,11 @@ Static files are served by WhiteNoise in every mode, so DEBUG can be off
 without a separate web server for them.
 """
 
+import datetime
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE, NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -55,6 +57,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    # API tokens (django-rest-knox); its model is swapped for accounts.ApiToken (named tokens).
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -90,6 +94,8 @@ MIDDLEWARE = [
     "simple_history.middleware.HistoryRequestMiddleware",
     # Last, as django-axes asks: it reads the outcome of authentication.
     "axes.middleware.AxesMiddleware",
+    # The Content-Security-Policy header (django-csp), with the live pages' WebSocket host.
+    "portal.csp.PortalCSPMiddleware",
 ]
 
 ROOT_URLCONF = "portal.urls"
@@ -305,8 +311,13 @@ EMAIL_TIMEOUT = env.int("DJANGO_EMAIL_TIMEOUT", default=20)
 # --- REST API -----------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # API clients send a per-user token ("Authorization: Token ...", made on the "API tokens" page); the
+        # pages' own calls use the session. No HTTP Basic: no password travels with every request, and a script
+        # looping on a wrong password cannot lock its owner out (django-axes).
+        # The session first: DRF answers a refusal with the first class's header, so every refusal (a missing,
+        # wrong or revoked token included) stays the 403 the schema documents (portal.openapi).
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        "knox.auth.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # JSON first (a too-deep body is a 400), then the forms and file uploads DRF parses by default.
@@ -361,6 +372,34 @@ SPECTACULAR_SETTINGS = {
     # The portal's conventions (portal.openapi): refusals with their bodies, closed request bodies.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "portal.openapi.closed_request_bodies"],
 }
+
+# --- API tokens and Content-Security-Policy (issue 13, "Bad input and attacks") ------------------
+KNOX_TOKEN_MODEL = "accounts.ApiToken"
+REST_KNOX = {
+    # A token made on the page lives as long as its owner chose there (accounts.tokens); this is knox's default.
+    "TOKEN_TTL": datetime.timedelta(days=90),
+    "AUTH_HEADER_PREFIX": "Token",
+}
+# django-csp: the header on every response. Scripts only from the portal's own files (no inline script, no
+# eval); <style> blocks of the pages carry the request's nonce. The live pages' WebSocket (ws/wss of the same
+# host) is added per request by portal.csp.PortalCSPMiddleware.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],
+        "connect-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
+        "frame-ancestors": [NONE],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+    },
+}
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 
 # --- Production hardening -----------------------------------------------------
 if PRODUCTION:

@@ -1,8 +1,9 @@
+from csp.decorators import csp_update
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from . import views
 from .api import ApiRootView, api_not_found, redoc_bundle
@@ -13,6 +14,12 @@ handler500 = "portal.errors.server_error"
 admin.site.site_header = "IHTC Portal administration"
 admin.site.site_title = "IHTC Portal"
 
+# Swagger UI and ReDoc (drf-spectacular-sidecar's bundles) write style attributes and <style> elements as they
+# render, which a nonce cannot cover: their pages allow inline styles, never inline scripts. Swagger UI's
+# start-up script is served as a file (the "split" view: ?script), ReDoc's by static/api-docs/redoc-init.js.
+# ReDoc builds its search worker from a blob: URL.
+api_docs_page = csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["blob:"]})
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("notifications/", views.notification_list, name="notifications"),
@@ -21,6 +28,7 @@ urlpatterns = [
     path("i18n/setlang/", views.set_language, name="set_language"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
     path("federation/", include("federation.urls")),
     path("tournaments/", include("tournaments.urls")),
@@ -34,8 +42,8 @@ urlpatterns = [
     path("api/", include("discipline.api_urls")),
     path("api/", include("reports.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("api/docs/", api_docs_page(SpectacularSwaggerSplitView.as_view(url_name="schema")), name="api-docs"),
+    path("api/redoc/", api_docs_page(SpectacularRedocView.as_view(url_name="schema")), name="api-redoc"),
     path("api/redoc/redoc.standalone.js", redoc_bundle, name="api-redoc-bundle"),
     # Last under api/: any other URL there is the API's JSON 404.
     re_path(r"^api/", api_not_found),

@@ -27,7 +27,7 @@ from federation.models import (
     WaiverRequest,
 )
 
-TEST_PASSWORD = "correct-horse-battery-staple"
+TEST_PASSWORD = "correct-horse-battery-staple"  # pragma: allowlist secret
 # Hashing once keeps factories fast; every user logs in with TEST_PASSWORD.
 _HASHED_TEST_PASSWORD = make_password(TEST_PASSWORD)
 

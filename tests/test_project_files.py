@@ -119,6 +119,8 @@ def test_make_lint_runs_mypy_after_ruff_and_make_test_runs_lint():
         "$(PY) -m ruff check .",
         "$(PY) -m ruff format --check .",
         "$(PY) -m mypy",
+        "@# No secret in the tracked files (detect-secrets), no known vulnerability in the pins (pip-audit).",
+        "$(PY) scripts/audit",
     ]
     test = re.search(r"^test:.*\n((?:\t.*\n)+)", MAKEFILE, flags=re.M).group(1)
     assert "$(MAKE) --no-print-directory lint" in test

@@ -7,6 +7,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from accounts.models import ApiToken
 from tests.factories import TEST_PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -55,19 +56,29 @@ def test_the_lockout_is_per_username_and_ip_address(client):
     assert logged_in(client)
 
 
-def test_a_locked_out_user_cannot_use_the_api_with_basic_auth_either(client):
-    import base64
-
+def test_a_locked_out_user_keeps_using_the_api_with_a_token(client):
+    """The lockout guards passwords; a token (made before) is no password and keeps working."""
     user = UserFactory()
+    _, token = ApiToken.objects.create(user=user, name="script")
     for _ in range(5):
         attempt(client, user.username, "wrong-password-guess")
-    token = base64.b64encode(f"{user.username}:{TEST_PASSWORD}".encode()).decode()
-    response = client.get("/api/federations/", HTTP_AUTHORIZATION=f"Basic {token}", REMOTE_ADDR="203.0.113.7")
-    assert response.status_code == 403
-    # The same credentials work from the API before any failure: the refusal is the lockout.
-    fresh = UserFactory()
-    token = base64.b64encode(f"{fresh.username}:{TEST_PASSWORD}".encode()).decode()
-    assert client.get("/api/federations/", HTTP_AUTHORIZATION=f"Basic {token}").status_code == 200
+    assert attempt(client, user.username, TEST_PASSWORD).status_code == 429
+    response = client.get("/api/federations/", HTTP_AUTHORIZATION=f"Token {token}", REMOTE_ADDR="203.0.113.7")
+    assert response.status_code == 200
+
+
+def test_the_admin_login_is_locked_out_after_five_failures_too(client):
+    staff = UserFactory(is_staff=True)
+    login = reverse("admin:login")
+    for _ in range(4):
+        response = client.post(login, {"username": staff.username, "password": "wrong-password-guess"})
+        assert response.status_code == 200 and not logged_in(client)
+    # The fifth failure reaches the limit: that answer already locks the username and address out.
+    wrong = {"username": staff.username, "password": "wrong-password-guess"}  # pragma: allowlist secret
+    assert client.post(login, wrong).status_code == 429
+    response = client.post(login, {"username": staff.username, "password": TEST_PASSWORD})
+    assert response.status_code == 429
+    assert not logged_in(client)
 
 
 @pytest.mark.parametrize(
