@@ -30,14 +30,13 @@ from .conftest import ROOT, child_env, manage, require, wait_until, worker
 
 pytestmark = pytest.mark.integration
 
-PASSWORD = "restart-test-password-7Kq"
-
-_SETUP = f"""
+# The clients authenticate as API clients do, with a per-user token (accounts.ApiToken, django-rest-knox).
+_SETUP = """
+from accounts.models import ApiToken
 from tests.factories import FederationFactory, international_staff
 user = international_staff(username="restart-staff")
-user.set_password({PASSWORD!r})
-user.save()
-print("FEDERATION", FederationFactory().pk)
+_, token = ApiToken.objects.create(user=user, name="restart test")
+print("FEDERATION", FederationFactory().pk, "TOKEN", token)
 """
 
 _CHECK = """
@@ -125,8 +124,8 @@ def web_process(env, port):
 class Load:
     """Two clients in threads: API writes of people and reads of the people list, each answer recorded."""
 
-    def __init__(self, base, federation):
-        self.base, self.federation = base, federation
+    def __init__(self, base, federation, token):
+        self.base, self.federation, self.token = base, federation, token
         self.answers: list[tuple[float, str, int, str, str]] = []  # (time, kind, status, name, code)
         self.stop = threading.Event()
         self.count = 0
@@ -138,7 +137,7 @@ class Load:
 
     def _writer(self):
         session = requests.Session()
-        session.auth = ("restart-staff", PASSWORD)
+        session.headers["Authorization"] = f"Token {self.token}"
         while not self.stop.is_set():
             with self._lock:
                 self.count += 1
@@ -161,7 +160,7 @@ class Load:
 
     def _reader(self):
         session = requests.Session()
-        session.auth = ("restart-staff", PASSWORD)
+        session.headers["Authorization"] = f"Token {self.token}"
         while not self.stop.is_set():
             try:
                 response = session.get(f"{self.base}/api/people/", timeout=20)
@@ -189,7 +188,7 @@ def test_a_postgresql_restart_fails_requests_in_flight_with_a_503_and_service_re
     with private_cluster() as (database_url, restart):
         env = child_env(DATABASE_URL=database_url, PORTAL_DATA_DIR=tmp_path, DJANGO_DEBUG=0)
         manage("migrate", "--noinput", "-v", "0", env=env, timeout=300)
-        federation = manage("shell", "-c", _SETUP, env=env).split("FEDERATION")[-1].split()[0]
+        federation, _, token = manage("shell", "-c", _SETUP, env=env).split("FEDERATION")[-1].split()[:3]
         migrated = time.monotonic() - started
         port = _free_port()
         base = f"http://127.0.0.1:{port}"
@@ -205,7 +204,7 @@ def test_a_postgresql_restart_fails_requests_in_flight_with_a_503_and_service_re
                 up, timeout=60, what="the web process answers", output=lambda: web.stdout.read1() if web.poll() else ""
             )
             celery.wait_ready()
-            load = Load(base, int(federation))
+            load = Load(base, int(federation), token)
             with load.running():
                 time.sleep(2)
                 restart_began = time.monotonic()
