@@ -151,6 +151,10 @@ class World:
     def pk(self, name) -> int:
         return self[name].pk
 
+    def key(self, name) -> str:
+        """The URL key of an object found by another field than its pk (an API token's ``token_key``)."""
+        return self[name].token_key
+
     def history_id(self, name) -> int:
         """The id of the latest stored version of an object (simple-history)."""
         return self[name].history.latest().history_id
@@ -1971,6 +1975,36 @@ TARGETS += [
 ]
 
 
+def _someone_elses_token(world: World) -> object:
+    """A token of a login outside every role (accounts.ApiToken): nobody else may revoke it."""
+    from accounts.models import ApiToken
+
+    token, _ = ApiToken.objects.create(user=UserFactory(), name="someone else's script")
+    return token
+
+
+OBJECTS["someone_elses_token"] = _someone_elses_token
+
+# API tokens (issue 13, accounts.tokens): every login keeps its own; another's token is a 404, as if absent.
+TARGETS += [
+    {"name": "page api tokens", "method": "get", "url": page("accounts:tokens"), "expect": expect(200, ANON=LOGIN)},
+    {
+        "name": "page api token create",
+        "method": "post",
+        "url": page("accounts:tokens"),
+        "data": lambda w: {"name": "matrix script", "days": 90},
+        "expect": expect(200, ANON=LOGIN),
+    },
+    {
+        "name": "page api token revoke someone else's",
+        "method": "post",
+        "url": lambda w: reverse("accounts:token-revoke", args=[w.key("someone_elses_token")]),
+        "data": lambda w: {},
+        "expect": expect(404, ANON=LOGIN),
+    },
+]
+
+
 def _protest_objects() -> dict[str, Callable[[World], object]]:
     """A ruling protest of A's entry (managed by A's team managers) in an internationally sanctioned championship."""
     from djmoney.money import Money
@@ -3109,6 +3143,9 @@ class _UnsavedWorld(World):
 
     def pk(self, name) -> int:
         return 1
+
+    def key(self, name) -> str:
+        return "1"
 
     def history_id(self, name) -> int:
         return 1
