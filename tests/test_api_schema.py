@@ -239,7 +239,9 @@ def _api_routes() -> dict[str, set[str]]:
             elif joined.removeprefix("^").startswith("api/") and pattern.name not in API_ROUTES_OUTSIDE_THE_SCHEMA:
                 view = pattern.callback
                 if getattr(view, "actions", None):  # a viewset's route: the methods its router mapped
-                    methods = set(view.actions)
+                    # DRF adds "head" to a route's actions (the same dict) once it has answered a request: HEAD
+                    # is GET without the body and, as for plain views below, not an operation of its own.
+                    methods = set(view.actions) - {"options", "head"}
                 else:
                     cls = view.cls
                     methods = {m for m in cls.http_method_names if hasattr(cls, m)} - {"options", "head"}
