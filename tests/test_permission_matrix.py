@@ -3352,7 +3352,7 @@ def test_private_files_are_not_served_under_media(settings):
 # The referee's confidential report (4.2 P, R-53) is the committee's: its text and its file must not reach any other
 # role, through any page, API answer or download that shows discipline records, whether or not it is the report's
 # own URL. The rows above check the statuses; this looks for the words themselves in what every role is sent.
-SECRET = "Ruling-7Q-confidential"
+SECRET = "Ruling-7Q-confidential"  # pragma: allowlist secret
 CONFIDENTIAL_READERS = {EXEC, DC, SU}
 
 
