@@ -25,7 +25,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import URLResolver, get_resolver, reverse
 
-from accounts.models import Role
+from accounts.models import ApiToken, Role
 from tests.factories import (
     EligibilityWaiverFactory,
     EquipmentInspectionFactory,
@@ -47,6 +47,7 @@ from tests.factories import (
 # Page routes that show a list, and the URL of each in the world (``w``: the names of the world's objects).
 LIST_PAGES = {
     "home": lambda w: reverse("home"),
+    "accounts:tokens": lambda w: reverse("accounts:tokens"),
     "notifications": lambda w: reverse("notifications"),
     "search": lambda w: reverse("search") + "?q=a",
     "federation:person-list": lambda w: reverse("federation:person-list"),
@@ -79,6 +80,7 @@ NOT_LIST_PAGES = {
     "set_language",
     # Actions (POST) and forms of one object.
     "notifications-read",
+    "accounts:token-revoke",
     "federation:person-register",
     "federation:waiver-request-create",
     "federation:waiver-request-decide",
@@ -201,6 +203,8 @@ def _slice(world: dict, n: int) -> None:
     # The team manager manages each slice's first entry (its protests, its games' incidents).
     RoleAssignmentFactory(user=world["manager"], role=Role.TEAM_MANAGER, federation=entries[0].federation)
     entries[0].managers.add(world["manager"])
+    # The manager's API tokens (accounts.tokens lists a person's own): one more a slice.
+    ApiToken.objects.create(user=world["manager"], name=f"script {n}")
     records = _discipline_records(championship, rosters[entries[0].pk][0])
     upcoming = Game.objects.filter(pk=next(iter(games.values())).pk).get()
     GameOfficial.objects.create(
@@ -252,7 +256,11 @@ def _api_url(path: str, ids: dict[str, int]) -> str:
 
 
 # Lists only a team manager has (the superuser files no protest): counted as the manager of every slice's entry.
-TEAM_MANAGER_LISTS = {"api /api/games/{game_id}/protest-incidents/", "page discipline:my-protests"}
+TEAM_MANAGER_LISTS = {
+    "api /api/games/{game_id}/protest-incidents/",
+    "page discipline:my-protests",
+    "page accounts:tokens",
+}
 
 
 def _count(client: Client, url: str) -> tuple[int, int, int]:
