@@ -65,6 +65,8 @@ def wait_until(condition, *, timeout, what, output=lambda: ""):
 def child_env(**overrides):
     """Return the environment for a portal child process: the service variables only as given."""
     env = {k: v for k, v in os.environ.items() if k not in _SERVICE_VARIABLES}
+    # A browser test's process allows sync ORM calls beside Playwright's loop; a portal process never does.
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     env.update({k: str(v) for k, v in overrides.items() if v is not None})
     env["PYTHONUNBUFFERED"] = "1"
     return env

@@ -98,7 +98,6 @@ def test_a_worker_killed_mid_sweep_lapses_each_protest_once_and_mails_each_notic
     assert connection.vendor == "postgresql"
     overdue, near = _protests()
     env = {**mail_env, "PORTAL_DEADLINE_SWEEP_SECONDS": "2", "PORTAL_DATA_DIR": str(tmp_path)}
-    (tmp_path / "celery").mkdir()
     started = time.monotonic()
     blocker = _block_lapse_notice(overdue[KILLED_AT])
     with smtp_server(smtp_port) as mailbox, beat(env=env) as scheduler:

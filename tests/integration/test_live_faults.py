@@ -10,7 +10,6 @@ browser fails the run). The figures they print (`-s`) are those of docs/operatio
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
 import signal
 import subprocess
@@ -36,8 +35,12 @@ from .conftest import delete_own_keys, require, wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-# Playwright's sync API runs an event loop in this thread; the test's ORM calls run beside it.
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+@pytest.fixture(autouse=True)
+def _orm_beside_playwright(monkeypatch):
+    """Playwright's sync API runs an event loop in this thread; the test's ORM calls run beside it."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
 
 OUTAGE_SECONDS = 30  # the issue's Redis outage
 

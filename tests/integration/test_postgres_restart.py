@@ -101,15 +101,17 @@ def private_cluster():
 
 
 @contextmanager
-def web_process(env, port):
-    process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "portal.asgi:application", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+def web_process(env, port, log):
+    """uvicorn on ``port``; its output goes to the file ``log`` (a pipe nobody reads would fill and stall it)."""
+    with open(log, "w") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "portal.asgi:application", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
     try:
         yield process
     finally:
@@ -192,7 +194,8 @@ def test_a_postgresql_restart_fails_requests_in_flight_with_a_503_and_service_re
         migrated = time.monotonic() - started
         port = _free_port()
         base = f"http://127.0.0.1:{port}"
-        with web_process(env, port) as web, worker(env=env, name=worker_name) as celery:
+        web_log = tmp_path / "web.log"
+        with web_process(env, port, web_log) as web, worker(env=env, name=worker_name) as celery:
 
             def up():
                 try:
@@ -201,7 +204,10 @@ def test_a_postgresql_restart_fails_requests_in_flight_with_a_503_and_service_re
                     return False
 
             wait_until(
-                up, timeout=60, what="the web process answers", output=lambda: web.stdout.read1() if web.poll() else ""
+                up,
+                timeout=60,
+                what="the web process answers",
+                output=lambda: web_log.read_text() if web.poll() is not None else "",
             )
             celery.wait_ready()
             load = Load(base, int(federation), token)
@@ -226,7 +232,7 @@ def test_a_postgresql_restart_fails_requests_in_flight_with_a_503_and_service_re
         statuses[(kind, status, code)] = statuses.get((kind, status, code), 0) + 1
     failed = [a for a in answers if a[2] != 503 and a[2] >= 400 or a[2] == 0]
     unavailable = [a for a in answers if a[2] == 503]
-    assert failed == [], statuses
+    assert failed == [], f"{statuses}\n{web_log.read_text()[-3000:]}"
     assert unavailable, f"no request met the restart: {statuses}"
     assert all(a[4] == "database_unavailable" for a in unavailable)
     first_ok = min(a[0] for a in answers if a[0] > restart_began and a[2] in (200, 201))
