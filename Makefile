@@ -69,16 +69,17 @@ BROWSER_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -m browser tests/e2e
 # (or a run that collected no test: pytest's exit code 5) fails the target at the end.
 test: $(VENV)/.installed-dev chromium nginx messages services
 	@failed=""; \
-	echo "== Lint (ruff, mypy)"; \
+	echo "== Lint (ruff, mypy) ($$(date +%T))"; \
 	$(MAKE) --no-print-directory lint || failed="$$failed lint"; \
-	echo "== Unit tests (SQLite, 2 processes)"; \
+	echo "== Unit tests (SQLite, 2 processes) ($$(date +%T))"; \
 	$(UNIT_TESTS) || failed="$$failed unit"; \
-	echo "== Unit tests again on PostgreSQL (2 processes)"; \
+	echo "== Unit tests again on PostgreSQL (2 processes) ($$(date +%T))"; \
 	$(POSTGRES_TESTS) || failed="$$failed unit-postgres"; \
-	echo "== Integration tests (PostgreSQL, Redis, real Celery worker and beat)"; \
+	echo "== Integration tests (PostgreSQL, Redis, real Celery worker and beat) ($$(date +%T))"; \
 	$(INTEGRATION_TESTS) || failed="$$failed integration"; \
-	echo "== Browser tests (Playwright, Debian's chromium)"; \
+	echo "== Browser tests (Playwright, Debian's chromium) ($$(date +%T))"; \
 	$(BROWSER_TESTS) || failed="$$failed browser"; \
+	echo "== Done ($$(date +%T))"; \
 	if [ -n "$$failed" ]; then echo "make test: failed runs:$$failed" >&2; exit 1; fi
 
 # mypy reads its files (the pure cores) and strict mode from [tool.mypy] in pyproject.toml.
