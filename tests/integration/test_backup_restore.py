@@ -1,14 +1,17 @@
-"""Backup and restore (issue 13, "Faults survived"): `manage.py backup` of the demo world on PostgreSQL, then
-`manage.py restore` into a NEW, empty PostgreSQL database and empty media and private folders; every game event,
-protest, suspension and passport scan (the file's bytes) is there, and every other row too.
+"""Backup and restore (issue 13, "Faults survived"): `manage.py backup` of the demo world, then `manage.py restore`
+into a NEW, empty database and empty media and private folders; every game event, protest, suspension and passport
+scan (the file's bytes) is there, and every other row too. On PostgreSQL (production) and on SQLite (the embedded
+default: the rink's laptop).
 
-Both databases are copies of the test database pytest-django migrated (``CREATE DATABASE ... TEMPLATE``): migrated
-and empty, like a new database after ``manage.py migrate``, without paying for migrations twice more.
+The PostgreSQL databases are copies of the test database pytest-django migrated (``CREATE DATABASE ... TEMPLATE``):
+migrated and empty, like a new database after ``manage.py migrate``, without paying for migrations twice more. The
+SQLite target is a copy of the source's file, taken once migrated and before the demo is built.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -70,12 +73,7 @@ def empty_databases(transactional_db, django_db_blocker):
     _admin([f'DROP DATABASE IF EXISTS "{n}" WITH (FORCE)' for n in names])
 
 
-def test_a_backup_restores_into_an_empty_database_with_every_event_protest_suspension_and_scan(
-    empty_databases, tmp_path
-):
-    source_db, target_db = empty_databases
-    source = child_env(DATABASE_URL=_url(source_db), PORTAL_DATA_DIR=tmp_path / "source")
-    target = child_env(DATABASE_URL=_url(target_db), PORTAL_DATA_DIR=tmp_path / "target")
+def _back_up_and_restore(source: dict, target: dict, tmp_path) -> None:
     manage("demo", env=source, timeout=300)
     archive = tmp_path / "backups" / "portal.tar.gz"
     made = manage("backup", str(archive), env=source)
@@ -96,6 +94,24 @@ def test_a_backup_restores_into_an_empty_database_with_every_event_protest_suspe
     again = manage_fails("restore", str(archive), env=target)
     assert "refused: the database is not empty" in again
     print(f"\n{made.strip()}\n{restored.strip()}\narchive {archive.stat().st_size} bytes")
+
+
+def test_a_backup_restores_into_an_empty_database_with_every_event_protest_suspension_and_scan(
+    empty_databases, tmp_path
+):
+    source_db, target_db = empty_databases
+    source = child_env(DATABASE_URL=_url(source_db), PORTAL_DATA_DIR=tmp_path / "source")
+    target = child_env(DATABASE_URL=_url(target_db), PORTAL_DATA_DIR=tmp_path / "target")
+    _back_up_and_restore(source, target, tmp_path)
+
+
+def test_on_sqlite_a_backup_restores_into_an_empty_database_with_every_event_protest_suspension_and_scan(tmp_path):
+    source = child_env(PORTAL_DATA_DIR=tmp_path / "source")
+    target = child_env(PORTAL_DATA_DIR=tmp_path / "target")
+    manage("migrate", "--noinput", "-v", "0", env=source, timeout=300)
+    (tmp_path / "target").mkdir()
+    shutil.copyfile(tmp_path / "source" / "portal.sqlite3", tmp_path / "target" / "portal.sqlite3")
+    _back_up_and_restore(source, target, tmp_path)
 
 
 def manage_fails(*args, env) -> str:
