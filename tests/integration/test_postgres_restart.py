@@ -15,9 +15,7 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -26,7 +24,9 @@ from contextlib import contextmanager
 import pytest
 import requests
 
-from .conftest import ROOT, child_env, manage, require, wait_until, worker
+from tests.live_servers import WebNode, free_port
+
+from .conftest import child_env, manage, require, worker
 
 pytestmark = pytest.mark.integration
 
@@ -50,12 +50,6 @@ print("WITHOUT_HISTORY", len([pk for pk, _ in people if pk not in with_history])
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _as_postgres(*command: str, **kwargs):
     """PostgreSQL refuses to run as root: as root, run ``command`` as the ``postgres`` user."""
     prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
@@ -71,7 +65,7 @@ def private_cluster():
     folder = tempfile.mkdtemp(prefix="portal-pg-restart-")
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
-    data, port = os.path.join(folder, "data"), _free_port()
+    data, port = os.path.join(folder, "data"), free_port()
     ctl = os.path.join(binaries, "pg_ctl")
     options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
     try:
@@ -98,29 +92,6 @@ def private_cluster():
             timeout=60,
         )
         shutil.rmtree(folder, ignore_errors=True)
-
-
-@contextmanager
-def web_process(env, port, log):
-    """uvicorn on ``port``; its output goes to the file ``log`` (a pipe nobody reads would fill and stall it)."""
-    with open(log, "w") as output:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "portal.asgi:application", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-    try:
-        yield process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
 
 
 class Load:
@@ -192,23 +163,9 @@ def test_a_postgresql_restart_fails_requests_in_flight_with_a_503_and_service_re
         manage("migrate", "--noinput", "-v", "0", env=env, timeout=300)
         federation, _, token = manage("shell", "-c", _SETUP, env=env).split("FEDERATION")[-1].split()[:3]
         migrated = time.monotonic() - started
-        port = _free_port()
-        base = f"http://127.0.0.1:{port}"
-        web_log = tmp_path / "web.log"
-        with web_process(env, port, web_log) as web, worker(env=env, name=worker_name) as celery:
-
-            def up():
-                try:
-                    return requests.get(f"{base}/", timeout=5).status_code == 200
-                except requests.RequestException:
-                    return False
-
-            wait_until(
-                up,
-                timeout=60,
-                what="the web process answers",
-                output=lambda: web_log.read_text() if web.poll() is not None else "",
-            )
+        # uvicorn as scripts/production serves; its output is read as it comes (a full pipe would stall it).
+        with WebNode(env) as web, worker(env=env, name=worker_name) as celery:
+            base = web.url
             celery.wait_ready()
             load = Load(base, int(federation), token)
             with load.running():
@@ -232,7 +189,7 @@ def test_a_postgresql_restart_fails_requests_in_flight_with_a_503_and_service_re
         statuses[(kind, status, code)] = statuses.get((kind, status, code), 0) + 1
     failed = [a for a in answers if a[2] != 503 and a[2] >= 400 or a[2] == 0]
     unavailable = [a for a in answers if a[2] == 503]
-    assert failed == [], f"{statuses}\n{web_log.read_text()[-3000:]}"
+    assert failed == [], f"{statuses}\n{web.output[-3000:]}"
     assert unavailable, f"no request met the restart: {statuses}"
     assert all(a[4] == "database_unavailable" for a in unavailable)
     first_ok = min(a[0] for a in answers if a[0] > restart_began and a[2] in (200, 201))
