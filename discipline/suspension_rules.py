@@ -8,6 +8,8 @@ plain functions over the dataclasses below; ``discipline.services`` feeds them t
 - Match penalty (7.1, 6.1.6): the rest of the tournament until the committee decides (R-53).
 - Holding or striking an official (8.2 C, 6.4.28): the rest of the tournament.
 - Decided by the committee: N games, a period of time (one year or more for 8.2 B), the rest of the tournament.
+- A game won or lost by forfeit (8.1) is no game served, for either team (R-55): like a bye, the suspension
+  carries over to the next game played.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ class GameFacts:
     championship_id: int
     start_at: datetime.datetime | None
     final: bool = False
+    forfeit: bool = False  # decided by forfeit (8.1 B): no game played (R-55)
 
 
 def _after_offence(terms: Terms, game: GameFacts) -> bool:
@@ -107,11 +110,16 @@ def blocks(terms: Terms, game: GameFacts, *, now: datetime.datetime) -> bool:
 
 
 def counts_as_served(terms: Terms, game: GameFacts) -> bool:
-    """Whether a game the person's team played counts towards an N-games suspension: it is final, after the
-    offence, and games remain to be served (a game is counted once; the caller keeps the counted ids)."""
+    """Whether a game the person's team played counts towards an N-games suspension: it is final, not a forfeit,
+    after the offence, and games remain to be served (a game is counted once; the caller keeps the counted ids).
+
+    R-55: a game won or lost by forfeit (8.1) counts for neither team; the sanction is missing a game that is
+    played, so the suspension carries over to the next game played, as over a bye (R-53).
+    """
     return (
         terms.kind == GAMES
         and game.final
+        and not game.forfeit
         and _after_offence(terms, game)
         and terms.games_served < (terms.games_required or 0)
     )

@@ -32,7 +32,14 @@ from tournaments.models import Championship, Game, GameStatus, RosterEntry, Team
 
 
 def _facts(game: Game) -> sr.GameFacts:
-    return sr.GameFacts(game.pk, game.championship_id, game.start_at, game.status == GameStatus.FINAL)
+    # Only a forfeit names a forfeiting team (8.1 B, ``tournaments.services.check_result``): R-55's forfeit.
+    return sr.GameFacts(
+        game.pk,
+        game.championship_id,
+        game.start_at,
+        game.status == GameStatus.FINAL,
+        forfeit=game.forfeited_by_id is not None,
+    )
 
 
 def _annotated(qs: QuerySet[Suspension]) -> QuerySet[Suspension]:
@@ -127,7 +134,8 @@ def _team_people(entry_ids: Iterable[int]) -> dict[int, int]:
 def count_served_games(*, game: Game, now: datetime.datetime | None = None) -> list[ServedGame]:
     """Count ``game`` towards the N-games suspensions of its teams' people, once (8.2 A; R-53).
 
-    Only a final game counts; a game already counted is not counted again (an amendment changes nothing);
+    Only a final game counts, and not a forfeit (R-55, ``suspension_rules.counts_as_served``); a game already
+    counted is not counted again (an amendment changes nothing);
     a suspension whose games are all served closes by itself. Runs in the caller's transaction.
     """
     if game.status != GameStatus.FINAL:

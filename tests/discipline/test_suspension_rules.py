@@ -15,8 +15,8 @@ def at(hours):
     return T0 + datetime.timedelta(hours=hours)
 
 
-def game(pk, hours, *, championship=1, final=False):
-    return sr.GameFacts(pk, championship, at(hours), final)
+def game(pk, hours, *, championship=1, final=False, forfeit=False):
+    return sr.GameFacts(pk, championship, at(hours), final, forfeit=forfeit)
 
 
 def terms(kind=sr.GAMES, *, games=1, served=0, ends_at=None, championship=1):
@@ -69,6 +69,18 @@ def test_only_a_final_game_after_the_offence_counts_as_served():
     assert not sr.counts_as_served(terms(served=1), game(3, 6, final=True))  # nothing left to serve
     assert not sr.counts_as_served(terms(sr.UNTIL_DECISION), game(2, 3, final=True))
     assert sr.is_served(terms(games=2, served=2)) and not sr.is_served(terms(games=2, served=1))
+
+
+def test_a_forfeit_is_no_game_served_and_the_suspension_carries_over_to_the_next_game_played_r_55():
+    # Round 2 ends by forfeit (8.1 B): final, after the offence, but no game was played, whichever team forfeited.
+    forfeited = game(2, 24, final=True, forfeit=True)
+    assert not sr.counts_as_served(terms(), forfeited)
+    assert not sr.counts_as_served(terms(games=3, served=1), forfeited)
+    assert not sr.is_served(terms())  # nothing counted: still in force
+    # Round 3 is played: still blocked (the suspension carried over), and it is the game that counts.
+    played = game(3, 48, final=True)
+    assert sr.blocks(terms(), played, now=at(48))
+    assert sr.counts_as_served(terms(), played)
 
 
 def test_the_rest_of_the_tournament_blocks_that_championship_only():

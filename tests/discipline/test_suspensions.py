@@ -93,6 +93,58 @@ def test_served_games_are_counted_only_when_final_and_once(offence, director):
     assert ServedGame.objects.count() == 1
 
 
+def test_a_forfeit_serves_nothing_for_either_team_and_the_lineup_of_the_next_game_played_refuses_r_55(director):
+    """R-55: a game won or lost by forfeit (8.1) is no game served; the suspension carries over, as over a bye."""
+    from django.core.exceptions import ValidationError
+
+    from games import services as games_services
+    from tests.discipline.protest_helpers import manager_of
+    from tournaments.models import DecidedIn
+
+    game = GameFactory()
+    make_final(game, director)
+    offender = RosterEntryFactory(entry=game.home, number="7").person
+    opponent = RosterEntryFactory(entry=game.away, number="9").person
+    receive_game_consequences(
+        game=game,
+        consequences=[consequence(game, offender), consequence(game, opponent, penalty_id="p2")],
+        now=game.start_at + 2 * HOUR,
+    )
+    # Round 2: the home team against a third team, which forfeits; the home team wins 1-0 (8.1 B).
+    forfeited = later(game, 24)
+    RosterEntryFactory(entry=forfeited.home, number="1", captain=True)
+    tournament_services.game_record_result(
+        game=forfeited, decided_in=DecidedIn.FORFEIT, forfeited_by=forfeited.away, by=director,
+        now=forfeited.start_at + 2 * HOUR,
+    )  # fmt: skip
+    # Round 2 for the away team: it forfeits its own game.
+    lost = GameFactory(
+        championship=game.championship, phase=game.phase, home=game.away, start_at=game.start_at + 24 * HOUR
+    )
+    RosterEntryFactory(entry=lost.away, number="1", captain=True)
+    tournament_services.game_record_result(
+        game=lost, decided_in=DecidedIn.FORFEIT, forfeited_by=game.away, by=director, now=lost.start_at + 2 * HOUR
+    )
+    assert not ServedGame.objects.exists()
+    assert set(Suspension.objects.values_list("status", flat=True)) == {SuspensionStatus.ACTIVE}
+    # Round 3 is played: the winner's suspended player is still refused on its line-up.
+    next_game = later(game, 48)
+    manager = manager_of(game.home)
+    with pytest.raises(ValidationError) as refused:
+        games_services.lineup_submit(
+            game=next_game,
+            entry=game.home,
+            players=[games_services.LineupChoice(person_id=offender.pk, captain=True, starting=False)],
+            by=manager,
+            now=game.start_at,
+        )
+    assert "Rule 8.2 A: suspended (provisional) for 1 game(s), 0 served" in str(refused.value)
+    make_final(next_game, director)
+    served = Suspension.objects.get(person=offender)
+    assert served.status == SuspensionStatus.SERVED
+    assert list(served.served_games.values_list("game", flat=True)) == [next_game.pk]
+
+
 def test_match_penalty_blocks_until_the_committee_decides_7_1(offence, director):
     game, player = offence
     receive(game, player, kind="match", article="6.1.6", infraction="attempt_to_injure")
