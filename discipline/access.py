@@ -224,11 +224,37 @@ def has_decision_letter(protest: Protest) -> bool:
     return protest.decided_at is not None and protest.status in (ProtestStatus.UPHELD, ProtestStatus.REJECTED)
 
 
+def access_protest_appeal(user, protest_id) -> Protest:
+    """The protest whose decision ``user`` may appeal (9.2 A; R-56: ``appeals.can_file_appeal``, the teams of the
+    game and their federations, the committee and the executive), whether or not the user reads the protest's own
+    page (the staff of a team's federation do not, R-52). A reader of the protest who is no party: 403 naming the
+    rule; anyone else may not learn the protest exists (404)."""
+    from discipline.appeals import can_file_appeal  # appeals asks this module who the committee is
+
+    protest = (
+        Protest.objects.select_related("game__championship__venue", "game__home", "game__away", "entry")
+        .filter(pk=protest_id)
+        .first()
+        if _active(user) and str(protest_id).isdigit()
+        else None
+    )
+    if protest is not None and can_file_appeal(user, protest):
+        return protest
+    if protest is not None and protests_visible_to(user).filter(pk=protest.pk).exists():
+        raise PermissionDenied("Rule 9.2 A / R-56: the teams of the game and their federations appeal the decision.")
+    raise Http404("No such protest.")
+
+
 def access_protest_letter(user, protest_id) -> Protest:
     """The decided protest whose decision letter ``user`` may read: who may read the protest (``access_protest``:
-    the committee, international staff, the sanctioning body's staff, the managers of the game's teams), once
-    the committee upheld or rejected it (9.1 A); 404 before (a protest withdrawn or lapsed has no decision)."""
-    protest = access_protest(user, protest_id)
+    the committee, international staff, the sanctioning body's staff, the managers of the game's teams) and the
+    parties who may appeal its decision (``access_protest_appeal``, R-56: the staff of the teams' federations
+    too), once the committee upheld or rejected it (9.1 A); 404 before (a protest withdrawn or lapsed has no
+    decision)."""
+    try:
+        protest = access_protest(user, protest_id)
+    except Http404:
+        protest = access_protest_appeal(user, protest_id)
     if not has_decision_letter(protest):
         raise NotYet("The protest's decision letter is made once the IHTC decides the protest (9.1 A).")
     return protest

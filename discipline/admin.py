@@ -298,20 +298,21 @@ class ServedGameAdmin(DisciplineAdmin):
         return obj.suspension.person
 
 
-# --- Appeals (9.2 A; R-54): lodged and decided through discipline.appeals on the appeal pages ---------------------
+# --- Appeals (9.2 A; ): lodged and decided through discipline.appeals on the appeal pages ---------------------
 
 
 @admin.register(Appeal)
 class AppealAdmin(DisciplineAdmin):
-    list_display = ["decision", "level", "status", "filer", "fee", "filed_at", "deadline", "decided_at"]
-    list_filter = ["level", "status", "decision__case__championship"]
+    list_display = ["decision", "protest", "level", "status", "filer", "fee", "filed_at", "deadline", "decided_at"]
+    list_filter = ["level", "status", "decision__case__championship", "protest__game__championship"]
     search_fields = [
         "decision__case__title",
         "filer__username",
         "grounds",
         "decision__case__incident_reports__person__last_name",
+        "protest__entry__name",
     ]
-    list_select_related = ["decision__case", "filer"]
+    list_select_related = ["decision__case", "protest__entry", "filer"]
     date_hierarchy = "filed_at"
     portal_route = "discipline:appeal"
     portal_label = "The appeal's page (its decision)"

@@ -284,10 +284,14 @@ class AppealSerializer(serializers.ModelSerializer):
     class Meta:
         model = Appeal
         fields = [
-            "id", "decision", "level", "previous", "filer", "grounds", "fee", "filed_at", "deadline", "status",
-            "reasons", "decided_at",
+            "id", "decision", "protest", "level", "previous", "filer", "grounds", "fee", "filed_at", "deadline",
+            "status", "reasons", "decided_at",
         ]  # fmt: skip
         read_only_fields = fields
+        extra_kwargs = {
+            "decision": {"help_text": "The committee's decision appealed (R-54); null for a protest's (R-56)."},
+            "protest": {"help_text": "The protest whose decision is appealed (R-56); null for a committee's."},
+        }
 
 
 class AppealInput(serializers.Serializer):
@@ -302,7 +306,24 @@ class AppealDecisionInput(serializers.Serializer):
     reasons = serializers.CharField()
 
 
-class DecisionAppealsView(_View):
+class _LodgeAppealView(_View):
+    """Lodge an appeal against what the URL names, through ``appeals.file_appeal``: the same steps, deadlines and
+    parties for a committee's decision (R-54) and a protest's (R-56)."""
+
+    def lodge(self, **against):
+        data = self.input(AppealInput)
+        fee = None
+        if data.get("fee_amount") is not None:
+            from djmoney.money import Money
+
+            fee = Money(data["fee_amount"], data.get("fee_currency") or "USD")
+        appeal = appeals.file_appeal(
+            level=data["level"], grounds=data["grounds"], by=self.request.user, fee=fee, **against
+        )
+        return self.answer(appeal, serializer_class=AppealSerializer, created=True)
+
+
+class DecisionAppealsView(_LodgeAppealView):
     @extend_schema(
         summary="Lodge an appeal against a decision (9.2 A): the IHTC General Assembly, then the FIRS Congress.",
         request=AppealInput,
@@ -312,21 +333,33 @@ class DecisionAppealsView(_View):
         decision = get_object_or_404(Decision.objects.select_related("case__championship"), pk=id)
         if not appeals.can_file_appeal(request.user, decision):
             raise Http404("No such decision.")
-        data = self.input(AppealInput)
-        fee = None
-        if data.get("fee_amount") is not None:
-            from djmoney.money import Money
+        return self.lodge(decision=decision)
 
-            fee = Money(data["fee_amount"], data.get("fee_currency") or "USD")
-        appeal = appeals.file_appeal(
-            decision=decision, level=data["level"], grounds=data["grounds"], by=request.user, fee=fee
-        )
-        return self.answer(appeal, serializer_class=AppealSerializer, created=True)
+
+class ProtestAppealsView(_LodgeAppealView):
+    @extend_schema(
+        summary="Lodge an appeal against the IHTC's decision on a protest (9.2 A; R-56): the IHTC General Assembly, "
+        "then the FIRS Congress.",
+        description="As an appeal against a committee's decision (R-54): the same steps, the same deadlines (the "
+        "ruleset's appeals.general_assembly_days after the protest's decision, congress_days after the Assembly's; "
+        "none when unset) and the same parties: the managers of the game's two teams, the staff of their "
+        "federations, international staff, the committee and the executive. 403 for a reader of the protest who "
+        "is no party; 404 for anyone else; 400 (naming the field and the rule) for a protest not yet upheld "
+        "or rejected (9.1 A), a late appeal, a step already taken. The decision on the appeal: "
+        "appeals/{id}/decision/.",
+        request=AppealInput,
+        responses={201: AppealSerializer, 400: _REFUSED, 403: _FORBIDDEN, 404: _NOT_FOUND},
+    )
+    def post(self, request, id: int):
+        return self.lodge(protest=access.access_protest_appeal(request.user, id))
 
 
 class AppealDecisionView(_View):
     @extend_schema(
         summary="Record the General Assembly's or the FIRS Congress's decision on an appeal (9.2 A; final at Congress).",
+        description="The same step for an appeal against a committee's decision (R-54) and a protest's (R-56): the "
+        "IHTC executive records it; an upheld appeal against a committee's decision annuls its suspensions; an "
+        "appeal of a protest's decision is told to both teams.",
         request=AppealDecisionInput,
         responses={200: AppealSerializer, 400: _REFUSED, 403: _FORBIDDEN, 404: _NOT_FOUND},
     )

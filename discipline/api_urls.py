@@ -35,6 +35,7 @@ urlpatterns: list = [
     path("suspensions/", api.SuspensionsView.as_view(), name="suspensions"),
     # --- appeals (9.2 A; R-54) ---
     path("decisions/<int:id>/appeals/", api.DecisionAppealsView.as_view(), name="decision-appeals"),
+    path("protests/<int:id>/appeals/", api.ProtestAppealsView.as_view(), name="protest-appeals"),
     path("appeals/<int:id>/decision/", api.AppealDecisionView.as_view(), name="appeal-decision"),
     *router.urls,
 ]

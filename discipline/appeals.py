@@ -1,12 +1,19 @@
-"""Appeals (9.2 A; R-54): against a decision of the discipline committee or the executive, lodged with the IHTC
-General Assembly, then with the FIRS Congress, whose decision is final and binding.
+"""Appeals (9.2 A; R-54, R-56): against a decision of the discipline committee or the executive (R-54), or against
+the IHTC's decision on a protest (9.1 A; R-56), lodged with the IHTC General Assembly, then with the FIRS Congress,
+whose decision is final and binding. Both are appealed in the same steps, with the same deadlines, by the same
+functions here: ``appealed`` is the ``Decision`` or the decided ``Protest``.
 
-- Who files: staff of the federation of a person the decision concerns, the managers of that person's team in
-  the case, the committee's members and the executive on the federation's behalf.
-- Deadline: ``AppealRules`` of the championship's ruleset (days after the decision appealed: the committee's
-  for the General Assembly, the Assembly's for the Congress); no default, so no deadline when unset (R-54).
+- Who files: against a committee's decision, staff of the federation of a person the decision concerns and the
+  managers of that person's team in the case; against a protest's decision, staff of the federations of the
+  game's two teams and the managers of those teams (R-56: the teams of the game and their federations); for
+  both, international staff (every federation), the committee's members and the executive on the federation's
+  behalf.
+- Deadline: ``AppealRules`` of the championship's ruleset (days after the decision appealed: the committee's or
+  the protest's for the General Assembly, the Assembly's for the Congress); no default, so no deadline when unset
+  (R-54, R-56).
 - Who records the decision: the IHTC executive (it keeps the Assembly's and the Congress's minutes here).
-- An upheld appeal annuls the decision's suspensions still in force.
+- An upheld appeal annuls the decision's suspensions still in force; an appeal of a protest's decision is told to
+  the managers of both teams at each step, as the protest's own steps are (``discipline.protests``).
 """
 
 from __future__ import annotations
@@ -17,6 +24,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts.access import (
     has_role,
@@ -27,50 +36,82 @@ from accounts.access import (
     staff_federation_ids,
 )
 from accounts.models import Role, User
-from discipline.access import is_committee
-from discipline.models import Appeal, AppealLevel, AppealStatus, Decision, SuspensionStatus
+from discipline.access import has_decision_letter, is_committee
+from discipline.models import Appeal, AppealLevel, AppealStatus, Decision, Protest, SuspensionStatus
 from discipline.suspensions import close as close_suspension
 from portal.services import audited_create, audited_save
 from tournaments.facts import championship_ruleset
+
+Appealed = Decision | Protest
+
+# The decision each kind of appeal reads (R-54, R-56), and who may appeal, as the refusal says it (9.2 A).
+_DECISION_RULE = {Decision: "R-54", Protest: "R-56"}
+_NOT_A_PARTY = {
+    Decision: "Rule 9.2 A: the federation of a person the decision concerns files the appeal.",
+    Protest: "Rule 9.2 A / R-56: the teams of the game and their federations appeal the protest's decision.",
+}
+
+
+def _parties(user: User, model: type[Decision] | type[Protest], prefix: str = "") -> Q:
+    """The rows of ``model`` (reached through ``prefix``) whose decision ``user`` may appeal, for a user who is not
+    of the committee: a committee decision concerns the people of its case's reports (their federations' staff,
+    their team's managers, R-54); a protest's decision concerns the game's two teams (their federations' staff,
+    their managers, R-56). International staff: every federation."""
+    if model is Decision:
+        reports = f"{prefix}case__incident_reports__"
+        managed = Q(**{f"{reports}entry__managers": user})
+        anyone = Q(**{f"{reports}person__isnull": False})
+        federation_lookups = [f"{reports}person__federation_id__in"]
+    else:
+        game = f"{prefix}game__"
+        managed = Q(**{f"{game}home__managers": user}) | Q(**{f"{game}away__managers": user})
+        anyone = Q(**{f"{prefix}pk__isnull": False})
+        federation_lookups = [f"{game}home__federation_id__in", f"{game}away__federation_id__in"]
+    if is_international_staff(user):
+        return managed | anyone
+    ids = staff_federation_ids(user)
+    for lookup in federation_lookups if ids else ():
+        managed |= Q(**{lookup: ids})
+    return managed
+
+
+def _appealable_ids(user: User, model: type[Decision] | type[Protest], ids) -> set[int]:
+    ids = {pk for pk in ids if pk is not None}
+    if not ids or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return set()
+    if is_committee(user):
+        return ids
+    return set(model.objects.filter(_parties(user, model), pk__in=ids).values_list("pk", flat=True).distinct())
 
 
 def appealable_decision_ids(user: User, decision_ids) -> set[int]:
     """Of ``decision_ids``, those the user may appeal (9.2 A; R-54), in one query: the committee and the executive
     any; staff of the federation of a person the decision concerns (international staff: every federation); the
     managers of the team of a person in the case."""
-    ids = {pk for pk in decision_ids if pk is not None}
-    if not ids or not getattr(user, "is_authenticated", False) or not user.is_active:
-        return set()
-    if is_committee(user):
-        return ids
-    reports = "case__incident_reports__"
-    concerns = Q(**{f"{reports}entry__managers": user})
-    if is_international_staff(user):
-        concerns |= Q(**{f"{reports}person__isnull": False})
-    elif staff_federation_ids(user):
-        concerns |= Q(**{f"{reports}person__federation_id__in": staff_federation_ids(user)})
-    return set(Decision.objects.filter(concerns, pk__in=ids).values_list("pk", flat=True).distinct())
+    return _appealable_ids(user, Decision, decision_ids)
 
 
-def can_file_appeal(user: User, decision: Decision) -> bool:
-    """Whether the user may appeal ``decision`` (9.2 A; R-54): ``appealable_decision_ids`` for one decision."""
-    return decision.pk in appealable_decision_ids(user, [decision.pk])
+def appealable_protest_ids(user: User, protest_ids) -> set[int]:
+    """Of ``protest_ids``, those whose decision the user may appeal (9.2 A; R-56), in one query: the committee and
+    the executive any; staff of the federation of either team of the game (international staff: every federation);
+    the managers of either team. Whether the protest is decided is ``file_appeal``'s check."""
+    return _appealable_ids(user, Protest, protest_ids)
+
+
+def can_file_appeal(user: User, appealed: Appealed) -> bool:
+    """Whether the user may appeal ``appealed``, a committee's decision (R-54) or a protest's (R-56)."""
+    return appealed.pk in _appealable_ids(user, type(appealed), [appealed.pk])
 
 
 def appeals_visible_to(user: User) -> QuerySet[Appeal]:
     """The appeals a user may read: those of the decisions ``can_file_appeal`` lets him appeal (the committee and
-    the executive all of them; federation staff those concerning their federations' people; team managers those
-    concerning their entries)."""
+    the executive all of them; federation staff those concerning their federations' people or teams; team
+    managers those concerning their entries)."""
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return Appeal.objects.none()
     if is_committee(user):
         return Appeal.objects.all()
-    reports = "decision__case__incident_reports__"
-    if is_international_staff(user):
-        concerns = Q(**{f"{reports}person__isnull": False})
-    else:
-        concerns = Q(**{f"{reports}person__federation_id__in": staff_federation_ids(user)})
-    concerns |= Q(**{f"{reports}entry__managers": user})
+    concerns = _parties(user, Decision, "decision__") | _parties(user, Protest, "protest__")
     return Appeal.objects.filter(pk__in=Appeal.objects.filter(concerns).values("pk"))
 
 
@@ -79,11 +120,17 @@ def sees_appeals(user: User) -> bool:
     return is_committee(user) or is_federation_staff(user) or manages_entries(user)
 
 
-def appeal_deadline(decision: Decision, level: str, *, previous: Appeal | None) -> datetime.datetime | None:
-    """The deadline of an appeal (R-54): the ruleset's days after the decision appealed; None when unset."""
-    rules = championship_ruleset(decision.case.championship).appeals
+def appealed_championship(appealed: Appealed):
+    """The championship of the decision appealed: its ruleset sets the deadlines, its venue the clock."""
+    return appealed.case.championship if isinstance(appealed, Decision) else appealed.game.championship
+
+
+def appeal_deadline(appealed: Appealed, level: str, *, previous: Appeal | None) -> datetime.datetime | None:
+    """The deadline of an appeal (R-54, R-56): the ruleset's days after the decision appealed (the committee's or
+    the protest's); None when unset."""
+    rules = championship_ruleset(appealed_championship(appealed)).appeals
     if level == AppealLevel.GENERAL_ASSEMBLY:
-        days, since = rules.general_assembly_days, decision.decided_at
+        days, since = rules.general_assembly_days, appealed.decided_at
     else:
         days, since = rules.congress_days, previous.decided_at if previous else None
     if days is None or since is None:
@@ -91,18 +138,44 @@ def appeal_deadline(decision: Decision, level: str, *, previous: Appeal | None) 
     return since + datetime.timedelta(days=days)
 
 
-def file_appeal(*, decision: Decision, level: str, grounds: str, by: User, fee=None, now=None) -> Appeal:
-    """Lodge an appeal: first with the IHTC General Assembly, then (its appeal dismissed) with the FIRS Congress."""
+def _one_appealed(decision: Decision | None, protest: Protest | None) -> Appealed:
+    if (decision is None) == (protest is None):
+        raise TypeError("file_appeal appeals a decision or a protest: give exactly one")
+    return decision if decision is not None else protest
+
+
+def _locked(appealed: Appealed) -> Appealed:
+    """``appealed``'s row locked: two appeals to the same level cannot both pass the checks."""
+    return type(appealed).objects.select_for_update().get(pk=appealed.pk)
+
+
+def file_appeal(
+    *,
+    decision: Decision | None = None,
+    protest: Protest | None = None,
+    level: str,
+    grounds: str,
+    by: User,
+    fee=None,
+    now=None,
+) -> Appeal:
+    """Lodge an appeal against a committee's ``decision`` (R-54) or a ``protest``'s decision (R-56): first with the
+    IHTC General Assembly, then (its appeal dismissed) with the FIRS Congress."""
+    appealed = _one_appealed(decision, protest)
     now = now or timezone.now()
-    if not can_file_appeal(by, decision):
-        raise PermissionDenied("Rule 9.2 A: the federation of a person the decision concerns files the appeal.")
+    if not can_file_appeal(by, appealed):
+        raise PermissionDenied(_NOT_A_PARTY[type(appealed)])
     if level not in AppealLevel.values:
         raise ValidationError({"level": f"Choose one of: {', '.join(AppealLevel.values)}."})
     if not (grounds or "").strip():
         raise ValidationError({"grounds": "Rule 9.2 A: the appeal gives its grounds."})
     with transaction.atomic():
-        decision = Decision.objects.select_for_update().select_related("case__championship").get(pk=decision.pk)
-        held = {a.level: a for a in Appeal.objects.filter(decision=decision)}
+        appealed = _locked(appealed)
+        if isinstance(appealed, Protest) and not has_decision_letter(appealed):
+            raise ValidationError(
+                {"level": "Rule 9.2 A / R-56: a protest is appealed once the IHTC has upheld or rejected it (9.1 A)."}
+            )
+        held = {a.level: a for a in appealed.appeals.all()}
         previous = None
         if level in held:
             raise ValidationError(
@@ -116,27 +189,76 @@ def file_appeal(*, decision: Decision, level: str, grounds: str, by: User, fee=N
                 )
         elif held.get(AppealLevel.GENERAL_ASSEMBLY):
             raise ValidationError({"level": "Rule 9.2 A: the General Assembly's appeal is filed."})
-        deadline = appeal_deadline(decision, level, previous=previous)
+        deadline = appeal_deadline(appealed, level, previous=previous)
         if deadline is not None and now > deadline:
             raise ValidationError(
-                {"level": f"Rule 9.2 A / R-54: the appeal's deadline was {deadline:%Y-%m-%d %H:%M} UTC."}
+                {
+                    "level": f"Rule 9.2 A / {_DECISION_RULE[type(appealed)]}: the appeal's deadline was "
+                    f"{deadline:%Y-%m-%d %H:%M} UTC."
+                }
             )
-        return audited_create(
-            Appeal, by, decision=decision, level=level, previous=previous, filer=by, grounds=grounds.strip(),
-            fee=fee, filed_at=now, deadline=deadline,
+        against = {"decision": appealed} if isinstance(appealed, Decision) else {"protest": appealed}
+        appeal = audited_create(
+            Appeal, by, level=level, previous=previous, filer=by, grounds=grounds.strip(), fee=fee, filed_at=now,
+            deadline=deadline, **against,
         )  # fmt: skip
+        _tell_teams(appeal, now=now)
+    return appeal
 
 
-def next_appeal(decision: Decision) -> tuple[str, Appeal | None] | None:
-    """The level an appeal against ``decision`` may go to now and the appeal it follows (9.2 A): the General
-    Assembly first; the FIRS Congress once the Assembly dismissed it; None when neither is open."""
-    held = {a.level: a for a in decision.appeals.all()}
+def next_appeal(appealed: Appealed) -> tuple[str, Appeal | None] | None:
+    """The level an appeal against ``appealed`` (a committee's decision or a protest's) may go to now and the
+    appeal it follows (9.2 A): the General Assembly first; the FIRS Congress once the Assembly dismissed it; None
+    when neither is open."""
+    held = {a.level: a for a in appealed.appeals.all()}
     assembly = held.get(AppealLevel.GENERAL_ASSEMBLY)
     if assembly is None:
         return AppealLevel.GENERAL_ASSEMBLY, None
     if assembly.status == AppealStatus.DISMISSED and AppealLevel.FIRS_CONGRESS not in held:
         return AppealLevel.FIRS_CONGRESS, assembly
     return None
+
+
+def may_appeal_now(user: User, appealed: Appealed) -> bool:
+    """Whether the page offers ``user`` to lodge an appeal against ``appealed`` now: a step is open (``next_appeal``),
+    the user is a party (``can_file_appeal``) and, for a protest, the IHTC decided it (9.1 A)."""
+    if isinstance(appealed, Protest) and not has_decision_letter(appealed):
+        return False
+    return next_appeal(appealed) is not None and can_file_appeal(user, appealed)
+
+
+# An appeal of a protest's decision as both teams are told it (R-56), in each reader's language.
+_TOLD = {
+    AppealStatus.FILED: (
+        pgettext_lazy("protest notification", "decision appealed to the {level}"),
+        gettext_lazy("{filer} appealed the decision on the protest to the {level} (9.2 A): {grounds}"),
+    ),
+    AppealStatus.UPHELD: (
+        pgettext_lazy("protest notification", "appeal to the {level} upheld"),
+        gettext_lazy("The {level} upheld the appeal against the decision on the protest (9.2 A): {reasons}"),
+    ),
+    AppealStatus.DISMISSED: (
+        pgettext_lazy("protest notification", "appeal to the {level} dismissed"),
+        gettext_lazy("The {level} dismissed the appeal against the decision on the protest (9.2 A): {reasons}"),
+    ),
+}
+
+
+def _tell_teams(appeal: Appeal, *, now: datetime.datetime) -> None:
+    """Tell the managers of both teams of the game each step of an appeal of a protest's decision (R-56), once."""
+    if appeal.protest_id is None:
+        return
+    from discipline.protests import tell_teams  # the protests' notifications, their key and their page
+
+    subject, body = _TOLD[appeal.status]
+    level = AppealLevel(appeal.level).label
+    tell_teams(
+        appeal.protest,
+        f"appeal:{appeal.pk}:{appeal.status}",
+        format_lazy(subject, level=level),
+        format_lazy(body, level=level, filer=str(appeal.filer), grounds=appeal.grounds[:2000], reasons=appeal.reasons),
+        now=now,
+    )
 
 
 def can_decide_appeal(user: User) -> bool:
@@ -151,7 +273,8 @@ def check_can_decide_appeal(user: User) -> None:
 
 
 def decide_appeal(*, appeal: Appeal, outcome: str, reasons: str, by: User, now=None) -> Appeal:
-    """Record the Assembly's or the Congress's decision (the Congress's is final and binding, 9.2 A)."""
+    """Record the Assembly's or the Congress's decision (the Congress's is final and binding, 9.2 A), on an appeal
+    against a committee's decision or a protest's (R-56): the same step for both."""
     check_can_decide_appeal(by)
     if outcome not in (AppealStatus.UPHELD, AppealStatus.DISMISSED):
         raise ValidationError({"outcome": "Choose upheld or dismissed."})
@@ -164,7 +287,8 @@ def decide_appeal(*, appeal: Appeal, outcome: str, reasons: str, by: User, now=N
             raise ValidationError({"outcome": "Rule 9.2 A: this appeal is decided."})
         appeal.status, appeal.reasons, appeal.decided_by, appeal.decided_at = outcome, reasons.strip(), by, now
         audited_save(appeal, by)
-        if outcome == AppealStatus.UPHELD:
+        if outcome == AppealStatus.UPHELD and appeal.decision_id is not None:
             for suspension in appeal.decision.suspensions.select_for_update().filter(status=SuspensionStatus.ACTIVE):
                 close_suspension(suspension, SuspensionStatus.ANNULLED, now, by=by)
+        _tell_teams(appeal, now=now)
     return appeal

@@ -18,6 +18,7 @@ from portal.forms import apply_errors
 from tournaments.models import Game
 
 from . import access as pa
+from . import appeals
 from . import protests as svc
 from .models import DeadlineStatus, Protest, ProtestAttachment, ProtestStatus
 from .protest_forms import FeeForm, FileProtestForm, ProtestFilterForm, ReasonForm, TextForm
@@ -139,6 +140,9 @@ def _detail_context(request, protest: Protest, **forms) -> dict:
         "can_case": pa.is_committee(user),
         # Whoever reads the protest reads its decision letter (``access_protest_letter``).
         "decision_letter": pa.has_decision_letter(protest),
+        # the protest's decision is appealed as a committee's is (9.2 A), by the game's teams and federations.
+        "appeals": appeals.appeals_visible_to(user).filter(protest=protest).select_related("filer"),
+        "may_appeal": appeals.may_appeal_now(user, protest),
         "can_decide": pa.is_committee(user) and protest.status == ProtestStatus.UNDER_REVIEW,
         "can_withdraw": is_filer and open_,
         "can_statement": is_filer and protest.status == ProtestStatus.FILED and not protest.statement,

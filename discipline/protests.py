@@ -300,6 +300,11 @@ def _notify(protest: Protest, occasion: str, subject, body, *, users=None, now=N
     )
 
 
+def tell_teams(protest: Protest, occasion: str, subject, body, *, now=None) -> None:
+    """Tell the managers of both teams of the protest's game about ``occasion``, once (its appeals too, R-56)."""
+    _notify(protest, occasion, subject, body, now=now)
+
+
 def _transition(protest: Protest, to: str, *, by: User | None, now, reason: str = "", article: str = "9.1") -> str:
     """Move ``protest`` (locked) to ``to``, with its transition row; return the status it had."""
     before = protest.status

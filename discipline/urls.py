@@ -29,6 +29,7 @@ urlpatterns: list = [
     path("suspensions/", views.my_suspensions, name="suspensions"),
     # --- appeals (9.2 A; R-54) ---
     path("decisions/<int:pk>/appeal/", views.appeal_lodge, name="appeal-lodge"),
+    path("protests/<int:pk>/appeal/", views.protest_appeal_lodge, name="protest-appeal-lodge"),
     path("appeals/<int:pk>/", views.appeal_detail, name="appeal"),
     path("appeals/<int:pk>/decide/", views.appeal_decide, name="appeal-decide"),
 ]

@@ -26,6 +26,7 @@ from discipline.models import (
     Decision,
     DecisionOutcome,
     IncidentReport,
+    Protest,
     ReportStatus,
     SuspensionKind,
     SuspensionStatus,
@@ -149,9 +150,7 @@ def case_detail(request, pk: int):
         "attachments": case.attachments.all(),
         "transitions": case.transitions.select_related("by"),
         "decision": decision,
-        "may_appeal": decision is not None
-        and appeals.next_appeal(decision) is not None
-        and appeals.can_file_appeal(request.user, decision),
+        "may_appeal": decision is not None and appeals.may_appeal_now(request.user, decision),
         "persons": {r.person for r in reports if r.person_id},
         "decided": case.status == CaseStatus.DECIDED,
         "outcomes": DecisionOutcome.choices,
@@ -254,23 +253,21 @@ def _suspension_page(request, championship, rows):
 # --- appeals (9.2 A; R-54): lodged against a decision, decided by the IHTC executive ------------------------------
 
 
-@login_required
-def appeal_lodge(request, pk: int):
-    """Lodge an appeal against a decision: the IHTC General Assembly, then (its appeal dismissed) the FIRS Congress;
-    grounds, the fee if any. Whoever ``can_file_appeal`` allows; the rest may not learn the decision exists."""
-    decision = get_object_or_404(Decision.objects.select_related("case__championship__venue"), pk=pk)
-    if not appeals.can_file_appeal(request.user, decision):
-        raise Http404("No such decision.")
-    upcoming = appeals.next_appeal(decision)
+def _lodge(request, appealed, *, tz):
+    """The lodging page of an appeal against ``appealed`` (a committee's decision, R-54, or a protest's, R-56), for
+    a party ``can_file_appeal`` allows (the caller checked): the General Assembly, then (its appeal dismissed) the
+    FIRS Congress; grounds, the fee if any. The same steps for both (``appeals.file_appeal``)."""
+    upcoming = appeals.next_appeal(appealed) if appeals.may_appeal_now(request.user, appealed) else None
     level, previous = upcoming if upcoming else ("", None)
     form = LodgeAppealForm(request.POST or None, initial={"level": level})
     status = 200
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
+            against = {"protest": appealed} if isinstance(appealed, Protest) else {"decision": appealed}
             try:
                 appeal = appeals.file_appeal(
-                    decision=decision, level=data["level"], grounds=data["grounds"], fee=data["fee"], by=request.user
+                    level=data["level"], grounds=data["grounds"], fee=data["fee"], by=request.user, **against
                 )
             except ValidationError as exc:
                 apply_errors(form, exc)
@@ -279,21 +276,48 @@ def appeal_lodge(request, pk: int):
                 return redirect("discipline:appeal", pk=appeal.pk)
         status = 400
     context = {
-        "decision": decision,
+        "decision": appealed if isinstance(appealed, Decision) else None,
+        "protest": appealed if isinstance(appealed, Protest) else None,
         "form": form,
-        "held": decision.appeals.select_related("filer"),
+        "held": appealed.appeals.select_related("filer"),
         "open": upcoming is not None,
-        "deadline": appeals.appeal_deadline(decision, level, previous=previous) if level else None,
-        "tz": decision.case.championship.venue.zone,
+        "deadline": appeals.appeal_deadline(appealed, level, previous=previous) if level else None,
+        "tz": tz,
     }
     return render(request, "discipline/appeal_form.html", context, status=status)
+
+
+@login_required
+def appeal_lodge(request, pk: int):
+    """Lodge an appeal against a committee's decision (9.2 A; R-54). Whoever ``can_file_appeal`` allows; the rest
+    may not learn the decision exists."""
+    decision = get_object_or_404(Decision.objects.select_related("case__championship__venue"), pk=pk)
+    if not appeals.can_file_appeal(request.user, decision):
+        raise Http404("No such decision.")
+    return _lodge(request, decision, tz=decision.case.championship.venue.zone)
+
+
+@login_required
+def protest_appeal_lodge(request, pk: int):
+    """Lodge an appeal against the IHTC's decision on a protest (9.2 A; R-56), from the protest's page: the teams of
+    the game and their federations (``access.access_protest_appeal``: 403 for a reader of the protest who is no
+    party, 404 for the rest)."""
+    protest = access.access_protest_appeal(request.user, pk)
+    return _lodge(request, protest, tz=protest.game.championship.venue.zone)
 
 
 def _access_appeal(user, pk: int) -> Appeal:
     try:
         return (
             appeals.appeals_visible_to(user)
-            .select_related("decision__case__championship__venue", "filer", "decided_by", "previous")
+            .select_related(
+                "decision__case__championship__venue",
+                "protest__game__championship__venue",
+                "protest__entry",
+                "filer",
+                "decided_by",
+                "previous",
+            )  # fmt: skip
             .get(pk=pk)
         )
     except Appeal.DoesNotExist:
@@ -303,7 +327,7 @@ def _access_appeal(user, pk: int) -> Appeal:
 def _appeal_page(request, appeal: Appeal, form: DecideAppealForm | None = None, status: int = 200):
     context = {
         "appeal": appeal,
-        "tz": appeal.decision.case.championship.venue.zone,
+        "tz": appeal.championship.venue.zone,
         # The form stays with its errors after a refused decision (one recorded meanwhile, 9.2 A).
         "can_decide": (appeal.status == AppealStatus.FILED or form is not None)
         and appeals.can_decide_appeal(request.user),

@@ -34,7 +34,6 @@ from discipline.models import (
 )
 from discipline.selectors import championship_suspensions
 from federation.models import Federation
-from tournaments.facts import championship_ruleset
 from tournaments.models import Championship, Game, RosterEntry, TeamEntry
 
 # 9.2 A, as R-54 reads it: the decisions on disputes (9.1) and the committee's may be appealed.
@@ -89,6 +88,26 @@ def _appeal_deadline_text(deadline: datetime.datetime | None, zone) -> str:
     return f"The appeal must be lodged by {_local(deadline, zone)} (venue time), with its fee if the IHTC sets one."
 
 
+def _appeals(appealed: Decision | Protest, zone) -> tuple[list[dict[str, Any]], str]:
+    """The appeals lodged against a committee's decision (R-54) or a protest's (R-56), as the letter lists them,
+    and what the letter's version label adds for them ("; 2 appeals, last dismissed")."""
+    appeals = list(appealed.appeals.select_related("decided_by").order_by("filed_at", "pk"))
+    rows = [
+        {
+            "level": appeal.get_level_display(),
+            "filed_at": _local(appeal.filed_at, zone),
+            "status": appeal.get_status_display(),
+            "decided_at": _local(appeal.decided_at, zone),
+            "reasons": appeal.reasons,
+        }
+        for appeal in appeals
+    ]
+    if not appeals:
+        return rows, ""
+    plural = "s" if len(appeals) > 1 else ""
+    return rows, f"; {len(appeals)} appeal{plural}, last {appeals[-1].get_status_display().lower()}"
+
+
 # --- the protest decision letter (9.1 A) ---------------------------------------------------------------------------
 
 
@@ -132,8 +151,8 @@ def protest_decision_data(protest: Protest) -> dict[str, Any]:
         .order_by("-at", "-pk")
         .first()
     )
-    days = championship_ruleset(championship).appeals.general_assembly_days
-    deadline = protest.decided_at + datetime.timedelta(days=days) if days is not None else None
+    deadline = appeal_deadline(protest, AppealLevel.GENERAL_ASSEMBLY, previous=None)  # R-56: as a committee's
+    appeals, appeals_label = _appeals(protest, zone)
     upheld = protest.status == ProtestStatus.UPHELD
     return {
         "letterhead": _letterhead(championship.sanctioning_body),
@@ -160,8 +179,9 @@ def protest_decision_data(protest: Protest) -> dict[str, Any]:
         "fee": _fee(protest, zone),
         "case": {"id": protest.case_id, "title": protest.case.title} if protest.case_id else None,
         "appeal": {"route": APPEAL_ROUTE, "deadline": _appeal_deadline_text(deadline, zone)},
+        "appeals": appeals,
         "version_label": f"Protest #{protest.pk}, {protest.get_status_display().lower()} "
-        f"{_local(protest.decided_at, zone)} (venue time)",
+        f"{_local(protest.decided_at, zone)} (venue time){appeals_label}",
     }
 
 
@@ -247,7 +267,7 @@ def case_decision_data(case: Case) -> dict[str, Any]:
     )
     numbers = _numbers([r.entry_id for r in reports] + [s.entry_id for s in imposed + replaced if s.entry_id])
     entries = {r.entry_id: r.entry for r in reports}
-    appeals = list(decision.appeals.select_related("decided_by").order_by("filed_at", "pk"))
+    appeals, appeals_label = _appeals(decision, zone)
     deadline = appeal_deadline(decision, AppealLevel.GENERAL_ASSEMBLY, previous=None)
     return {
         "letterhead": _letterhead(championship.sanctioning_body),
@@ -291,19 +311,8 @@ def case_decision_data(case: Case) -> dict[str, Any]:
         "sanctions": [_suspension_line(s, numbers, zone) for s in imposed],
         "replaced": [_suspension_line(s, numbers, zone) for s in replaced],
         "appeal": {"route": APPEAL_ROUTE, "deadline": _appeal_deadline_text(deadline, zone)},
-        "appeals": [
-            {
-                "level": appeal.get_level_display(),
-                "filed_at": _local(appeal.filed_at, zone),
-                "status": appeal.get_status_display(),
-                "decided_at": _local(appeal.decided_at, zone),
-                "reasons": appeal.reasons,
-            }
-            for appeal in appeals
-        ],
-        "version_label": f"Case #{case.pk}, decided {_local(decision.decided_at, zone)} (venue time)"
-        + (f"; {len(appeals)} appeal{'s' if len(appeals) > 1 else ''}, last {appeals[-1].get_status_display().lower()}"
-           if appeals else ""),
+        "appeals": appeals,
+        "version_label": f"Case #{case.pk}, decided {_local(decision.decided_at, zone)} (venue time){appeals_label}",
     }  # fmt: skip
 
 
