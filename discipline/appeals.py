@@ -231,15 +231,15 @@ def may_appeal_now(user: User, appealed: Appealed) -> bool:
 _TOLD = {
     AppealStatus.FILED: (
         pgettext_lazy("protest notification", "decision appealed to the {level}"),
-        gettext_lazy("{filer} appealed the decision on the protest to the {level} (9.2 A): {grounds}"),
+        gettext_lazy("{filer} appealed the decision on the protest to the {level}: {grounds}"),
     ),
     AppealStatus.UPHELD: (
         pgettext_lazy("protest notification", "appeal to the {level} upheld"),
-        gettext_lazy("The {level} upheld the appeal against the decision on the protest (9.2 A): {reasons}"),
+        gettext_lazy("The {level} upheld the appeal against the decision on the protest: {reasons}"),
     ),
     AppealStatus.DISMISSED: (
         pgettext_lazy("protest notification", "appeal to the {level} dismissed"),
-        gettext_lazy("The {level} dismissed the appeal against the decision on the protest (9.2 A): {reasons}"),
+        gettext_lazy("The {level} dismissed the appeal against the decision on the protest: {reasons}"),
     ),
 }
 
