@@ -2519,6 +2519,54 @@ TARGETS += [
 ]
 
 
+def _appealed_protest_a(w):
+    """A's ruling protest in a game A plays at home, rejected by the committee (9.1 A): its decision is appealed as
+    a committee's is (9.2 A; R-56)."""
+    from djmoney.money import Money
+
+    from discipline.models import Protest
+    from tests.factories import GameFactory
+
+    at = datetime.datetime(2027, 7, 1, 8, 20, tzinfo=datetime.UTC)
+    return Protest.objects.create(
+        kind="ruling", game=GameFactory(championship=w["championship"], home=w["entry_a"]), entry=w["entry_a"],
+        incident="On-rink protest", incident_at=at, statement="Written.", filed_by=SuperuserFactory(), filed_at=at,
+        fee_due=Money(200, "USD"), fee_received=Money(200, "USD"), fee_method="cash", fee_received_at=at,
+        status="rejected", fee_outcome="forfeited", decided_at=at + datetime.timedelta(hours=5),
+        decision_reason="Unfounded.",
+    )  # fmt: skip
+
+
+OBJECTS["appealed_protest_a"] = _appealed_protest_a
+# R-56: the teams of the game (A's managers) and their federations (A's staff, international staff), the committee
+# and the executive appeal a protest's decision, as a committee's (R-54); the rest may not learn it exists.
+TARGETS += [
+    {
+        "name": "page lodge a protest appeal",
+        "method": "get",
+        "url": page("discipline:protest-appeal-lodge", "appealed_protest_a"),
+        "expect": APPEAL_READERS,
+    },
+    {
+        "name": "page lodge a protest appeal (no grounds)",
+        "method": "post",
+        "format": "multipart",
+        "url": page("discipline:protest-appeal-lodge", "appealed_protest_a"),
+        "data": lambda w: {"level": "general_assembly", "fee_0": "", "fee_1": "USD"},
+        "stored": lambda w: w["appealed_protest_a"].appeals.count(),
+        "expect": expect(400, ANON=LOGIN, STAFF_B=404, GO=404),
+    },
+    {
+        "name": "api appeal a protest decision (no grounds)",
+        "method": "post",
+        "url": discipline_api("protest-appeals", "appealed_protest_a"),
+        "data": lambda w: {"level": "general_assembly"},
+        "stored": lambda w: w["appealed_protest_a"].appeals.count(),
+        "expect": expect(400, ANON=403, STAFF_B=404, GO=404),
+    },
+]
+
+
 def _appeal_status(w):  # noqa: N802 - the stored value of a row
     w["disc_appeal"].refresh_from_db()
     return w["disc_appeal"].status
