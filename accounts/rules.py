@@ -12,7 +12,7 @@ from __future__ import annotations
 import rules
 from django.utils.module_loading import import_string
 
-from . import access
+from federation import access
 
 
 @rules.predicate
@@ -195,7 +195,7 @@ for _app, _models in SUPERUSER_ADMIN_MODELS.items():
 
 def _games_access():
     # Imported when asked: the games app's access helpers import the tournaments services.
-    from games.services import access as games_access
+    from games import access as games_access
 
     return games_access
 

@@ -23,14 +23,6 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from accounts.access import (
-    has_role,
-    is_federation_staff,
-    is_international_staff,
-    is_superuser,
-    manages_entries,
-    staff_federation_ids,
-)
 from accounts.models import Role, User
 from discipline.models import (
     Attachment,
@@ -43,6 +35,14 @@ from discipline.models import (
     ProtestStatus,
 )
 from discipline.suspensions import can_see_suspensions_of
+from federation.access import (
+    has_role,
+    is_federation_staff,
+    is_international_staff,
+    is_superuser,
+    manages_entries,
+    staff_federation_ids,
+)
 from portal.services import NotYet
 from tournaments.models import Championship, Game
 
@@ -136,8 +136,8 @@ def can_file_confidential(user: User, game: Game, kind: str) -> bool:
     officials of its teams (their managers) file a confidential report."""
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return False
+    from games.access import official_person_id
     from games.models import GameOfficial, OfficialDuty  # the games app sits beside this one
-    from games.services.access import official_person_id
 
     person_id = official_person_id(user)
     officials = GameOfficial.objects.filter(game=game, person_id=person_id) if person_id else None

@@ -18,7 +18,11 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from accounts.access import (
+from accounts.models import Role, User
+from discipline.access import is_committee
+from discipline.models import Appeal, AppealLevel, AppealStatus, Decision, SuspensionStatus
+from discipline.suspensions import close as close_suspension
+from federation.access import (
     has_role,
     is_federation_staff,
     is_international_staff,
@@ -26,10 +30,6 @@ from accounts.access import (
     manages_entries,
     staff_federation_ids,
 )
-from accounts.models import Role, User
-from discipline.access import is_committee
-from discipline.models import Appeal, AppealLevel, AppealStatus, Decision, SuspensionStatus
-from discipline.suspensions import close as close_suspension
 from portal.services import audited_create, audited_save
 from tournaments.facts import championship_ruleset
 

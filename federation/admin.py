@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from accounts.access import (
+from federation.access import (
     can_approve_equipment,
     can_decide_device_request,
     device_requests_visible_to,

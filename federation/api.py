@@ -19,7 +19,7 @@ from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from accounts import access
+from federation import access
 from portal.api import RulesPermission, ServiceAnswerMixin
 from portal.parsers import JSONParser
 from tournaments.selectors import person_eligibility

@@ -22,7 +22,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext as _
 
-from accounts.access import (
+from federation.access import (
     can_approve_equipment,
     can_decide_device_request,
     can_edit_federation,

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.access import (
+from federation.access import (
     access_device_request,
     access_passport,
     access_person,

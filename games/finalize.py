@@ -38,6 +38,7 @@ from accounts.models import User
 from discipline.services import Consequence, ConsequenceReceipt, receive_game_consequences
 from federation.models import Person
 from games import engine
+from games.access import can_direct_game
 from games.devices import check_device_name, check_device_signed_in
 from games.engine.events import FORFEIT, parse_time
 from games.engine.replay import OUT_OF_GAME, Replayer, sort_events
@@ -54,7 +55,6 @@ from games.models import (
     SheetStatus,
     SignerRole,
 )
-from games.services.access import can_direct_game
 from games.sheet import PARSED_LOGS, _engine_game, check_can_enter_game_events, record_events
 from tournaments import services as results
 from tournaments.models import (

@@ -16,6 +16,7 @@ from django.db import transaction
 
 from accounts.models import User
 from discipline import services as discipline
+from games.access import check_can_replace_goalkeeper, check_can_submit_lineup, game_has_started
 from games.engine.replay import starting_line_up_problem
 from games.engine.ruleset import Ruleset
 from games.engine.state import TeamRoster
@@ -25,7 +26,6 @@ from tournaments.facts import championship_ruleset, field_error, resolve_now, ro
 from tournaments.models import Championship, Game, Position, RosterEntry, TeamEntry, TeamOfficial
 
 from ..models import GameSheet, Lineup, LineupOfficial, LineupPlayer
-from .access import check_can_replace_goalkeeper, check_can_submit_lineup, game_has_started
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from accounts import access
 from accounts.models import Role
+from federation import access
 from tests.factories import (
     FederationFactory,
     InternationalFederationFactory,

@@ -9,8 +9,8 @@ from django.db import transaction
 from djmoney.money import Money
 from moneyed import CurrencyDoesNotExist
 
-from accounts.access import can_edit_federation, is_international_staff
 from accounts.models import User
+from federation.access import can_edit_federation, is_international_staff
 from federation.models import Federation
 from portal.services import audited_save
 from tournaments.facts import (

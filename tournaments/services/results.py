@@ -11,8 +11,8 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from accounts.access import can_enter_game_events
 from accounts.models import User
+from federation.access import can_enter_game_events
 from federation.models import Person
 from portal.services import audited_create, audited_delete, audited_save, check_transition
 from tournaments import statistics as stats_rules

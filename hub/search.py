@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
-from accounts.access import can_see_people
+from federation.access import can_see_people
 from federation.selectors import person_list
 from tournaments.models import Championship, Game, TeamEntry
 from tournaments.selectors import of_visible_championships, visible_championships

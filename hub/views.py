@@ -5,8 +5,9 @@ from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
+from portal.notifications import mark_read, notifications_of
+
 from .home import sections_for
-from .notifications import mark_read, notifications_of
 from .search import LIMIT as SEARCH_LIMIT
 from .search import site_search
 

@@ -18,14 +18,14 @@ from collections.abc import Iterable
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 
-from accounts.access import is_international_staff, staff_federation_ids
 from accounts.models import User
+from federation.access import is_international_staff, staff_federation_ids
 from tournaments.facts import resolve_now
 from tournaments.models import Championship, Game, GameStatus, TeamEntry
 from tournaments.selectors import championship_visibility_q
 from tournaments.services import can_manage_entry, check_can_direct
 
-from ..models import GameOfficial, GameProtestMark, Lineup, OfficialAccount, OfficialDuty
+from .models import GameOfficial, GameProtestMark, Lineup, OfficialAccount, OfficialDuty
 
 
 def can_direct_game(user: User, game: Game) -> bool:

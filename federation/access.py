@@ -35,6 +35,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
+from accounts.models import Role, RoleAssignment
 from federation.models import (
     EligibilityWaiver,
     EquipmentInspection,
@@ -46,8 +47,6 @@ from federation.models import (
     ProtectiveDeviceRequest,
     WaiverRequest,
 )
-
-from .models import Role, RoleAssignment
 
 # Roles that see every person (but no passport) without being federation staff.
 _PEOPLE_READERS = {Role.DISCIPLINE_COMMITTEE, Role.GAME_OFFICIAL}
@@ -458,7 +457,7 @@ def can_enter_game_events(user, game, *, duties=None) -> bool:
         return False
     if can_edit_federation(user, game.championship.sanctioning_body):
         return True
-    from games.services.access import keeps_the_sheet  # the games app sits above accounts
+    from games.access import keeps_the_sheet  # the games app sits above accounts
 
     return keeps_the_sheet(user, game, duties=duties)
 

@@ -6,7 +6,11 @@ import datetime
 from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 
-from accounts.access import (
+from accounts.models import Role
+from discipline.access import cases_visible_to, is_committee, protests_visible_to
+from discipline.models.protests import Deadline, DeadlineStatus
+from discipline.selectors import open_matters_by_championship, report_queue, suspension_list
+from federation.access import (
     can_enter_game_events,
     device_requests_visible_to,
     has_role,
@@ -14,10 +18,6 @@ from accounts.access import (
     people_visible_to,
     staff_federation_ids,
 )
-from accounts.models import Role
-from discipline.access import cases_visible_to, is_committee, protests_visible_to
-from discipline.models.protests import Deadline, DeadlineStatus
-from discipline.selectors import open_matters_by_championship, report_queue, suspension_list
 from federation.models import DeviceRequestStatus
 from federation.selectors import passports_expiring, people_with_eligibility_problems
 from games import services as game_services
