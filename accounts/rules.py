@@ -12,22 +12,23 @@ from __future__ import annotations
 import rules
 from django.utils.module_loading import import_string
 
+from accounts import roles
 from federation import access
 
 
 @rules.predicate
 def is_superuser(user):
-    return access.is_superuser(user)
+    return roles.is_superuser(user)
 
 
 @rules.predicate
 def manages_federations(user):
-    return access.can_manage_federations(user)
+    return roles.can_manage_federations(user)
 
 
 @rules.predicate
 def is_federation_staff(user):
-    return access.is_federation_staff(user)
+    return roles.is_federation_staff(user)
 
 
 def _object_predicate(name: str, *, of_kind, of_object, of_record: bool = False):
@@ -45,27 +46,27 @@ def _object_predicate(name: str, *, of_kind, of_object, of_record: bool = False)
 
 can_view_person = _object_predicate("can_view_person", of_kind=access.can_see_people, of_object=access.can_view_person)
 can_edit_person = _object_predicate(
-    "can_edit_person", of_kind=access.is_federation_staff, of_object=access.can_edit_person
+    "can_edit_person", of_kind=roles.is_federation_staff, of_object=access.can_edit_person
 )
 # Passports, eligibility, waivers and medical requests of a person.
 sees_persons_confidential = _object_predicate(
-    "sees_persons_confidential", of_kind=access.is_federation_staff, of_object=access.can_see_confidential
+    "sees_persons_confidential", of_kind=roles.is_federation_staff, of_object=access.can_see_confidential
 )
 can_view_passport = _object_predicate(
-    "can_view_passport", of_kind=access.is_federation_staff, of_object=access.can_view_passport
+    "can_view_passport", of_kind=roles.is_federation_staff, of_object=access.can_view_passport
 )
 can_edit_passport = _object_predicate(
-    "can_edit_passport", of_kind=access.is_federation_staff, of_object=access.can_edit_passport
+    "can_edit_passport", of_kind=roles.is_federation_staff, of_object=access.can_edit_passport
 )
 # Waivers and device requests: the audience of the holder's passports.
 sees_persons_confidential_records = _object_predicate(
     "sees_persons_confidential_records",
-    of_kind=access.is_federation_staff,
+    of_kind=roles.is_federation_staff,
     of_object=access.can_see_confidential,
     of_record=True,
 )
 can_edit_records_person = _object_predicate(
-    "can_edit_records_person", of_kind=access.is_federation_staff, of_object=access.can_edit_person, of_record=True
+    "can_edit_records_person", of_kind=roles.is_federation_staff, of_object=access.can_edit_person, of_record=True
 )
 can_view_records_person = _object_predicate(
     "can_view_records_person", of_kind=access.can_see_people, of_object=access.can_view_person, of_record=True
@@ -74,7 +75,7 @@ can_view_records_person = _object_predicate(
 
 @rules.predicate
 def is_international_staff(user):
-    return access.is_international_staff(user)
+    return roles.is_international_staff(user)
 
 
 @rules.predicate
@@ -145,7 +146,7 @@ rules.add_perm("federation.delete_protectivedevicerequest", is_superuser)
 
 @rules.predicate
 def manages_accounts(user):
-    return access.can_manage_accounts(user)
+    return roles.can_manage_accounts(user)
 
 
 rules.add_perm("accounts", manages_accounts)
@@ -203,7 +204,7 @@ def _games_access():
 @rules.predicate
 def directs_championships(user):
     """International staff direct any championship; national staff those their federation sanctions."""
-    return access.is_international_staff(user) or _games_access().directed_championships(user).exists()
+    return roles.is_international_staff(user) or _games_access().directed_championships(user).exists()
 
 
 @rules.predicate
@@ -229,7 +230,7 @@ def can_assign_game_officials(user, assignment=None):
 def can_view_game_lineup(user, lineup=None):
     if lineup is None:
         # Federation staff see their own teams' line-ups (the admin's list is scoped to what each may read).
-        return directs_championships(user) or access.is_federation_staff(user)
+        return directs_championships(user) or roles.is_federation_staff(user)
     return _games_access().can_view_lineup(user, lineup)
 
 
@@ -262,7 +263,7 @@ rules.add_perm("games.delete_officialaccount", manages_accounts)
 def can_enter_game_events(user, game=None):
     """The game's officials and its championship's directors enter its events (accounts.access)."""
     if game is None:
-        return access.is_federation_staff(user)
+        return roles.is_federation_staff(user)
     return access.can_enter_game_events(user, game)
 
 
@@ -366,7 +367,7 @@ for _model, _predicate in DISCIPLINE_VIEW_PERMISSIONS.items():
 
 @rules.predicate
 def oversees_documents(user):
-    return access.oversees_documents(user)
+    return roles.oversees_documents(user)
 
 
 rules.add_perm("reports", oversees_documents)

@@ -24,6 +24,14 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from accounts.models import Role, User
+from accounts.roles import (
+    has_role,
+    is_federation_staff,
+    is_international_staff,
+    is_superuser,
+    manages_entries,
+    staff_federation_ids,
+)
 from discipline.models import (
     Attachment,
     Case,
@@ -35,14 +43,6 @@ from discipline.models import (
     ProtestStatus,
 )
 from discipline.suspensions import can_see_suspensions_of
-from federation.access import (
-    has_role,
-    is_federation_staff,
-    is_international_staff,
-    is_superuser,
-    manages_entries,
-    staff_federation_ids,
-)
 from portal.services import NotYet
 from tournaments.models import Championship, Game
 

@@ -19,10 +19,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Role, User
-from discipline.access import is_committee
-from discipline.models import Appeal, AppealLevel, AppealStatus, Decision, SuspensionStatus
-from discipline.suspensions import close as close_suspension
-from federation.access import (
+from accounts.roles import (
     has_role,
     is_federation_staff,
     is_international_staff,
@@ -30,6 +27,9 @@ from federation.access import (
     manages_entries,
     staff_federation_ids,
 )
+from discipline.access import is_committee
+from discipline.models import Appeal, AppealLevel, AppealStatus, Decision, SuspensionStatus
+from discipline.suspensions import close as close_suspension
 from portal.services import audited_create, audited_save
 from tournaments.facts import championship_ruleset
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from accounts.models import Role
-from federation.access import has_role
+from accounts.roles import has_role
 
 from . import access
 

@@ -24,9 +24,9 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from accounts.models import Role, RoleAssignment, User
+from accounts.roles import has_role, is_international_staff, is_superuser, staff_federation_ids
 from discipline import suspension_rules as sr
 from discipline.models import GameConsequence, ServedGame, Suspension, SuspensionKind, SuspensionStatus
-from federation.access import has_role, is_international_staff, is_superuser, staff_federation_ids
 from portal.services import audited_save
 from tournaments.models import Championship, Game, GameStatus, RosterEntry, TeamEntry, TeamOfficial
 

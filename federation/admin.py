@@ -21,16 +21,14 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from accounts.roles import is_federation_staff, is_international_staff, staff_federation_ids
 from federation.access import (
     can_approve_equipment,
     can_decide_device_request,
     device_requests_visible_to,
     inspections_visible_to,
-    is_federation_staff,
-    is_international_staff,
     passports_visible_to,
     people_editable_q,
-    staff_federation_ids,
     waivers_visible_to,
 )
 from portal.admin import AccessAdmin

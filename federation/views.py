@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.roles import is_federation_staff
 from federation.access import (
     access_device_request,
     access_passport,
@@ -21,7 +22,6 @@ from federation.access import (
     can_see_confidential,
     federations_registering_for,
     federations_visible_to,
-    is_federation_staff,
     waiver_requests_visible_to,
 )
 from portal.filters import id_or_none

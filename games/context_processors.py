@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from accounts.models import Role
-from federation.access import has_role
+from accounts.roles import has_role
 
 from .access import official_person_id
 

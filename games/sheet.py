@@ -29,9 +29,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from accounts.models import User
-from federation.access import can_enter_game_events
 from games import engine, live
-from games.access import can_direct_game
+from games.access import can_direct_game, can_enter_game_events
 from games.devices import check_device_name, check_device_signed_in
 from games.engine.events import AFTER_PERIODS, CORRECTION, SERVE
 from games.engine.ruleset import ELIMINATION, ROUND_ROBIN

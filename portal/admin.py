@@ -30,7 +30,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from simple_history.admin import SimpleHistoryAdmin
 
-from federation.access import is_superuser
+from accounts.roles import is_superuser
 
 from .models import WorkerHeartbeat
 

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Role, User
-from federation.access import can_manage_accounts, has_role
+from accounts.roles import can_manage_accounts, has_role
 from federation.models import Person
 from games.access import check_can_assign_officials
 from portal.services import audited_create, audited_delete

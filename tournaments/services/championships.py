@@ -10,7 +10,8 @@ from djmoney.money import Money
 from moneyed import CurrencyDoesNotExist
 
 from accounts.models import User
-from federation.access import can_edit_federation, is_international_staff
+from accounts.roles import is_international_staff
+from federation.access import can_edit_federation
 from federation.models import Federation
 from portal.services import audited_save
 from tournaments.facts import (

@@ -11,7 +11,7 @@ from django.db import transaction
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from accounts.models import User
-from federation.access import is_international_staff
+from accounts.roles import is_international_staff
 from federation.models import Person
 from portal.services import audited_create, audited_delete, audited_save
 from tournaments import roster_files
