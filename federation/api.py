@@ -20,9 +20,9 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from federation import access
+from federation.hooks import person_eligibility
 from portal.api import RulesPermission, ServiceAnswerMixin
 from portal.parsers import JSONParser
-from tournaments.selectors import person_eligibility
 
 from . import services
 from .eligibility import Category

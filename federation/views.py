@@ -24,9 +24,9 @@ from federation.access import (
     federations_visible_to,
     waiver_requests_visible_to,
 )
+from federation.hooks import person_eligibility
 from portal.filters import id_or_none
 from portal.forms import apply_errors
-from tournaments.selectors import person_eligibility
 
 from . import services
 from .files import private_file_response

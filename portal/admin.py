@@ -30,8 +30,6 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from simple_history.admin import SimpleHistoryAdmin
 
-from accounts.roles import is_superuser
-
 from .models import WorkerHeartbeat
 
 
@@ -81,7 +79,7 @@ class AccessAdmin(AccessPermissionsMixin, SimpleHistoryAdmin):
                 return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
             return admin.ModelAdmin.history_view(self, request, object_id, extra_context)
         if obj is None:
-            if is_superuser(request.user):
+            if request.user.is_active and request.user.is_superuser:  # (accounts.roles.is_superuser)
                 # A deleted object's stored history, for whoever sees everything.
                 return super().history_view(request, object_id, extra_context)
             return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
