@@ -1,5 +1,5 @@
 """Who reads and changes the discipline module's records: the access layer of protests (9.1) and of the
-committee's records (R-53). Built on ``accounts.access`` (roles, federation staff scopes). Pages, API and admin
+committee's records (R-53). Built on ``accounts.roles`` and ``federation.access`` (roles, federation staff scopes). Pages, API and admin
 ask these; the services of ``discipline.protests``, ``discipline.cases`` and ``discipline.appeals`` ask them
 again with the acting user.
 

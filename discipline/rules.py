@@ -1,5 +1,5 @@
 """Object permissions of the discipline app (``rules`` autodiscovers this module): predicates over
-``discipline.access``, ``discipline.suspensions`` and ``discipline.appeals``; see ``accounts/rules.py``."""
+``discipline.access``, ``discipline.suspensions`` and ``discipline.appeals``; see ``discipline/rules.py``."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ through these functions instead of ``Model.objects.get``. ``access_*``
 functions gate one object (404 when the user may not even know it exists,
 403 when they may see but not change it); ``*_visible_to`` selectors scope a
 queryset; ``can_*`` answer a yes/no question about one object and are the
-predicates behind the object permissions of ``accounts/rules.py``.
+predicates behind the object permissions of ``federation/rules.py``.
 
 Who sees what:
 

@@ -1,10 +1,10 @@
 """Admin of the federation register.
 
 What a staff member may see and change comes from their roles through the
-access layer (accounts.access), not from Django's model permissions: national
+access layer (federation.access), not from Django's model permissions: national
 staff work on their own federation's people, international staff on all.
 Every page, history and revert included, asks the ``federation.*`` rules of
-``accounts/rules.py`` with the object (``portal.admin.AccessAdmin``); the
+``federation/rules.py`` with the object (``portal.admin.AccessAdmin``); the
 admins below only narrow them. Every list keeps its history (django-simple-history).
 """
 
@@ -134,7 +134,7 @@ class FederationAdmin(RoleScopedAdmin):
     list_select_related = ["parent"]
     autocomplete_fields = ["parent"]
 
-    # The registry itself (affiliation, good standing: 1.1 A) is kept by IHTC executives (accounts/rules.py).
+    # The registry itself (affiliation, good standing: 1.1 A) is kept by IHTC executives (federation/rules.py).
 
     def save_model(self, request, obj, form, change):
         # Through the service, as from the API (1.1 A, the lock, the audit trail).
@@ -324,7 +324,7 @@ class EligibilityWaiverAdmin(PersonScopedAdmin):
     def get_readonly_fields(self, request, obj=None):
         return ["person", "code", "category", "year", "reason", "approved_by", "approved_at"] if obj else []
 
-    # R-03: the IHTC grants waivers (accounts/rules.py); a granted waiver is a record, not edited
+    # R-03: the IHTC grants waivers (federation/rules.py); a granted waiver is a record, not edited
     # (delete and grant anew).
     def has_change_permission(self, request, obj=None):
         return False

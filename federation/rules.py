@@ -1,5 +1,5 @@
 """Object permissions of the federation register (``rules`` autodiscovers this module): predicates over
-``federation.access``; see ``accounts/rules.py``."""
+``federation.access``; see ``federation/rules.py``."""
 
 from __future__ import annotations
 

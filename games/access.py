@@ -1,5 +1,5 @@
 """Who may see and change a game's officials and line-ups (the services ask these; so do the rules of
-``accounts/rules.py`` behind the admin and the API).
+``games/rules.py`` behind the admin and the API).
 
 - Championship directors (staff of the sanctioning body, international staff) assign the officials of their
   games and see every assignment and line-up of them.

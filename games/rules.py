@@ -1,5 +1,5 @@
 """Object permissions of the games app (``rules`` autodiscovers this module): predicates over ``games.access``;
-see ``accounts/rules.py``."""
+see ``games/rules.py``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from accounts.rules import is_authenticated, is_superuser, manages_accounts
 from federation.rules import is_federation_staff
 from games import access as games_access
 
-# --- Games: officials and line-ups (games.services.access holds the questions) ---------------------------------
+# --- Games: officials and line-ups (games.access holds the questions) ---------------------------------
 
 
 @rules.predicate
@@ -73,7 +73,7 @@ rules.add_perm("games.delete_officialaccount", manages_accounts)
 
 @rules.predicate
 def can_enter_game_events(user, game=None):
-    """The game's officials and its championship's directors enter its events (accounts.access)."""
+    """The game's officials and its championship's directors enter its events (federation.access)."""
     if game is None:
         return roles.is_federation_staff(user)
     return games_access.can_enter_game_events(user, game)

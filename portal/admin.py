@@ -1,7 +1,7 @@
 """The admin's one gate: every ModelAdmin of the portal derives from ``AccessAdmin``.
 
 Who may do what on an admin page is the ``rules`` permission of
-``accounts/rules.py`` (the predicates over ``accounts.access``), asked with
+each app's ``rules.py`` (the predicates over ``federation.access``), asked with
 the object whenever there is one: the list and add pages ask "some object
 of that kind", the change, delete, history and revert pages ask about the
 object itself. Django's own admin asks its view permission without the
@@ -41,7 +41,7 @@ def admin_permission(request, opts, action: str, obj=None) -> bool:
 
 
 class AccessPermissionsMixin:
-    """The permission methods of a ModelAdmin or inline, answered by ``accounts/rules.py``."""
+    """The permission methods of a ModelAdmin or inline, answered by each app's ``rules.py``."""
 
     def has_module_permission(self, request):
         user = request.user

@@ -1,4 +1,4 @@
-"""Object permissions of the documents (``rules`` autodiscovers this module); see ``accounts/rules.py``."""
+"""Object permissions of the documents (``rules`` autodiscovers this module); see ``reports/rules.py``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The access layer (accounts.access) and the object permissions built on it (accounts.rules)."""
+"""The access layer (accounts.roles, federation.access) and the object permissions built on it (the apps' rules.py)."""
 
 import pytest
 from django.core.exceptions import PermissionDenied
