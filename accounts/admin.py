@@ -1,7 +1,7 @@
 """Admin of logins and their roles: kept by IHTC executives (and superusers).
 
 Django's model permissions are not used; who may do what comes from the
-access layer (``accounts.access.can_manage_accounts``, through the
+access layer (``accounts.roles.can_manage_accounts``, through the
 ``accounts.*`` rules of ``accounts/rules.py`` that ``portal.admin`` asks). An executive cannot
 raise anyone (themselves included) to superuser or touch a superuser's
 account: those stay with superusers.

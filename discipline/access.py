@@ -1,5 +1,5 @@
 """Who reads and changes the discipline module's records: the access layer of protests (9.1) and of the
-committee's records (R-53). Built on ``accounts.access`` (roles, federation staff scopes). Pages, API and admin
+committee's records (R-53). Built on ``accounts.roles`` and ``federation.access`` (roles, federation staff scopes). Pages, API and admin
 ask these; the services of ``discipline.protests``, ``discipline.cases`` and ``discipline.appeals`` ask them
 again with the acting user.
 
@@ -23,7 +23,8 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from accounts.access import (
+from accounts.models import Role, User
+from accounts.roles import (
     has_role,
     is_federation_staff,
     is_international_staff,
@@ -31,7 +32,6 @@ from accounts.access import (
     manages_entries,
     staff_federation_ids,
 )
-from accounts.models import Role, User
 from discipline.models import (
     Attachment,
     Case,
@@ -136,8 +136,8 @@ def can_file_confidential(user: User, game: Game, kind: str) -> bool:
     officials of its teams (their managers) file a confidential report."""
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return False
+    from games.access import official_person_id
     from games.models import GameOfficial, OfficialDuty  # the games app sits beside this one
-    from games.services.access import official_person_id
 
     person_id = official_person_id(user)
     officials = GameOfficial.objects.filter(game=game, person_id=person_id) if person_id else None

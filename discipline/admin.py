@@ -4,7 +4,7 @@ suspensions (8.2) and appeals (9.2 A; R-54), read here only.
 Every state change goes through the services (``discipline.protests``, ``cases``, ``suspensions``, ``appeals``)
 from the portal's pages, which each record links to; nothing is added, changed, deleted or reverted here (a
 revert would write around the services). Each list is scoped by the discipline access layer, as the rules
-permissions of ``accounts/rules.py`` are: a record outside it is "no such object", its history included.
+permissions of ``discipline/rules.py`` are: a record outside it is "no such object", its history included.
 """
 
 from __future__ import annotations

@@ -27,7 +27,8 @@ from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from accounts.access import (
+from accounts.models import Role, User
+from accounts.roles import (
     has_role,
     is_federation_staff,
     is_international_staff,
@@ -35,7 +36,6 @@ from accounts.access import (
     manages_entries,
     staff_federation_ids,
 )
-from accounts.models import Role, User
 from discipline.access import has_decision_letter, is_committee
 from discipline.models import Appeal, AppealLevel, AppealStatus, Decision, Protest, SuspensionStatus
 from discipline.suspensions import close as close_suspension

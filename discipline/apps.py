@@ -3,3 +3,13 @@ from django.apps import AppConfig
 
 class DisciplineConfig(AppConfig):
     name = "discipline"
+
+    def ready(self):
+        # The apps below ask these of the discipline app (games.hooks, tournaments.hooks; docs/architecture.md).
+        from discipline import services
+        from games import hooks as games_hooks
+        from tournaments import hooks as tournaments_hooks
+
+        games_hooks.active_suspensions.register_attribute(services, "active_suspensions")
+        games_hooks.receive_game_consequences.register_attribute(services, "receive_game_consequences")
+        tournaments_hooks.count_served_games.register_attribute(services, "count_served_games")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from accounts.access import has_role
 from accounts.models import Role
+from accounts.roles import has_role
 
 from . import access
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 from discipline import cases, suspensions
 from discipline.models import GameConsequence
 from discipline.suspensions import count_served_games as count_served_games
+from games.hooks import Consequence  # the games app's data, handed over here
 
 if TYPE_CHECKING:
     from tournaments.models import Game
@@ -49,22 +50,6 @@ def active_suspensions(*, game: Game, person_ids: Iterable[int]) -> dict[int, Ac
 
 
 # --- What final games hand over (issue 9: "Finalizing feeds everything else") ------------------------------------
-
-
-@dataclass(frozen=True)
-class Consequence:
-    """An automatic consequence of a game as its final sheet gives it: a penalty that puts a person out of the
-    game (game misconduct, match, gross misconduct, game ejection; a major brings its game misconduct, 6.1.3 B)."""
-
-    penalty_id: str
-    entry_id: int
-    person_id: int | None
-    number: int | None
-    kind: str
-    article: str
-    infraction: str
-    period: int
-    time_tenths: int
 
 
 @dataclass(frozen=True)

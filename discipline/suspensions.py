@@ -23,8 +23,8 @@ from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy, pgettext
 
-from accounts.access import has_role, is_international_staff, is_superuser, staff_federation_ids
 from accounts.models import Role, RoleAssignment, User
+from accounts.roles import has_role, is_international_staff, is_superuser, staff_federation_ids
 from discipline import suspension_rules as sr
 from discipline.models import GameConsequence, ServedGame, Suspension, SuspensionKind, SuspensionStatus
 from portal.services import audited_save

@@ -1,10 +1,10 @@
 """Admin of the federation register.
 
 What a staff member may see and change comes from their roles through the
-access layer (accounts.access), not from Django's model permissions: national
+access layer (federation.access), not from Django's model permissions: national
 staff work on their own federation's people, international staff on all.
 Every page, history and revert included, asks the ``federation.*`` rules of
-``accounts/rules.py`` with the object (``portal.admin.AccessAdmin``); the
+``federation/rules.py`` with the object (``portal.admin.AccessAdmin``); the
 admins below only narrow them. Every list keeps its history (django-simple-history).
 """
 
@@ -21,16 +21,14 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from accounts.access import (
+from accounts.roles import is_federation_staff, is_international_staff, staff_federation_ids
+from federation.access import (
     can_approve_equipment,
     can_decide_device_request,
     device_requests_visible_to,
     inspections_visible_to,
-    is_federation_staff,
-    is_international_staff,
     passports_visible_to,
     people_editable_q,
-    staff_federation_ids,
     waivers_visible_to,
 )
 from portal.admin import AccessAdmin
@@ -136,7 +134,7 @@ class FederationAdmin(RoleScopedAdmin):
     list_select_related = ["parent"]
     autocomplete_fields = ["parent"]
 
-    # The registry itself (affiliation, good standing: 1.1 A) is kept by IHTC executives (accounts/rules.py).
+    # The registry itself (affiliation, good standing: 1.1 A) is kept by IHTC executives (federation/rules.py).
 
     def save_model(self, request, obj, form, change):
         # Through the service, as from the API (1.1 A, the lock, the audit trail).
@@ -326,7 +324,7 @@ class EligibilityWaiverAdmin(PersonScopedAdmin):
     def get_readonly_fields(self, request, obj=None):
         return ["person", "code", "category", "year", "reason", "approved_by", "approved_at"] if obj else []
 
-    # R-03: the IHTC grants waivers (accounts/rules.py); a granted waiver is a record, not edited
+    # R-03: the IHTC grants waivers (federation/rules.py); a granted waiver is a record, not edited
     # (delete and grant anew).
     def has_change_permission(self, request, obj=None):
         return False

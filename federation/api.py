@@ -1,7 +1,7 @@
 """REST API of the federation register: thin views over the access layer and the services.
 
 Each endpoint: the access layer scopes the list or gates the object
-(``accounts.access``; 404 for what the user may not know of, 403 for what
+(``federation.access``; 404 for what the user may not know of, 403 for what
 they may see but not change), an input serializer checks the shape of the
 request, a service of ``federation.services`` checks the rule and writes, an
 output serializer answers. Stored files (passport scans, prescriptions) are
@@ -19,10 +19,10 @@ from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from accounts import access
+from federation import access
+from federation.hooks import person_eligibility
 from portal.api import RulesPermission, ServiceAnswerMixin
 from portal.parsers import JSONParser
-from tournaments.selectors import person_eligibility
 
 from . import services
 from .eligibility import Category
@@ -152,7 +152,7 @@ class FederationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Access
 @extend_schema_view(
     retrieve=extend_schema(
         summary="A person you may see",
-        description="404 for a person outside the records your roles let you see (accounts.access), "
+        description="404 for a person outside the records your roles let you see (federation.access), "
         "so an id reveals nothing.",
     ),
     update=extend_schema(
@@ -167,7 +167,7 @@ class FederationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Access
     ),
     list=extend_schema(
         summary="People you may see (national staff: your federation's; international: all)",
-        description="Scoped by the access layer (``accounts.access``): national staff see their federation's people, international staff and IHTC executives everyone; other roles only the people their roles concern. Filters: federation, country, level, gender, nationality, role, birth dates and passport expiry (the facts of 1.1 B-G); search in the names.",
+        description="Scoped by the access layer (``federation.access``): national staff see their federation's people, international staff and IHTC executives everyone; other roles only the people their roles concern. Filters: federation, country, level, gender, nationality, role, birth dates and passport expiry (the facts of 1.1 B-G); search in the names.",
     ),
     create=extend_schema(
         summary="Register a person in a federation you work for",

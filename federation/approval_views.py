@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from accounts.access import (
+from federation.access import (
     access_device_request,
     access_equipment_model,
     can_approve_equipment,

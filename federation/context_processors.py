@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from accounts.access import can_use_approvals_queue
+from federation.access import can_use_approvals_queue
 
 
 def nav(request) -> dict:

@@ -7,7 +7,7 @@ import datetime
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
-from accounts.access import (
+from federation.access import (
     device_requests_visible_to,
     equipment_models_visible_to,
     passports_visible_to,

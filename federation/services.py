@@ -22,16 +22,15 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext as _
 
-from accounts.access import (
+from accounts.roles import can_manage_federations, is_federation_staff
+from federation.access import (
     can_approve_equipment,
     can_decide_device_request,
     can_edit_federation,
     can_edit_person,
     can_grant_waiver,
-    can_manage_federations,
     can_record_inspection,
     can_request_waiver,
-    is_federation_staff,
 )
 from portal.services import audited_save, check_transition
 

@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.access import (
+from accounts.roles import is_federation_staff
+from federation.access import (
     access_device_request,
     access_passport,
     access_person,
@@ -21,12 +22,11 @@ from accounts.access import (
     can_see_confidential,
     federations_registering_for,
     federations_visible_to,
-    is_federation_staff,
     waiver_requests_visible_to,
 )
+from federation.hooks import person_eligibility
 from portal.filters import id_or_none
 from portal.forms import apply_errors
-from tournaments.selectors import person_eligibility
 
 from . import services
 from .files import private_file_response

@@ -18,13 +18,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from games.access import SHEET_DUTIES, official_person_id
 from games.devices import DUTY_NAMES, check_can_hold_duty
 from games.engine import Ruleset
 from games.engine.events import EVENT_TYPES
 from games.engine.penalty_index import INFRACTIONS, PENALTY_KINDS, engine_kinds
 from games.engine.ruleset import PENALTY_KINDS as EVENT_PENALTY_KINDS
 from games.models import GameOfficial, GameSheet
-from games.services.access import SHEET_DUTIES, official_person_id
 from games.sheet import engine_game_type, engine_teams
 from tournaments.facts import championship_ruleset
 from tournaments.models import Game, RosterEntry

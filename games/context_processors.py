@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from accounts.access import has_role
 from accounts.models import Role
+from accounts.roles import has_role
 
-from .services.access import official_person_id
+from .access import official_person_id
 
 
 def nav(request) -> dict:

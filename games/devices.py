@@ -17,12 +17,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.access import can_edit_federation
 from accounts.models import User
+from federation.access import can_edit_federation
 from tournaments.models import Game
 
+from .access import SHEET_DUTIES, official_person_id
 from .models import ConsoleSignIn, GameOfficial, GameSheet
-from .services.access import SHEET_DUTIES, official_person_id
 
 # The choices of a console duty, for the API (and its schema's ``SheetDutyEnum``).
 SHEET_DUTY_CHOICES = [(duty, duty.replace("_", " ")) for duty in SHEET_DUTIES]

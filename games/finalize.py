@@ -35,12 +35,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from discipline.services import Consequence, ConsequenceReceipt, receive_game_consequences
 from federation.models import Person
 from games import engine
+from games.access import can_direct_game
 from games.devices import check_device_name, check_device_signed_in
 from games.engine.events import FORFEIT, parse_time
 from games.engine.replay import OUT_OF_GAME, Replayer, sort_events
+from games.hooks import Consequence, ConsequenceOutcome, game_report_on_commit, receive_game_consequences
 from games.live import publish_game_final
 from games.models import (
     GameOfficial,
@@ -54,7 +55,6 @@ from games.models import (
     SheetStatus,
     SignerRole,
 )
-from games.services.access import can_direct_game
 from games.sheet import PARSED_LOGS, _engine_game, check_can_enter_game_events, record_events
 from tournaments import services as results
 from tournaments.models import (
@@ -327,7 +327,7 @@ class FinalizeResult:
     game: Game
     summary: SheetSummary
     changed: bool  # the records changed (the first final version, or an amendment that changed the summary)
-    consequences: ConsequenceReceipt
+    consequences: ConsequenceOutcome
     report: GameReportRequest | None  # the report requested now (None: this version's was requested before)
     result_amendment: Any = None
 
@@ -624,9 +624,7 @@ def finalize_game(
         game.refresh_from_db()
         transaction.on_commit(lambda: _after_final(game.pk, game.championship_id))
         if report is not None:
-            from reports.services import game_report_on_commit  # the reports app sits above games
-
-            game_report_on_commit(game.pk)
+            game_report_on_commit(game.pk)  # answered by the reports app (games.hooks)
     return FinalizeResult(game, summary, changed, consequences, report, result_amendment)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from accounts.models import User
-from games.services.access import can_direct_game
+from games.access import can_direct_game
 from games.sheet import MAX_BATCH, SheetAnswer, record_events
 from tournaments.models import Game
 

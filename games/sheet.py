@@ -28,14 +28,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from accounts.access import can_enter_game_events
 from accounts.models import User
 from games import engine, live
+from games.access import can_direct_game, can_enter_game_events
 from games.devices import check_device_name, check_device_signed_in
 from games.engine.events import AFTER_PERIODS, CORRECTION, SERVE
 from games.engine.ruleset import ELIMINATION, ROUND_ROBIN
 from games.models import GameSheet, Lineup, SheetEvent, SheetSnapshot, SheetStatus
-from games.services.access import can_direct_game
 from games.services.lineups import lineup_team_roster
 from tournaments.facts import championship_ruleset
 from tournaments.models import Game, GameStatus, PhaseKind, Position, RosterEntry

@@ -20,9 +20,9 @@ from tournaments.selectors import of_visible_championships, visible_championship
 from tournaments.services import check_can_direct
 
 from . import services
+from .access import SHEET_DUTIES
 from .console import console_data
 from .models import DUTY_LIMITS, GameOfficial, GameProtestMark, Lineup, OfficialDuty
-from .services.access import SHEET_DUTIES
 from .sheet import check_can_enter_game_events
 
 

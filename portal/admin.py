@@ -1,7 +1,7 @@
 """The admin's one gate: every ModelAdmin of the portal derives from ``AccessAdmin``.
 
 Who may do what on an admin page is the ``rules`` permission of
-``accounts/rules.py`` (the predicates over ``accounts.access``), asked with
+each app's ``rules.py`` (the predicates over ``federation.access``), asked with
 the object whenever there is one: the list and add pages ask "some object
 of that kind", the change, delete, history and revert pages ask about the
 object itself. Django's own admin asks its view permission without the
@@ -30,8 +30,6 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from simple_history.admin import SimpleHistoryAdmin
 
-from accounts.access import is_superuser
-
 from .models import WorkerHeartbeat
 
 
@@ -43,7 +41,7 @@ def admin_permission(request, opts, action: str, obj=None) -> bool:
 
 
 class AccessPermissionsMixin:
-    """The permission methods of a ModelAdmin or inline, answered by ``accounts/rules.py``."""
+    """The permission methods of a ModelAdmin or inline, answered by each app's ``rules.py``."""
 
     def has_module_permission(self, request):
         user = request.user
@@ -81,7 +79,7 @@ class AccessAdmin(AccessPermissionsMixin, SimpleHistoryAdmin):
                 return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
             return admin.ModelAdmin.history_view(self, request, object_id, extra_context)
         if obj is None:
-            if is_superuser(request.user):
+            if request.user.is_active and request.user.is_superuser:  # (accounts.roles.is_superuser)
                 # A deleted object's stored history, for whoever sees everything.
                 return super().history_view(request, object_id, extra_context)
             return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)

@@ -60,7 +60,7 @@ class RulesPermission(permissions.BasePermission):
     A view sets ``permission_required = {"list": "app.view_x", "create": "app.add_x", ...}``
     (keys are viewset actions); an action it does not name is refused. The
     permission is asked without an object for the request and with the object
-    for object actions, so the predicates of ``accounts/rules.py`` decide both.
+    for object actions, so the predicates of each app's ``rules.py`` decide both.
     """
 
     def _perm(self, view) -> str | None:

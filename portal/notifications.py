@@ -16,14 +16,14 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable
 
+from celery import shared_task
 from django.conf import settings
+from django.contrib.auth.models import AbstractUser as User  # the ground imports no app (accounts.User)
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext
-
-from accounts.models import User
 
 from .models import EmailStatus, Notification
 
@@ -74,8 +74,6 @@ def notify(
 
 def _queue_emails(ids: list[int]) -> None:
     """Queue the e-mails; a broker that is down loses nothing (the beat sweep sends what stays pending)."""
-    from .tasks import send_notification_email
-
     for notification_id in ids:
         try:
             send_notification_email.delay(notification_id)
@@ -161,3 +159,20 @@ def mark_read(user: User, *, ids: Iterable[int] | None = None, now: datetime.dat
     if ids is not None:
         rows = rows.filter(pk__in=list(ids))
     return rows.update(read_at=now or timezone.now())
+
+
+# A notification's e-mail is queued on commit; one still pending this long after is the sweep's (a lost task).
+NOTIFICATION_SWEEP_GRACE = datetime.timedelta(minutes=1)
+
+
+@shared_task(name="portal.tasks.send_notification_email")
+def send_notification_email(notification_id):
+    """Send one notification's e-mail (takes its id; sends it at most once however often it runs)."""
+    return email_notification(notification_id)
+
+
+@shared_task(name="portal.tasks.send_pending_notifications")
+def send_pending_notifications():
+    """Run by beat every minute: send the e-mails still pending (their task was lost, or the server refused)."""
+    ids = pending_email_ids(older_than=NOTIFICATION_SWEEP_GRACE)
+    return {str(notification_id): email_notification(notification_id) for notification_id in ids}

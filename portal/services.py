@@ -9,9 +9,8 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractUser as User  # the ground imports no app (accounts.User)
     from django.db import models
-
-    from accounts.models import User
 
 
 class NotYet(Http404):

@@ -75,6 +75,9 @@ INSTALLED_APPS = [
     "games",
     "discipline",
     "reports",
+    # The site's top: the home, search and notifications pages, and the demo world (docs/architecture.md).
+    "hub",
+    "demo",
 ]
 
 MIDDLEWARE = [

@@ -11,6 +11,14 @@ from django.utils import timezone
 
 from .models import WorkerHeartbeat
 
+# The notification e-mails' tasks are defined beside ``notify`` (portal.notifications), which queues them; they
+# are named here for Celery's autodiscovery and their callers.
+from .notifications import (  # noqa: F401
+    NOTIFICATION_SWEEP_GRACE,
+    send_notification_email,
+    send_pending_notifications,
+)
+
 # A worker that has not beaten for a week is gone (renamed host, scaled down).
 HEARTBEAT_RETENTION = timedelta(days=7)
 
@@ -40,24 +48,3 @@ def clear_expired_sessions():
     """Run by beat daily: delete expired login sessions, as `manage.py clearsessions` does."""
     engine = import_module(settings.SESSION_ENGINE)
     engine.SessionStore.clear_expired()
-
-
-# A notification's e-mail is queued on commit; one still pending this long after is the sweep's (a lost task).
-NOTIFICATION_SWEEP_GRACE = timedelta(minutes=1)
-
-
-@shared_task(name="portal.tasks.send_notification_email")
-def send_notification_email(notification_id):
-    """Send one notification's e-mail (takes its id; sends it at most once however often it runs)."""
-    from .notifications import email_notification
-
-    return email_notification(notification_id)
-
-
-@shared_task(name="portal.tasks.send_pending_notifications")
-def send_pending_notifications():
-    """Run by beat every minute: send the e-mails still pending (their task was lost, or the server refused)."""
-    from .notifications import email_notification, pending_email_ids
-
-    ids = pending_email_ids(older_than=NOTIFICATION_SWEEP_GRACE)
-    return {str(notification_id): email_notification(notification_id) for notification_id in ids}

@@ -5,7 +5,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from . import views
+from hub import views
+
 from .api import ApiRootView, api_not_found, redoc_bundle
 
 # A database that cannot be reached answers 503, not 500 (portal.errors).

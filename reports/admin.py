@@ -1,6 +1,6 @@
 """The documents' admin: every stored render (kind, object, data version, its state), read here only.
 
-Superusers and the IHTC executive see it (``accounts/rules.py``: ``reports.view_document``). Nothing is added,
+Superusers and the IHTC executive see it (``reports/rules.py``: ``reports.view_document``). Nothing is added,
 changed, deleted or reverted here: a document is made by its kind's data (``reports.services``). No file is served
 from here either: each row links to the document's page, which asks the kind's access check before any download.
 The one action queues failed renders again through ``services.document_retry``, asking the kind's retry rule

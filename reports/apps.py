@@ -4,3 +4,12 @@ from django.apps import AppConfig
 class ReportsConfig(AppConfig):
     name = "reports"
     verbose_name = "Documents (PDF reports)"
+
+    def ready(self):
+        # The apps below queue a final game's report through these (games.hooks, tournaments.hooks).
+        from games import hooks as games_hooks
+        from reports import services
+        from tournaments import hooks as tournaments_hooks
+
+        games_hooks.game_report_on_commit.register_attribute(services, "game_report_on_commit")
+        tournaments_hooks.game_report_on_commit.register_attribute(services, "game_report_on_commit")

@@ -20,6 +20,8 @@ from django.core.management.base import CommandError
 from djmoney.money import Money
 
 from accounts.models import Role, RoleAssignment, User
+from demo import data
+from demo.world import world_digest
 from federation.eligibility import NO_PASSPORT, PASSPORT_EXPIRED, TOO_YOUNG, WRONG_GENDER, WRONG_NATIONALITY
 from federation.models import (
     DeviceRequestStatus,
@@ -32,8 +34,6 @@ from federation.models import (
     Person,
     ProtectiveDeviceRequest,
 )
-from portal import demo_data as data
-from portal.management.demo_world import world_digest
 from reports.models import Document
 from tests.demo_world import FAST_HASHERS, built_demo, private_storages, run_demo
 from tests.factories import UserFactory

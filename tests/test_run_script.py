@@ -12,8 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from portal import demo_data
-from portal.management.commands.demo import logins_table, portal_url
+from demo import data as demo_data
+from demo.management.commands.demo import logins_table, portal_url
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -15,7 +15,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.db.models.functions import Length
 from django.utils import timezone
 
-from accounts.access import is_international_staff, staff_federation_ids
+from accounts.roles import is_international_staff, staff_federation_ids
 from federation.eligibility import Category, EligibilityResult
 from federation.models import EligibilityWaiver, Person
 from federation.selectors import default_championship_dates, person_eligibility_by_category

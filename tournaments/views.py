@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts.access import is_federation_staff
+from accounts.roles import is_federation_staff
 from federation.models import Person
 from portal.forms import apply_errors, focus_first_error
 

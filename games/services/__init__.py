@@ -1,6 +1,6 @@
 """Services of the games app: the officials of a game (4.1-4.6) and the teams' line-ups (5.1, 5.3; R-07, R-08)."""
 
-from .access import (
+from games.access import (
     assignments_visible_to,
     can_direct_game,
     can_view_assignment,
@@ -19,6 +19,7 @@ from .access import (
     officiates,
     protest_marks_visible_to,
 )
+
 from .lineups import (
     LineupChoice,
     check_game_can_start,

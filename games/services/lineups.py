@@ -15,7 +15,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from accounts.models import User
-from discipline import services as discipline
+from games import hooks
+from games.access import check_can_replace_goalkeeper, check_can_submit_lineup, game_has_started
 from games.engine.replay import starting_line_up_problem
 from games.engine.ruleset import Ruleset
 from games.engine.state import TeamRoster
@@ -25,7 +26,6 @@ from tournaments.facts import championship_ruleset, field_error, resolve_now, ro
 from tournaments.models import Championship, Game, Position, RosterEntry, TeamEntry, TeamOfficial
 
 from ..models import GameSheet, Lineup, LineupOfficial, LineupPlayer
-from .access import check_can_replace_goalkeeper, check_can_submit_lineup, game_has_started
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ def lineup_submit(
             )
             for choice in players
         ]
-        suspensions = discipline.active_suspensions(
+        suspensions = hooks.active_suspensions(
             game=game, person_ids=[c.person_id for c in players] + list(bench_officials)
         )
         problems = roster_rules.check_lineup(

@@ -8,15 +8,15 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.access import can_manage_accounts, has_role
 from accounts.models import Role, User
+from accounts.roles import can_manage_accounts, has_role
 from federation.models import Person
+from games.access import check_can_assign_officials
 from portal.services import audited_create, audited_delete
 from tournaments.facts import championship_ruleset, field_error, resolve_now
 from tournaments.models import Game, GameStatus, PhaseKind, RosterEntry, TeamOfficial
 
 from ..models import DUTY_LIMITS, GameOfficial, OfficialAccount, OfficialDuty
-from .access import check_can_assign_officials
 
 # On the floor or behind a goal for the whole game: these officials hold no other duty in it (4.1 A-B, 4.6 C).
 _EXCLUSIVE_DUTIES = frozenset({OfficialDuty.REFEREE, OfficialDuty.GOAL_JUDGE})

@@ -11,12 +11,12 @@ import datetime
 from django.db import transaction
 
 from accounts.models import User
+from games.access import check_can_record_protest_mark, game_has_started
 from portal.services import audited_create
 from tournaments.facts import field_error, resolve_now
 from tournaments.models import Game, TeamEntry
 
 from ..models import GameProtestMark, GameSheet, ProtestSubject
-from .access import check_can_record_protest_mark, game_has_started
 
 
 def check_protest_mark(*, game: Game, entry: TeamEntry, subject: str, now: datetime.datetime) -> None:

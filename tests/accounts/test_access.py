@@ -1,11 +1,12 @@
-"""The access layer (accounts.access) and the object permissions built on it (accounts.rules)."""
+"""The access layer (accounts.roles, federation.access) and the object permissions built on it (the apps' rules.py)."""
 
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from accounts import access
+from accounts import roles
 from accounts.models import Role
+from federation import access
 from tests.factories import (
     FederationFactory,
     InternationalFederationFactory,
@@ -46,7 +47,7 @@ def test_national_staff_see_only_their_federations_people_and_passports(world):
 def test_staff_of_a_continental_federation_are_international_staff(world):
     continental = FederationFactory(level="continental", country="")
     staff = federation_staff(continental)
-    assert access.is_international_staff(staff)
+    assert roles.is_international_staff(staff)
     assert access.people_visible_to(staff).count() == 4
     assert access.can_edit_person(staff, world["person_b"])
     assert access.can_view_passport(staff, world["passport_b"])
@@ -58,10 +59,10 @@ def test_staff_of_an_international_federation_see_every_passport(world):
 
 
 def test_ihtc_executives_and_superusers_keep_the_federation_registry(world):
-    assert access.can_manage_federations(with_role(Role.IHTC_EXECUTIVE))
-    assert access.can_manage_federations(SuperuserFactory())
-    assert not access.can_manage_federations(federation_staff(InternationalFederationFactory()))
-    assert not access.can_manage_federations(federation_staff(world["a"]))
+    assert roles.can_manage_federations(with_role(Role.IHTC_EXECUTIVE))
+    assert roles.can_manage_federations(SuperuserFactory())
+    assert not roles.can_manage_federations(federation_staff(InternationalFederationFactory()))
+    assert not roles.can_manage_federations(federation_staff(world["a"]))
 
 
 @pytest.mark.parametrize("role", [Role.DISCIPLINE_COMMITTEE, Role.GAME_OFFICIAL])
@@ -87,9 +88,9 @@ def test_a_person_can_hold_several_roles(world):
     user = federation_staff(world["a"])
     RoleAssignmentFactory(user=user, role=Role.DISCIPLINE_COMMITTEE, federation=None)
     RoleAssignmentFactory(user=user, role=Role.FEDERATION_STAFF, federation=world["b"])
-    access.forget_roles(user)
-    assert access.roles_of(user) == {Role.FEDERATION_STAFF, Role.DISCIPLINE_COMMITTEE}
-    assert access.staff_federation_ids(user) == {world["a"].pk, world["b"].pk}
+    roles.forget_roles(user)
+    assert roles.roles_of(user) == {Role.FEDERATION_STAFF, Role.DISCIPLINE_COMMITTEE}
+    assert roles.staff_federation_ids(user) == {world["a"].pk, world["b"].pk}
     assert access.passports_visible_to(user).count() == 2
 
 
@@ -97,8 +98,8 @@ def test_roles_are_read_with_one_query_per_user_object(world, django_assert_num_
     staff = federation_staff(world["a"])
     with django_assert_num_queries(1):
         for _ in range(3):
-            access.is_international_staff(staff)
-            access.staff_federation_ids(staff)
+            roles.is_international_staff(staff)
+            roles.staff_federation_ids(staff)
             access.can_view_person(staff, world["person_a"])
 
 
@@ -171,6 +172,6 @@ def test_a_team_manager_removed_from_the_entry_no_longer_sees_its_people(world):
     RosterEntryFactory(entry=entry, person=world["person_a"])
     assert access.can_view_person(manager, world["person_a"])
     entry.managers.remove(manager)
-    access.forget_roles(manager)
+    roles.forget_roles(manager)
     assert access.people_visible_to(manager).count() == 0
     assert not access.can_view_person(manager, world["person_a"])

@@ -1,6 +1,6 @@
 import pytest
 
-from accounts.access import can_edit_person, people_visible_to
+from federation.access import can_edit_person, people_visible_to
 from tests.factories import PassportFactory, PersonFactory, federation_staff
 
 

@@ -8,8 +8,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.utils import timezone
 
-from accounts.access import access_waiver_request, waiver_requests_visible_to
 from federation import services
+from federation.access import access_waiver_request, waiver_requests_visible_to
 from federation.models import WAIVER_REQUEST_TRANSITIONS, EligibilityWaiver, WaiverRequest, WaiverRequestStatus
 from portal.models import Notification
 from tests.factories import (

@@ -109,8 +109,8 @@ def console(game, by, device: str = DEVICE) -> None:
     """Sign ``device`` in as every duty of the officials' table ``by`` may keep (taking them over if held)."""
     from django.core.exceptions import PermissionDenied
 
+    from games.access import SHEET_DUTIES
     from games.devices import check_can_hold_duty, console_sign_in, device_duties
-    from games.services.access import SHEET_DUTIES
 
     if device_duties(game, device, by).exists():
         return

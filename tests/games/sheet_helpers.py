@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import uuid
 
-from games.services.access import SHEET_DUTIES
+from games.access import SHEET_DUTIES
 from tests.engine.generators import AWAY, HOME
 from tests.factories import GameFactory, PersonFactory, RosterEntryFactory
 from tournaments.models import Position

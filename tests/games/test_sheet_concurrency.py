@@ -13,8 +13,8 @@ import threading
 import pytest
 from django.db import connection, connections
 
+from games.access import SHEET_DUTIES
 from games.models import GameSheet, SheetEvent
-from games.services.access import SHEET_DUTIES
 from games.sheet import record_events, sheet_state
 from tests.factories import international_staff
 from tournaments.models import Game

@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from portal.search import LIMIT, site_search
+from hub.search import LIMIT, site_search
 from tests.factories import (
     ChampionshipFactory,
     FederationFactory,

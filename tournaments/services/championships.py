@@ -9,8 +9,9 @@ from django.db import transaction
 from djmoney.money import Money
 from moneyed import CurrencyDoesNotExist
 
-from accounts.access import can_edit_federation, is_international_staff
 from accounts.models import User
+from accounts.roles import is_international_staff
+from federation.access import can_edit_federation
 from federation.models import Federation
 from portal.services import audited_save
 from tournaments.facts import (

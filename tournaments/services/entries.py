@@ -11,8 +11,8 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from djmoney.money import Money
 
-from accounts.access import can_edit_federation
 from accounts.models import Role, RoleAssignment, User
+from federation.access import can_edit_federation
 from federation.models import Federation, FederationLevel
 from portal.services import audited_create, audited_delete, audited_save, check_transition
 from tournaments.facts import (

@@ -11,10 +11,10 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from accounts.access import can_enter_game_events
 from accounts.models import User
 from federation.models import Person
 from portal.services import audited_create, audited_delete, audited_save, check_transition
+from tournaments import hooks
 from tournaments import statistics as stats_rules
 from tournaments.facts import (
     championship_ruleset,
@@ -59,12 +59,10 @@ def check_summary_source(game: Game, by: User, *, from_sheet: bool) -> None:
     ``games.finalize`` (``from_sheet``) once the sheet is final (signed, 4.2 O / 4.3 A), for whoever may enter
     the game's events; a manual entry is refused, naming why. The check reads one row.
     """
-    from games.models import GameSheet, SheetStatus  # the games app sits above tournaments
-
-    sheet_status = GameSheet.objects.filter(game_id=game.pk).values_list("status", flat=True).first()
+    sheet_final = hooks.game_sheet_final(game.pk)  # answered by the games app
     if not from_sheet:
         check_can_direct(by, game.championship)
-        if sheet_status is not None:
+        if sheet_final is not None:
             raise field_error(
                 "game",
                 f"Rule 4.3 A: game #{game.number} has a live game sheet, which is the record; its result and "
@@ -72,13 +70,13 @@ def check_summary_source(game: Game, by: User, *, from_sheet: bool) -> None:
                 "audited amendment of the final sheet by the championship's directors).",
             )
         return
-    if sheet_status != SheetStatus.FINAL:
+    if not sheet_final:
         raise field_error(
             "game",
             f"Rule 4.2 O / 4.3 A: game #{game.number}'s summary is derived from its sheet once the sheet is final "
             "(signed by the referees and both teams).",
         )
-    if not can_enter_game_events(by, game):
+    if not hooks.can_enter_game_events(by, game):
         raise PermissionDenied("Only the game's officials and the staff who direct its championship finalize it.")
 
 
@@ -324,9 +322,7 @@ def game_record_result(
         audited_save(game, by)
         if forfeited_by is not None:
             _disqualify_if_forfeits(forfeited_by, game=game, by=by, now=now)
-        from discipline.services import count_served_games  # the discipline app sits above tournaments
-
-        count_served_games(game=game, now=now)  # 8.2, R-53: both final paths (staff's, the sheet's) come here
+        hooks.count_served_games(game=game, now=now)  # 8.2, R-53: both final paths (staff's, the sheet's) come here
         if not from_sheet:  # a sheet's finalize announces once, after its whole transaction (games.finalize)
             transaction.on_commit(partial(_announce_final, game.pk, game.championship_id))
             _report_on_commit(game.pk)
@@ -335,16 +331,12 @@ def game_record_result(
 
 def _report_on_commit(game_id: int) -> None:
     """Queue the official game report of the staff-entered result once it commits (a sheet's: games.finalize)."""
-    from reports.services import game_report_on_commit  # the reports app sits above tournaments
-
-    game_report_on_commit(game_id)
+    hooks.game_report_on_commit(game_id)  # answered by the reports app
 
 
 def _announce_final(game_id: int, championship_id: int) -> None:
     """Tell the championship's open results and standings pages (the live scoreboard's push) to reload."""
-    from games.live import publish_game_final  # the games app sits above tournaments
-
-    publish_game_final(game_id, championship_id=championship_id)
+    hooks.publish_game_final(game_id, championship_id=championship_id)  # answered by the games app
 
 
 def _check_game_time(game: Game, *, period: int, time_tenths: int) -> None:
@@ -464,11 +456,7 @@ def goal_add(
 def check_infraction(code: str) -> None:
     """Annex C: the infraction is a line of the penalty index (when the game engine's index is installed)."""
     try:
-        from games.engine.penalty_index import get_infraction
-    except ImportError:  # the index ships with the game engine
-        return
-    try:
-        get_infraction(code)
+        hooks.get_infraction(code)  # the index ships with the game engine (answered by the games app)
     except KeyError:
         raise field_error("infraction_code", f"Annex C: {code!r} is not in the penalty index.") from None
 

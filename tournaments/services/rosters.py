@@ -10,8 +10,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
-from accounts.access import is_international_staff
 from accounts.models import User
+from accounts.roles import is_international_staff
 from federation.models import Person
 from portal.services import audited_create, audited_delete, audited_save
 from tournaments import roster_files

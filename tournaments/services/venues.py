@@ -7,8 +7,9 @@ from collections.abc import Iterable
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from accounts.access import can_keep_venues_in, is_international_staff
 from accounts.models import User
+from accounts.roles import is_international_staff
+from federation.access import can_keep_venues_in
 from portal.services import audited_save
 from tournaments import rinks as rink_rules
 from tournaments.facts import core_error, field_error

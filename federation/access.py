@@ -5,7 +5,7 @@ through these functions instead of ``Model.objects.get``. ``access_*``
 functions gate one object (404 when the user may not even know it exists,
 403 when they may see but not change it); ``*_visible_to`` selectors scope a
 queryset; ``can_*`` answer a yes/no question about one object and are the
-predicates behind the object permissions of ``accounts/rules.py``.
+predicates behind the object permissions of ``federation/rules.py``.
 
 Who sees what:
 
@@ -29,12 +29,20 @@ staff of the person's federation and international staff.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
+from accounts.models import Role
+from accounts.roles import (
+    can_manage_federations,
+    has_role,
+    is_federation_staff,
+    is_international_staff,
+    manages_entries,
+    roles_of,
+    staff_federation_ids,
+)
 from federation.models import (
     EligibilityWaiver,
     EquipmentInspection,
@@ -47,100 +55,8 @@ from federation.models import (
     WaiverRequest,
 )
 
-from .models import Role, RoleAssignment
-
 # Roles that see every person (but no passport) without being federation staff.
 _PEOPLE_READERS = {Role.DISCIPLINE_COMMITTEE, Role.GAME_OFFICIAL}
-_INTERNATIONAL_LEVELS = {FederationLevel.INTERNATIONAL, FederationLevel.CONTINENTAL}
-
-
-@dataclass(frozen=True)
-class _Assignment:
-    role: str
-    federation_id: int | None
-    federation_level: str | None
-
-
-def _assignments(user) -> tuple[_Assignment, ...]:
-    """Return the user's role assignments, read once per user object (one query per request)."""
-    if not getattr(user, "is_authenticated", False):
-        return ()
-    cached = getattr(user, "_portal_assignments", None)
-    if cached is None:
-        cached = tuple(
-            _Assignment(role, federation_id, level)
-            for role, federation_id, level in RoleAssignment.objects.filter(user=user).values_list(
-                "role", "federation_id", "federation__level"
-            )
-        )
-        user._portal_assignments = cached
-    return cached
-
-
-def forget_roles(user) -> None:
-    """Drop the roles cached on a user object (after its role assignments changed)."""
-    for attr in ("_portal_assignments", "_portal_manages_entries"):
-        if hasattr(user, attr):
-            delattr(user, attr)
-
-
-def roles_of(user) -> set[str]:
-    """Return the roles a user holds."""
-    return {a.role for a in _assignments(user)}
-
-
-def has_role(user, role: str) -> bool:
-    return role in roles_of(user)
-
-
-def is_superuser(user) -> bool:
-    return bool(getattr(user, "is_authenticated", False) and user.is_active and user.is_superuser)
-
-
-def can_manage_federations(user) -> bool:
-    """Superusers and IHTC executives keep the federation registry (affiliation, good standing, 1.1 A)."""
-    return is_superuser(user) or has_role(user, Role.IHTC_EXECUTIVE)
-
-
-def can_manage_accounts(user) -> bool:
-    """Superusers and IHTC executives create logins and assign roles."""
-    return is_superuser(user) or has_role(user, Role.IHTC_EXECUTIVE)
-
-
-def oversees_documents(user) -> bool:
-    """Superusers and IHTC executives see every stored document's render (the documents' admin); each document is
-    read on its own page, under its kind's access check (``reports.services``)."""
-    return is_superuser(user) or has_role(user, Role.IHTC_EXECUTIVE)
-
-
-def is_international_staff(user) -> bool:
-    """IHTC executives, superusers and staff of a non-national federation see every federation."""
-    if can_manage_federations(user):
-        return True
-    return any(
-        a.role == Role.FEDERATION_STAFF and a.federation_level in _INTERNATIONAL_LEVELS for a in _assignments(user)
-    )
-
-
-def staff_federation_ids(user) -> set[int]:
-    """Return the ids of the federations whose staff the user is."""
-    return {a.federation_id for a in _assignments(user) if a.role == Role.FEDERATION_STAFF and a.federation_id}
-
-
-def is_federation_staff(user) -> bool:
-    """Staff of at least one federation, or international staff."""
-    return is_international_staff(user) or bool(staff_federation_ids(user))
-
-
-def manages_entries(user) -> bool:
-    """Whether the user is a team manager named on at least one entry (read once per user object)."""
-    if not has_role(user, Role.TEAM_MANAGER):
-        return False
-    cached = getattr(user, "_portal_manages_entries", None)
-    if cached is None:
-        cached = user.managed_entries.exists()
-        user._portal_manages_entries = cached
-    return cached
 
 
 def can_see_people(user) -> bool:
@@ -442,25 +358,6 @@ def can_keep_venues_in(user, country) -> bool:
         bool(ids and country)
         and Federation.objects.filter(pk__in=ids, level=FederationLevel.NATIONAL, country=country).exists()
     )
-
-
-# --- The live game sheet (issue 9) ------------------------------------------------------
-
-
-def can_enter_game_events(user, game, *, duties=None) -> bool:
-    """Whether the user may enter events on a game's live sheet and read its log (4.3-4.5: the officials' table).
-
-    The staff who direct the game's championship (staff of its sanctioning body, international staff,
-    superusers) and the game's assigned timekeeper, penalty timekeeper and official scorer. ``duties``: the
-    user's duties on the game when already read (``games.services.access.keeps_the_sheet``).
-    """
-    if not getattr(user, "is_authenticated", False) or not user.is_active:
-        return False
-    if can_edit_federation(user, game.championship.sanctioning_body):
-        return True
-    from games.services.access import keeps_the_sheet  # the games app sits above accounts
-
-    return keeps_the_sheet(user, game, duties=duties)
 
 
 # --- The approvals queue (3.2.6 A, 3.2.8 C) -----------------------------------------------

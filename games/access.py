@@ -1,5 +1,5 @@
 """Who may see and change a game's officials and line-ups (the services ask these; so do the rules of
-``accounts/rules.py`` behind the admin and the API).
+``games/rules.py`` behind the admin and the API).
 
 - Championship directors (staff of the sanctioning body, international staff) assign the officials of their
   games and see every assignment and line-up of them.
@@ -18,14 +18,15 @@ from collections.abc import Iterable
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 
-from accounts.access import is_international_staff, staff_federation_ids
 from accounts.models import User
+from accounts.roles import is_international_staff, staff_federation_ids
+from federation.access import can_edit_federation
 from tournaments.facts import resolve_now
 from tournaments.models import Championship, Game, GameStatus, TeamEntry
 from tournaments.selectors import championship_visibility_q
 from tournaments.services import can_manage_entry, check_can_direct
 
-from ..models import GameOfficial, GameProtestMark, Lineup, OfficialAccount, OfficialDuty
+from .models import GameOfficial, GameProtestMark, Lineup, OfficialAccount, OfficialDuty
 
 
 def can_direct_game(user: User, game: Game) -> bool:
@@ -194,3 +195,20 @@ def protest_marks_visible_to(user: User) -> QuerySet[GameProtestMark]:
 
 def can_view_protest_mark(user: User, mark: GameProtestMark) -> bool:
     return can_direct_game(user, mark.game)
+
+
+# --- The live game sheet (issue 9) ------------------------------------------------------
+
+
+def can_enter_game_events(user, game, *, duties=None) -> bool:
+    """Whether the user may enter events on a game's live sheet and read its log (4.3-4.5: the officials' table).
+
+    The staff who direct the game's championship (staff of its sanctioning body, international staff,
+    superusers) and the game's assigned timekeeper, penalty timekeeper and official scorer. ``duties``: the
+    user's duties on the game when already read (``keeps_the_sheet``).
+    """
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    if can_edit_federation(user, game.championship.sanctioning_body):
+        return True
+    return keeps_the_sheet(user, game, duties=duties)

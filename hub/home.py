@@ -6,21 +6,16 @@ import datetime
 from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 
-from accounts.access import (
-    can_enter_game_events,
-    device_requests_visible_to,
-    has_role,
-    manages_entries,
-    people_visible_to,
-    staff_federation_ids,
-)
 from accounts.models import Role
+from accounts.roles import has_role, manages_entries, staff_federation_ids
 from discipline.access import cases_visible_to, is_committee, protests_visible_to
 from discipline.models.protests import Deadline, DeadlineStatus
 from discipline.selectors import open_matters_by_championship, report_queue, suspension_list
+from federation.access import device_requests_visible_to, people_visible_to
 from federation.models import DeviceRequestStatus
 from federation.selectors import passports_expiring, people_with_eligibility_problems
 from games import services as game_services
+from games.access import can_enter_game_events
 from games.models import GameOfficial, Lineup
 from tournaments.facts import venue_today
 from tournaments.models import EntryStatus, Game, GameStatus, TeamEntry

@@ -26,9 +26,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
 from accounts.models import User
+from demo import data
+from demo.world import WorldSummary, build_world, demo_logins, is_demo_world
 from federation.models import Federation, Passport, ProtectiveDeviceRequest
-from portal import demo_data as data
-from portal.management.demo_world import WorldSummary, build_world, demo_logins, is_demo_world
 from reports.models import Document
 
 

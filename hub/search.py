@@ -2,7 +2,7 @@
 
 One box for the whole site: each word of the query must match (a name's part, a team's name or country code, a
 game's number). Every list comes through its owning app's access layer, so a search never finds what its person
-could not open: people through ``accounts.access.people_visible_to`` (via ``federation.selectors.person_list``),
+could not open: people through ``federation.access.people_visible_to`` (via ``federation.selectors.person_list``),
 teams, games and championships through ``tournaments.selectors`` (published championships, drafts for their
 directors). A fixed number of queries whatever the data: one per kind, each cut at ``LIMIT`` rows (one more is
 read to say that there are more).
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
-from accounts.access import can_see_people
+from federation.access import can_see_people
 from federation.selectors import person_list
 from tournaments.models import Championship, Game, TeamEntry
 from tournaments.selectors import of_visible_championships, visible_championships

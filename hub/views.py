@@ -5,8 +5,9 @@ from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
+from portal.notifications import mark_read, notifications_of
+
 from .home import sections_for
-from .notifications import mark_read, notifications_of
 from .search import LIMIT as SEARCH_LIMIT
 from .search import site_search
 
@@ -14,7 +15,7 @@ NOTIFICATIONS_PER_PAGE = 50
 
 
 def home(request):
-    """The public page for visitors; after login, one section per role the person holds (portal/home.py)."""
+    """The public page for visitors; after login, one section per role the person holds (hub/home.py)."""
     return render(request, "home.html", {"sections": sections_for(request.user)})
 
 
@@ -59,6 +60,6 @@ def notification_mark_read(request):
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def search(request):
-    """Search people, teams, games and championships: each list through its app's access layer (portal.search)."""
+    """Search people, teams, games and championships: each list through its app's access layer (hub.search)."""
     results = site_search(request.user, request.GET.get("q", ""))
     return render(request, "search.html", {"results": results, "limit": SEARCH_LIMIT})

@@ -29,6 +29,7 @@ from djmoney.money import Money
 from PIL import Image, ImageDraw
 
 from accounts.models import Role, RoleAssignment, User
+from demo import data
 from discipline.demo import build_discipline_demo, build_protest_marks
 from federation import services as federation_services
 from federation.models import (
@@ -41,7 +42,6 @@ from federation.models import (
     Person,
     ProtectiveDeviceRequest,
 )
-from portal import demo_data as data
 from tournaments import services as tournament_services
 from tournaments.models import (
     Championship,
@@ -810,7 +810,7 @@ class WorldBuilder:
     def _crew(self, game: Game, referees, table, *, now: datetime.datetime) -> None:
         """The referees (the first listed is the lead, 4.2 C) and one person keeping every duty of the table."""
         from games import services as games_services
-        from games.services.access import SHEET_DUTIES
+        from games.access import SHEET_DUTIES
 
         director = self.users["firs.staff"]
         for official in referees:
@@ -879,9 +879,9 @@ class WorldBuilder:
         the whole log entered period by period from the table's console, then the referees', the official
         scorer's and both captains' signatures on the device; the last one makes the sheet final, and the
         finalize pipeline (games.finalize) records the result and summary and queues the official game report."""
+        from games.access import SHEET_DUTIES
         from games.devices import console_sign_in, console_sign_out
         from games.finalize import sheet_sign, signers
-        from games.services.access import SHEET_DUTIES
         from games.sheet import record_events
 
         game = self._signed_game()
@@ -928,8 +928,8 @@ class WorldBuilder:
 
     def build_game_day(self) -> None:
         """The first game after the result days is live: its crew, both line-ups, and its first period so far."""
+        from games.access import SHEET_DUTIES
         from games.devices import console_sign_in
-        from games.services.access import SHEET_DUTIES
         from games.sheet import record_events
 
         zone = self.championship.venue.zone

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class HubConfig(AppConfig):
+    name = "hub"
+    verbose_name = "Hub"
