@@ -10,7 +10,7 @@ from django.test import Client
 
 from games.finalize import signers
 from games.models import GameSheet, SheetAmendment, SheetEvent, SheetSignature, SheetStatus
-from tests.factories import client_for, international_staff
+from tests.factories import TEST_PIN, client_for, international_staff
 from tournaments.models import GameStatus
 
 from .endgame_helpers import console, played_yesterday, post_log, sign_all, whole_game
@@ -56,7 +56,9 @@ def test_signing_through_the_api_makes_the_sheet_final(crew):
     wanted = [s for s in state["signers"] if not s["role"].endswith("_coach")]
     answers = [
         client.post(
-            url(game, "signatures"), {"role": s["role"], "person": s["person"], "device": "ipad"}, format="json"
+            url(game, "signatures"),
+            {"role": s["role"], "person": s["person"], "device": "ipad", "pin": TEST_PIN},
+            format="json",
         )
         for s in wanted
     ]
@@ -105,13 +107,14 @@ def test_the_sign_page_takes_a_signature_with_large_buttons(crew):
     html = shown.content.decode()
     assert 'class="sign-button"' in html and "Rule 4.2 O" in html and 'value="ipad-2"' in html
     referee = next(s for s in signers(game) if s.role == "referee")
-    signed = client.post(
-        page(game, "sign"), {"role": "referee", "person": referee.person.pk, "device": "ipad-2", "name": "J. Ref"}
-    )
+    assert 'name="pin"' in html and 'inputmode="numeric"' in html  # the signer types their own PIN
+    form = {"role": "referee", "person": referee.person.pk, "device": "ipad-2", "name": "J. Ref", "pin": TEST_PIN}
+    signed = client.post(page(game, "sign"), form)
     assert signed.status_code == 302
     signature = SheetSignature.objects.get()
     assert (signature.name, signature.device, signature.recorded_by) == ("J. Ref", "ipad-2", scorer)
-    refused = client.post(page(game, "sign"), {"role": "referee", "person": referee.person.pk, "device": "ipad-2"})
+    assert (signature.signer, signature.method) == (referee.login, "pin")
+    refused = client.post(page(game, "sign"), form)
     assert refused.status_code == 400 and "already" in refused.content.decode()
 
 
