@@ -2002,6 +2002,20 @@ TARGETS += [
         "data": lambda w: {},
         "expect": expect(404, ANON=LOGIN),
     },
+    # The signing PIN (issue 23, accounts.views.signing_pin): every login sets its own, after its current password.
+    {
+        "name": "page signing pin",
+        "method": "get",
+        "url": page("accounts:signing-pin"),
+        "expect": expect(200, ANON=LOGIN),
+    },
+    {
+        "name": "page signing pin set (wrong current password)",
+        "method": "post",
+        "url": page("accounts:signing-pin"),
+        "data": lambda w: {"current_password": "not-the-password", "pin": "246810", "pin_again": "246810"},
+        "expect": expect(400, ANON=LOGIN),
+    },
 ]
 
 
