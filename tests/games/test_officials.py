@@ -125,6 +125,7 @@ def test_withdrawing_the_lead_frees_the_first_place(game, director):
     assert assign(game, PersonFactory(is_referee=True), by=director).is_lead
 
 
+@pytest.mark.django_db
 def test_a_player_or_team_official_is_linked_to_a_login_without_a_role_to_sign_as_captain_or_coach():
     """4.2 O, 4.3 A: captains and coaches sign the game report as themselves (issue 23), with a login of their own."""
     executive = with_role(Role.IHTC_EXECUTIVE)
