@@ -85,7 +85,11 @@ def signer_logins(game) -> None:
     tests.factories.TEST_PIN (issue 23: each signer signs in person)."""
     for signer in signers(game):
         if signer.login is None and not OfficialAccount.objects.filter(person=signer.person).exists():
-            OfficialAccount.objects.create(person=signer.person, user=UserFactory())
+            # A referee's login holds the game official's role (games.services.check_official_account_link).
+            official = signer.role in ("referee", "scorer")
+            OfficialAccount.objects.create(
+                person=signer.person, user=with_role(Role.GAME_OFFICIAL) if official else UserFactory()
+            )
 
 
 def whole_game() -> list[dict]:
