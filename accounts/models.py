@@ -12,6 +12,13 @@ class User(AbstractUser):
     # The language chosen with the switch (issue 12): the screens of a new browser and the e-mails use it.
     # Blank: never chosen; e-mails then go in English, the authoritative language of the rules.
     language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
+    # The personal PIN a signer types on the officials' device to sign a game report (4.2 O, 4.3 A; issue 23):
+    # hashed by Django's password hashers, set on the "Signing PIN" page (accounts.pins). Blank: none set.
+    signing_pin = models.CharField(max_length=128, blank=True, default="")
+    # Wrong PINs or passwords given to sign, in a row; at settings.AXES_FAILURE_LIMIT the login's signing is
+    # locked until ``signing_locked_until`` (AXES_COOLOFF_TIME hours), as a login is (accounts.pins).
+    signing_failures = models.PositiveSmallIntegerField(default=0)
+    signing_locked_until = models.DateTimeField(null=True, blank=True)
 
     def __str__(self):
         return self.get_full_name() or self.username

@@ -1,6 +1,6 @@
 """The data of the demo world (``python manage.py demo``): plain constants, no Django import.
 
-Everything here is fixed; the builder (``portal.management.demo_world``) draws
+Everything here is fixed; the builder (``demo.world``) draws
 the rest (names, birth dates, passport numbers) from ``random.Random(SEED)``,
 so every run builds the same world.
 """
@@ -14,6 +14,8 @@ SEED = 2017
 
 # One password for every demo login; it passes the validators of settings.AUTH_PASSWORD_VALIDATORS.
 DEMO_PASSWORD = "rink-side-2027"  # pragma: allowlist secret
+# Every demo login's signing PIN (accounts.pins): a signer types it on the officials' device to sign a game report.
+DEMO_PIN = "270727"  # pragma: allowlist secret
 # The portal's address in the logins table when nobody says otherwise (`make run` passes PORTAL_URL from HOST/PORT).
 DEMO_URL = "http://127.0.0.1:8000/"
 
@@ -476,6 +478,29 @@ LOGINS = (
         "its line-ups and its console; also of a first-day game played on the sheet to its end and signed.",
     ),
     LoginData(
+        "second.referee",
+        "Tiago",
+        "Marques",
+        "game_official",
+        sees="The second referee of the first-day game signed on the sheet: signed its report with his PIN "
+        "(4.2 O; each signer signs in person).",
+    ),
+    LoginData(
+        "home.captain",
+        "Home",
+        "Captain",
+        "",
+        sees="The home captain of the first-day game signed on the sheet, a login of their own without a role: "
+        "signed its report with the PIN (4.3 A).",
+    ),
+    LoginData(
+        "away.captain",
+        "Away",
+        "Captain",
+        "",
+        sees="The away captain of that game, likewise (4.3 A).",
+    ),
+    LoginData(
         "discipline",
         "Ines",
         "Albuquerque",
@@ -492,7 +517,11 @@ LOGINS = (
 LIVE_GAME_REFEREES = (("gbr", "Oliver", "Bennett"), ("por", "Tiago", "Marques"))
 LIVE_GAME_TABLE = ("esp", "Jordi", "Serrano")
 # Which official login belongs to which registered official (games.OfficialAccount).
-OFFICIAL_ACCOUNTS = {"referee": ("gbr", "Oliver", "Bennett"), "scorer": LIVE_GAME_TABLE}
+OFFICIAL_ACCOUNTS = {
+    "referee": ("gbr", "Oliver", "Bennett"),
+    "second.referee": ("por", "Tiago", "Marques"),
+    "scorer": LIVE_GAME_TABLE,
+}
 # The first period so far, entered from the table's console: (type, game time, side, fields). Players are picked
 # by their place on the line-up (skater index), so the entries follow whatever numbers the rosters drew.
 LIVE_GAME_ENTRIES = (

@@ -2,7 +2,7 @@
 
 ``build_world()`` creates federations, people, passports, equipment, the
 Senior Men world championship with eight rosters, its schedule and a few
-results. Every name, date and number comes from ``portal.demo_data`` or from
+results. Every name, date and number comes from ``demo.data`` or from
 ``random.Random(SEED)``; every timestamp is a fixed date of the world (2027),
 never the wall clock, so two runs build the same world (``world_digest``).
 
@@ -59,7 +59,7 @@ from tournaments.models import (
     TeamOfficial,
 )
 
-ROLE_LABELS = {"superuser": "Superuser", **dict(Role.choices)}
+ROLE_LABELS = {"superuser": "Superuser", "": "No role (signs game reports)", **dict(Role.choices)}
 
 # Minor penalties the demo results use (Annex C codes, 2 minutes, R-21).
 _MINOR_CODES = ("tripping", "hooking", "holding", "slashing", "interference", "roughing", "boarding")
@@ -151,6 +151,7 @@ class WorldBuilder:
         self.teams: dict[str, dict] = {}
         self.entries: dict[str, TeamEntry] = {}
         self.password_hash = make_password(data.DEMO_PASSWORD)
+        self.pin_hash = make_password(data.DEMO_PIN)
 
     # --- the whole world ------------------------------------------------------------------------------------------
 
@@ -241,6 +242,7 @@ class WorldBuilder:
             is_staff=is_staff or superuser,
             is_superuser=superuser,
             password=self.password_hash,
+            signing_pin=self.pin_hash,
         )
         # The one demo password must pass every validator for every login.
         validate_password(data.DEMO_PASSWORD, user)
@@ -271,8 +273,9 @@ class WorldBuilder:
             user = self._user(login.username, login.first_name, login.last_name, is_staff=staff)
             if login.role == Role.FEDERATION_STAFF:
                 RoleAssignment.objects.create(user=user, role=login.role, federation=self.federations[login.scope])
-            elif login.role != Role.TEAM_MANAGER:
-                # A team manager's role comes with the entry: entry_set_managers assigns it (build_entries).
+            elif login.role not in (Role.TEAM_MANAGER, ""):
+                # A team manager's role comes with the entry: entry_set_managers assigns it (build_entries); a
+                # captain's login has none (it only signs game reports, 4.3 A).
                 RoleAssignment.objects.create(user=user, role=login.role)
         for national in data.NATIONAL:
             first, last = self._pick_name(national)
@@ -879,6 +882,7 @@ class WorldBuilder:
         the whole log entered period by period from the table's console, then the referees', the official
         scorer's and both captains' signatures on the device; the last one makes the sheet final, and the
         finalize pipeline (games.finalize) records the result and summary and queues the official game report."""
+        from games import services as games_services
         from games.access import SHEET_DUTIES
         from games.devices import console_sign_in, console_sign_out
         from games.finalize import sheet_sign, signers
@@ -914,12 +918,22 @@ class WorldBuilder:
             sent = datetime.datetime.fromisoformat(events[-1]["device_time"]) + datetime.timedelta(seconds=30)
             record_events(game=game, by=scorer, device=device, events=events, now=sent)
         order = ["referee", "scorer", "home_captain", "away_captain"]
+        for signer in signers(game):  # each captain signs with a login of their own (4.3 A; issue 23)
+            if signer.role.endswith("_captain") and signer.login is None:
+                user = self.users[signer.role.replace("_", ".")]
+                user.first_name, user.last_name = signer.person.first_name, signer.person.last_name
+                user.save(update_fields=["first_name", "last_name"])
+                games_services.official_account_link(person=signer.person, user=user, by=self.users["ihtc.exec"])
         signing = [s for s in signers(game) if s.role in order]  # a captain signs for the team (4.3 A)
         signing.sort(key=lambda s: order.index(s.role))  # stable: the lead referee first (4.2 C)
         signed_at = sent
         for signer in signing:
             signed_at += datetime.timedelta(minutes=2)
-            sheet_sign(game=game, by=scorer, role=signer.role, person=signer.person, device=device, now=signed_at)
+            # Handed the table's device, each signer types their own PIN; the scorer signs as the login itself.
+            pin = "" if signer.login == scorer else data.DEMO_PIN
+            sheet_sign(
+                game=game, by=scorer, role=signer.role, person=signer.person, device=device, pin=pin, now=signed_at
+            )
         console_sign_out(game=game, by=scorer, device=device, now=signed_at + datetime.timedelta(minutes=1))
         game.refresh_from_db()
         if game.status != GameStatus.FINAL:

@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 from federation.models import Person
 from games import finalize, rescue
 from games.devices import ConsoleConflict
-from games.models import SheetAmendment, SignerRole
+from games.models import SheetAmendment, SignatureMethod, SignerRole
 from games.sheet import MAX_BATCH, SheetRefused, check_can_enter_game_events
 from games.sheet_api import DEVICE_FORBIDDEN, TAKEN_OVER, SheetRefusalSerializer, _conflict, _game
 
@@ -34,12 +34,30 @@ class SignerSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=SignerRole.choices)
     person = serializers.IntegerField(source="person.pk")
     label = serializers.CharField(help_text="Who signs, as the form shows it.")
+    has_login = serializers.SerializerMethodField(
+        help_text="The signer has a login of their own: without one they cannot sign (issue 23)."
+    )
+    has_pin = serializers.BooleanField(help_text="The signer has set a signing PIN (else they type their password).")
+
+    def get_has_login(self, signer) -> bool:
+        return signer.login is not None
 
 
 class SignatureSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=SignerRole.choices)
     person = serializers.IntegerField(source="person_id")
     name = serializers.CharField(help_text="The name as signed.")
+    signer = serializers.CharField(
+        source="signer.username",
+        allow_null=True,
+        default=None,
+        help_text="The signer's own login, which proved who signed (null on unverified signatures of before).",
+    )
+    method = serializers.ChoiceField(
+        choices=SignatureMethod.choices,
+        help_text="How the signer proved it: logged in as themselves, their PIN or their password on the device; "
+        "unverified for signatures recorded before signers authenticated.",
+    )
     recorded_by = serializers.CharField(source="recorded_by.username", help_text="The login that took it.")
     device = serializers.CharField()
     signed_at = serializers.DateTimeField()
@@ -63,6 +81,24 @@ class SignaturesSerializer(serializers.Serializer):
 class SignInputSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=SignerRole.choices)
     person = serializers.IntegerField(help_text="The person signing: one of `signers` in that role.")
+    pin = serializers.CharField(
+        max_length=12,
+        required=False,
+        allow_blank=True,
+        write_only=True,
+        style={"input_type": "password"},
+        help_text="The signer's own signing PIN, typed by them on the device. Not needed when the caller is the "
+        "signer's own login.",
+    )
+    password = serializers.CharField(
+        max_length=128,
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        write_only=True,
+        style={"input_type": "password"},
+        help_text="The signer's own password, instead of the PIN.",
+    )
     name = serializers.CharField(
         max_length=120, required=False, allow_blank=True, help_text="The name as signed (default: the person's)."
     )
@@ -95,7 +131,11 @@ class SignaturesView(APIView):
     @extend_schema(
         summary="Sign the game report on the device; the last signature makes the sheet final",
         description="One signature (4.2 O, 4.3 A) of the log as it stands, taken on a console signed in to the "
-        "game (the directing staff's from any device); a later entry calls for it again. When "
+        "game (the directing staff's from any device); a later entry calls for it again. Each signer signs in "
+        "person: on the device they type their own `pin` (or `password`); a signer calling with their own login "
+        "(a captain or coach from their own device) needs neither. No login signs for another: a wrong or missing "
+        "PIN or password (locked after repeated failures), a person who does not sign this game, or a role not "
+        "theirs is refused (400, the field and rule 4.2 O / 4.3 A named). When "
         "every assigned referee, the assigned scorer and each team's captain or coach have signed, the sheet is "
         "final (it takes no entry) and the game's result, summary, standings, statistics, the discipline "
         "hand-over and the report request follow in the same transaction. Refused (400, the rule named, nothing "
@@ -112,7 +152,7 @@ class SignaturesView(APIView):
     )
     def post(self, request, game_id: int):
         game = _game(game_id, request.user)
-        check_can_enter_game_events(request.user, game)
+        finalize.check_can_sign(request.user, game)
         serializer = SignInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -126,6 +166,8 @@ class SignaturesView(APIView):
                 role=data["role"],
                 person=person,
                 device=data["device"],
+                pin=data.get("pin", ""),
+                password=data.get("password", ""),
                 name=data.get("name", ""),
             )
         except ConsoleConflict as conflict:

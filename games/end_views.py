@@ -20,7 +20,7 @@ from tournaments.selectors import of_visible_championships
 from . import finalize, rescue
 from .devices import ConsoleConflict
 from .models import SheetAmendment, SignerRole
-from .sheet import SheetRefused, check_can_enter_game_events, sheet_log, sheet_state
+from .sheet import SheetRefused, sheet_log, sheet_state
 
 DEFAULT_DEVICE = "sign-page"
 
@@ -45,7 +45,7 @@ def _messages_of(error: ValidationError) -> list[str]:
 def sheet_sign(request, game_id: int):
     """The sign-off on the device (4.2 O, 4.3 A): the referees, the scorer and each team's captain or coach."""
     game = _visible_game(request, game_id, teams_known=True)
-    check_can_enter_game_events(request.user, game)
+    finalize.check_can_sign(request.user, game)
     device = (request.POST.get("device") or request.GET.get("device") or DEFAULT_DEVICE)[:64]
     errors: list[str] = []
     status = 200
@@ -55,8 +55,16 @@ def sheet_sign(request, game_id: int):
         try:
             if person is None:
                 raise ValidationError({"person": "Rule 4.2 O / 4.3 A: choose who signs."})
+            # The signer types their own PIN or password on the device (issue 23), unless this is their login.
             _, finalized = finalize.sheet_sign(
-                game=game, by=request.user, role=role, person=person, device=device, name=request.POST.get("name", "")
+                game=game,
+                by=request.user,
+                role=role,
+                person=person,
+                device=device,
+                pin=request.POST.get("pin", ""),
+                password=request.POST.get("password", ""),
+                name=request.POST.get("name", ""),
             )
         except ValidationError as error:
             errors, status = _messages_of(error), 400
@@ -77,7 +85,15 @@ def sheet_sign(request, game_id: int):
         (f"{game.home} — captain or coach", [SignerRole.HOME_CAPTAIN, SignerRole.HOME_COACH]),
         (f"{game.away} — captain or coach", [SignerRole.AWAY_CAPTAIN, SignerRole.AWAY_COACH]),
     ):
-        rows = [{"signer": s, "signed": (s.role, s.person.pk) in signed} for s in state.signers if s.role in roles]
+        rows = [
+            {
+                "signer": s,
+                "signed": (s.role, s.person.pk) in signed,
+                "is_me": s.login is not None and s.login.pk == request.user.pk,
+            }
+            for s in state.signers
+            if s.role in roles
+        ]
         groups.append({"title": title, "rows": rows})
     context = {
         "game": game,

@@ -35,9 +35,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.pins import verify_signing_secret
 from federation.models import Person
 from games import engine
-from games.access import can_direct_game
+from games.access import can_direct_game, can_enter_game_events
 from games.devices import check_device_name, check_device_signed_in
 from games.engine.events import FORFEIT, parse_time
 from games.engine.replay import OUT_OF_GAME, Replayer, sort_events
@@ -48,11 +49,13 @@ from games.models import (
     GameReportRequest,
     GameSheet,
     LineupPlayer,
+    OfficialAccount,
     OfficialDuty,
     SheetAmendment,
     SheetEvent,
     SheetSignature,
     SheetStatus,
+    SignatureMethod,
     SignerRole,
 )
 from games.sheet import PARSED_LOGS, _engine_game, check_can_enter_game_events, record_events
@@ -633,11 +636,17 @@ def finalize_game(
 
 @dataclass(frozen=True)
 class Signer:
-    """Someone who may sign the report of a game, in a role."""
+    """Someone who may sign the report of a game, in a role; ``login`` is their own (games.OfficialAccount), with
+    which they prove it is them (None: they cannot sign until they have one)."""
 
     role: str
     person: Person
     label: str
+    login: User | None = None
+
+    @property
+    def has_pin(self) -> bool:
+        return bool(self.login is not None and self.login.signing_pin)
 
 
 @dataclass
@@ -693,18 +702,71 @@ def signers(game: Game) -> list[Signer]:
             out.append(Signer(f"{side}_captain", captain, f"{entry} captain: {captain}"))
         for official in TeamOfficial.objects.filter(entry=entry, role=OfficialRole.COACH).select_related("person"):
             out.append(Signer(f"{side}_coach", official.person, f"{entry} coach: {official.person}"))
-    return out
+    logins = {
+        account.person_id: account.user
+        for account in OfficialAccount.objects.filter(person__in=[s.person for s in out]).select_related("user")
+    }
+    return [Signer(s.role, s.person, s.label, logins.get(s.person.pk)) for s in out]
+
+
+SIGN_RULE = "Rule 4.2 O / 4.3 A: each signer signs the game report in person"
+
+
+def signs_game(user: User, game: Game) -> bool:
+    """Whether ``user`` is the own login of one who signs the game's report (its referees, scorer, captains,
+    coaches): they may sign it as themselves, from their own device (issue 23)."""
+    if not getattr(user, "is_authenticated", False) or game.home_id is None or game.away_id is None:
+        return False
+    return any(s.login is not None and s.login.pk == user.pk for s in signers(game))
+
+
+def check_can_sign(user: User, game: Game) -> None:
+    """Who sees and takes the game's signatures: its officials and directing staff (on the officials' device),
+    and each signer as themselves (4.2 O, 4.3 A)."""
+    if not (can_enter_game_events(user, game) or signs_game(user, game)):
+        check_can_enter_game_events(user, game)  # the refusal of the officials' own pages
+
+
+def signer_of(game: Game, *, role: str, person: Person) -> Signer:
+    """The signer of ``role`` who is ``person``; refused (400 naming the field and the rule) when ``role`` is no
+    signing role or ``person`` does not sign the game's report in it (not on its duties, line-up or bench)."""
+    if role not in SignerRole.values:
+        raise ValidationError({"role": f"One of {', '.join(SignerRole.values)} (4.2 O, 4.3 A)."})
+    signer = next((s for s in signers(game) if s.role == role and s.person.pk == person.pk), None)
+    if signer is None:
+        raise ValidationError(
+            {"person": f"Rule 4.2 O / 4.3 A: {person} does not sign this game's report as {SignerRole(role).label}."}
+        )
+    return signer
+
+
+def authenticate_signer(signer: Signer, *, by: User, pin: str = "", password: str = "", now=None) -> str:
+    """Prove that the one signing is ``signer`` (issue 23: no login signs for another person): ``by`` is their own
+    login (logged in as themselves), or their PIN or password is typed on the device. Returns the
+    ``SignatureMethod``; a signer without a login, a missing or wrong secret, or a login locked after too many
+    wrong ones is refused (400 naming the field and the rule; the wrong secret is counted, accounts.pins)."""
+    if signer.login is None:
+        raise ValidationError(
+            {
+                "person": f"{SIGN_RULE}: {signer.person} has no portal login to sign with; those who keep the "
+                "accounts link one (games.OfficialAccount)."
+            }
+        )
+    if signer.login.pk == by.pk and not (pin or password):
+        return SignatureMethod.SESSION
+    rule = f"{SIGN_RULE}, as {signer.person}"
+    return verify_signing_secret(signer.login, pin=pin, password=password, rule=rule, now=now)
 
 
 def signatures_state(game: Game, *, user: User) -> Signatures:
-    """Where the signing of the game's report stands (the game's officials and directing staff)."""
-    check_can_enter_game_events(user, game)
+    """Where the signing of the game's report stands (the game's officials and directing staff, its signers)."""
+    check_can_sign(user, game)
     check_teams_known(game)
     sheet = GameSheet.objects.filter(game=game).first()
     who = signers(game)
     if sheet is None:
         return Signatures(game, "not_opened", 0, who, [], [], _missing(game, who, []), ["The sheet has no entry."])
-    rows = list(SheetSignature.objects.filter(sheet=sheet).select_related("person", "recorded_by"))
+    rows = list(SheetSignature.objects.filter(sheet=sheet).select_related("person", "recorded_by", "signer"))
     signed = [s for s in rows if s.sequence == sheet.sequence]
     stale = [s for s in rows if s.sequence != sheet.sequence and sheet.status == SheetStatus.OPEN]
     problems = [] if sheet.status == SheetStatus.FINAL else list(derive_summary(sheet).problems)
@@ -733,27 +795,44 @@ def _missing(game: Game, who: Sequence[Signer], signed: Sequence[SheetSignature]
 
 
 def sheet_sign(
-    *, game: Game, by: User, role: str, person: Person, device: str, name: str = "", now=None
+    *,
+    game: Game,
+    by: User,
+    role: str,
+    person: Person,
+    device: str,
+    pin: str = "",
+    password: str = "",
+    name: str = "",
+    now=None,
 ) -> tuple[SheetSignature, FinalizeResult | None]:
-    """Record one signature of the game's report on the device (4.2 O, 4.3 A); the last one makes the sheet final.
+    """Record one signature of the game's report (4.2 O, 4.3 A); the last one makes the sheet final.
 
     The game has ended on the sheet (its summary has nothing the records refuse); ``person`` is one who signs in
-    ``role`` (``signers``). A signature is of the log as it stands (its sequence): an entry made after it calls
-    for the signature again. When every signature is there (``_missing``), the sheet becomes final and
+    ``role`` (``signers``: the referees and scorer of the game's duties, each team's captain of its line-up and
+    its coaches). The signer proves it is them (``authenticate_signer``, issue 23): on the officials' device
+    (``by`` its login, a console signed in to the game) they type their PIN or password; or they sign as
+    themselves, logged in (a captain or coach from their own device). ``by`` is kept as who recorded it,
+    ``signer`` as who signed. A signature is of the log as it stands (its sequence): an entry made after it
+    calls for the signature again. When every signature is there (``_missing``), the sheet becomes final and
     ``finalize_game`` runs in the same transaction; a refusal there refuses the signature too (nothing stored).
     """
-    check_can_enter_game_events(by, game)
+    check_can_sign(by, game)
     check_teams_known(game)
     now = now or timezone.now()
     device = check_device_name(device)
-    if not can_direct_game(by, game):
+    if can_enter_game_events(by, game) and not can_direct_game(by, game):
         # "On the device" (4.2 O): the officials sign on a console signed in to this game (games.devices).
         check_device_signed_in(by, game, device)
-    if role not in SignerRole.values:
-        raise ValidationError({"role": f"One of {', '.join(SignerRole.values)} (4.2 O, 4.3 A)."})
     name = (name or "").strip() or str(person)
     if len(name) > 120:
         raise ValidationError({"name": "The name as signed has at most 120 characters."})
+    signer = signer_of(game, role=role, person=person)
+    if not can_enter_game_events(by, game) and (signer.login is None or signer.login.pk != by.pk):
+        # A signer on their own device signs only as themselves.
+        raise ValidationError({"person": f"{SIGN_RULE}: you sign only as yourself."})
+    # Before the transaction: a wrong PIN or password is counted even though the signature is refused.
+    method = authenticate_signer(signer, by=by, pin=pin, password=password, now=now)
     with transaction.atomic():
         sheet = GameSheet.objects.select_for_update().filter(game=game).first()
         if sheet is None:
@@ -781,6 +860,8 @@ def sheet_sign(
             role=role,
             person=person,
             name=name,
+            signer=signer.login,
+            method=method,
             recorded_by=by,
             device=device,
             signed_at=now,

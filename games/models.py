@@ -328,17 +328,37 @@ class SignerRole(models.TextChoices):
     AWAY_COACH = "away_coach", _("Away coach (4.3 A)")
 
 
+class SignatureMethod(models.TextChoices):
+    """How the signer proved who they are (issue 23: a signature is authenticated by its signer)."""
+
+    SESSION = "session", _("Logged in as themselves")
+    PIN = "pin", _("Personal PIN on the device")
+    PASSWORD = "password", _("Password on the device")
+    UNVERIFIED = "unverified", _("Not verified (recorded before signers authenticated)")
+
+
 class SheetSignature(models.Model):
     """One signature of the official game report, made on the device at the end of the game (4.2 O, 4.3 A).
 
-    ``person`` is who signs (the assigned referee or scorer, the team's captain or coach); ``name`` is the name
-    as signed; ``recorded_by`` the login of the device that took it.
+    ``person`` is who signs (the assigned referee or scorer, the team's captain or coach) and ``signer`` their
+    login, which proved it is them (``method``: logged in as themselves, or their PIN or password typed on the
+    device); ``name`` is the name as signed; ``recorded_by`` the login of the device that took it. Signatures made
+    before issue 23 are ``unverified``: one login recorded them all.
     """
 
     sheet = models.ForeignKey(GameSheet, on_delete=models.PROTECT, related_name="signatures")
     role = models.CharField(max_length=16, choices=SignerRole.choices)
     person = models.ForeignKey("federation.Person", on_delete=models.PROTECT, related_name="+")
     name = models.CharField(max_length=120, help_text="The name as signed.")
+    signer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The signer's own login, which proved who signed (empty only on unverified old signatures).",
+    )
+    method = models.CharField(max_length=12, choices=SignatureMethod.choices, default=SignatureMethod.UNVERIFIED)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     device = models.CharField(max_length=64, help_text="The device the signature was made on.")
     signed_at = models.DateTimeField()
@@ -349,6 +369,10 @@ class SheetSignature(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["sheet", "role", "person", "sequence"], name="one_signature_per_signer_role_and_log"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(method="unverified") | models.Q(signer__isnull=False),
+                name="verified_signature_has_its_signer",
             ),
         ]
 

@@ -19,14 +19,20 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.urls import path, re_path  # noqa: E402
 
 from games.consumers import ChampionshipScoreboardConsumer, ScoreboardConsumer, ScoreboardStream  # noqa: E402
+from portal.csp import SecurityHeadersASGI  # noqa: E402
 
 websocket_routes = [
     path("live/games/<int:game_id>/", ScoreboardConsumer.as_asgi()),
     path("live/championships/<int:championship_id>/", ChampionshipScoreboardConsumer.as_asgi()),
 ]
+# The stream is no Django view: Django's middleware never sees its responses, so SecurityHeadersASGI gives them the
+# security headers every page gets (CSP, nosniff, Referrer-Policy, X-Frame-Options, HSTS; issue 23).
 http_routes = [
-    path("live/games/<int:game_id>/stream/", AuthMiddlewareStack(ScoreboardStream("game"))),
-    path("live/championships/<int:championship_id>/stream/", AuthMiddlewareStack(ScoreboardStream("championship"))),
+    path("live/games/<int:game_id>/stream/", SecurityHeadersASGI(AuthMiddlewareStack(ScoreboardStream("game")))),
+    path(
+        "live/championships/<int:championship_id>/stream/",
+        SecurityHeadersASGI(AuthMiddlewareStack(ScoreboardStream("championship"))),
+    ),
     re_path(r"", django_asgi_app),
 ]
 

@@ -5,6 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
+from accounts.views import LogoutView
 from hub import views
 
 from .api import ApiRootView, api_not_found, redoc_bundle
@@ -28,7 +29,8 @@ urlpatterns = [
     path("notifications/read/", views.notification_mark_read, name="notifications-read"),
     path("i18n/setlang/", views.set_language, name="set_language"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # The browser's caches of the portal's pages are cleared on logout (accounts.views.LogoutView).
+    path("accounts/logout/", LogoutView.as_view(), name="logout"),
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
     path("federation/", include("federation.urls")),

@@ -30,6 +30,9 @@ from federation.models import (
 TEST_PASSWORD = "correct-horse-battery-staple"  # pragma: allowlist secret
 # Hashing once keeps factories fast; every user logs in with TEST_PASSWORD.
 _HASHED_TEST_PASSWORD = make_password(TEST_PASSWORD)
+# Every user's signing PIN (accounts.pins): a signer types it on the officials' device to sign a game report.
+TEST_PIN = "246810"  # pragma: allowlist secret
+_HASHED_TEST_PIN = make_password(TEST_PIN)
 
 
 # Plain ASCII names without quotes: pages can be searched for them verbatim. The
@@ -48,6 +51,7 @@ class UserFactory(factory.django.DjangoModelFactory):
     last_name = factory.Sequence(lambda n: f"{_LAST_NAMES[n % len(_LAST_NAMES)]}{n}")
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.org")
     password = _HASHED_TEST_PASSWORD
+    signing_pin = _HASHED_TEST_PIN
 
 
 class SuperuserFactory(UserFactory):

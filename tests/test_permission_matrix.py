@@ -1950,7 +1950,7 @@ TARGETS += [{"name": "page home", "method": "get", "url": page("home"), "expect"
 # A person's own notifications: every login reads and marks its own (portal.notifications.notifications_of).
 TARGETS += [
     {"name": "page notifications", "method": "get", "url": page("notifications"), "expect": expect(200, ANON=LOGIN)},
-    # Search (portal.search): every login searches; each list is cut by its app's access layer.
+    # Search (hub.search): every login searches; each list is cut by its app's access layer.
     {
         "name": "page search",
         "method": "get",
@@ -2001,6 +2001,20 @@ TARGETS += [
         "url": lambda w: reverse("accounts:token-revoke", args=[w.key("someone_elses_token")]),
         "data": lambda w: {},
         "expect": expect(404, ANON=LOGIN),
+    },
+    # The signing PIN (issue 23, accounts.views.signing_pin): every login sets its own, after its current password.
+    {
+        "name": "page signing pin",
+        "method": "get",
+        "url": page("accounts:signing-pin"),
+        "expect": expect(200, ANON=LOGIN),
+    },
+    {
+        "name": "page signing pin set (wrong current password)",
+        "method": "post",
+        "url": page("accounts:signing-pin"),
+        "data": lambda w: {"current_password": "not-the-password", "pin": "246810", "pin_again": "246810"},
+        "expect": expect(400, ANON=LOGIN),
     },
 ]
 

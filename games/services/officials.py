@@ -175,9 +175,17 @@ def check_official_account_link(*, person: Person, user: User, by: User) -> None
     """Refuse a link of an official to a login that ``by`` may not make or that the register does not support."""
     if not can_manage_accounts(by):
         raise PermissionDenied("Only those who keep the accounts (IHTC executives) link an official to a login.")
-    if not (person.is_referee or person.is_official):
-        raise field_error("person", f"Rule 4.1: {person} is registered neither as a referee nor as a game official.")
-    if not has_role(user, Role.GAME_OFFICIAL):
+    game_official = person.is_referee or person.is_official
+    # 4.2 O, 4.3 A: captains and coaches sign the game report too, as themselves (games.finalize.sheet_sign):
+    # a player or team official may have a login of their own, which needs no role.
+    signer = person.is_player or person.is_goalkeeper or person.is_team_official
+    if not (game_official or signer):
+        raise field_error(
+            "person",
+            f"Rule 4.1 / 4.3 A: {person} is registered neither as a referee or game official nor as a player or "
+            "team official.",
+        )
+    if game_official and not has_role(user, Role.GAME_OFFICIAL):
         raise field_error("user", f"{user} does not hold the {Role.GAME_OFFICIAL.label} role; give it first.")
     if OfficialAccount.objects.filter(person=person).exists():
         raise field_error("person", f"{person} already has a login.")
@@ -186,7 +194,8 @@ def check_official_account_link(*, person: Person, user: User, by: User) -> None
 
 
 def official_account_link(*, person: Person, user: User, by: User) -> OfficialAccount:
-    """Link a registered official to their login, so that "My games" shows their assignments."""
+    """Link a registered official to their login, so that "My games" shows their assignments; or a player or team
+    official to theirs, with which they sign the game reports of their team as captain or coach (4.2 O, 4.3 A)."""
     with transaction.atomic():
         check_official_account_link(person=person, user=user, by=by)
         return audited_create(OfficialAccount, by, person=person, user=user)

@@ -7,7 +7,7 @@ touches the API: entries go through the page's own outbox (IndexedDB), never thr
 */
 "use strict";
 
-const CACHE = "ihtc-console-v1";
+const CACHE = "ihtc-console-v1";  // "ihtc-console-": logging out deletes these caches (static/logout.js, issue 23)
 const STATIC_PREFIX = "{% get_static_prefix %}";
 const CONSOLE_PAGE = /^\/games\/\d+\/console\/$/;
 const NETWORK_WAIT_MS = 4000;  // a rink's Wi-Fi that answers nothing counts as no network

@@ -31,10 +31,10 @@ def signed(director):
 
 
 def referee_login(game):
-    login = with_role(Role.GAME_OFFICIAL)
-    OfficialAccount.objects.create(
-        person=GameOfficial.objects.filter(game=game, duty="referee").first().person, user=login
-    )
+    """The login of the game's first referee (tests.games.endgame_helpers.played_game links one to sign)."""
+    referee = GameOfficial.objects.filter(game=game, duty="referee").first().person
+    login = OfficialAccount.objects.get(person=referee).user
+    assert login.role_assignments.filter(role=Role.GAME_OFFICIAL).exists()
     return login
 
 

@@ -442,3 +442,21 @@ def test_the_officials_record_a_forfeit_with_its_8_1_reason(console, game):
         {"home": 1, "away": 0},
     )
     expect(page.locator("#score-home")).to_have_text("1")
+
+
+CONSOLE_CACHES = "window.caches.keys().then((names) => names.filter((name) => name.startsWith('ihtc-console-')))"
+
+
+def test_logging_out_deletes_the_consoles_cached_pages(page, login_as, director, game):
+    """Issue 23: the service worker keeps the console's pages in window.caches for offline use; a shared tablet
+    keeps none of them after its login logs out (static/logout.js, and Clear-Site-Data on the answer)."""
+    login_as(director)
+    open_console(page, game)
+    expect(page.locator("#offline-ready")).to_have_attribute("data-ready", "yes")
+    assert page.evaluate(CONSOLE_CACHES) == ["ihtc-console-v1"]
+    page.goto("/")
+    with page.expect_response(lambda response: response.url.endswith("/accounts/logout/")) as answer:
+        page.get_by_role("button", name="Log out director-e2e").click()
+    assert answer.value.all_headers()["clear-site-data"] == '"cache"'
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    assert page.evaluate(CONSOLE_CACHES) == []

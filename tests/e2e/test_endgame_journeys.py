@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.factories import international_staff
+from tests.factories import TEST_PIN, international_staff
 from tests.games.endgame_helpers import console, played_yesterday, post_log, whole_game
 from tournaments.models import Game, GameStatus
 
@@ -21,8 +21,18 @@ def test_the_crew_signs_the_report_on_a_tablet_and_the_sheet_becomes_final(page,
     buttons = page.locator("button.sign-button")
     box = buttons.first.bounding_box()
     assert box is not None and box["height"] >= 44  # a touch target a finger hits
+    # Issue 23: each signer types their own PIN on the tablet; a wrong one is refused and nothing is signed.
+    lead = page.locator("form.sign-form").filter(has=page.locator("button.sign-button", has_text="(lead)")).first
+    lead.locator("input[name=pin]").fill("000000")
+    lead.locator("button.sign-button").click()
+    page.wait_for_load_state()
+    assert "wrong PIN" in page.locator(".errorlist").first.inner_text()
     for label in ("Referee (4.2) (lead)", "Referee (4.2):", "Official scorer", "captain", "captain"):
-        page.locator("button.sign-button", has_text=label).first.click()
+        form = page.locator("form.sign-form").filter(has=page.locator("button.sign-button", has_text=label)).first
+        pin = form.locator("input[name=pin]")
+        if pin.count():  # the scorer's own row needs none: the tablet is logged in as the scorer
+            pin.fill(TEST_PIN)
+        form.locator("button.sign-button").click()
         page.wait_for_load_state()
     assert "The sheet is final" in page.content()
     screenshot(page, "sheet-signed")

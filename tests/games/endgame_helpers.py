@@ -10,7 +10,15 @@ from games.finalize import sheet_sign, signers
 from games.models import OfficialAccount
 from games.sheet import record_events
 from tests.engine.generators import AWAY, HOME
-from tests.factories import GameFactory, PassportFactory, PersonFactory, RosterEntryFactory, with_role
+from tests.factories import (
+    TEST_PIN,
+    GameFactory,
+    PassportFactory,
+    PersonFactory,
+    RosterEntryFactory,
+    UserFactory,
+    with_role,
+)
 from tournaments.models import OfficialRole, Position, TeamOfficial
 
 from .sheet_helpers import DEVICE_TIME, entry
@@ -68,7 +76,20 @@ def played_game(director, *, referees: int = 2, scorer: bool = True, **kwargs):
         services.official_assign(game=game, person=person, duty="scorer", by=director, now=before)
         login = with_role(Role.GAME_OFFICIAL)
         OfficialAccount.objects.create(person=person, user=login)
+    signer_logins(game)
     return game, login
+
+
+def signer_logins(game) -> None:
+    """Give each who signs the game's report (games.finalize.signers) a login of their own, whose signing PIN is
+    tests.factories.TEST_PIN (issue 23: each signer signs in person)."""
+    for signer in signers(game):
+        if signer.login is None and not OfficialAccount.objects.filter(person=signer.person).exists():
+            # A referee's login holds the game official's role (games.services.check_official_account_link).
+            official = signer.role in ("referee", "scorer")
+            OfficialAccount.objects.create(
+                person=signer.person, user=with_role(Role.GAME_OFFICIAL) if official else UserFactory()
+            )
 
 
 def whole_game() -> list[dict]:
@@ -131,12 +152,16 @@ def post_log(game, by, events, device: str = DEVICE):
 
 
 def sign_all(game, by, *, device: str = DEVICE, now=AFTER_GAME):
-    """Every referee and the scorer sign, then each team's captain: the last signature finalizes."""
+    """Every referee and the scorer sign, then each team's captain, each typing their PIN on ``by``'s device: the
+    last signature finalizes."""
     result = None
+    signer_logins(game)
     console(game, by, device)
     order = ["referee", "scorer", "home_captain", "away_captain"]
     for signer in sorted(signers(game), key=lambda s: order.index(s.role) if s.role in order else 9):
         if signer.role.endswith("_coach"):
             continue
-        _, result = sheet_sign(game=game, by=by, role=signer.role, person=signer.person, device=device, now=now)
+        _, result = sheet_sign(
+            game=game, by=by, role=signer.role, person=signer.person, device=device, pin=TEST_PIN, now=now
+        )
     return result

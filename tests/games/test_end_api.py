@@ -10,7 +10,7 @@ from django.test import Client
 
 from games.finalize import signers
 from games.models import GameSheet, SheetAmendment, SheetEvent, SheetSignature, SheetStatus
-from tests.factories import client_for, international_staff
+from tests.factories import TEST_PIN, client_for, international_staff
 from tournaments.models import GameStatus
 
 from .endgame_helpers import console, played_yesterday, post_log, sign_all, whole_game
@@ -56,7 +56,9 @@ def test_signing_through_the_api_makes_the_sheet_final(crew):
     wanted = [s for s in state["signers"] if not s["role"].endswith("_coach")]
     answers = [
         client.post(
-            url(game, "signatures"), {"role": s["role"], "person": s["person"], "device": "ipad"}, format="json"
+            url(game, "signatures"),
+            {"role": s["role"], "person": s["person"], "device": "ipad", "pin": TEST_PIN},
+            format="json",
         )
         for s in wanted
     ]
@@ -105,13 +107,14 @@ def test_the_sign_page_takes_a_signature_with_large_buttons(crew):
     html = shown.content.decode()
     assert 'class="sign-button"' in html and "Rule 4.2 O" in html and 'value="ipad-2"' in html
     referee = next(s for s in signers(game) if s.role == "referee")
-    signed = client.post(
-        page(game, "sign"), {"role": "referee", "person": referee.person.pk, "device": "ipad-2", "name": "J. Ref"}
-    )
+    assert 'name="pin"' in html and 'inputmode="numeric"' in html  # the signer types their own PIN
+    form = {"role": "referee", "person": referee.person.pk, "device": "ipad-2", "name": "J. Ref", "pin": TEST_PIN}
+    signed = client.post(page(game, "sign"), form)
     assert signed.status_code == 302
     signature = SheetSignature.objects.get()
     assert (signature.name, signature.device, signature.recorded_by) == ("J. Ref", "ipad-2", scorer)
-    refused = client.post(page(game, "sign"), {"role": "referee", "person": referee.person.pk, "device": "ipad-2"})
+    assert (signature.signer, signature.method) == (referee.login, "pin")
+    refused = client.post(page(game, "sign"), form)
     assert refused.status_code == 400 and "already" in refused.content.decode()
 
 
@@ -293,3 +296,111 @@ def test_the_log_page_is_the_officials_and_directors(crew, director):
     assert browser(director).get(page(game, "log")).status_code == 200
     assert browser(federation_staff()).get(page(game, "log")).status_code == 403
     assert Client().get(page(game, "log")).status_code == 302
+
+
+# --- each signer signs in person (issue 23) ----------------------------------------------------------------------
+
+
+def _signer(game, role):
+    return next(s for s in signers(game) if s.role == role)
+
+
+def test_the_scorer_cannot_sign_for_a_referee_or_a_captain(crew):
+    """Issue 23: one login recorded every signature with a free-text name. Now the scorer's login signs only as the
+    scorer; a referee's or captain's signature needs that signer's own PIN or password (4.2 O, 4.3 A)."""
+    game, scorer = crew
+    post_log(game, scorer, whole_game())
+    console(game, scorer, "ipad")
+    client = client_for(scorer)
+    scorer_person = _signer(game, "scorer").person
+    for role in ("referee", "home_captain"):
+        body = {"role": role, "person": _signer(game, role).person.pk, "device": "ipad", "name": "Anyone"}
+        for secret, field in (({}, "pin"), ({"pin": "999999"}, "pin"), ({"password": "not-theirs"}, "password")):
+            answer = client.post(url(game, "signatures"), {**body, **secret}, format="json")
+            assert answer.status_code == 400, answer.content
+            assert "Rule 4.2 O / 4.3 A" in answer.json()[field][0]
+    # The scorer's own person in a slot that is not theirs.
+    answer = client.post(
+        url(game, "signatures"), {"role": "home_captain", "person": scorer_person.pk, "device": "ipad"}, format="json"
+    )
+    assert answer.status_code == 400 and "Rule 4.2 O / 4.3 A" in answer.json()["person"][0]
+    assert not SheetSignature.objects.exists()
+    # As themselves, the scorer signs without a secret: the session proves it.
+    answer = client.post(
+        url(game, "signatures"), {"role": "scorer", "person": scorer_person.pk, "device": "ipad"}, format="json"
+    )
+    assert answer.status_code == 201, answer.content
+    signed = answer.json()["signed"][0]
+    assert (signed["signer"], signed["method"], signed["recorded_by"]) == (scorer.username, "session", scorer.username)
+
+
+def test_a_signature_keeps_who_signed_and_who_recorded_it(crew):
+    game, scorer = crew
+    post_log(game, scorer, whole_game())
+    console(game, scorer, "ipad")
+    referee, captain = _signer(game, "referee"), _signer(game, "home_captain")
+    client = client_for(scorer)
+    state = client.get(url(game, "signatures")).json()
+    assert all(s["has_login"] and s["has_pin"] for s in state["signers"])
+    from tests.factories import TEST_PASSWORD
+
+    for signer, secret in ((referee, {"pin": TEST_PIN}), (captain, {"password": TEST_PASSWORD})):
+        body = {"role": signer.role, "person": signer.person.pk, "device": "ipad", **secret}
+        assert client.post(url(game, "signatures"), body, format="json").status_code == 201
+    rows = {s.role: s for s in SheetSignature.objects.all()}
+    assert (rows["referee"].signer, rows["referee"].method, rows["referee"].recorded_by) == (
+        referee.login,
+        "pin",
+        scorer,
+    )
+    assert (rows["home_captain"].signer, rows["home_captain"].method) == (captain.login, "password")
+
+
+def test_wrong_pins_lock_the_signers_pin_like_a_login(crew, settings):
+    game, scorer = crew
+    post_log(game, scorer, whole_game())
+    console(game, scorer, "ipad")
+    referee = _signer(game, "referee")
+    client = client_for(scorer)
+    body = {"role": "referee", "person": referee.person.pk, "device": "ipad"}
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        answer = client.post(url(game, "signatures"), {**body, "pin": "135799"}, format="json")
+        assert answer.status_code == 400 and "wrong PIN" in answer.json()["pin"][0]
+    referee.login.refresh_from_db()
+    assert referee.login.signing_locked_until is not None  # counted although every signature was refused
+    locked = client.post(url(game, "signatures"), {**body, "pin": TEST_PIN}, format="json")
+    assert locked.status_code == 400 and "locked" in locked.json()["pin"][0]
+    assert not SheetSignature.objects.exists()
+
+
+def test_a_captain_signs_from_their_own_device_as_themselves_only(crew):
+    game, scorer = crew
+    post_log(game, scorer, whole_game())
+    captain, other = _signer(game, "home_captain"), _signer(game, "away_captain")
+    client = client_for(captain.login)
+    assert client.get(url(game, "signatures")).status_code == 200
+    refused = client.post(
+        url(game, "signatures"), {"role": other.role, "person": other.person.pk, "device": "phone"}, format="json"
+    )
+    assert refused.status_code == 400 and "only as yourself" in refused.json()["person"][0]
+    answer = client.post(
+        url(game, "signatures"), {"role": captain.role, "person": captain.person.pk, "device": "phone"}, format="json"
+    )
+    assert answer.status_code == 201, answer.content
+    signature = SheetSignature.objects.get()
+    assert (signature.signer, signature.method, signature.recorded_by) == (captain.login, "session", captain.login)
+    assert client_for(other.login).post(url(game, "amendments"), {}, format="json").status_code == 403
+
+
+def test_a_signer_without_a_login_of_their_own_cannot_be_signed_for(crew):
+    from games.models import OfficialAccount
+
+    game, scorer = crew
+    post_log(game, scorer, whole_game())
+    console(game, scorer, "ipad")
+    coach = _signer(game, "home_coach")
+    OfficialAccount.objects.filter(person=coach.person).delete()
+    body = {"role": "home_coach", "person": coach.person.pk, "device": "ipad", "pin": TEST_PIN}
+    answer = client_for(scorer).post(url(game, "signatures"), body, format="json")
+    assert answer.status_code == 400 and "no portal login" in answer.json()["person"][0]
+    assert not SheetSignature.objects.exists()

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from discipline.models import GameConsequence
 from games.finalize import finalize_game, sheet_amend, sheet_sign, signatures_state, signers
 from games.models import GameReportRequest, GameSheet, SheetAmendment, SheetEvent, SheetSignature, SheetStatus
-from tests.factories import PersonFactory, federation_staff, international_staff
+from tests.factories import TEST_PIN, PersonFactory, federation_staff, international_staff
 from tournaments import services as tournament_services
 from tournaments.models import (
     DecidedIn,
@@ -216,13 +216,21 @@ def test_the_report_is_final_only_with_every_referee_the_scorer_and_each_teams_c
         ("home_coach", by_role["home_coach"][0]),  # 4.3 A: the captain and/or the coach
     ]
     for role, person in steps:
-        _, finalized = sheet_sign(game=game, by=scorer, role=role, person=person, device=DEVICE, now=AFTER_GAME)
+        _, finalized = sheet_sign(
+            game=game, by=scorer, role=role, person=person, device=DEVICE, pin=TEST_PIN, now=AFTER_GAME
+        )
         assert finalized is None
         assert GameSheet.objects.get(game=game).status == SheetStatus.OPEN
     missing = signatures_state(game, user=scorer).missing
     assert missing == [f"Rule 4.2 O / 4.3 A: {game.away}'s captain or coach"]
     _, finalized = sheet_sign(
-        game=game, by=scorer, role="away_captain", person=by_role["away_captain"][0], device=DEVICE, now=AFTER_GAME
+        game=game,
+        by=scorer,
+        role="away_captain",
+        person=by_role["away_captain"][0],
+        device=DEVICE,
+        pin=TEST_PIN,
+        now=AFTER_GAME,
     )
     assert finalized is not None and GameSheet.objects.get(game=game).status == SheetStatus.FINAL
     assert SheetSignature.objects.filter(sheet__game=game).count() == 5
@@ -233,7 +241,7 @@ def test_a_game_is_signed_only_once_it_has_ended(crew):
     post_log(game, scorer, whole_game()[:5])
     referee = next(s.person for s in signers(game) if s.role == "referee")
     with pytest.raises(ValidationError) as refused:
-        sheet_sign(game=game, by=scorer, role="referee", person=referee, device=DEVICE, now=AFTER_GAME)
+        sheet_sign(game=game, by=scorer, role="referee", person=referee, device=DEVICE, pin=TEST_PIN, now=AFTER_GAME)
     assert "Rule 4.2 O" in str(refused.value) and "in_progress" in str(refused.value)
     assert not SheetSignature.objects.exists()
 
@@ -245,10 +253,12 @@ def test_only_the_games_signers_sign_in_their_role(crew):
     home_captain = next(s.person for s in signers(game) if s.role == "home_captain")
     for role, person in (("referee", stranger), ("away_captain", home_captain)):
         with pytest.raises(ValidationError) as refused:
-            sheet_sign(game=game, by=scorer, role=role, person=person, device=DEVICE, now=AFTER_GAME)
+            sheet_sign(game=game, by=scorer, role=role, person=person, device=DEVICE, pin=TEST_PIN, now=AFTER_GAME)
         assert "Rule 4.2 O / 4.3 A" in refused.value.message_dict["person"][0]
     with pytest.raises(ValidationError) as refused:
-        sheet_sign(game=game, by=scorer, role="umpire", person=home_captain, device=DEVICE, now=AFTER_GAME)
+        sheet_sign(
+            game=game, by=scorer, role="umpire", person=home_captain, device=DEVICE, pin=TEST_PIN, now=AFTER_GAME
+        )
     assert "role" in refused.value.message_dict
     assert not SheetSignature.objects.exists()
 
@@ -260,12 +270,12 @@ def test_an_entry_after_a_signature_calls_for_it_again(crew):
     # The last period is not over yet: enter its end, then the referee signs; a correction follows.
     post_log(game, scorer, events[-1:])
     referee = next(s.person for s in signers(game) if s.role == "referee")
-    sheet_sign(game=game, by=scorer, role="referee", person=referee, device=DEVICE, now=AFTER_GAME)
+    sheet_sign(game=game, by=scorer, role="referee", person=referee, device=DEVICE, pin=TEST_PIN, now=AFTER_GAME)
     shot = next(e for e in events if e["type"] == "shot")
     post_log(game, scorer, [entry("correction", voids=shot["id"])])
     state = signatures_state(game, user=scorer)
     assert [s.person for s in state.stale] == [referee] and not state.signed
-    sheet_sign(game=game, by=scorer, role="referee", person=referee, device=DEVICE, now=AFTER_GAME)
+    sheet_sign(game=game, by=scorer, role="referee", person=referee, device=DEVICE, pin=TEST_PIN, now=AFTER_GAME)
     assert [s.person for s in signatures_state(game, user=scorer).signed] == [referee]
 
 
@@ -283,7 +293,7 @@ def test_a_final_sheet_takes_no_signature_and_no_entry(crew):
     sign_all(game, scorer)
     referee = next(s.person for s in signers(game) if s.role == "referee")
     with pytest.raises(ValidationError, match="final"):
-        sheet_sign(game=game, by=scorer, role="referee", person=referee, device=DEVICE, now=AFTER_GAME)
+        sheet_sign(game=game, by=scorer, role="referee", person=referee, device=DEVICE, pin=TEST_PIN, now=AFTER_GAME)
     with pytest.raises(ValidationError, match="4.2 O"):
         post_log(game, scorer, [entry("shot", period=2, time="19:00", team="home")])
 
@@ -294,7 +304,7 @@ def test_who_may_record_signatures(crew):
     referee = next(s.person for s in signers(game) if s.role == "referee")
     outsider = federation_staff()
     with pytest.raises(PermissionDenied):
-        sheet_sign(game=game, by=outsider, role="referee", person=referee, device=DEVICE, now=AFTER_GAME)
+        sheet_sign(game=game, by=outsider, role="referee", person=referee, device=DEVICE, pin=TEST_PIN, now=AFTER_GAME)
 
 
 def test_a_penalty_without_its_infraction_keeps_the_report_from_being_signed_4_3_a(crew):

@@ -14,7 +14,7 @@ from django.db import connection, connections
 from discipline.models import GameConsequence
 from games.finalize import sheet_sign, signers
 from games.models import GameReportRequest, GameSheet, SheetSignature, SheetStatus
-from tests.factories import international_staff
+from tests.factories import TEST_PIN, international_staff
 from tournaments.models import Game, GameStatus, GoalRecord
 
 from .endgame_helpers import AFTER_GAME, played_game, post_log, whole_game
@@ -31,7 +31,15 @@ def test_the_two_captains_signing_at_once_finalize_the_game_once():
     post_log(game, scorer, whole_game())
     for signer in signers(game):
         if signer.role in ("referee", "scorer"):
-            sheet_sign(game=game, by=director, role=signer.role, person=signer.person, device="desk", now=AFTER_GAME)
+            sheet_sign(
+                game=game,
+                by=director,
+                role=signer.role,
+                person=signer.person,
+                device="desk",
+                pin=TEST_PIN,
+                now=AFTER_GAME,
+            )
     captains = [s for s in signers(game) if s.role.endswith("_captain")]
     barrier = threading.Barrier(len(captains))
     finalized: list[bool] = []
@@ -44,7 +52,13 @@ def test_the_two_captains_signing_at_once_finalize_the_game_once():
             )
             barrier.wait()
             _, result = sheet_sign(
-                game=the_game, by=director, role=captain.role, person=captain.person, device="desk", now=AFTER_GAME
+                game=the_game,
+                by=director,
+                role=captain.role,
+                person=captain.person,
+                device="desk",
+                pin=TEST_PIN,
+                now=AFTER_GAME,
             )
             finalized.append(result is not None)
         except BaseException as exc:  # reported below: a thread's failure must fail the test

@@ -301,6 +301,43 @@ def test_the_stream_of_a_draft_championships_game_is_a_404_for_the_public():
     assert async_to_sync(scenario)() == (404, b"No such game.")
 
 
+SECURITY_HEADERS = (
+    "content-security-policy",
+    "x-content-type-options",
+    "referrer-policy",
+    "x-frame-options",
+    "cross-origin-opener-policy",
+)
+
+
+def test_the_stream_carries_the_security_headers_of_every_page(game, client):
+    """Issue 23: the stream is a plain ASGI application beside Django; its answers (the stream and its 404) carry
+    the same security headers as a page's (portal.csp.SecurityHeadersASGI runs Django's header middleware)."""
+
+    async def scenario():
+        stream, start = await _stream(f"/live/games/{game.pk}/stream/")
+        await stream.send_input({"type": "http.disconnect"})
+        await asyncio.sleep(0.05)
+        await stream.wait(timeout=2)
+        missing, missing_start = await _stream("/live/games/999999/stream/")
+        await missing.receive_output(timeout=2)
+        return start, missing_start
+
+    start, missing_start = async_to_sync(scenario)()
+    page = client.get("/accounts/login/")
+    for answer in (start, missing_start):
+        headers = {name.decode(): value.decode() for name, value in answer["headers"]}
+        for name in SECURITY_HEADERS:
+            assert name in headers, name
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["x-frame-options"] == page["X-Frame-Options"] == "DENY"
+        assert headers["referrer-policy"] == page["Referrer-Policy"]
+        assert "frame-ancestors 'none'" in headers["content-security-policy"]
+        assert "script-src 'self'" in headers["content-security-policy"]
+    assert (b"content-type", b"text/event-stream") in start["headers"]
+    assert sum(name == b"content-type" for name, _ in start["headers"]) == 1
+
+
 def test_a_push_is_tried_again_once_after_a_connection_the_restarted_redis_closed(monkeypatch, caplog):
     sent = []
 

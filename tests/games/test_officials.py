@@ -125,6 +125,15 @@ def test_withdrawing_the_lead_frees_the_first_place(game, director):
     assert assign(game, PersonFactory(is_referee=True), by=director).is_lead
 
 
+@pytest.mark.django_db
+def test_a_player_or_team_official_is_linked_to_a_login_without_a_role_to_sign_as_captain_or_coach():
+    """4.2 O, 4.3 A: captains and coaches sign the game report as themselves (issue 23), with a login of their own."""
+    executive = with_role(Role.IHTC_EXECUTIVE)
+    captain, coach = PersonFactory(), PersonFactory(is_player=False, is_team_official=True)
+    assert services.official_account_link(person=captain, user=UserFactory(), by=executive).person == captain
+    assert services.official_account_link(person=coach, user=UserFactory(), by=executive).person == coach
+
+
 def test_an_official_account_links_a_registered_official_with_the_official_role(referee):
     executive = with_role(Role.IHTC_EXECUTIVE)
     login = with_role(Role.GAME_OFFICIAL)
@@ -135,7 +144,9 @@ def test_an_official_account_links_a_registered_official_with_the_official_role(
     with pytest.raises(ValidationError, match="role"):
         services.official_account_link(person=PersonFactory(is_referee=True), user=UserFactory(), by=executive)
     with pytest.raises(ValidationError, match="4.1"):
-        services.official_account_link(person=PersonFactory(), user=with_role(Role.GAME_OFFICIAL), by=executive)
+        services.official_account_link(
+            person=PersonFactory(is_player=False), user=with_role(Role.GAME_OFFICIAL), by=executive
+        )
     with pytest.raises(PermissionDenied):
         services.official_account_link(
             person=PersonFactory(is_referee=True), user=with_role(Role.GAME_OFFICIAL), by=login

@@ -54,6 +54,7 @@ def logins_table(url: str) -> str:
     lines = [
         f"Demo portal: {url}",
         f"Password of every demo login: {data.DEMO_PASSWORD}",
+        f"Signing PIN of every demo login (game reports, 4.2 O / 4.3 A): {data.DEMO_PIN}",
         "",
     ]
     for i, row in enumerate(rows):
