@@ -286,8 +286,10 @@ def test_the_stream_sends_the_snapshot_then_deltas_and_heartbeats(game, post, mo
         return received
 
     received = async_to_sync(scenario)()
-    assert [m["kind"] for m in received] == ["snapshot", "delta", "heartbeat"]
-    assert received[1]["sequence"] == 1
+    kinds = [m["kind"] for m in received]
+    # The heartbeat may come before the delta when the entry takes longer than a heartbeat (a loaded machine).
+    assert kinds[0] == "snapshot" and sorted(kinds[1:]) == ["delta", "heartbeat"]
+    assert next(m for m in received if m["kind"] == "delta")["sequence"] == 1
 
 
 def test_the_stream_of_a_draft_championships_game_is_a_404_for_the_public():
