@@ -430,10 +430,15 @@ if PRODUCTION:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"refusals_as_info": {"()": "portal.log_filters.RefusalsAsInfo"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("DJANGO_LOG_LEVEL", default="INFO")},
-    # WeasyPrint logs each step of every render at INFO; its warnings (a refused URL, a CSS error) still show.
-    "loggers": {"weasyprint.progress": {"level": "WARNING"}},
+    "loggers": {
+        # WeasyPrint logs each step of every render at INFO; its warnings (a refused URL, a CSS error) still show.
+        "weasyprint.progress": {"level": "WARNING"},
+        # A refusal (403, 404, 401, 405...) is one INFO line without a traceback; 5xx stay errors with theirs.
+        "django.request": {"filters": ["refusals_as_info"]},
+    },
 }
 
 # --- Documents (reports) ---------------------------------------------------------
