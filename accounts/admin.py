@@ -7,8 +7,9 @@ raise anyone (themselves included) to superuser or touch a superuser's
 account: those stay with superusers.
 """
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.utils.translation import ngettext
 from knox.models import AuthToken
 
 from portal.admin import AccessAdmin, AccessPermissionsMixin
@@ -50,6 +51,22 @@ class UserAdmin(AccessPermissionsMixin, BaseUserAdmin):
         if obj is not None and obj.is_superuser and not request.user.is_superuser:
             return False
         return super().has_delete_permission(request, obj)
+
+    def log_change(self, request, obj, message):
+        # The "change password" page saves the new password, then logs the change: the tokens it revoked
+        # (User.save, issue 23) are said there.
+        if obj.revoked_api_tokens:
+            messages.warning(request, revoked_tokens_message(obj))
+        return super().log_change(request, obj, message)
+
+
+def revoked_tokens_message(user: User) -> str:
+    count = user.revoked_api_tokens
+    return ngettext(
+        "The new password revoked %(count)d API token of %(user)s: a program that used it needs a new one.",
+        "The new password revoked %(count)d API tokens of %(user)s: programs that used them need new ones.",
+        count,
+    ) % {"count": count, "user": user.get_username()}
 
 
 @admin.register(RoleAssignment)

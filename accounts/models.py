@@ -23,6 +23,44 @@ class User(AbstractUser):
     def __str__(self):
         return self.get_full_name() or self.username
 
+    # --- A new password revokes the API tokens (issue 23) -----------------------------------------------------
+    # Every way a password changes ends in ``save()``: the admin's "change password" of a login and its own
+    # "change password" page, ``set_password`` in any service, ``manage.py changepassword``. Whoever changes a
+    # password because it leaked must not leave a token made with it working: each of the person's tokens is
+    # revoked. A hash upgrade at login (``check_password`` re-hashing the same password) is no change.
+    # ``revoked_api_tokens`` then says how many, for the page that changed it to say so.
+
+    revoked_api_tokens = 0
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        user = super().from_db(db, field_names, values)
+        user._stored_password = user.__dict__.get("password")  # absent when the field was deferred
+        return user
+
+    def save(self, *args, **kwargs):
+        replaced = self._password_replaced(kwargs.get("update_fields"))
+        super().save(*args, **kwargs)
+        if replaced:
+            self.revoked_api_tokens = revoke_api_tokens(self)
+        self._stored_password = self.password
+
+    def _password_replaced(self, update_fields) -> bool:
+        if self._state.adding or (update_fields is not None and "password" not in update_fields):
+            return False
+        if self._password is None and update_fields is not None and set(update_fields) == {"password"}:
+            return False  # check_password's hash upgrade: the same password, stored with today's hasher
+        stored = getattr(self, "_stored_password", None)
+        if stored is None:  # loaded without its password: only set_password tells
+            return self._password is not None
+        return stored != self.password
+
+
+def revoke_api_tokens(user: User) -> int:
+    """Delete every API token of ``user`` (they are refused from now on); return how many there were."""
+    deleted, _by_model = ApiToken.objects.filter(user=user).delete()
+    return deleted
+
 
 class Role(models.TextChoices):
     IHTC_EXECUTIVE = "ihtc_executive", _("IHTC executive")

@@ -2,12 +2,18 @@
 
 A token is shown once, on the page that made it; the database keeps only its digest (django-rest-knox). Each
 person sees and revokes only their own tokens: another's token is a 404, as if it did not exist.
+
+Making a token (which may live a year) asks for the person's password again, so an open session alone (a
+borrowed computer, a stolen cookie) cannot make one. The password is checked through ``authenticate``: a wrong
+one counts toward the login lockout (django-axes), and a locked-out login makes no token. A new password revokes
+every token (``accounts.models.User.save``).
 """
 
 import datetime
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth import authenticate
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -21,6 +27,12 @@ LIFETIMES_DAYS = [30, 90, 365]
 
 
 class TokenForm(forms.Form):
+    password = forms.CharField(
+        label=gettext_lazy("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=gettext_lazy("Asked again before a token is made: a token acts as you for up to a year."),
+    )
     name = forms.CharField(
         label=gettext_lazy("Name"),
         max_length=100,
@@ -33,6 +45,22 @@ class TokenForm(forms.Form):
         choices=[(days, gettext_lazy("%(days)s days") % {"days": days}) for days in LIFETIMES_DAYS],
     )
 
+    def __init__(self, *args, request, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.request = request
+
+    def clean_password(self):
+        """The person's own current password; a wrong one is a failed login for django-axes' lockout."""
+        password = self.cleaned_data["password"]
+        user = self.request.user
+        checked = authenticate(self.request, username=user.get_username(), password=password)
+        if checked is None or checked.pk != user.pk:
+            raise forms.ValidationError(
+                _("This is not your password: a token is made only with your current password."),
+                code="wrong_password",
+            )
+        return password
+
 
 @never_cache
 @login_required
@@ -40,14 +68,14 @@ class TokenForm(forms.Form):
 def token_list(request):
     """The person's tokens; a POST makes a new one and shows it once."""
     created = None
-    form = TokenForm(request.POST or None)
+    form = TokenForm(request.POST or None, request=request)
     if request.method == "POST" and form.is_valid():
         token, created = ApiToken.objects.create(
             user=request.user,
             expiry=datetime.timedelta(days=form.cleaned_data["days"]),
             name=form.cleaned_data["name"],
         )
-        form = TokenForm()
+        form = TokenForm(request=request)
     tokens = ApiToken.objects.filter(user=request.user)
     return render(request, "accounts/tokens.html", {"form": form, "tokens": tokens, "created": created})
 

@@ -36,9 +36,12 @@ http_routes = [
     re_path(r"", django_asgi_app),
 ]
 
+from portal.request_limits import RequestBodyLimit  # noqa: E402
+
 application = ProtocolTypeRouter(
     {
-        "http": URLRouter(http_routes),
+        # A body over 12 MB is a 413 before Django reads it (uvicorn has no body-size limit of its own).
+        "http": RequestBodyLimit(URLRouter(http_routes)),
         # The viewer's session says who it is (a draft's games are its directors'); other sites' pages may not
         # open a socket with the viewer's cookies.
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_routes))),

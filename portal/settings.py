@@ -81,6 +81,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # A body over PORTAL_MAX_REQUEST_BYTES is a 413 before anything reads it (under ASGI: portal.asgi's wrapper).
+    "portal.request_limits.RequestBodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files, right after the security headers and before anything that touches the session.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -252,9 +254,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Two limits (accounts.lockout): failed passwords per login and address, and per login from any address, so that
+# changing address (a rotated X-Forwarded-For, many machines) does not escape the lock (issue 23).
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_ACCOUNT_FAILURE_LIMIT = env.int("AXES_ACCOUNT_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = 1  # hours
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], ["username"]]  # in this order: accounts.lockout
+AXES_HANDLER = "accounts.lockout.LockoutHandler"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 AXES_RESET_ON_SUCCESS = True
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -304,6 +311,10 @@ STORAGES = {
 # Without collected files WhiteNoise serves straight from the apps' static folders: no collectstatic needed.
 WHITENOISE_USE_FINDERS = not COLLECTED_STATIC
 WHITENOISE_AUTOREFRESH = DEBUG and not COLLECTED_STATIC
+# The whole request body: at most 12 MB, as the topology's nginx (client_max_body_size 12m), refused with 413 before
+# it is read also without nginx (portal.request_limits). Below it: form fields at most 10 MB (Django's 400), an
+# upload kept in memory up to 5 MB and written to a temporary file beyond, each upload field checked on its own.
+PORTAL_MAX_REQUEST_BYTES = env.int("PORTAL_MAX_REQUEST_BYTES", default=12 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 
@@ -433,10 +444,15 @@ if PRODUCTION:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"refusals_as_info": {"()": "portal.log_filters.RefusalsAsInfo"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("DJANGO_LOG_LEVEL", default="INFO")},
-    # WeasyPrint logs each step of every render at INFO; its warnings (a refused URL, a CSS error) still show.
-    "loggers": {"weasyprint.progress": {"level": "WARNING"}},
+    "loggers": {
+        # WeasyPrint logs each step of every render at INFO; its warnings (a refused URL, a CSS error) still show.
+        "weasyprint.progress": {"level": "WARNING"},
+        # A refusal (403, 404, 401, 405...) is one INFO line without a traceback; 5xx stay errors with theirs.
+        "django.request": {"filters": ["refusals_as_info"]},
+    },
 }
 
 # --- Documents (reports) ---------------------------------------------------------

@@ -32,6 +32,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from accounts.models import Role
 from federation.models import DeviceRequestStatus
 from tests.factories import (
+    TEST_PASSWORD,
     EligibilityWaiverFactory,
     EquipmentInspectionFactory,
     EquipmentModelFactory,
@@ -1992,7 +1993,7 @@ TARGETS += [
         "name": "page api token create",
         "method": "post",
         "url": page("accounts:tokens"),
-        "data": lambda w: {"name": "matrix script", "days": 90},
+        "data": lambda w: {"password": TEST_PASSWORD, "name": "matrix script", "days": 90},
         "expect": expect(200, ANON=LOGIN),
     },
     {

@@ -18,7 +18,8 @@ from demo.management.commands.demo import logins_table, portal_url
 ROOT = Path(__file__).resolve().parent.parent
 
 FAKE_PYTHON = """#!/usr/bin/env bash
-echo "DJANGO_DEBUG=${DJANGO_DEBUG:-} PORTAL_COLLECTED_STATIC=${PORTAL_COLLECTED_STATIC:-} $*" >>"$FAKE_LOG"
+echo "DJANGO_DEBUG=${DJANGO_DEBUG:-} PORTAL_COLLECTED_STATIC=${PORTAL_COLLECTED_STATIC:-} \
+PORTAL_BASE_URL=${PORTAL_BASE_URL:-} $*" >>"$FAKE_LOG"
 case "$1 ${2:-}" in
     "-c "*) exec "$REAL_PYTHON" "$@" ;;
     "-m celery") exec sleep 60 ;;
@@ -64,7 +65,11 @@ def _run(tmp_path, **variables) -> tuple[str, list[str]]:
     fake_python.chmod(0o755)
     fake_demo.chmod(0o755)
     log = tmp_path / "calls.log"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PORTAL_")) and k != "DEBUG"}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "PORTAL_")) and k not in ("DEBUG", "FORWARDED_ALLOW_IPS")
+    }
     env.update(
         PY=str(fake_python),
         DEMO_COMMAND=str(fake_demo),
@@ -90,6 +95,34 @@ def test_make_run_on_another_port_names_that_port_in_every_message(tmp_path):
     assert all(f":{port}/" in url for url in urls), urls
     assert ":8000" not in output
     assert any(f"-m uvicorn portal.asgi:application --host 127.0.0.1 --port {port}" in call for call in calls)
+
+
+def test_make_run_on_another_port_gives_that_address_to_every_e_mail(tmp_path):
+    """The worker sends the e-mails and the web server makes some: both get PORTAL_BASE_URL of the served port."""
+    port = _free_port()
+    _, calls = _run(tmp_path, PORT=str(port))
+    served = [call for call in calls if "-m celery" in call or "-m uvicorn" in call]
+    assert len(served) == 3  # worker, beat, web server
+    assert all(f"PORTAL_BASE_URL=http://127.0.0.1:{port} " in call for call in served), served
+
+
+def test_the_e_mail_links_start_with_portal_base_url_from_the_environment(tmp_path):
+    """The setting the e-mails read (portal.notifications) is the variable scripts/run exports."""
+    code = "from django.conf import settings; print(settings.PORTAL_BASE_URL)"
+    env = {**os.environ, "PORTAL_BASE_URL": "http://127.0.0.1:8303", "PORTAL_DATA_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.stdout.strip().splitlines()[-1] == "http://127.0.0.1:8303", done.stderr
+
+
+def test_make_run_believes_no_x_forwarded_for_unless_a_proxy_is_named(tmp_path):
+    _, calls = _run(tmp_path, PORT=str(_free_port()))
+    web = next(call for call in calls if "-m uvicorn" in call)
+    assert web.endswith("--no-proxy-headers"), web
+    _, calls = _run(tmp_path, PORT=str(_free_port()), FORWARDED_ALLOW_IPS="127.0.0.9")
+    web = next(call for call in calls if "-m uvicorn" in call and "127.0.0.9" in call)
+    assert web.endswith("--proxy-headers --forwarded-allow-ips 127.0.0.9"), web
 
 
 def test_make_run_serves_with_debug_off_and_collected_static_files_by_default(tmp_path):

@@ -79,6 +79,7 @@ def test_the_pages_and_the_api_docs_run_under_the_policy(watched_tab):
         assert response.status == 200, path
         assert "default-src 'self'" in response.headers["content-security-policy"], path
     tab.goto("/accounts/tokens/")
+    tab.fill("#id_password", TEST_PASSWORD)
     tab.fill("#id_name", "browser check")
     tab.locator("form:has(#id_name) [type=submit]").click()
     expect(tab.locator("#new-token")).to_be_visible()

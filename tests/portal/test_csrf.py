@@ -64,11 +64,14 @@ def test_a_write_page_without_the_csrf_token_is_refused():
     user = UserFactory()
     client = Client(enforce_csrf_checks=True)
     client.force_login(user)
-    response = client.post(reverse("accounts:tokens"), {"name": "forged", "days": 30})
+    response = client.post(reverse("accounts:tokens"), {"password": TEST_PASSWORD, "name": "forged", "days": 30})
     assert response.status_code == 403
     assert not ApiToken.objects.exists()
     # With the token the page's form sends, the same POST is accepted.
     client.get(reverse("accounts:tokens"))
     token = client.cookies["csrftoken"].value
-    response = client.post(reverse("accounts:tokens"), {"name": "mine", "days": 30, "csrfmiddlewaretoken": token})
+    response = client.post(
+        reverse("accounts:tokens"),
+        {"password": TEST_PASSWORD, "name": "mine", "days": 30, "csrfmiddlewaretoken": token},
+    )
     assert response.status_code == 200 and ApiToken.objects.filter(name="mine").exists()
