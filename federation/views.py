@@ -24,6 +24,7 @@ from accounts.access import (
     is_federation_staff,
     waiver_requests_visible_to,
 )
+from common.numbers import whole_number_or_none
 from portal.filters import id_or_none
 from portal.forms import apply_errors
 from tournaments.selectors import person_eligibility
@@ -39,10 +40,7 @@ RECENT_DECISIONS = 10
 
 
 def _int_or_none(value: str | None) -> int | None:
-    try:
-        return int(value) if value else None
-    except ValueError:
-        return None
+    return whole_number_or_none(value)
 
 
 @login_required

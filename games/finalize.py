@@ -35,6 +35,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from common.numbers import whole_number_or_none
 from discipline.services import Consequence, ConsequenceReceipt, receive_game_consequences
 from federation.models import Person
 from games import engine
@@ -302,7 +303,8 @@ def sheet_people(game: Game) -> dict[str, dict[int, Person]]:
             lines = [
                 (r.number, r.person) for r in RosterEntry.objects.filter(entry_id=entry_id).select_related("person")
             ]
-        people[side] = {int(number): person for number, person in lines if number.isdigit()}
+        numbered = ((whole_number_or_none(number), person) for number, person in lines)
+        people[side] = {number: person for number, person in numbered if number is not None}
     return people
 
 
