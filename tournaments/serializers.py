@@ -7,6 +7,8 @@ read models, or the dataclasses the selectors and pure cores return.
 
 from __future__ import annotations
 
+import datetime
+
 from django_countries.serializer_fields import CountryField
 from drf_spectacular.plumbing import build_basic_type
 from drf_spectacular.types import OpenApiTypes
@@ -362,7 +364,12 @@ class GameSerializer(ModelSerializer):
     def get_local_start(self, game) -> str | None:
         if game.start_at is None:
             return None
-        return game.start_at.astimezone(game.championship.venue.zone).isoformat()
+        local = game.start_at.astimezone(game.championship.venue.zone)
+        if local.utcoffset().seconds % 60:
+            # A zone's local mean time before standard time (Rome in 1600: +00:49:56) has no RFC 3339 offset: the
+            # same instant in UTC, so the answer stays a valid date-time.
+            local = game.start_at.astimezone(datetime.UTC)
+        return local.isoformat()
 
 
 class GameResultInputSerializer(serializers.Serializer):
