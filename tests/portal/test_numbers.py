@@ -299,3 +299,35 @@ def test_a_server_error_of_a_page_is_still_the_portals_500_page(settings):
     response = Client(raise_request_exception=False).get("/boom/")
     assert response.status_code == 500
     assert response["Content-Type"].startswith("text/html")
+
+
+# --- the pages' number fields (portal.forms) --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["²", "٣", "1_0", "١٢"])
+def test_the_pages_number_fields_refuse_other_digits(value):
+    from django import forms
+
+    from portal.forms import DecimalField, IntegerField
+
+    for field in (IntegerField(), DecimalField(max_digits=5, decimal_places=2)):
+        with pytest.raises(forms.ValidationError):
+            field.clean(value)
+    assert IntegerField().clean(" 12 ") == 12
+    assert DecimalField(max_digits=5, decimal_places=2).clean("12.5") == Decimal("12.5")
+
+
+@pytest.mark.django_db
+def test_a_fee_posted_in_other_digits_is_refused_naming_the_amount_and_not_recorded():
+    from tests.factories import TeamEntryFactory
+    from tournaments.models import EntryStatus
+
+    entry = TeamEntryFactory(status=EntryStatus.ENTERED, fee_paid=False, fee_paid_at=None, fee_paid_amount=None)
+    client = _browser(SuperuserFactory())
+    token = _csrf(client, reverse("tournaments:entries", args=[entry.championship_id]))
+    url = reverse("tournaments:entry-fee-paid", args=[entry.pk])
+    response = client.post(url, {"amount": "٥٠٠", "currency": "USD", "csrfmiddlewaretoken": token})
+    assert response.status_code == 302
+    assert any("amount:" in str(m) for m in get_messages(response.wsgi_request))
+    entry.refresh_from_db()
+    assert not entry.fee_paid
