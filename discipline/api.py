@@ -31,6 +31,7 @@ from discipline.models import (
 )
 from discipline.suspensions import can_see_suspensions_of
 from portal.api import ServiceAnswerMixin
+from portal.serializers import DecimalField, IntegerField
 from tournaments.models import Championship, Game
 
 _REFUSED = OpenApiResponse(description="Bad input: the field and the rule it breaks.")
@@ -42,7 +43,7 @@ class IncidentReportSerializer(serializers.ModelSerializer):
     deadline = serializers.DateTimeField(
         read_only=True, allow_null=True, default=None, help_text="The start of the team's next game (queue only)."
     )
-    game_number = serializers.IntegerField(source="game.number", read_only=True)
+    game_number = IntegerField(source="game.number", read_only=True)
 
     class Meta:
         model = IncidentReport
@@ -54,7 +55,7 @@ class IncidentReportSerializer(serializers.ModelSerializer):
 
 
 class AttachmentSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = IntegerField()
     content_type = serializers.CharField()
     url = serializers.CharField(help_text="The download, through the same permission check.")
 
@@ -81,13 +82,13 @@ class ConfidentialReportSerializer(serializers.ModelSerializer):
 class ConfidentialReportInput(serializers.Serializer):
     kind = serializers.ChoiceField(choices=ConfidentialKind.choices)
     text = serializers.CharField()
-    incident_report = serializers.IntegerField(required=False, allow_null=True)
+    incident_report = IntegerField(required=False, allow_null=True)
     attachments = serializers.ListField(child=serializers.FileField(), required=False, default=list)
 
 
 class SuspensionSerializer(serializers.ModelSerializer):
     description = serializers.CharField(source="describe", read_only=True)
-    games_served = serializers.IntegerField(read_only=True)
+    games_served = IntegerField(read_only=True)
 
     class Meta:
         model = Suspension
@@ -107,14 +108,14 @@ class DecisionSerializer(serializers.Serializer):
 
 
 class CaseSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = IntegerField()
     title = serializers.CharField()
-    championship = serializers.IntegerField(source="championship_id")
+    championship = IntegerField(source="championship_id")
     status = serializers.CharField()
     hearing_at = serializers.DateTimeField(allow_null=True)
     reports = IncidentReportSerializer(source="incident_reports.all", many=True)
     protests = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=IntegerField(),
         source="protest_ids",
         read_only=True,
         help_text="The ids of the protests the case gathers (9.1; R-53).",
@@ -143,10 +144,10 @@ SANCTION_KINDS = [
 
 
 class SanctionInput(serializers.Serializer):
-    person = serializers.IntegerField()
+    person = IntegerField()
     kind = serializers.ChoiceField(choices=SANCTION_KINDS)
     article = serializers.CharField(default="8.2")
-    games = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    games = IntegerField(required=False, allow_null=True, min_value=1)
     until = serializers.DateTimeField(required=False, allow_null=True)
 
 
@@ -297,7 +298,7 @@ class AppealSerializer(serializers.ModelSerializer):
 class AppealInput(serializers.Serializer):
     level = serializers.ChoiceField(choices=AppealLevel.choices)
     grounds = serializers.CharField()
-    fee_amount = serializers.DecimalField(max_digits=10, decimal_places=2, required=False, allow_null=True, min_value=0)
+    fee_amount = DecimalField(max_digits=10, decimal_places=2, required=False, allow_null=True, min_value=0)
     fee_currency = serializers.CharField(max_length=3, required=False, default="USD")
 
 

@@ -20,8 +20,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from portal.api import ServiceAnswerMixin
-from portal.filters import id_filter
-from portal.serializers import ModelSerializer, StrictPrimaryKeyRelatedField
+from portal.filters import MAX_ID, id_filter
+from portal.serializers import DecimalField, IntegerField, ModelSerializer, StrictPrimaryKeyRelatedField
 from tournaments.models import Game, TeamEntry
 from tournaments.services import money
 
@@ -46,7 +46,7 @@ _REFUSED = OpenApiResponse(
 # --- answers ---------------------------------------------------------------------------------------------------
 
 
-class MoneyAmountField(serializers.DecimalField):
+class MoneyAmountField(DecimalField):
     """The amount of a Money value (null: none); its ISO 4217 currency is the ``<name>_currency`` field beside it."""
 
     def __init__(self, **kwargs):
@@ -88,7 +88,7 @@ class ProtestTransitionSerializer(ModelSerializer):
 
 
 class ProtestAttachmentSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = IntegerField()
     name = serializers.CharField()
     content_type = serializers.CharField()
     url = serializers.CharField(help_text="The download, through the protest's own permission check.")
@@ -156,9 +156,7 @@ class IncidentSerializer(serializers.Serializer):
     at = serializers.DateTimeField(
         allow_null=True, help_text="The server time anchoring the deadline (R-51); null: the game has not ended."
     )
-    entry = serializers.IntegerField(
-        source="entry_id", allow_null=True, help_text="The team it belongs to; null: either team's."
-    )
+    entry = IntegerField(source="entry_id", allow_null=True, help_text="The team it belongs to; null: either team's.")
 
 
 # --- requests --------------------------------------------------------------------------------------------------
@@ -188,7 +186,7 @@ class ProtestAnswerInput(serializers.Serializer):
 
 
 class ProtestFeeInput(serializers.Serializer):
-    amount = serializers.DecimalField(max_digits=10, decimal_places=2, help_text="R-52: US$200 or the equivalent.")
+    amount = DecimalField(max_digits=10, decimal_places=2, help_text="R-52: US$200 or the equivalent.")
     currency = serializers.RegexField(r"^[A-Za-z]{3}$", default="USD", help_text="ISO 4217 code, e.g. USD")
     method = serializers.ChoiceField(choices=FeeMethod.choices)
     received_at = serializers.DateTimeField(
@@ -440,7 +438,12 @@ class GameProtestIncidentsView(APIView):
         "``kind`` narrows the list; ``entry`` names the team when you manage both.",
         parameters=[
             OpenApiParameter("kind", enum=ProtestKind.values, required=False),
-            OpenApiParameter("entry", int, required=False, description="The protesting team's entry id."),
+            OpenApiParameter(
+                "entry",
+                {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+                required=False,
+                description="The protesting team's entry id.",
+            ),
         ],
         responses={200: IncidentSerializer(many=True), 400: _REFUSED, 403: _FORBIDDEN, 404: _NOT_FOUND},
     )

@@ -7,6 +7,8 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from djmoney.forms.fields import MoneyField
 
+from portal.forms import IntegerField
+
 from .models import FeeMethod, ProtestKind, ProtestStatus
 
 
@@ -96,4 +98,4 @@ class TextForm(forms.Form):
 class ProtestFilterForm(forms.Form):
     status = forms.ChoiceField(choices=[("", "Any status")] + list(ProtestStatus.choices), required=False)
     kind = forms.ChoiceField(choices=[("", "Any kind")] + list(ProtestKind.choices), required=False)
-    championship = forms.IntegerField(required=False, min_value=1)
+    championship = IntegerField(required=False, min_value=1)

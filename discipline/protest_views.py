@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from federation.files import private_file_response
+from portal.filters import id_or_none
 from portal.forms import apply_errors
 from tournaments.models import Game
 
@@ -74,7 +75,7 @@ def protest_file(request):
         raise PermissionDenied("Rule 9.1: a team manager files his team's protests.")
     games = list(_managed_games(request.user))
     by_pk = {g.pk: g for g in games}
-    chosen = by_pk.get(_int(request.POST.get("game") or request.GET.get("game")))
+    chosen = by_pk.get(id_or_none(request.POST.get("game") or request.GET.get("game")))
     managed = set(request.user.managed_entries.values_list("pk", flat=True))
     entry = None
     incidents = []
@@ -107,13 +108,6 @@ def protest_file(request):
     rules = svc.protest_rules(chosen.championship) if chosen else None
     context = {"form": form, "game": chosen, "entry": entry, "rules": rules, "incidents": incidents}
     return render(request, "discipline/protest_file.html", context, status=status)
-
-
-def _int(value) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
 
 
 def _detail_context(request, protest: Protest, **forms) -> dict:

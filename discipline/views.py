@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST
 
+from common.numbers import NotANumber, whole_number
 from discipline import access, appeals, cases, selectors
 from discipline.appeal_forms import DecideAppealForm, LodgeAppealForm
 from discipline.models import (
@@ -33,6 +34,7 @@ from discipline.models import (
 )
 from discipline.suspensions import can_see_suspensions_of
 from federation.files import private_file_response
+from portal.filters import MAX_ID
 from portal.forms import apply_errors
 from tournaments.models import Championship, Game
 
@@ -80,9 +82,9 @@ def _sanction_from(post) -> list[cases.Sanction]:
     if not person:
         return []
     try:
-        person_id = int(person)
-        games = int(post["games"]) if post.get("games") else None
-    except ValueError:
+        person_id = whole_number(person, minimum=1, maximum=MAX_ID)
+        games = whole_number(post["games"], minimum=1, maximum=MAX_ID) if post.get("games") else None
+    except NotANumber:
         raise ValidationError({"sanctions": "Rule 8.2: give the person and the number of games as numbers."}) from None
     until = parse_datetime(post.get("until", "")) if post.get("until") else None
     if until is not None and timezone.is_naive(until):

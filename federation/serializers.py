@@ -15,7 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from portal.serializers import ModelSerializer
+from portal.serializers import FloatField, IntegerField, ModelSerializer
 
 from .models import (
     EligibilityWaiver,
@@ -82,7 +82,7 @@ class PersonSerializer(ModelSerializer):
 class EligibilityQuerySerializer(serializers.Serializer):
     """GET parameters of a person's eligibility (1.1 B-G): the championship it is checked for."""
 
-    year = serializers.IntegerField(min_value=1900, max_value=2200, required=False)
+    year = IntegerField(min_value=1900, max_value=2200, required=False)
     start_date = serializers.DateField(required=False)
     end_date = serializers.DateField(required=False)
     team_country = SafeCountryField(required=False)
@@ -123,9 +123,9 @@ class CategoryEligibilitySerializer(serializers.Serializer):
 class EnteredEligibilitySerializer(CategoryEligibilitySerializer):
     """Eligibility in a championship whose roster names the person: its category, dates, team country, ruleset."""
 
-    championship = serializers.IntegerField()
+    championship = IntegerField()
     championship_name = serializers.CharField()
-    entry = serializers.IntegerField()
+    entry = IntegerField()
     team = serializers.CharField()
     start_date = serializers.DateField()
     end_date = serializers.DateField()
@@ -142,7 +142,7 @@ class AssumedEligibilitySerializer(serializers.Serializer):
 
 
 class PersonEligibilitySerializer(serializers.Serializer):
-    person = serializers.IntegerField()
+    person = IntegerField()
     championships = EnteredEligibilitySerializer(
         many=True, help_text="Each championship whose roster names the person (withdrawn entries aside), latest first."
     )
@@ -160,7 +160,7 @@ class PassportSerializer(ModelSerializer):
     """A passport's metadata; the scan itself only through ``federation:passport-scan``."""
 
     person_name = serializers.StringRelatedField(source="person", read_only=True)
-    federation = serializers.IntegerField(source="person.federation_id", read_only=True)
+    federation = IntegerField(source="person.federation_id", read_only=True)
     issuing_country = SafeCountryField()
     has_scan = serializers.SerializerMethodField()
     scan_url = serializers.SerializerMethodField()
@@ -192,7 +192,7 @@ class PassportSerializer(ModelSerializer):
 class PassportInputSerializer(serializers.Serializer):
     """A passport to record (1.1 B); ``scan`` goes as multipart and is checked by its content."""
 
-    person = serializers.IntegerField()
+    person = IntegerField()
     issuing_country = SafeCountryField()
     number = serializers.CharField(max_length=40)
     expiry_date = serializers.DateField()
@@ -227,10 +227,10 @@ class EligibilityWaiverSerializer(ModelSerializer):
 
 
 class EligibilityWaiverInputSerializer(serializers.Serializer):
-    person = serializers.IntegerField()
+    person = IntegerField()
     code = serializers.CharField(max_length=32)
     category = serializers.CharField(max_length=32, required=False, allow_blank=True, default="")
-    year = serializers.IntegerField(required=False, allow_null=True, default=None)
+    year = IntegerField(required=False, allow_null=True, default=None)
     reason = serializers.CharField(allow_blank=True, trim_whitespace=True)
 
 
@@ -275,8 +275,8 @@ class ViolationSerializer(serializers.Serializer):
     field = serializers.CharField()
     article = serializers.CharField()
     message = serializers.CharField()
-    limit_mm = serializers.FloatField(allow_null=True, help_text="The limit the article sets, in millimetres.")
-    measured_mm = serializers.FloatField(allow_null=True, help_text="The value measured, in millimetres.")
+    limit_mm = FloatField(allow_null=True, help_text="The limit the article sets, in millimetres.")
+    measured_mm = FloatField(allow_null=True, help_text="The value measured, in millimetres.")
 
 
 MEASUREMENTS_HELP = (
@@ -309,7 +309,7 @@ class EquipmentInspectionSerializer(ModelSerializer):
 class EquipmentInspectionInputSerializer(serializers.Serializer):
     """Measurements in millimetres (and yes/no findings); violations are computed, never sent."""
 
-    person = serializers.IntegerField()
+    person = IntegerField()
     kind = serializers.CharField(max_length=32)
     measurements = serializers.DictField(child=serializers.JSONField(), help_text=MEASUREMENTS_HELP)
     notes = serializers.CharField(required=False, allow_blank=True, default="")
@@ -349,7 +349,7 @@ class ProtectiveDeviceRequestSerializer(ModelSerializer):
 
 
 class DeviceRequestInputSerializer(serializers.Serializer):
-    person = serializers.IntegerField()
+    person = IntegerField()
     description = serializers.CharField(allow_blank=True)
     physician = serializers.CharField(max_length=200, allow_blank=True)
     prescription = serializers.FileField(required=False, allow_empty_file=True)

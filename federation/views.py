@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.roles import is_federation_staff
+from common.numbers import whole_number_or_none
 from federation.access import (
     access_device_request,
     access_passport,
@@ -39,10 +40,7 @@ RECENT_DECISIONS = 10
 
 
 def _int_or_none(value: str | None) -> int | None:
-    try:
-        return int(value) if value else None
-    except ValueError:
-        return None
+    return whole_number_or_none(value)
 
 
 @login_required

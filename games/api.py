@@ -107,8 +107,12 @@ def _lineups(queryset):
 class PublicReadPermission(permissions.BasePermission):
     """Reads are open (the queryset decides what is shown); a write needs a login and the service decides."""
 
+    def allows_anonymous(self, view, method: str) -> bool:
+        """Whether an anonymous caller may ``method`` (the schema's ``security`` says so: portal.openapi)."""
+        return method in permissions.SAFE_METHODS
+
     def has_permission(self, request, view):
-        return request.method in permissions.SAFE_METHODS or bool(request.user and request.user.is_authenticated)
+        return self.allows_anonymous(view, request.method) or bool(request.user and request.user.is_authenticated)
 
 
 @extend_schema_view(

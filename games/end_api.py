@@ -16,6 +16,7 @@ from games.devices import ConsoleConflict
 from games.models import SheetAmendment, SignatureMethod, SignerRole
 from games.sheet import MAX_BATCH, SheetRefused, check_can_enter_game_events
 from games.sheet_api import DEVICE_FORBIDDEN, TAKEN_OVER, SheetRefusalSerializer, _conflict, _game
+from portal.serializers import IntegerField
 
 _NOT_FOUND = OpenApiResponse(description="No such game.")
 _FORBIDDEN = OpenApiResponse(description="Not one of the game's officials, nor staff who direct its championship.")
@@ -32,7 +33,7 @@ def _refusal(refused: SheetRefused) -> Response:
 
 class SignerSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=SignerRole.choices)
-    person = serializers.IntegerField(source="person.pk")
+    person = IntegerField(source="person.pk")
     label = serializers.CharField(help_text="Who signs, as the form shows it.")
     has_login = serializers.SerializerMethodField(
         help_text="The signer has a login of their own: without one they cannot sign (issue 23)."
@@ -45,7 +46,7 @@ class SignerSerializer(serializers.Serializer):
 
 class SignatureSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=SignerRole.choices)
-    person = serializers.IntegerField(source="person_id")
+    person = IntegerField(source="person_id")
     name = serializers.CharField(help_text="The name as signed.")
     signer = serializers.CharField(
         source="signer.username",
@@ -61,13 +62,13 @@ class SignatureSerializer(serializers.Serializer):
     recorded_by = serializers.CharField(source="recorded_by.username", help_text="The login that took it.")
     device = serializers.CharField()
     signed_at = serializers.DateTimeField()
-    sequence = serializers.IntegerField(help_text="The sheet's sequence signed.")
+    sequence = IntegerField(help_text="The sheet's sequence signed.")
 
 
 class SignaturesSerializer(serializers.Serializer):
-    game = serializers.IntegerField(source="game.pk")
+    game = IntegerField(source="game.pk")
     status = serializers.CharField(help_text="The sheet's: open, final; not_opened before the first entry.")
-    sequence = serializers.IntegerField(help_text="The sheet's last sequence: the log the signatures are of.")
+    sequence = IntegerField(help_text="The sheet's last sequence: the log the signatures are of.")
     complete = serializers.BooleanField(help_text="Every signature is there: the sheet is (or becomes) final.")
     signers = SignerSerializer(many=True, help_text="Who may sign, in which role (4.2 O, 4.3 A).")
     signed = SignatureSerializer(many=True, help_text="The signatures of the current log.")
@@ -80,7 +81,7 @@ class SignaturesSerializer(serializers.Serializer):
 
 class SignInputSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=SignerRole.choices)
-    person = serializers.IntegerField(help_text="The person signing: one of `signers` in that role.")
+    person = IntegerField(help_text="The person signing: one of `signers` in that role.")
     pin = serializers.CharField(
         max_length=12,
         required=False,
@@ -185,7 +186,7 @@ class AmendmentSerializer(serializers.ModelSerializer):
     event_ids = serializers.ListField(child=serializers.UUIDField(), help_text="The entries the amendment appended.")
     before = serializers.JSONField(help_text="The summary the log gave before (games.finalize.SheetSummary).")
     after = serializers.JSONField(help_text="The summary it gives after.")
-    result_amendment = serializers.IntegerField(
+    result_amendment = IntegerField(
         source="result_amendment_id", allow_null=True, help_text="The result's own audited amendment, if any."
     )
 
@@ -257,15 +258,15 @@ class RescueInputSerializer(serializers.Serializer):
     events = serializers.ListField(
         child=serializers.DictField(), allow_empty=False, max_length=MAX_BATCH, help_text="The unsent entries."
     )
-    game = serializers.IntegerField(required=False, help_text="The game the file was exported from, if it says.")
+    game = IntegerField(required=False, help_text="The game the file was exported from, if it says.")
     exported_at = serializers.DateTimeField(required=False, help_text="When the console exported it.")
 
 
 class RescueAnswerSerializer(serializers.Serializer):
     device = serializers.CharField()
-    stored = serializers.IntegerField(help_text="Entries stored now.")
-    already_there = serializers.IntegerField(help_text="Entries the server held already (same id): not doubled.")
-    sequence = serializers.IntegerField(source="answer.sequence")
+    stored = IntegerField(help_text="Entries stored now.")
+    already_there = IntegerField(help_text="Entries the server held already (same id): not doubled.")
+    sequence = IntegerField(source="answer.sequence")
     status = serializers.CharField(source="answer.status")
 
 

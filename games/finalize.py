@@ -36,6 +36,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.pins import verify_signing_secret
+from common.numbers import whole_number_or_none
 from federation.models import Person
 from games import engine
 from games.access import can_direct_game, can_enter_game_events
@@ -305,7 +306,8 @@ def sheet_people(game: Game) -> dict[str, dict[int, Person]]:
             lines = [
                 (r.number, r.person) for r in RosterEntry.objects.filter(entry_id=entry_id).select_related("person")
             ]
-        people[side] = {int(number): person for number, person in lines if number.isdigit()}
+        numbered = ((whole_number_or_none(number), person) for number, person in lines)
+        people[side] = {number: person for number, person in numbered if number is not None}
     return people
 
 

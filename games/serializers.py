@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from portal.filters import MAX_ID
+from portal.serializers import IntegerField
 
 from .models import (
     DUTY_LIMITS,
@@ -18,8 +19,8 @@ from .models import (
 )
 
 
-def _id(**kwargs) -> serializers.IntegerField:
-    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+def _id(**kwargs) -> IntegerField:
+    return IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
 
 
 class GameOfficialSerializer(serializers.ModelSerializer):
@@ -35,7 +36,7 @@ class GameOfficialInputSerializer(serializers.Serializer):
     game = _id()
     person = _id()
     duty = serializers.ChoiceField(choices=OfficialDuty.choices)
-    position = serializers.IntegerField(min_value=1, max_value=max(DUTY_LIMITS.values()), required=False)
+    position = IntegerField(min_value=1, max_value=max(DUTY_LIMITS.values()), required=False)
 
 
 class LineupPlayerSerializer(serializers.ModelSerializer):
@@ -96,7 +97,7 @@ class GoalkeeperReplacementInputSerializer(serializers.Serializer):
 
 
 class GameReadinessSerializer(serializers.Serializer):
-    game = serializers.IntegerField()
+    game = IntegerField()
     can_start = serializers.BooleanField()
     problems = serializers.DictField(child=serializers.CharField(), help_text="By side: why it cannot start (5.3 B).")
 

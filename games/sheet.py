@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from accounts.models import User
+from common.numbers import whole_number_or_none
 from games import engine, live
 from games.access import can_direct_game, can_enter_game_events
 from games.devices import check_device_name, check_device_signed_in
@@ -115,9 +116,9 @@ LINEUP, ROSTER = "lineup", "roster"
 def _roster_team(name: str, lines: Sequence[RosterEntry]) -> dict[str, Any]:
     players, goalkeepers, captain = [], [], None
     for line in lines:
-        if not line.number.isdigit() or not 1 <= int(line.number) <= 99:
+        number = whole_number_or_none(line.number, minimum=1, maximum=99)
+        if number is None:
             continue  # 3.2.9 C: not a jersey number the sheet can show; the roster services refuse it
-        number = int(line.number)
         if line.position == Position.GOALKEEPER:
             goalkeepers.append(number)
         else:

@@ -14,7 +14,9 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.numbers import NotANumber, whole_number
 from portal.api import ServiceAnswerMixin
+from portal.filters import MAX_ID
 from tournaments.models import Game
 from tournaments.selectors import of_visible_championships
 
@@ -234,15 +236,24 @@ class SheetEventsView(APIView):
         "events, nothing is edited in place), with `voided_by` naming the correction that voids it. "
         "`after` gives only the entries after that sequence number. The game's officials and the staff who "
         "direct its championship.",
-        parameters=[OpenApiParameter("after", int, description="Only entries with a greater sequence number.")],
+        parameters=[
+            OpenApiParameter(
+                "after",
+                {"type": "integer", "minimum": 0, "maximum": MAX_ID},
+                description="Only entries with a greater sequence number (digits 0-9).",
+            )
+        ],
         responses={200: SheetLogLineSerializer(many=True), 403: _FORBIDDEN, 404: _NOT_FOUND},
     )
     def get(self, request, game_id: int):
         game = _game(game_id, request.user)
-        after = request.query_params.get("after", "0")
-        if not after.isdigit():
-            raise ValidationError({"after": "A sequence number (a whole number, 0 or more)."})
-        lines = services.sheet_log(game, user=request.user, after=int(after))
+        try:
+            after = whole_number(request.query_params.get("after", "0"), minimum=0, maximum=MAX_ID)
+        except NotANumber:
+            raise ValidationError(
+                {"after": "A sequence number (a whole number, 0 or more, in the digits 0-9)."}
+            ) from None
+        lines = services.sheet_log(game, user=request.user, after=after)
         return Response(SheetLogLineSerializer(lines, many=True).data)
 
 

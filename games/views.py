@@ -14,7 +14,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from common.numbers import whole_number_or_none
 from federation.models import Person
+from portal.filters import MAX_ID, id_or_none
 from tournaments.models import Championship, Game, RosterEntry, TeamEntry
 from tournaments.selectors import of_visible_championships, visible_championships
 from tournaments.services import check_can_direct
@@ -170,9 +172,10 @@ def _whole(value: str, field: str, *, blank: bool = False) -> int | None:
     value = (value or "").strip()
     if blank and not value:
         return None
-    if not value.isdigit() or len(value) > 9:
+    number = whole_number_or_none(value, maximum=MAX_ID)
+    if number is None:
         raise ValidationError({field: f"Choose one ({value!r} is not a choice)."})
-    return int(value)
+    return number
 
 
 def _assignment_action(request, championship: Championship) -> str:
@@ -213,7 +216,7 @@ def assignments(request, pk: int):
             done = _assignment_action(request, championship)
         except ValidationError as exc:
             posted = request.POST.get("game", "")
-            errors[int(posted) if posted.isdigit() and len(posted) < 10 else None] = _field_errors(exc)
+            errors[id_or_none(posted)] = _field_errors(exc)
             status = 400
         else:
             messages.success(request, done)

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
+from common.numbers import whole_number_or_none
 from federation.access import can_see_people
 from federation.selectors import person_list
+from portal.filters import MAX_ID
 from tournaments.models import Championship, Game, TeamEntry
 from tournaments.selectors import of_visible_championships, visible_championships
 
@@ -68,8 +70,8 @@ def _games(user, words: list[str]) -> QuerySet[Game]:
     games = of_visible_championships(Game.objects.select_related("championship", "home", "away"), user)
     for word in words:
         match = Q(home__name__icontains=word) | Q(away__name__icontains=word)
-        if word.lstrip("#").isdigit():
-            match |= Q(number=int(word.lstrip("#")))
+        if (number := whole_number_or_none(word.lstrip("#"), maximum=MAX_ID)) is not None:
+            match |= Q(number=number)
         games = games.filter(match)
     return games.order_by("-championship__start_date", "start_at", "number", "pk")
 

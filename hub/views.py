@@ -1,10 +1,13 @@
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.utils import translation
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
+from portal.filters import id_or_none
 from portal.notifications import mark_read, notifications_of
 
 from .home import sections_for
@@ -52,8 +55,15 @@ def _languages() -> set[str]:
 def notification_mark_read(request):
     """Mark one notification (``id``) or all of the person's own read; another person's id changes nothing."""
     raw = request.POST.get("id", "")
-    ids = [int(raw)] if raw.isdigit() else None
-    mark_read(request.user, ids=ids)
+    if not raw:
+        mark_read(request.user)
+    elif (number := id_or_none(raw)) is not None:
+        mark_read(request.user, ids=[number])
+    else:
+        messages.error(
+            request,
+            gettext("id: %(value)s is not a notification's number; nothing was marked read.") % {"value": raw[:20]},
+        )
     return redirect("notifications")
 
 

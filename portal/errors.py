@@ -7,7 +7,8 @@ page elsewhere, saying the database is unavailable and the request was not compl
 in one transaction, so a failed request has saved nothing. The next request checks its connection first
 (``CONN_HEALTH_CHECKS``) and reconnects once the database is back: no restart of the web process is needed.
 
-Any other error keeps Django's own 500 page (templates/500.html).
+Any other error is a 500: JSON under ``/api/`` (``{"detail": ..., "code": "server_error"}``, the API's error body,
+never an HTML page to a client that reads JSON), Django's own 500 page (templates/500.html) elsewhere.
 """
 
 from __future__ import annotations
@@ -43,9 +44,12 @@ def _wants_json(request) -> bool:
 
 @requires_csrf_token
 def server_error(request, template_name="500.html"):
-    """``handler500``: 503 when the database is unavailable, Django's 500 page otherwise."""
+    """``handler500``: 503 when the database is unavailable, a 500 otherwise (JSON under /api/, a page elsewhere)."""
     error = sys.exc_info()[1]
     if not database_unavailable(error):
+        if _wants_json(request):
+            detail = gettext("A server error occurred: the request was not completed and nothing was saved.")
+            return JsonResponse({"detail": detail, "code": "server_error"}, status=500)
         return django_server_error(request, template_name)
     logger.warning("Database unavailable during %s %s: %s", request.method, request.path, error)
     if _wants_json(request):

@@ -1,7 +1,8 @@
 """django-filter pieces shared by every app's API lists.
 
 A value the database cannot hold or Python cannot convert is a 400 naming the
-parameter, never an overflow or a 500.
+parameter, never an overflow or a 500; so is an empty value, a value the filter
+would ignore, and a number in other than the ASCII digits 0-9 (``FilterBackend``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,11 @@ import datetime
 import django_filters
 from django import forms
 from django.utils import timezone
+from django_filters.rest_framework import DjangoFilterBackend
+from rest_framework import filters
+from rest_framework.exceptions import ValidationError
+
+from common.numbers import whole_number_or_none
 
 # Ids are checked as numbers the database can hold: a 30-digit id is a 400, not an overflow.
 MAX_ID = 2**31 - 1
@@ -46,8 +52,59 @@ class SafeIsoDateTimeFilter(django_filters.IsoDateTimeFilter):
 
 def id_or_none(value: str | None) -> int | None:
     """The id a screen's query parameter names, or None when it is empty, not a number or beyond MAX_ID."""
-    try:
-        number = int(value) if value else None
-    except ValueError:
-        return None
-    return number if number is not None and 1 <= number <= MAX_ID else None
+    return whole_number_or_none(value, minimum=1, maximum=MAX_ID)
+
+
+# Filters whose values are whole numbers (ids, a year): their text is read by common.numbers, ASCII digits only.
+_NUMBER_FILTERS = (
+    django_filters.NumberFilter,
+    django_filters.ModelChoiceFilter,
+    django_filters.ModelMultipleChoiceFilter,
+)
+
+
+def query_parameter_errors(filterset: django_filters.FilterSet, params) -> dict[str, list[str]]:
+    """What the list's query parameters break, by parameter: django-filter's own errors, and also
+
+    - a parameter given empty (``?starts_before=``), or with a value that the filter reads as "no filter"
+      (``?fee_paid=null``): refused, not silently ignored (the schema takes a value or no parameter);
+    - a number not in the ASCII digits 0-9 (``?entry=٣``, ``?team=²``): refused, not read as 3 or a 500.
+    """
+    valid = filterset.is_valid()
+    errors = {name: list(messages) for name, messages in filterset.errors.items()} if not valid else {}
+    cleaned = getattr(filterset.form, "cleaned_data", {})
+    for name, flt in filterset.filters.items():
+        if name not in params or name in errors:
+            continue
+        values = params.getlist(name)
+        if any(not value.strip() for value in values):
+            errors[name] = ["Give a value, or leave the parameter out."]
+        elif isinstance(flt, _NUMBER_FILTERS) and any(whole_number_or_none(value) is None for value in values):
+            errors[name] = ["Enter a whole number in the digits 0-9."]
+        elif cleaned.get(name) in (None, "", []):
+            errors[name] = [f"{values[0][:40]!r} is not a value this parameter takes."]
+    return errors
+
+
+class FilterBackend(DjangoFilterBackend):
+    """The API lists' filters (``DEFAULT_FILTER_BACKENDS``): a query value the schema does not allow is a 400 naming
+    the parameter (``query_parameter_errors``), never ignored."""
+
+    def filter_queryset(self, request, queryset, view):
+        filterset = self.get_filterset(request, queryset, view)
+        if filterset is None:
+            return queryset
+        errors = query_parameter_errors(filterset, request.query_params)
+        if errors:
+            raise ValidationError(errors)
+        return filterset.qs
+
+
+class SearchFilter(filters.SearchFilter):
+    """DRF's ``?search=``, a value it refuses (a NUL) answered as the field-errors map naming ``search``."""
+
+    def get_search_terms(self, request):
+        try:
+            return super().get_search_terms(request)
+        except ValidationError as error:
+            raise ValidationError({self.search_param: error.detail}) from None

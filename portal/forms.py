@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 
+from common.numbers import NotANumber, decimal_number, whole_number
+
 
 def apply_errors(form: forms.BaseForm, exc: ValidationError) -> None:
     """Show a service's ValidationError beside the fields it names, or above the form for any other.
@@ -30,3 +32,27 @@ def focus_first_error(form: forms.BaseForm) -> None:
         if name in form.errors:
             field.widget.attrs["autofocus"] = True
             return
+
+
+class IntegerField(forms.IntegerField):
+    """Django's IntegerField, its text read by ``common.numbers``: the ASCII digits 0-9 only (``٣`` is not 3)."""
+
+    def to_python(self, value):
+        if isinstance(value, str) and value.strip():
+            try:
+                return whole_number(value, signed=True)
+            except NotANumber:
+                raise ValidationError(self.error_messages["invalid"], code="invalid") from None
+        return super().to_python(value)
+
+
+class DecimalField(forms.DecimalField):
+    """Django's DecimalField, its text read by ``common.numbers``: the ASCII digits 0-9 and a point only."""
+
+    def to_python(self, value):
+        if isinstance(value, str) and value.strip():
+            try:
+                return decimal_number(value)
+            except NotANumber:
+                raise ValidationError(self.error_messages["invalid"], code="invalid") from None
+        return super().to_python(value)

@@ -13,14 +13,20 @@ portal does the same way everywhere, so the schema says what the answers are:
   (a roster, the standings, generated games) answers a bare list, unfiltered;
   ``?search=`` only where the view searches (``search_fields``);
 - no authentication needed where a permission says anonymous callers may
-  read (``allows_anonymous(view, method)``, e.g. published championships).
+  read (``allows_anonymous(view, method)``, e.g. published championships);
+- ids are whole numbers from 1 to ``MAX_ID``, in the path and in the filters, and a
+  filter takes a value or is left out (``portal.filters.FilterBackend`` refuses
+  an empty one with a 400 naming it).
 """
 
 from __future__ import annotations
 
+from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
 from rest_framework import filters, permissions
+
+from .filters import _NUMBER_FILTERS, MAX_ID
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -64,6 +70,13 @@ class PortalAutoSchema(AutoSchema):
             for backend in super().get_filter_backends()
             if not (issubclass(backend, filters.SearchFilter) and not getattr(self.view, "search_fields", None))
         ]
+
+    def _resolve_path_parameters(self, variables):
+        parameters = super()._resolve_path_parameters(variables)
+        for parameter in parameters:
+            if parameter["schema"].get("type") == "integer":
+                parameter["schema"].update(minimum=1, maximum=MAX_ID)
+        return parameters
 
     def get_auth(self):
         auths = super().get_auth()
@@ -112,6 +125,27 @@ class PortalAutoSchema(AutoSchema):
                 if not response.get("description"):
                     response["description"] = REFUSALS.get(code, "Refused.")
         return dict(sorted(responses.items()))
+
+
+class StrictFilterExtension(DjangoFilterExtension):
+    """The filters of ``portal.filters.FilterBackend`` as it reads them: a number filter is an integer within its
+    bounds (an id: 1 to MAX_ID), a text filter is not empty."""
+
+    target_class = "portal.filters.FilterBackend"
+    priority = 1
+
+    def resolve_filter_field(self, auto_schema, model, filterset_class, field_name, filter_field):
+        parameters = super().resolve_filter_field(auto_schema, model, filterset_class, field_name, filter_field)
+        for parameter in parameters:
+            schema = parameter["schema"]
+            if isinstance(filter_field, _NUMBER_FILTERS):
+                item = schema.get("items", schema)
+                item["type"] = "integer"
+                item["minimum"] = filter_field.extra.get("min_value", 1)
+                item["maximum"] = filter_field.extra.get("max_value", MAX_ID)
+            elif schema.get("type") == "string" and "enum" not in schema:
+                schema["minLength"] = 1
+        return parameters
 
 
 def closed_request_bodies(result, generator, request, public):

@@ -18,6 +18,7 @@ import datetime
 from collections import Counter
 from typing import Any
 
+from common.numbers import whole_number_or_none
 from federation.models import Person
 from games import engine
 from games.engine.events import format_time
@@ -116,7 +117,7 @@ def _team(game: Game, side: str) -> dict[str, Any]:
         }
         for line in lines
     ]
-    players.sort(key=lambda p: (p["goalkeeper"] is False, int(p["number"]) if p["number"].isdigit() else 999))
+    players.sort(key=lambda p: (p["goalkeeper"] is False, whole_number_or_none(p["number"], maximum=999) or 999))
     return {"name": entry.name, "source": source, "players": players, "officials": officials}
 
 

@@ -166,7 +166,15 @@ def test_public_reads_need_no_authentication_and_the_rest_do(schema):
     def security(path, method):
         return schema["paths"][path][method]["security"]
 
-    for path in ("/api/championships/", "/api/games/{id}/", "/api/pools/{id}/standings/", "/api/"):
+    for path in (
+        "/api/championships/",
+        "/api/games/{id}/",
+        "/api/pools/{id}/standings/",
+        "/api/",
+        "/api/lineups/",
+        "/api/lineups/{id}/",
+        "/api/protest-marks/",
+    ):
         assert {} in security(path, "get"), path
     for path, method in (
         ("/api/entries/{id}/roster/", "get"),
@@ -266,3 +274,24 @@ def test_every_api_route_and_method_is_in_the_schema(schema):
     missing = {route: methods for route, methods in missing.items() if methods}
     assert not missing, f"API routes or methods not in the OpenAPI schema: {missing}"
     assert set(documented) <= set(routes)
+
+
+def test_ids_are_declared_from_1_in_the_path_and_the_filters(schema):
+    """Issue 23: an id is 1 to MAX_ID (``portal.openapi``); a filter's text is not empty (``portal.filters``)."""
+    from portal.filters import MAX_ID
+
+    from_zero = []
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            for parameter in operation.get("parameters", []):
+                if parameter["schema"].get("type") != "integer" or parameter["name"] == "page":
+                    continue
+                assert "minimum" in parameter["schema"], (method, path, parameter["name"])
+                if parameter["schema"]["minimum"] < 1:
+                    from_zero.append(parameter["name"])
+    assert from_zero == ["after"]  # the sheet log's sequence number: 0 is the start
+    games = {p["name"]: p["schema"] for p in schema["paths"]["/api/games/"]["get"]["parameters"]}
+    assert games["team"] == {"type": "integer", "minimum": 1, "maximum": MAX_ID}
+    assert games["starts_before"]["minLength"] == 1
+    lineup = schema["paths"]["/api/lineups/{id}/"]["get"]["parameters"][0]
+    assert lineup["schema"] == {"type": "integer", "minimum": 1, "maximum": MAX_ID}

@@ -7,7 +7,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from portal.forms import apply_errors
+from portal.forms import DecimalField, apply_errors
 
 from . import services
 from .models import (
@@ -28,7 +28,7 @@ class ChampionshipForm(forms.ModelForm):
     """A championship's set-up, for the page and the admin: checked by ``services.check_championship_setup``
     as ``championship_create`` / ``championship_update`` check it; ``service_values`` is what they take."""
 
-    entry_fee = forms.DecimalField(max_digits=10, decimal_places=2, min_value=0)
+    entry_fee = DecimalField(max_digits=10, decimal_places=2, min_value=0)
     entry_fee_currency = forms.CharField(max_length=3, initial="USD", help_text="ISO 4217 code, e.g. USD")
 
     class Meta:

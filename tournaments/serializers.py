@@ -7,6 +7,8 @@ read models, or the dataclasses the selectors and pure cores return.
 
 from __future__ import annotations
 
+import datetime
+
 from django_countries.serializer_fields import CountryField
 from drf_spectacular.plumbing import build_basic_type
 from drf_spectacular.types import OpenApiTypes
@@ -15,7 +17,7 @@ from rest_framework import serializers
 
 from federation.models import Federation, Person
 from portal.filters import MAX_ID
-from portal.serializers import ModelSerializer, StrictPrimaryKeyRelatedField
+from portal.serializers import DecimalField, FloatField, IntegerField, ModelSerializer, StrictPrimaryKeyRelatedField
 
 from . import roster_files, selectors, services
 from .models import (
@@ -91,7 +93,7 @@ class PublishedRinkSerializer(RinkSerializer):
 
 
 class ChampionshipSerializer(ModelSerializer):
-    entry_fee = serializers.DecimalField(source="entry_fee.amount", max_digits=10, decimal_places=2, read_only=True)
+    entry_fee = DecimalField(source="entry_fee.amount", max_digits=10, decimal_places=2, read_only=True)
     entry_fee_currency = serializers.CharField(read_only=True)
     venue = VenueSerializer(read_only=True)
     rinks = serializers.SerializerMethodField(help_text="The venue's rinks, checked against the level (2.1).")
@@ -110,7 +112,7 @@ class ChampionshipSerializer(ModelSerializer):
 class ChampionshipInputSerializer(ModelSerializer):
     """What ``championship_create`` / ``championship_update`` take; the fee's amount and currency become one Money."""
 
-    entry_fee = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
+    entry_fee = DecimalField(max_digits=10, decimal_places=2, min_value=0)
     entry_fee_currency = serializers.RegexField(r"^[A-Za-z]{3}$", help_text="ISO 4217 code, e.g. USD")
     ruleset = serializers.JSONField(required=False)
     standings_preset = serializers.ChoiceField(choices=StandingsPreset.choices, required=False)
@@ -134,7 +136,7 @@ class ChampionshipInputSerializer(ModelSerializer):
 
 class EntrySerializer(ModelSerializer):
     federation_name = serializers.CharField(source="federation.name", read_only=True)
-    fee_due = serializers.DecimalField(source="fee_due.amount", max_digits=10, decimal_places=2, read_only=True)
+    fee_due = DecimalField(source="fee_due.amount", max_digits=10, decimal_places=2, read_only=True)
     fee_due_currency = serializers.CharField(read_only=True)
     pool = serializers.SerializerMethodField()
 
@@ -170,13 +172,13 @@ class EntryInputSerializer(serializers.Serializer):
 
 
 class FeePaidInputSerializer(serializers.Serializer):
-    amount = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
+    amount = DecimalField(max_digits=10, decimal_places=2, min_value=0)
     currency = serializers.RegexField(r"^[A-Za-z]{3}$")
     paid_at = serializers.DateTimeField(required=False)
 
 
 class ManagersInputSerializer(serializers.Serializer):
-    managers = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_ID), allow_empty=True)
+    managers = serializers.ListField(child=IntegerField(min_value=1, max_value=MAX_ID), allow_empty=True)
 
 
 # --- rosters -----------------------------------------------------------------------------------------------------
@@ -222,7 +224,7 @@ class RosterLineEligibilitySerializer(RosterEntrySerializer):
 
 class RosterEntryInputSerializer(serializers.Serializer):
     entry = StrictPrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
-    person = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    person = IntegerField(min_value=1, max_value=MAX_ID)
     # Text, as printed: "07" reaches the 3.2.9 C check instead of becoming 7.
     number = serializers.CharField(max_length=3, allow_blank=True)
     position = serializers.ChoiceField(choices=Position.choices, default=Position.PLAYER)
@@ -248,7 +250,7 @@ class RosterImportSerializer(serializers.Serializer):
 
 
 class TeamOfficialInputSerializer(serializers.Serializer):
-    person = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    person = IntegerField(min_value=1, max_value=MAX_ID)
     role = serializers.ChoiceField(choices=OfficialRole.choices)
 
 
@@ -256,9 +258,9 @@ class TeamOfficialInputSerializer(serializers.Serializer):
 
 
 class PoolTeamSerializer(serializers.Serializer):
-    entry = serializers.IntegerField(source="entry_id")
+    entry = IntegerField(source="entry_id")
     name = serializers.CharField(source="entry.name")
-    seed = serializers.IntegerField()
+    seed = IntegerField()
 
 
 class PoolSerializer(ModelSerializer):
@@ -270,20 +272,20 @@ class PoolSerializer(ModelSerializer):
 
 
 class StandingRowSerializer(serializers.Serializer):
-    position = serializers.IntegerField()
+    position = IntegerField()
     team = serializers.CharField()
     entry = serializers.SerializerMethodField()
-    played = serializers.IntegerField()
-    wins = serializers.IntegerField()
-    ties = serializers.IntegerField()
-    losses = serializers.IntegerField()
-    forfeits = serializers.IntegerField()
-    overtime_wins = serializers.IntegerField()
-    overtime_losses = serializers.IntegerField()
-    goals_for = serializers.IntegerField()
-    goals_against = serializers.IntegerField()
-    goal_difference = serializers.IntegerField()
-    points = serializers.IntegerField()
+    played = IntegerField()
+    wins = IntegerField()
+    ties = IntegerField()
+    losses = IntegerField()
+    forfeits = IntegerField()
+    overtime_wins = IntegerField()
+    overtime_losses = IntegerField()
+    goals_for = IntegerField()
+    goals_against = IntegerField()
+    goal_difference = IntegerField()
+    points = IntegerField()
     decided_by = serializers.CharField(allow_null=True, help_text="The criterion that broke this team's tie (9.3).")
     needs_shootout = serializers.BooleanField(help_text="9.3 G: only a shoot-out can place this team.")
     disqualified = serializers.BooleanField(help_text="8.1 D: kept, marked, its games erased.")
@@ -296,7 +298,7 @@ class StandingRowSerializer(serializers.Serializer):
 class PoolStandingsSerializer(serializers.Serializer):
     """A pool's table with how each tie was broken (9.3; R-41..R-43)."""
 
-    pool = serializers.IntegerField(source="pool.pk")
+    pool = IntegerField(source="pool.pk")
     name = serializers.CharField(source="pool.name")
     rows = serializers.SerializerMethodField()
     unresolved = serializers.ListField(
@@ -314,7 +316,7 @@ class PoolStandingsSerializer(serializers.Serializer):
 
 class ShootoutInputSerializer(serializers.Serializer):
     entries = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        child=IntegerField(min_value=1, max_value=MAX_ID),
         min_length=2,
         help_text="Entry ids, best first (9.3 G).",
     )
@@ -362,16 +364,21 @@ class GameSerializer(ModelSerializer):
     def get_local_start(self, game) -> str | None:
         if game.start_at is None:
             return None
-        return game.start_at.astimezone(game.championship.venue.zone).isoformat()
+        local = game.start_at.astimezone(game.championship.venue.zone)
+        if local.utcoffset().seconds % 60:
+            # A zone's local mean time before standard time (Rome in 1600: +00:49:56) has no RFC 3339 offset: the
+            # same instant in UTC, so the answer stays a valid date-time.
+            local = game.start_at.astimezone(datetime.UTC)
+        return local.isoformat()
 
 
 class GameResultInputSerializer(serializers.Serializer):
-    home_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
-    away_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
+    home_goals = IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
+    away_goals = IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
     decided_in = serializers.ChoiceField(choices=DecidedIn.choices, default=DecidedIn.REGULATION)
     forfeited_by = StrictPrimaryKeyRelatedField(queryset=TeamEntry.objects.all(), required=False, allow_null=True)
-    shootout_home_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
-    shootout_away_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
+    shootout_home_goals = IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
+    shootout_away_goals = IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
 
 
 class GameMoveInputSerializer(serializers.Serializer):
@@ -409,8 +416,8 @@ class GoalInputSerializer(serializers.Serializer):
     entry = StrictPrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
     scorer = StrictPrimaryKeyRelatedField(queryset=Person.objects.all())
     assist = StrictPrimaryKeyRelatedField(queryset=Person.objects.all(), required=False, allow_null=True)
-    period = serializers.IntegerField(min_value=1, max_value=9)
-    time_tenths = serializers.IntegerField(
+    period = IntegerField(min_value=1, max_value=9)
+    time_tenths = IntegerField(
         min_value=0, max_value=36000, help_text="Elapsed tenths of a second in the period (R-10)."
     )
     own_goal = serializers.BooleanField(default=False)
@@ -444,28 +451,28 @@ class PenaltyInputSerializer(serializers.Serializer):
     entry = StrictPrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
     person = StrictPrimaryKeyRelatedField(queryset=Person.objects.all(), required=False, allow_null=True)
     infraction_code = serializers.CharField(max_length=60)
-    minutes = serializers.IntegerField(min_value=0, max_value=99)
+    minutes = IntegerField(min_value=0, max_value=99)
     gives_power_play = serializers.BooleanField(default=False)
-    period = serializers.IntegerField(min_value=1, max_value=9)
-    time_tenths = serializers.IntegerField(min_value=0, max_value=36000)
+    period = IntegerField(min_value=1, max_value=9)
+    time_tenths = IntegerField(min_value=0, max_value=36000)
 
 
 class GoalkeeperLineInputSerializer(serializers.Serializer):
     entry = StrictPrimaryKeyRelatedField(queryset=TeamEntry.objects.all())
     goalkeeper = StrictPrimaryKeyRelatedField(queryset=Person.objects.all())
-    shots_against = serializers.IntegerField(min_value=0, max_value=999)
-    saves = serializers.IntegerField(min_value=0, max_value=999)
-    goals_against = serializers.IntegerField(min_value=0, max_value=999)
+    shots_against = IntegerField(min_value=0, max_value=999)
+    saves = IntegerField(min_value=0, max_value=999)
+    goals_against = IntegerField(min_value=0, max_value=999)
 
 
 class GoalkeeperLineSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    game = serializers.IntegerField(source="game_id")
-    entry = serializers.IntegerField(source="entry_id")
-    goalkeeper = serializers.IntegerField(source="goalkeeper_id")
-    shots_against = serializers.IntegerField()
-    saves = serializers.IntegerField()
-    goals_against = serializers.IntegerField()
+    id = IntegerField()
+    game = IntegerField(source="game_id")
+    entry = IntegerField(source="entry_id")
+    goalkeeper = IntegerField(source="goalkeeper_id")
+    shots_against = IntegerField()
+    saves = IntegerField()
+    goals_against = IntegerField()
 
 
 # --- schedule ----------------------------------------------------------------------------------------------------
@@ -475,11 +482,11 @@ class ScheduleGenerateInputSerializer(serializers.Serializer):
     days = serializers.ListField(child=serializers.DateField(), min_length=1, help_text="Dates at the venue.")
     slot_times = serializers.ListField(child=serializers.TimeField(), min_length=1, help_text="Venue times.")
     rinks = StrictPrimaryKeyRelatedField(queryset=Rink.objects.select_related("venue"), many=True)
-    rest_slots = serializers.IntegerField(min_value=0, max_value=10, default=1)
+    rest_slots = IntegerField(min_value=0, max_value=10, default=1)
 
 
 class BracketGenerateInputSerializer(serializers.Serializer):
-    qualifiers = serializers.IntegerField(min_value=1, max_value=16, default=2)
+    qualifiers = IntegerField(min_value=1, max_value=16, default=2)
     placement = serializers.ChoiceField(choices=["all", "bronze", "none"], default="all")
 
 
@@ -489,8 +496,8 @@ class BracketGenerateInputSerializer(serializers.Serializer):
 class BracketGameSerializer(serializers.Serializer):
     code = serializers.CharField()
     stage = serializers.CharField()
-    round = serializers.IntegerField()
-    places = serializers.ListField(child=serializers.IntegerField())
+    round = IntegerField()
+    places = serializers.ListField(child=IntegerField())
     home_source = serializers.CharField()
     away_source = serializers.CharField()
     home = serializers.CharField(allow_null=True)
@@ -499,7 +506,7 @@ class BracketGameSerializer(serializers.Serializer):
 
 
 class RankingSerializer(serializers.Serializer):
-    place = serializers.IntegerField()
+    place = IntegerField()
     team = serializers.CharField()
 
 
@@ -520,30 +527,30 @@ class _PersonNameMixin:
 
 
 class PlayerStatisticsSerializer(_PersonNameMixin, serializers.Serializer):
-    person = serializers.IntegerField()
+    person = IntegerField()
     name = serializers.SerializerMethodField()
     team = serializers.CharField()
-    games = serializers.IntegerField()
-    goals = serializers.IntegerField()
-    assists = serializers.IntegerField()
-    points = serializers.IntegerField()
-    penalty_minutes = serializers.IntegerField()
-    power_play_goals = serializers.IntegerField()
-    shorthanded_goals = serializers.IntegerField()
+    games = IntegerField()
+    goals = IntegerField()
+    assists = IntegerField()
+    points = IntegerField()
+    penalty_minutes = IntegerField()
+    power_play_goals = IntegerField()
+    shorthanded_goals = IntegerField()
 
     def get_name(self, row) -> str:
         return self.person_name(row.person)
 
 
 class GoalkeeperStatisticsSerializer(_PersonNameMixin, serializers.Serializer):
-    goalkeeper = serializers.IntegerField()
+    goalkeeper = IntegerField()
     name = serializers.SerializerMethodField()
     team = serializers.CharField()
-    games = serializers.IntegerField()
-    shots_against = serializers.IntegerField()
-    saves = serializers.IntegerField()
-    goals_against = serializers.IntegerField()
-    save_percentage = serializers.FloatField(allow_null=True, help_text="Saves / shots against x 100 (4.6 note).")
+    games = IntegerField()
+    shots_against = IntegerField()
+    saves = IntegerField()
+    goals_against = IntegerField()
+    save_percentage = FloatField(allow_null=True, help_text="Saves / shots against x 100 (4.6 note).")
 
     def get_name(self, row) -> str:
         return self.person_name(row.goalkeeper)
@@ -551,14 +558,14 @@ class GoalkeeperStatisticsSerializer(_PersonNameMixin, serializers.Serializer):
 
 class TeamStatisticsSerializer(serializers.Serializer):
     team = serializers.CharField()
-    power_plays = serializers.IntegerField()
-    power_play_goals = serializers.IntegerField()
-    power_play_percentage = serializers.FloatField(allow_null=True)
-    times_shorthanded = serializers.IntegerField()
-    power_play_goals_against = serializers.IntegerField()
-    penalty_kill_percentage = serializers.FloatField(allow_null=True)
-    shorthanded_goals = serializers.IntegerField()
-    penalty_minutes = serializers.IntegerField()
+    power_plays = IntegerField()
+    power_play_goals = IntegerField()
+    power_play_percentage = FloatField(allow_null=True)
+    times_shorthanded = IntegerField()
+    power_play_goals_against = IntegerField()
+    penalty_kill_percentage = FloatField(allow_null=True)
+    shorthanded_goals = IntegerField()
+    penalty_minutes = IntegerField()
 
 
 class StatisticsSerializer(serializers.Serializer):
@@ -567,7 +574,7 @@ class StatisticsSerializer(serializers.Serializer):
     players = serializers.SerializerMethodField()
     goalkeepers = serializers.SerializerMethodField()
     teams = TeamStatisticsSerializer(many=True)
-    roster_games = serializers.IntegerField(
+    roster_games = IntegerField(
         help_text="Team games without a line-up (results entered by staff): they count for the team's whole "
         "roster; every other game counts for the players on its line-up (5.1 A)."
     )
@@ -595,7 +602,7 @@ class ResultAmendmentInputSerializer(serializers.Serializer):
         allow_blank=True, help_text="Why the result is corrected; recorded with who and when (required)."
     )
     remove_goals = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        child=IntegerField(min_value=1, max_value=MAX_ID),
         required=False,
         default=list,
         help_text="Ids of goal lines of this game to remove.",
@@ -604,8 +611,8 @@ class ResultAmendmentInputSerializer(serializers.Serializer):
     decided_in = serializers.ChoiceField(
         choices=DecidedIn.choices, required=False, help_text="How the game was decided; left out, it stays (1.3)."
     )
-    shootout_home_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
-    shootout_away_goals = serializers.IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
+    shootout_home_goals = IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
+    shootout_away_goals = IntegerField(min_value=0, max_value=99, required=False, allow_null=True)
 
 
 class ResultAmendmentSerializer(ModelSerializer):
@@ -646,10 +653,10 @@ class RinkDetailSerializer(RinkSerializer):
         fields = ["id", "venue", *RinkSerializer.Meta.fields[1:]]
 
 
-def _measurement(name: str, **kwargs) -> serializers.DecimalField:
+def _measurement(name: str, **kwargs) -> DecimalField:
     """A rink's measurement in metres, with the digits its column holds and what 2.1 says of it."""
     column = Rink._meta.get_field(name)
-    return serializers.DecimalField(
+    return DecimalField(
         max_digits=column.max_digits,
         decimal_places=column.decimal_places,
         help_text=RINK_MEASUREMENTS_HELP[name],
@@ -687,5 +694,5 @@ class PoolInputSerializer(PoolUpdateSerializer):
 
 
 class PoolTeamInputSerializer(serializers.Serializer):
-    entry = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="A confirmed entry of the championship.")
-    seed = serializers.IntegerField(min_value=0, max_value=32767, default=0, help_text="Its seed in the pool.")
+    entry = IntegerField(min_value=1, max_value=MAX_ID, help_text="A confirmed entry of the championship.")
+    seed = IntegerField(min_value=0, max_value=32767, default=0, help_text="Its seed in the pool.")

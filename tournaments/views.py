@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.roles import is_federation_staff
 from federation.models import Person
-from portal.forms import apply_errors, focus_first_error
+from portal.forms import DecimalField, IntegerField, apply_errors, focus_first_error
 
 from . import rinks as rink_rules
 from . import roster_files, selectors, services
@@ -49,7 +49,7 @@ LEADERS = selectors.LEADERS
 
 
 class FeePaidForm(forms.Form):
-    amount = forms.DecimalField(max_digits=10, decimal_places=2, min_value=0)
+    amount = DecimalField(max_digits=10, decimal_places=2, min_value=0)
     currency = forms.CharField(max_length=3)
 
 
@@ -67,7 +67,7 @@ class ScheduleForm(forms.Form):
     days = forms.CharField(help_text="Dates at the venue, YYYY-MM-DD, separated by commas.")
     slot_times = forms.CharField(help_text="Start times at the venue, HH:MM, separated by commas.")
     rinks = forms.ModelMultipleChoiceField(queryset=Rink.objects.none(), widget=forms.CheckboxSelectMultiple)
-    rest_slots = forms.IntegerField(min_value=0, max_value=10, initial=1, help_text="Slots a team rests between games.")
+    rest_slots = IntegerField(min_value=0, max_value=10, initial=1, help_text="Slots a team rests between games.")
 
     def __init__(self, *args, championship: Championship, **kwargs):
         super().__init__(*args, **kwargs)
@@ -82,7 +82,7 @@ class ScheduleForm(forms.Form):
 
 
 class BracketForm(forms.Form):
-    qualifiers = forms.IntegerField(min_value=1, max_value=16, initial=2, help_text="Teams per pool (1, 2, 4...).")
+    qualifiers = IntegerField(min_value=1, max_value=16, initial=2, help_text="Teams per pool (1, 2, 4...).")
     placement = forms.ChoiceField(
         choices=[("all", "Every place"), ("bronze", "Third place only"), ("none", "No placement games")],
         initial="all",
@@ -103,12 +103,12 @@ class GameMoveForm(forms.Form):
 
 
 class ResultForm(forms.Form):
-    home_goals = forms.IntegerField(min_value=0, required=False)
-    away_goals = forms.IntegerField(min_value=0, required=False)
+    home_goals = IntegerField(min_value=0, required=False)
+    away_goals = IntegerField(min_value=0, required=False)
     decided_in = forms.ChoiceField(choices=DecidedIn.choices, initial=DecidedIn.REGULATION)
     forfeited_by = forms.ModelChoiceField(queryset=TeamEntry.objects.none(), required=False)
-    shootout_home_goals = forms.IntegerField(min_value=0, required=False)
-    shootout_away_goals = forms.IntegerField(min_value=0, required=False)
+    shootout_home_goals = IntegerField(min_value=0, required=False)
+    shootout_away_goals = IntegerField(min_value=0, required=False)
 
     def __init__(self, *args, game: Game, **kwargs):
         super().__init__(*args, **kwargs)
@@ -120,9 +120,9 @@ def _game_people(game: Game):
 
 
 class _TimeFields(forms.Form):
-    period = forms.IntegerField(min_value=1, max_value=3)
-    minute = forms.IntegerField(min_value=0, max_value=20, help_text="Elapsed time in the period (R-10).")
-    second = forms.IntegerField(min_value=0, max_value=59)
+    period = IntegerField(min_value=1, max_value=3)
+    minute = IntegerField(min_value=0, max_value=20, help_text="Elapsed time in the period (R-10).")
+    second = IntegerField(min_value=0, max_value=59)
 
     def service_values(self) -> dict:
         """The cleaned data as the summary services take it: minutes and seconds become elapsed tenths (R-10)."""
@@ -151,7 +151,7 @@ class PenaltyForm(_TimeFields):
     entry = forms.ModelChoiceField(queryset=TeamEntry.objects.none(), label="Team")
     person = forms.ModelChoiceField(queryset=Person.objects.none(), required=False, help_text="Empty: bench penalty.")
     infraction_code = forms.CharField(max_length=60, help_text="Annex C index code.")
-    minutes = forms.IntegerField(min_value=0, max_value=10)
+    minutes = IntegerField(min_value=0, max_value=10)
     gives_power_play = forms.BooleanField(required=False, help_text="R-22: the team was left shorthanded.")
 
     def __init__(self, *args, game: Game, **kwargs):
@@ -172,8 +172,8 @@ class AmendForm(forms.Form):
     )
     add_goal = forms.BooleanField(required=False, label="Add the goal below")
     decided_in = forms.ChoiceField(choices=[("", "as recorded"), *DecidedIn.choices], required=False)
-    shootout_home_goals = forms.IntegerField(min_value=0, required=False)
-    shootout_away_goals = forms.IntegerField(min_value=0, required=False)
+    shootout_home_goals = IntegerField(min_value=0, required=False)
+    shootout_away_goals = IntegerField(min_value=0, required=False)
 
     def __init__(self, *args, game: Game, **kwargs):
         super().__init__(*args, **kwargs)

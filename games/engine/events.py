@@ -10,6 +10,8 @@ carry no game time: they sort after all periods, in entry order.
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from common.numbers import NotANumber, whole_number
+
 from .errors import EventFormatError
 from .ruleset import PENALTY_KINDS
 
@@ -123,9 +125,16 @@ def parse_time(value: object, *, field: str = "time") -> int:
     if isinstance(value, str):
         minutes, sep, rest = value.strip().partition(":")
         seconds, _, tenths = rest.partition(".")
-        good_tenths = tenths == "" or (len(tenths) == 1 and tenths.isdigit())
-        if sep and minutes.isdigit() and seconds.isdigit() and len(seconds) == 2 and good_tenths and int(seconds) < 60:
-            return int(minutes) * 600 + int(seconds) * 10 + (int(tenths) if tenths else 0)
+        # ASCII digits only (common.numbers): "²:00" or "٣:00" is refused here, not a 500 or 3 minutes.
+        if sep and len(seconds) == 2 and len(tenths) <= 1:
+            try:
+                return (
+                    whole_number(minutes) * 600
+                    + whole_number(seconds, maximum=59) * 10
+                    + (whole_number(tenths) if tenths else 0)
+                )
+            except NotANumber:
+                pass
     raise EventFormatError(f"R-10: {field} {value!r} is not 'mm:ss', 'mm:ss.t' or tenths of a second", field=field)
 
 

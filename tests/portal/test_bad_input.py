@@ -99,3 +99,44 @@ def test_the_people_screen_with_a_federation_id_beyond_the_database_range_answer
     client.force_login(SuperuserFactory())
     response = client.get("/federation/people/", {"federation": TOO_BIG})
     assert response.status_code in (200, 400)
+
+
+# --- query parameters: every refusal names the parameter (issue 23) --------------------------------------------
+
+
+def test_a_nul_in_search_is_a_400_naming_search():
+    response = client_for(SuperuserFactory()).get("/api/entries/", {"search": "a\x00b"})
+    assert response.status_code == 400
+    assert response.json() == {"search": ["Null characters are not allowed."]}
+
+
+@pytest.mark.parametrize(
+    ("url", "query", "parameter"),
+    [
+        ("/api/championships/", {"starts_before": ""}, "starts_before"),
+        ("/api/games/", {"starts_before": ""}, "starts_before"),
+        ("/api/entries/", {"fee_paid": "null"}, "fee_paid"),
+        ("/api/entries/", {"fee_paid": ""}, "fee_paid"),
+        ("/api/entries/", {"championship": ""}, "championship"),
+        ("/api/entries/", {"championship": "٣"}, "championship"),
+        ("/api/entries/", {"championship": "²"}, "championship"),
+        ("/api/games/", {"team": "٣"}, "team"),
+        ("/api/games/", {"team": "1.5"}, "team"),
+        ("/api/championships/", {"year": "٢٠٢٧"}, "year"),
+        ("/api/people/", {"federation": "١"}, "federation"),
+        ("/api/lineups/", {"game": "٣"}, "game"),
+    ],
+)
+def test_a_query_value_the_schema_does_not_allow_is_a_400_naming_the_parameter(url, query, parameter):
+    response = client_for(SuperuserFactory()).get(url, query)
+    assert response.status_code == 400, response.content[:200]
+    assert list(response.json()) == [parameter]
+
+
+def test_a_query_value_the_schema_allows_still_filters():
+    client = client_for(SuperuserFactory())
+    game = GameFactory()
+    assert client.get("/api/entries/", {"fee_paid": "false"}).status_code == 200
+    response = client.get("/api/games/", {"team": str(game.home_id), "championship": str(game.championship_id)})
+    assert response.status_code == 200
+    assert [row["id"] for row in response.json()["results"]] == [game.pk]

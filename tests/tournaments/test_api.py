@@ -59,6 +59,18 @@ def test_games_list_the_schedule_with_venue_times_home_team_first(api):
     assert game["status"] == GameStatus.SCHEDULED
 
 
+def test_a_start_in_a_zones_local_mean_time_is_still_an_rfc_3339_date_time(api):
+    """Rome kept local mean time (+00:49:56) before 1866: no RFC 3339 offset, so the instant is given in UTC."""
+    from tournaments.models import Game
+
+    championship = ChampionshipFactory()
+    round_robin_games(make_pool(championship, 2))
+    game = Game.objects.get(championship=championship)
+    Game.objects.filter(pk=game.pk).update(start_at=datetime.datetime(1600, 9, 26, 8, 19, 49, tzinfo=datetime.UTC))
+    (row,) = api.get("/api/games/", {"championship": championship.pk}).json()["results"]
+    assert row["local_start"] == "1600-09-26T08:19:49+00:00"
+
+
 def test_games_filter_by_team_and_status(api):
     championship = ChampionshipFactory()
     pool = make_pool(championship, 3)

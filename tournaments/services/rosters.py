@@ -12,7 +12,9 @@ from simple_history.utils import bulk_create_with_history, bulk_update_with_hist
 
 from accounts.models import User
 from accounts.roles import is_international_staff
+from common.numbers import NotANumber, whole_number
 from federation.models import Person
+from portal.filters import MAX_ID
 from portal.services import audited_create, audited_delete, audited_save
 from tournaments import roster_files
 from tournaments import rosters as roster_rules
@@ -431,8 +433,9 @@ def _import_person(entry: TeamEntry, cells: dict[str, str]) -> Person:
     if cells.get("person_id"):
         try:
             # Only the entering federation's register (1.1 A): the row names the id, never another federation's person.
-            return Person.objects.get(pk=int(cells["person_id"]), federation_id=entry.federation_id)
-        except (ValueError, OverflowError, Person.DoesNotExist):
+            pk = whole_number(cells["person_id"], minimum=1, maximum=MAX_ID)
+            return Person.objects.get(pk=pk, federation_id=entry.federation_id)
+        except (NotANumber, Person.DoesNotExist):
             raise _RowError(
                 "person_id", f"Rule 1.1 A: no person with id {cells['person_id']!r} in {entry.federation}"
             ) from None
