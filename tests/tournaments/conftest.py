@@ -157,15 +157,18 @@ LAST_ROW = 1_048_576
 LAST_COLUMN = 16_384
 
 
-def far_cell_xlsx(*, row: int = LAST_ROW, column: int = 1, dimension: str | None = "true") -> bytes:
-    """A small workbook (a few KB) whose one cell sits at ``row``, ``column``, under a header in row 1.
+def far_cell_xlsx(
+    *, row: int = LAST_ROW, column: int = 1, dimension: str | None = "true", rows=(("person_id", "number"),)
+) -> bytes:
+    """A small workbook (a few KB): ``rows`` from row 1 (a header), and one cell "x" at ``row``, ``column``.
 
     ``dimension``: "true" keeps the dimension record openpyxl writes (it reaches the cell); another value
     replaces its range with that one (a file lying about its size, e.g. "A1:B2"); None removes the record.
     """
     workbook = openpyxl.Workbook()
     sheet = workbook.active
-    sheet.append(["person_id", "number"])
+    for values in rows:
+        sheet.append(list(values))
     sheet.cell(row=row, column=column, value="x")
     out = io.BytesIO()
     workbook.save(out)
