@@ -69,10 +69,10 @@ def check_can_change_venue(user: User, venue: Venue) -> None:
     """Refuse a change of the venue or its rinks to whoever ``can_change_venue`` does not allow (403)."""
     if can_change_venue(user, venue):
         return
-    hosted = list(championships_at(venue).order_by("name").values_list("name", flat=True))
-    if hosted:
+    if championships_at(venue).exists():
+        # No championship named: a draft is no one's business but its directors'.
         raise PermissionDenied(
-            f"{venue} is the venue of {', '.join(hosted)}: only the championship's directors (staff of its "
+            f"{venue} is the venue of a championship: only the championship's directors (staff of its "
             "sanctioning body) or international staff change it or its rinks."
         )
     check_can_keep_venue(user, venue.country)
