@@ -893,6 +893,14 @@ def _draft_objects() -> dict[str, Callable[[World], object]]:
         "draft_game": lambda w: GameFactory(championship=w["draft"]),
         "venue_a": lambda w: VenueFactory(country=w["fed_a"].country),
         "rink_a": lambda w: RinkFactory(venue=w["venue_a"]),
+        # A venue in A's country that an international championship uses: its directors', not A's (issue 23).
+        "hosted_venue_a": lambda w: ChampionshipFactory(venue=VenueFactory(country=w["fed_a"].country)).venue,
+        "hosted_rink_a": lambda w: RinkFactory(venue=w["hosted_venue_a"]),
+        # The venue of A's draft: A's staff direct the championship, so they change its venue.
+        "draft_venue": lambda w: w["draft"].venue,
+        "draft_rink": lambda w: RinkFactory(venue=w["draft"].venue),
+        # The venue of a championship whose game has started (last year's): its time zone stays.
+        "played_venue": lambda w: w["played_game"].championship.venue,
     }
 
 
@@ -1004,6 +1012,80 @@ TARGETS += [
         "url": tapi("rink-detail", "rink_a"),
         "data": lambda w: {"length_m": "39.00"},
         "expect": expect(403, EXEC=400, INTL=400, STAFF_A=400, SU=400),
+    },
+    # A venue a championship uses is changed, its rinks too, by the championship's directors and international staff
+    # (tournaments.services.can_change_venue); A's staff keep the venues of A's country that no championship uses.
+    {
+        "name": "api venue of an international championship in A's country: rename",
+        "method": "patch",
+        "url": tapi("venue-detail", "hosted_venue_a"),
+        "data": lambda w: {"name": "Renamed by the probe"},
+        "expect": API_DIRECTORS,
+    },
+    {
+        "name": "api venue of an international championship in A's country: time zone",
+        "method": "patch",
+        "url": tapi("venue-detail", "hosted_venue_a"),
+        "data": lambda w: {"time_zone": "Pacific/Kiritimati"},
+        "expect": API_DIRECTORS,
+    },
+    {
+        "name": "api rink create at the venue of an international championship in A's country",
+        "method": "post",
+        "url": tapi("rink-list"),
+        "data": lambda w: {
+            "venue": w.pk("hosted_venue_a"),
+            "name": "Matrix Rink",
+            "surface": "sport_tile",
+            "length_m": "50.00",
+            "width_m": "25.00",
+            "board_height_m": "1.070",
+        },
+        "expect": expect(403, EXEC=201, INTL=201, SU=201),
+    },  # fmt: skip
+    {
+        "name": "api rink change at the venue of an international championship in A's country",
+        "method": "patch",
+        "url": tapi("rink-detail", "hosted_rink_a"),
+        "data": lambda w: {"name": "Centre court"},
+        "expect": API_DIRECTORS,
+    },
+    {
+        "name": "api venue of A's draft change",
+        "method": "patch",
+        "url": tapi("venue-detail", "draft_venue"),
+        "data": lambda w: {"city": "Elsewhere", "time_zone": "Europe/Zurich"},
+        "expect": expect(403, EXEC=200, INTL=200, STAFF_A=200, SU=200),
+    },
+    {
+        "name": "api rink create at the venue of A's draft",
+        "method": "post",
+        "url": tapi("rink-list"),
+        "data": lambda w: {
+            "venue": w.pk("draft_venue"),
+            "name": "Matrix Rink",
+            "surface": "sport_tile",
+            "length_m": "50.00",
+            "width_m": "25.00",
+            "board_height_m": "1.070",
+        },
+        "expect": expect(403, EXEC=201, INTL=201, STAFF_A=201, SU=201),
+    },  # fmt: skip
+    {
+        "name": "api rink change at the venue of A's draft",
+        "method": "patch",
+        "url": tapi("rink-detail", "draft_rink"),
+        "data": lambda w: {"name": "Centre court"},
+        "expect": expect(403, EXEC=200, INTL=200, STAFF_A=200, SU=200),
+    },
+    # Portal rule (venue time zone, 5.4 B): once a game there has started, the time zone stays, for everyone.
+    {
+        "name": "api venue time zone after a game there has started",
+        "method": "patch",
+        "url": tapi("venue-detail", "played_venue"),
+        "data": lambda w: {"time_zone": "Pacific/Kiritimati"},
+        "stored": _stored("played_venue", "time_zone"),
+        "expect": expect(403, EXEC=400, INTL=400, SU=400),
     },
     {
         "name": "api pool create",
@@ -1248,6 +1330,25 @@ for _label, _name, _field, _value, _add, _revert in ADMIN_TOURNAMENT_MODELS:
         simple_history=ADMIN_SUPERUSER,
     )
     TARGETS.append(admin_revert(_label, _name, field=_field, value=_value, want=_revert))
+# The venue's change page goes through the venue services: a time zone is refused (a form error) once a game there
+# has started, for the superuser too (tournaments.services.check_time_zone_change).
+TARGETS.append(
+    {
+        "name": "admin tournaments.venue change: time zone after a game there has started",
+        "method": "post",
+        "format": "multipart",
+        "url": page("admin:tournaments_venue_change", "played_venue"),
+        "data": lambda w: {
+            **admin_form_data(w["played_venue"], time_zone="Pacific/Kiritimati"),
+            "rinks-TOTAL_FORMS": "0",
+            "rinks-INITIAL_FORMS": "0",
+            "rinks-MIN_NUM_FORMS": "0",
+            "rinks-MAX_NUM_FORMS": "1000",
+        },
+        "stored": _stored("played_venue", "time_zone"),
+        "expect": ADMIN_SUPERUSER,
+    }
+)
 # Records of the services (8.1 C-D, 9.3 G): read by the superuser, written by nobody in the admin.
 for _label, _name, _field in [
     ("tournaments.disqualification", "disqualification", "reason"),

@@ -107,6 +107,9 @@ class RinkForm(forms.ModelForm):
 
 
 class RinkInline(admin.TabularInline):
+    """The venue's rinks, changed by those who may change the venue (``services.can_change_venue``); the
+    venue admin saves them through the rink services."""
+
     model = Rink
     form = RinkForm
     extra = 0
@@ -116,13 +119,58 @@ class RinkInline(admin.TabularInline):
     def conformity(self, obj):
         return rink_conformity(obj)
 
+    # ``obj``: the venue of the page (None on the add page: a new venue is no championship's yet).
+    def has_add_permission(self, request, obj=None):
+        return super().has_add_permission(request, obj) and (
+            obj is None or services.can_change_venue(request.user, obj)
+        )
+
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and (
+            obj is None or services.can_change_venue(request.user, obj)
+        )
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and (
+            obj is None or services.can_change_venue(request.user, obj)
+        )
+
+
+class VenueForm(forms.ModelForm):
+    """A venue of the admin: its time zone checked by ``services.check_time_zone_change`` as the API's is."""
+
+    class Meta:
+        model = Venue
+        fields = services.VENUE_FIELDS
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.instance.pk and "time_zone" in self.changed_data and "time_zone" in cleaned:
+            try:
+                services.check_time_zone_change(self.instance, cleaned["time_zone"])
+            except ValidationError as exc:
+                apply_errors(self, exc)
+        return cleaned
+
 
 @admin.register(Venue)
 class VenueAdmin(AccessAdmin):
+    form = VenueForm
     list_display = ["name", "city", "country", "time_zone"]
     search_fields = ["name", "city"]
     list_filter = ["country"]
     inlines = [RinkInline]
+
+    # A venue a championship uses is changed by its directors and international staff (services.can_change_venue).
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and (
+            obj is None or services.can_change_venue(request.user, obj)
+        )
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and (
+            obj is None or services.can_change_venue(request.user, obj)
+        )
 
     def get_formset_kwargs(self, request, obj, inline, prefix):
         kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
@@ -130,6 +178,33 @@ class VenueAdmin(AccessAdmin):
             # The rink check needs who acts (only the IHTC's staff record an approved surface, 2.1 A).
             kwargs["form_kwargs"] = {"by": request.user}
         return kwargs
+
+    def save_model(self, request, obj, form, change):
+        # Through the services, as from the API (who may, the time zone frozen once a game there has started).
+        if change:
+            changes = {name: form.cleaned_data[name] for name in services.VENUE_FIELDS if name in form.changed_data}
+            saved = services.venue_update(venue=obj, **changes, by=request.user)
+        else:
+            values = {name: form.cleaned_data[name] for name in services.VENUE_FIELDS}
+            saved = services.venue_create(**values, by=request.user)
+        obj.pk = saved.pk
+        obj.refresh_from_db()
+        obj._state.adding = False
+
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not Rink:
+            return super().save_formset(request, form, formset, change)
+        # The rinks through the rink services (who may, 2.1): removed first, so a freed name can be taken.
+        formset.save(commit=False)
+        for rink in formset.deleted_objects:
+            services.rink_delete(rink=rink, by=request.user)
+        for rink, changed in formset.changed_objects:
+            changes = {name: getattr(rink, name) for name in services.RINK_FIELDS if name in changed}
+            services.rink_update(rink=rink, **changes, by=request.user)
+        for rink in formset.new_objects:
+            values = {name: getattr(rink, name) for name in services.RINK_FIELDS}
+            rink.pk = services.rink_create(venue=form.instance, **values, by=request.user).pk
+        return None
 
 
 class PoolInline(admin.TabularInline):

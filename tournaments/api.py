@@ -154,14 +154,16 @@ class VenueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
 
     @extend_schema(
         summary="Change a venue",
-        description="For those who keep the venues of its country (services.venue_update); moving it to another "
-        "country needs that right there too. Unknown fields are refused.",
+        description="A venue a championship uses: for that championship's directors (staff of its sanctioning "
+        "body) and international staff; a venue no championship uses: for those who keep the venues of its "
+        "country (services.can_change_venue). Moving it to another country needs that right there too. The "
+        "time zone stays once a game there has started (400 naming time_zone). Unknown fields are refused.",
         request=VenueInputSerializer,
         responses={200: VenueSerializer, **_REFUSED},
     )
     def partial_update(self, request, *args, **kwargs):
         venue = self.get_object()
-        services.check_can_keep_venue(request.user, venue.country)
+        services.check_can_change_venue(request.user, venue)
         data = self.input(VenueInputSerializer, partial=True)
         return self.answer(services.venue_update(venue=venue, **data, by=request.user))
 
@@ -318,7 +320,8 @@ class RinkViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
 
     @extend_schema(
         summary="Add a rink to a venue, checked against Rule 2.1",
-        description="For those who keep the venue's country's venues (services.rink_create). Measurements in "
+        description="For those who may change the venue (services.can_change_venue: a venue a championship "
+        "uses is its directors' and international staff's, another the keepers of its country's venues). Measurements in "
         "metres: 2.1 B, 40-60 m long and 20-30 m wide; 2.1 E, boards 1.01-1.22 m high; 2.1 A, a surface other "
         "than sport tile, wood, asphalt or cement needs the IHTC's approval, which only international staff "
         "record. A refusal names the field and the article. Whether the rink meets a championship's level "
@@ -333,7 +336,8 @@ class RinkViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
 
     @extend_schema(
         summary="Change a rink's name, surface or measurements, checked against Rule 2.1",
-        description="For those who keep the venue (services.rink_update); the rink stays at its venue. The same "
+        description="For those who may change the venue (services.can_change_venue, as for adding a rink); the "
+        "rink stays at its venue. The same "
         "checks as adding one (2.1 A, B, E, in metres), and a rink that hosts games of a championship keeps the "
         "minimum of its level (2.1 C). A refusal names the field and the article; nothing is saved.",
         request=RinkUpdateSerializer,
@@ -341,7 +345,7 @@ class RinkViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
     )
     def partial_update(self, request, *args, **kwargs):
         rink = self.get_object()
-        services.check_can_keep_venue(request.user, rink.venue.country)
+        services.check_can_change_venue(request.user, rink.venue)
         data = self.input(RinkUpdateSerializer, partial=True)
         return self.answer(services.rink_update(rink=rink, **data, by=request.user))
 

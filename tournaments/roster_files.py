@@ -20,8 +20,10 @@ spreadsheet shows (the header usually row 1, the first player row 2).
 
 Reading stops after ``max_rows + 1`` data rows: a file longer than the roster
 can take is refused without reading the rest (R-04), and a file larger than
-``MAX_BYTES`` (or an XLSX unpacking to more than ``MAX_UNPACKED_BYTES``) is
-refused before any row is read.
+``MAX_BYTES`` (or an XLSX unpacking to more than ``MAX_UNPACKED_BYTES``, or a
+sheet whose dimension reaches past ``MAX_FILE_ROWS``) is refused before any row
+is read. Reading also stops at row ``MAX_FILE_ROWS + 1``, blank rows counted:
+a sheet may say less than it holds.
 """
 
 from __future__ import annotations
@@ -48,6 +50,18 @@ MAX_BYTES = 512 * 1024
 # state its dimensions while it opens it (about 0.3 s a megabyte), so this bounds the work of a small file that
 # inflates (a zip bomb, or 25,000 rows of a sheet without its dimensions) before any row is read.
 MAX_UNPACKED_BYTES = 4 * 1024 * 1024
+# The rows of a roster file, blank ones included. A roster is a few dozen rows at most (16 players, 3.1.1 A /
+# R-04, a header, notes); bounding the players alone is not enough: a 1.5 KB workbook whose one cell sits in
+# row 1,048,576 made the reader walk a million blank rows (a second of a web worker for each upload).
+MAX_FILE_ROWS = 1000
+ROW_LIMIT_RULE = (
+    f"a roster file has at most {MAX_FILE_ROWS:,} rows, blank ones included "
+    "(portal limit: a roster of 3.1.1 A / R-04 needs a few dozen)"
+)
+# The same for the columns of a workbook: a row is read as wide as its last cell, so one cell in column XFD
+# makes a row of 16,384 cells. The header names at most eight; cells beyond the header are ignored anyway.
+MAX_FILE_COLUMNS = 50
+COLUMN_LIMIT_RULE = f"a roster sheet has at most {MAX_FILE_COLUMNS} columns (portal limit: the header names eight)"
 
 CSV = "csv"
 XLSX = "xlsx"
@@ -66,6 +80,10 @@ _SEPARATORS = ",;\t"
 _SNIFF_CHARS = 1024
 # An OLE2 compound file: Excel 97-2003 (.xls), and the other Office formats of its time.
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+
+
+# A file's records: (row number as the spreadsheet shows it, its cells as text).
+Records = Generator[tuple[int, Sequence[str]], None, None]
 
 
 @dataclass(frozen=True)
@@ -102,7 +120,7 @@ def read_roster_file(file: IO[bytes] | IO[str], *, max_rows: int, name: str | No
     if not data:
         raise _refused(name, "is empty")
     kind = _kind(data, name)
-    records = _xlsx_records(data, name) if kind == XLSX else _csv_records(data, name)
+    records = _bounded(_xlsx_records(data, name) if kind == XLSX else _csv_records(data, name), name)
     rows: list[RosterRow] = []
     try:
         header_number, header = _header(records, name)
@@ -149,7 +167,19 @@ def _kind(data: bytes, name: str) -> str:
     return kind
 
 
-def _csv_records(data: bytes, name: str) -> Generator[tuple[int, Sequence[str]], None, None]:
+def _bounded(records: Records, name: str) -> Records:
+    """The records up to row ``MAX_FILE_ROWS``; a file that has a row beyond is refused once that row is read
+    (at most ``MAX_FILE_ROWS + 1`` rows are ever read, whatever the file says of its size)."""
+    try:
+        for number, values in records:
+            if number > MAX_FILE_ROWS:
+                raise _refused(name, f"has more than {MAX_FILE_ROWS:,} rows; {ROW_LIMIT_RULE}")
+            yield number, values
+    finally:
+        records.close()  # an XLSX workbook closes its archive
+
+
+def _csv_records(data: bytes, name: str) -> Records:
     """The CSV records numbered from 1, blank ones included (a quoted cell may hold a line break)."""
     try:
         text = data.decode("utf-8-sig")
@@ -173,7 +203,7 @@ def _csv_records(data: bytes, name: str) -> Generator[tuple[int, Sequence[str]],
         raise _refused(name, f"is not a readable CSV file (row {number + 1}: {exc})") from None
 
 
-def _xlsx_records(data: bytes, name: str) -> Generator[tuple[int, Sequence[str]], None, None]:
+def _xlsx_records(data: bytes, name: str) -> Records:
     """The active sheet's rows numbered as the sheet shows them (missing rows come as blank rows)."""
     # A damaged workbook makes zipfile and openpyxl raise more than BadZipFile, InvalidFileException or an XML
     # ParseError on a part that is not what they expect (seen: KeyError, TypeError, ValueError,
@@ -195,10 +225,17 @@ def _xlsx_records(data: bytes, name: str) -> Generator[tuple[int, Sequence[str]]
         sheet = workbook.active
         if not isinstance(sheet, ReadOnlyWorksheet):
             raise _refused(name, "has no worksheet to read (its active sheet is a chart)")
-        # The stored dimensions may be wrong (some tools write "A1"); read every row there is.
+        # The sheet's dimension record, read as it opened: a sheet that says it reaches past the limits is refused
+        # unread.
+        if sheet.max_row is not None and sheet.max_row > MAX_FILE_ROWS:
+            raise _refused(name, f"reaches row {sheet.max_row:,} (its dimension); {ROW_LIMIT_RULE}")
+        if sheet.max_column is not None and sheet.max_column > MAX_FILE_COLUMNS:
+            raise _refused(name, f"reaches column {sheet.max_column:,} (its dimension); {COLUMN_LIMIT_RULE}")
+        # The stored dimensions may be wrong (some tools write "A1"); read every row there is, up to the row limit
+        # (``_bounded``), and no cell beyond the column limit.
         sheet.reset_dimensions()
         try:
-            for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
+            for number, values in enumerate(sheet.iter_rows(max_col=MAX_FILE_COLUMNS, values_only=True), start=1):
                 yield number, [_text(value) for value in values]
         except Exception:  # as above, while the rows are read
             raise corrupt from None
@@ -221,7 +258,7 @@ def _text(value: Any) -> str:
     return str(value).strip()
 
 
-def _header(records: Generator[tuple[int, Sequence[str]], None, None], name: str) -> tuple[int, list[str]]:
+def _header(records: Records, name: str) -> tuple[int, list[str]]:
     """Return the header's row number and its columns (normalized; "" for a column without a name)."""
     for number, values in records:
         if not any(value.strip() for value in values):

@@ -1,5 +1,7 @@
 import datetime
 import io
+import re
+import zipfile
 
 import openpyxl
 import pytest
@@ -148,6 +150,40 @@ def xlsx_bytes(rows, *, at: int = 1) -> bytes:
     out = io.BytesIO()
     workbook.save(out)
     return out.getvalue()
+
+
+# The last row and column a sheet can have (Excel's 1,048,576 rows, column XFD).
+LAST_ROW = 1_048_576
+LAST_COLUMN = 16_384
+
+
+def far_cell_xlsx(
+    *, row: int = LAST_ROW, column: int = 1, dimension: str | None = "true", rows=(("person_id", "number"),)
+) -> bytes:
+    """A small workbook (a few KB): ``rows`` from row 1 (a header), and one cell "x" at ``row``, ``column``.
+
+    ``dimension``: "true" keeps the dimension record openpyxl writes (it reaches the cell); another value
+    replaces its range with that one (a file lying about its size, e.g. "A1:B2"); None removes the record.
+    """
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    for values in rows:
+        sheet.append(list(values))
+    sheet.cell(row=row, column=column, value="x")
+    out = io.BytesIO()
+    workbook.save(out)
+    if dimension == "true":
+        return out.getvalue()
+    patched = io.BytesIO()
+    with zipfile.ZipFile(out) as source, zipfile.ZipFile(patched, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            data = source.read(info.filename)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                record = b"" if dimension is None else f'<dimension ref="{dimension}"/>'.encode()
+                data, found = re.subn(rb"<dimension ref=\"[^\"]*\"\s*/>", record, data)
+                assert found == 1, data[:300]
+            target.writestr(info, data)
+    return patched.getvalue()
 
 
 def circle_of_wins(championship, *, name: str | None = None):

@@ -4,9 +4,11 @@ import datetime
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from tests.factories import (
+    ChampionshipFactory,
     FederationFactory,
     GameFactory,
     PassportFactory,
@@ -14,8 +16,10 @@ from tests.factories import (
     RinkFactory,
     RosterEntryFactory,
     TeamEntryFactory,
+    VenueFactory,
 )
-from tournaments.models import GameStatus, GoalRecord, RosterEntry, TeamEntry
+from tournaments import services
+from tournaments.models import GameStatus, GoalRecord, Rink, RosterEntry, TeamEntry
 
 from .conftest import full_roster, goal_lines, make_pool, round_robin_games
 from .test_views import finish
@@ -293,3 +297,58 @@ def test_the_rink_inline_refuses_what_the_rink_services_refuse_2_1_b(staff_clien
     saved = staff_client.post(reverse("admin:tournaments_venue_change", args=[venue.pk]), _venue_data(venue, **rink))
     assert saved.status_code == 302
     assert venue.rinks.get().length_m == Decimal("40.00")
+
+
+def test_the_venue_admin_refuses_a_new_time_zone_once_a_game_there_has_started(staff_client, championship):
+    """Saved through ``services.venue_update``: the portal rule (5.4 B) holds for the superuser too."""
+    venue = championship.venue
+    GameFactory(championship=championship, status=GameStatus.FINAL, home_goals=1, away_goals=0)
+    url = reverse("admin:tournaments_venue_change", args=[venue.pk])
+    data = {**_venue_data(venue), "rinks-TOTAL_FORMS": "0", "time_zone": "Pacific/Kiritimati"}
+    response = staff_client.post(url, data)
+    assert response.status_code == 200
+    assert "Portal rule (venue time zone, 5.4 B)" in response.content.decode()
+    venue.refresh_from_db()
+    assert venue.time_zone == "Europe/Rome"
+    # Its name still changes, through the services (the history names who changed it).
+    saved = staff_client.post(url, {**data, "time_zone": "Europe/Rome", "name": "Renamed"})
+    assert saved.status_code == 302
+    venue.refresh_from_db()
+    assert venue.name == "Renamed" and venue.history.latest().history_user is not None
+
+
+def test_the_venue_admin_removes_a_rink_through_the_services_and_keeps_one_with_games(staff_client, director):
+    venue = VenueFactory()
+    spare, busy = RinkFactory(venue=venue, name="Spare"), RinkFactory(venue=venue, name="Busy")
+    GameFactory(championship=ChampionshipFactory(venue=venue), rink=busy)
+    url = reverse("admin:tournaments_venue_change", args=[venue.pk])
+    data = {**_venue_data(venue), "rinks-TOTAL_FORMS": "2", "rinks-INITIAL_FORMS": "2"}
+    for i, rink in enumerate([spare, busy]):
+        data.update(
+            {
+                f"rinks-{i}-id": rink.pk,
+                f"rinks-{i}-venue": venue.pk,
+                f"rinks-{i}-name": rink.name,
+                f"rinks-{i}-surface": rink.surface,
+                f"rinks-{i}-length_m": rink.length_m,
+                f"rinks-{i}-width_m": rink.width_m,
+                f"rinks-{i}-board_height_m": rink.board_height_m,
+                f"rinks-{i}-corner_radius_m": rink.corner_radius_m,
+            }
+        )
+    refused = staff_client.post(url, {**data, "rinks-1-DELETE": "on"})
+    assert refused.status_code == 200  # the admin's own check: a game is scheduled on it
+    assert venue.rinks.count() == 2
+    removed = staff_client.post(url, {**data, "rinks-0-DELETE": "on"})
+    assert removed.status_code == 302
+    assert [r.name for r in venue.rinks.all()] == ["Busy"]
+    assert Rink.history.filter(id=spare.pk, history_type="-").get().history_user == director
+
+
+def test_rink_delete_refuses_a_rink_games_are_scheduled_on_2_1_f(director):
+    rink = RinkFactory()
+    game = GameFactory(championship=ChampionshipFactory(venue=rink.venue), rink=rink)
+    with pytest.raises(ValidationError) as exc:
+        services.rink_delete(rink=rink, by=director)
+    assert exc.value.message_dict["rink"][0].startswith(f"Rule 2.1 F: game #{game.number}")
+    assert Rink.objects.filter(pk=rink.pk).exists()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
 from drf_spectacular.generators import SchemaGenerator
 
 from accounts.models import Role
@@ -14,6 +15,7 @@ from tests.factories import (
     GameFactory,
     PoolFactory,
     RinkFactory,
+    SuperuserFactory,
     TeamEntryFactory,
     VenueFactory,
     client_for,
@@ -21,7 +23,8 @@ from tests.factories import (
     international_staff,
     with_role,
 )
-from tournaments.models import EntryStatus, Pool, Rink, Venue
+from tournaments import services
+from tournaments.models import EntryStatus, Game, GameStatus, Pool, Rink, Venue
 
 pytestmark = pytest.mark.django_db
 
@@ -113,6 +116,87 @@ def test_a_venue_changes_for_its_keepers_and_refuses_unknown_fields(keeper, venu
     assert Venue.objects.get(pk=venue.pk).country == "IT"
 
 
+# --- a venue a championship uses: its directors' (issue 23) ------------------------------------------------------------
+
+
+def test_national_staff_do_not_change_the_venue_of_a_championship_they_do_not_direct(keeper, venue):
+    """The probe: Italy's staff moved the World Championship's venue to Pacific/Kiritimati (every game's local
+    start 12 hours off), renamed it and added a rink. The championship's directors (its international sanctioning
+    body's staff) and international staff change it; national staff of the venue's country do not."""
+    rink = RinkFactory(venue=venue)
+    ChampionshipFactory(venue=venue)  # sanctioned by an international federation
+    before = (venue.name, venue.time_zone)
+    assert (
+        keeper.patch(f"/api/venues/{venue.pk}/", {"time_zone": "Pacific/Kiritimati"}, format="json").status_code == 403
+    )
+    assert keeper.patch(f"/api/venues/{venue.pk}/", {"name": "Renamed"}, format="json").status_code == 403
+    assert keeper.post("/api/rinks/", rink_data(venue, name="Extra"), format="json").status_code == 403
+    assert keeper.patch(f"/api/rinks/{rink.pk}/", {"name": "Mine"}, format="json").status_code == 403
+    venue.refresh_from_db()
+    assert (venue.name, venue.time_zone) == before
+    assert [r.name for r in venue.rinks.all()] == [rink.name]
+    director = client_for(international_staff())
+    assert director.patch(f"/api/venues/{venue.pk}/", {"name": "Renamed"}, format="json").status_code == 200
+    assert director.post("/api/rinks/", rink_data(venue, name="Extra"), format="json").status_code == 201
+
+
+def test_the_directors_of_a_national_championship_change_its_venue_wherever_it_is(italy, keeper, venue):
+    """Staff of the sanctioning body direct the championship and change its venue, even in another country; with
+    a second championship of another body there, the venue is changed by the directors of both (or the IHTC)."""
+    ChampionshipFactory(venue=venue, sanctioning_body=italy, level="national")
+    assert keeper.patch(f"/api/venues/{venue.pk}/", {"city": "L'Aquila"}, format="json").status_code == 200
+    abroad = VenueFactory(country="DE")
+    ChampionshipFactory(venue=abroad, sanctioning_body=italy, level="national")
+    assert keeper.patch(f"/api/venues/{abroad.pk}/", {"city": "Bonn"}, format="json").status_code == 200
+    other = FederationFactory(country="FR")
+    ChampionshipFactory(venue=venue, sanctioning_body=other, level="national")
+    refused = keeper.patch(f"/api/venues/{venue.pk}/", {"city": "Pescara"}, format="json")
+    assert refused.status_code == 403
+    assert client_for(federation_staff(other)).patch(f"/api/venues/{venue.pk}/", {"city": "Pescara"}).status_code == 403
+    assert Venue.objects.get(pk=venue.pk).city == "L'Aquila"
+
+
+def _started(game, how):
+    """Start ``game`` the way ``how`` says: its live sheet opened, its result final, or its scheduled time past."""
+    from games.models import GameSheet
+
+    if how == "live sheet":
+        GameSheet.objects.create(
+            game=game, teams={}, game_type="round_robin", opened_at=game.start_at, opened_by=SuperuserFactory()
+        )
+    elif how == "final":
+        Game.objects.filter(pk=game.pk).update(status=GameStatus.FINAL, home_goals=2, away_goals=1)
+    else:
+        Game.objects.filter(pk=game.pk).update(start_at=game.start_at.replace(year=2020))
+
+
+@pytest.mark.parametrize("how", ["live sheet", "final", "scheduled time past"])
+def test_the_time_zone_stays_once_a_game_at_the_venue_has_started(venue, how):
+    director = client_for(international_staff())
+    championship = ChampionshipFactory(venue=venue)
+    first = GameFactory(championship=championship)
+    # Before any game has started, the directors may still correct it.
+    assert director.patch(f"/api/venues/{venue.pk}/", {"time_zone": "Europe/Zurich"}).status_code == 200
+    _started(first, how)
+    response = director.patch(f"/api/venues/{venue.pk}/", {"time_zone": "Pacific/Kiritimati"}, format="json")
+    assert response.status_code == 400
+    (message,) = response.json()["time_zone"]
+    assert message.startswith("Portal rule (venue time zone, 5.4 B)") and f"game #{first.number}" in message
+    assert Venue.objects.get(pk=venue.pk).time_zone == "Europe/Zurich"
+    # The same zone again, and the other fields, still change.
+    same = director.patch(f"/api/venues/{venue.pk}/", {"time_zone": "Europe/Zurich", "city": "Chieti"})
+    assert same.status_code == 200 and same.json()["city"] == "Chieti"
+
+
+def test_a_game_on_the_venues_rink_for_a_championship_held_elsewhere_freezes_it_too(venue):
+    rink = RinkFactory(venue=venue)
+    game = GameFactory(rink=rink)  # its championship names another venue
+    _started(game, "final")
+    with pytest.raises(ValidationError) as exc:
+        services.venue_update(venue=venue, time_zone="Asia/Tokyo", by=SuperuserFactory())
+    assert list(exc.value.message_dict) == ["time_zone"]
+
+
 # --- rinks ----------------------------------------------------------------------------------------------------------
 
 
@@ -169,19 +253,20 @@ def test_a_rink_change_is_checked_against_2_1_and_stored_only_when_it_passes(kee
     assert moved.status_code == 400 and "venue" in moved.json()
 
 
-def test_a_rink_that_hosts_world_games_keeps_the_world_minimum(keeper, venue):
+def test_a_rink_that_hosts_world_games_keeps_the_world_minimum(venue):
     """2.1 C: 50 x 25 m for a World Championship; a continental rink of 45 m cannot host its games."""
+    director = client_for(international_staff())  # the World Championship's sanctioning body is international
     rink = RinkFactory(venue=venue)
     championship = ChampionshipFactory(venue=venue, level="world")
     GameFactory(championship=championship, rink=rink)
-    response = keeper.patch(f"/api/rinks/{rink.pk}/", {"length_m": "45.00"}, format="json")
+    response = director.patch(f"/api/rinks/{rink.pk}/", {"length_m": "45.00"}, format="json")
     assert response.status_code == 400
     (message,) = response.json()["length_m"]
     assert message.startswith("Rule 2.1 C") and "50 m" in message and championship.name in message
     assert Rink.objects.get(pk=rink.pk).length_m == Decimal("50.00")
     # Without games on it, the same rink may be made continental size.
     spare = RinkFactory(venue=venue)
-    assert keeper.patch(f"/api/rinks/{spare.pk}/", {"length_m": "45.00"}, format="json").status_code == 200
+    assert director.patch(f"/api/rinks/{spare.pk}/", {"length_m": "45.00"}, format="json").status_code == 200
 
 
 def test_rinks_of_another_country_are_not_changed_by_national_staff(keeper):

@@ -4,6 +4,7 @@ the limits before the rows are read. Database-free: ``tournaments.roster_files``
 import datetime
 import io
 import random
+import time
 import zipfile
 
 import pytest
@@ -12,7 +13,7 @@ from tournaments import roster_files
 from tournaments.errors import CoreInputError
 from tournaments.roster_files import read_roster_file
 
-from .conftest import xlsx_bytes
+from .conftest import LAST_COLUMN, LAST_ROW, far_cell_xlsx, xlsx_bytes
 
 
 class Named(io.BytesIO):
@@ -105,6 +106,83 @@ def test_reading_stops_after_one_row_more_than_the_roster_can_take(kind):
     result = read(data, f"big.{kind}", max_rows=16)
     assert len(result.rows) == 17
     assert numbers(result) == list(range(2, 19))
+
+
+# --- the rows and columns of a file, blank ones included (a 5 KB workbook reaching row 1,048,576) -----------------
+
+ROW_RULE = "a roster file has at most 1,000 rows, blank ones included (portal limit: a roster of 3.1.1 A / R-04"
+# Far under the second a million blank rows took (1.2 s an upload on the probe's machine, 0.9 s here).
+QUICK = 0.3
+
+
+def timed_refusal(data: bytes, name: str) -> tuple[str, float]:
+    start = time.perf_counter()
+    message = refusal(data, name)
+    return message, time.perf_counter() - start
+
+
+def test_a_sheet_whose_dimension_reaches_the_last_row_is_refused_before_a_row_is_read():
+    data = far_cell_xlsx(row=LAST_ROW)
+    assert len(data) < 8 * 1024
+    message, seconds = timed_refusal(data, "far.xlsx")
+    assert message == f"far.xlsx reaches row 1,048,576 (its dimension); {ROW_RULE} needs a few dozen)."
+    assert seconds < QUICK
+
+
+@pytest.mark.parametrize("dimension", ["A1:B2", None], ids=["lying", "missing"])
+def test_a_sheet_that_hides_its_last_row_is_refused_after_the_limit_not_a_million_blank_rows(dimension):
+    message, seconds = timed_refusal(far_cell_xlsx(row=LAST_ROW, dimension=dimension), "far.xlsx")
+    assert message == f"far.xlsx has more than 1,000 rows; {ROW_RULE} needs a few dozen)."
+    assert seconds < QUICK
+
+
+def test_reading_stops_at_the_row_after_the_limit(monkeypatch):
+    """At most ``MAX_FILE_ROWS + 1`` rows are read, blank ones included, whatever the sheet says of its size."""
+    seen = []
+    text = roster_files._text
+    monkeypatch.setattr(roster_files, "_text", lambda value: seen.append(value) or text(value))
+    refusal(far_cell_xlsx(row=LAST_ROW, dimension="A1:B2"), "far.xlsx")
+    # Rows 1 to 1,001, each as wide as the column limit; not the 1,048,576 rows up to the far cell.
+    assert len(seen) == (roster_files.MAX_FILE_ROWS + 1) * roster_files.MAX_FILE_COLUMNS
+
+
+def test_a_csv_file_of_blank_lines_is_refused_after_the_limit():
+    data = b"person_id,number\n" + b"\n" * (roster_files.MAX_BYTES - 100)
+    message, seconds = timed_refusal(data, "blank.csv")
+    assert message == f"blank.csv has more than 1,000 rows; {ROW_RULE} needs a few dozen)."
+    assert seconds < QUICK
+
+
+def test_a_player_in_the_last_row_the_limit_allows_is_read():
+    rows = [["person_id", "number"], *([None] * (roster_files.MAX_FILE_ROWS - 2)), [7, 9]]
+    for data, name in [(xlsx_bytes(rows), "edge.xlsx"), (b"person_id,number\n" + b"\n" * 998 + b"7,9\n", "edge.csv")]:
+        result = read(data, name)
+        assert numbers(result) == [1000]
+        assert result.rows[0].cells == {"person_id": "7", "number": "9"}
+    one_more = [rows[0], None, *rows[1:]]
+    assert (
+        refusal(xlsx_bytes(one_more), "over.xlsx")
+        == f"over.xlsx has more than 1,000 rows; {ROW_RULE} needs a few dozen)."
+    )
+
+
+def test_a_sheet_whose_dimension_reaches_column_xfd_is_refused_unread():
+    message, seconds = timed_refusal(far_cell_xlsx(row=2, column=LAST_COLUMN), "wide.xlsx")
+    assert message == (
+        "wide.xlsx reaches column 16,384 (its dimension); a roster sheet has at most 50 columns "
+        "(portal limit: the header names eight)."
+    )
+    assert seconds < QUICK
+
+
+def test_cells_beyond_the_column_limit_of_a_sheet_hiding_them_are_not_read(monkeypatch):
+    seen = []
+    text = roster_files._text
+    monkeypatch.setattr(roster_files, "_text", lambda value: seen.append(value) or text(value))
+    data = far_cell_xlsx(row=2, column=LAST_COLUMN, dimension="A1:B2", rows=[["person_id", "number"], [7, 9]])
+    result = read(data, "wide.xlsx")
+    assert [row.cells for row in result.rows] == [{"person_id": "7", "number": "9"}]
+    assert len(seen) == 2 * roster_files.MAX_FILE_COLUMNS  # not the 16,384 cells up to column XFD
 
 
 def test_a_file_larger_than_the_limit_is_refused_by_its_size_before_it_is_read():

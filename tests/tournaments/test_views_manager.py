@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime
+import time
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -25,7 +27,7 @@ from tournaments import services
 from tournaments.models import Position, RosterEntry
 from tournaments.roster_files import XLSX_MIME
 
-from .conftest import eligible_person, full_roster, make_pool, round_robin_games, xlsx_bytes
+from .conftest import eligible_person, far_cell_xlsx, full_roster, make_pool, round_robin_games, xlsx_bytes
 from .test_views import finish
 
 pytestmark = pytest.mark.django_db
@@ -325,6 +327,26 @@ def test_a_refused_file_comes_back_beside_the_file_field(manager_client, entry, 
     assert response.status_code == 400
     (error,) = response.context["import_form"].errors["file"]
     assert error.startswith(says)
+    assert not RosterEntry.objects.filter(entry=entry).exists()
+
+
+@pytest.mark.parametrize("dimension", ["true", "A1:B2"], ids=["stated", "lying"])
+def test_a_workbook_reaching_row_1048576_is_refused_at_once_beside_the_file_field(manager, entry, dimension):
+    """A 5 KB workbook whose one cell sits in row 1,048,576, posted as the browser posts the import form
+    (multipart, with the page's CSRF token): refused naming the file and the row limit, in far under a second."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(manager)
+    client.get(url("entry-detail", entry.pk))
+    upload = SimpleUploadedFile("far.xlsx", far_cell_xlsx(dimension=dimension), content_type=XLSX_MIME)
+    start = time.perf_counter()
+    response = client.post(
+        url("roster-import", entry.pk), {"file": upload, "csrfmiddlewaretoken": client.cookies["csrftoken"].value}
+    )
+    assert time.perf_counter() - start < 0.5
+    assert response.status_code == 400
+    (error,) = response.context["import_form"].errors["file"]
+    assert error.startswith("far.xlsx ")
+    assert "a roster file has at most 1,000 rows, blank ones included" in error
     assert not RosterEntry.objects.filter(entry=entry).exists()
 
 

@@ -1,19 +1,22 @@
-"""Venues and their rinks (2.1): set up and changed by those who keep the venues of the venue's country."""
+"""Venues and their rinks (2.1): set up by those who keep the venues of the venue's country; a venue a
+championship uses is changed by that championship's directors (``can_change_venue``)."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q, QuerySet
 
 from accounts.models import User
-from accounts.roles import is_international_staff
+from accounts.roles import is_international_staff, staff_federation_ids
 from federation.access import can_keep_venues_in
-from portal.services import audited_save
+from portal.services import audited_delete, audited_save
 from tournaments import rinks as rink_rules
-from tournaments.facts import core_error, field_error
-from tournaments.models import Championship, Rink, Venue
+from tournaments.facts import core_error, field_error, resolve_now
+from tournaments.models import Championship, Game, GameStatus, Rink, Venue
 from tournaments.services.schedule import rink_dimensions
 
 VENUE_FIELDS = ("name", "city", "country", "time_zone")
@@ -42,6 +45,63 @@ def check_can_keep_venue(user: User, country) -> None:
         )
 
 
+def championships_at(venue: Venue) -> QuerySet[Championship]:
+    """The championships that use the venue: held there, or with games on its rinks (drafts included)."""
+    return Championship.objects.filter(Q(venue=venue) | Q(games__rink__venue=venue)).distinct()
+
+
+def can_change_venue(user: User, venue: Venue) -> bool:
+    """Whether the user may change the venue and its rinks (add, change, delete one).
+
+    A venue a championship uses is that championship's: its time zone sets every game's local start, the
+    deadlines and the reports, its rinks host the games (2.1 C, F). Only the championship's directors (staff of
+    its sanctioning body) and international staff change it; with several championships, the directors of each.
+    A venue no championship uses is kept by staff of its country's national federation (``can_keep_venues_in``).
+    """
+    if is_international_staff(user):
+        return True
+    bodies = set(championships_at(venue).values_list("sanctioning_body_id", flat=True))
+    if bodies:
+        return bodies <= staff_federation_ids(user)
+    return can_keep_venues_in(user, venue.country)
+
+
+def check_can_change_venue(user: User, venue: Venue) -> None:
+    """Refuse a change of the venue or its rinks to whoever ``can_change_venue`` does not allow (403)."""
+    if can_change_venue(user, venue):
+        return
+    if championships_at(venue).exists():
+        # No championship named: a draft is no one's business but its directors'.
+        raise PermissionDenied(
+            f"{venue} is the venue of a championship: only the championship's directors (staff of its "
+            "sanctioning body) or international staff change it or its rinks."
+        )
+    check_can_keep_venue(user, venue.country)
+
+
+def check_time_zone_change(venue: Venue, time_zone: str, *, now: datetime.datetime | None = None) -> None:
+    """Refuse a new time zone once a game at the venue has started (portal rule, 5.4 B).
+
+    5.4 B: a game starts at the time scheduled, which the venue's clock shows. Once a game there has started
+    (its live sheet is open or final, its result is final, or its scheduled time has come), its local start,
+    its protest deadlines and its reports have been given in the venue's time zone; a new zone would move them
+    all after the fact. Times are stored in UTC: the zone only says how they read at the venue.
+    """
+    if venue.pk is None or time_zone == Venue.objects.filter(pk=venue.pk).values_list("time_zone", flat=True)[0]:
+        return
+    started = Game.objects.filter(Q(rink__venue=venue) | Q(championship__venue=venue)).filter(
+        Q(status=GameStatus.FINAL) | Q(sheet__isnull=False) | Q(start_at__lte=resolve_now(now))
+    )
+    first = started.order_by("start_at", "pk").select_related("championship").first()
+    if first is not None:
+        raise field_error(
+            "time_zone",
+            f"Portal rule (venue time zone, 5.4 B): the time zone of {venue} cannot change once a game there has "
+            f"started (game #{first.number} of {first.championship}); its games' local times, deadlines and "
+            "reports were given in it.",
+        )
+
+
 def _check_venue(venue: Venue) -> None:
     """The model's own checks (an IANA time zone, lengths), and one venue per name in a city."""
     venue.full_clean(validate_constraints=False)
@@ -60,13 +120,16 @@ def venue_create(*, name: str, city: str, country: str, time_zone: str, by: User
 
 
 def venue_update(*, venue: Venue, by: User, **changes) -> Venue:
-    """Change a venue (``changes``: any of VENUE_FIELDS); moving it to another country needs the right there too."""
+    """Change a venue (``changes``: any of VENUE_FIELDS), for those who ``can_change_venue``; moving it to another
+    country needs the right there too; its time zone stays once a game there has started."""
     _check_known(changes, VENUE_FIELDS, "a venue")
-    check_can_keep_venue(by, venue.country)
-    if "country" in changes:
+    check_can_change_venue(by, venue)
+    if "country" in changes and changes["country"] != venue.country:
         check_can_keep_venue(by, changes["country"])
     with transaction.atomic():
         stored = Venue.objects.select_for_update().get(pk=venue.pk)
+        if "time_zone" in changes:
+            check_time_zone_change(stored, changes["time_zone"])
         for name, value in changes.items():
             setattr(stored, name, value.strip() if name in ("name", "city") else value)
         _check_venue(stored)
@@ -120,9 +183,9 @@ def _check_rink_record(rink: Rink) -> None:
 
 
 def rink_create(*, venue: Venue, by: User, **fields) -> Rink:
-    """Add a rink to a venue (``fields``: RINK_FIELDS), for those who keep the venue; checked against 2.1."""
+    """Add a rink to a venue (``fields``: RINK_FIELDS), for those who ``can_change_venue``; checked against 2.1."""
     _check_known(fields, RINK_FIELDS, "a rink")
-    check_can_keep_venue(by, venue.country)
+    check_can_change_venue(by, venue)
     rink = Rink(venue=venue, **fields)
     if isinstance(rink.name, str):
         rink.name = rink.name.strip()
@@ -134,9 +197,10 @@ def rink_create(*, venue: Venue, by: User, **fields) -> Rink:
 
 
 def rink_update(*, rink: Rink, by: User, **changes) -> Rink:
-    """Change a rink's name, surface or measurements (``changes``: any of RINK_FIELDS); checked against 2.1."""
+    """Change a rink's name, surface or measurements (``changes``: any of RINK_FIELDS), for those who
+    ``can_change_venue``; checked against 2.1."""
     _check_known(changes, RINK_FIELDS, "a rink")
-    check_can_keep_venue(by, rink.venue.country)
+    check_can_change_venue(by, rink.venue)
     with transaction.atomic():
         # Two keepers changing one rink at once: the second works on the first's result.
         stored = Rink.objects.select_for_update(of=("self",)).select_related("venue").get(pk=rink.pk)
@@ -148,3 +212,19 @@ def rink_update(*, rink: Rink, by: User, **changes) -> Rink:
         if changes:
             audited_save(stored, by, update_fields=list(changes))
     return stored
+
+
+def rink_delete(*, rink: Rink, by: User) -> None:
+    """Remove a rink from its venue, for those who ``can_change_venue``; a rink games are scheduled on stays
+    (2.1 F: the championship's games are played on its venue's published rinks)."""
+    check_can_change_venue(by, rink.venue)
+    with transaction.atomic():
+        stored = Rink.objects.select_for_update(of=("self",)).select_related("venue").get(pk=rink.pk)
+        scheduled = Game.objects.filter(rink=stored).select_related("championship").order_by("pk").first()
+        if scheduled is not None:
+            raise field_error(
+                "rink",
+                f"Rule 2.1 F: game #{scheduled.number} of {scheduled.championship} is scheduled on {stored}; "
+                "move the games to another rink first.",
+            )
+        audited_delete(stored, by)
