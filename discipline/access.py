@@ -21,7 +21,6 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 
 from accounts.models import Role, User
 from accounts.roles import (
@@ -45,6 +44,7 @@ from discipline.models import (
 from discipline.suspensions import can_see_suspensions_of
 from portal.services import NotYet
 from tournaments.models import Championship, Game
+from tournaments.selectors import access_championship
 
 
 def _active(user) -> bool:
@@ -284,9 +284,10 @@ def access_suspension_list(user, championship_id) -> Championship:
     """The championship whose whole suspension list (PDF) ``user`` may read: whoever sees the whole list on the
     championship's suspension page (``discipline.suspensions.can_see_suspensions_of``): the staff of its
     sanctioning body, international staff, the discipline committee and the executive (8.2). A team manager sees
-    only his people's suspensions (the "my suspensions" page), so not this list: 403, as on that page."""
-    championship = get_object_or_404(
-        Championship.objects.select_related("venue", "sanctioning_body"), pk=championship_id
+    only his people's suspensions (the "my suspensions" page), so not this list: 403, as on that page. A draft is
+    its directors' alone (``tournaments.selectors.access_championship``): 404 for anyone else, the committee too."""
+    championship = access_championship(
+        user, championship_id, queryset=Championship.objects.select_related("venue", "sanctioning_body")
     )
     require(
         can_see_suspensions_of(user, championship),

@@ -6,7 +6,6 @@ Thin views over ``discipline.access``, ``discipline.selectors`` and ``discipline
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers
@@ -29,10 +28,10 @@ from discipline.models import (
     SuspensionKind,
     SuspensionStatus,
 )
-from discipline.suspensions import can_see_suspensions_of
 from portal.api import ServiceAnswerMixin
 from portal.serializers import DecimalField, IntegerField
-from tournaments.models import Championship, Game
+from tournaments.models import Game
+from tournaments.selectors import access_game
 
 _REFUSED = OpenApiResponse(description="Bad input: the field and the rule it breaks.")
 _FORBIDDEN = OpenApiResponse(description="Not logged in, or not allowed (R-53: the committee and the executive).")
@@ -192,7 +191,7 @@ class GameConfidentialReportsView(_View):
         responses={201: ConfidentialReportSerializer, 400: _REFUSED, 403: _FORBIDDEN, 404: _NOT_FOUND},
     )
     def post(self, request, game_id: int):
-        game = get_object_or_404(Game.objects.select_related("championship"), pk=game_id)
+        game = access_game(request.user, game_id, queryset=Game.objects.select_related("championship"))
         data = self.input(ConfidentialReportInput)
         incident = None
         if data.get("incident_report"):
@@ -257,9 +256,7 @@ class ChampionshipSuspensionsView(_View):
         responses={200: SuspensionSerializer(many=True), 403: _FORBIDDEN, 404: _NOT_FOUND},
     )
     def get(self, request, id: int):
-        championship = get_object_or_404(Championship, pk=id)
-        if not can_see_suspensions_of(request.user, championship):
-            raise PermissionDenied("Rule 8.2: the championship's staff and the committee see its suspensions.")
+        championship = access.access_suspension_list(request.user, id)
         rows = selectors.suspension_list(request.user, championship=championship, filters=request.query_params.dict())
         return Response(SuspensionSerializer(rows, many=True).data)
 

@@ -15,7 +15,6 @@ from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import mixins, permissions, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.generics import get_object_or_404
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -23,6 +22,7 @@ from portal.api import ServiceAnswerMixin
 from portal.filters import MAX_ID, id_filter
 from portal.serializers import DecimalField, IntegerField, ModelSerializer, StrictPrimaryKeyRelatedField
 from tournaments.models import Game, TeamEntry
+from tournaments.selectors import access_game
 from tournaments.services import money
 
 from . import access
@@ -448,7 +448,7 @@ class GameProtestIncidentsView(APIView):
         responses={200: IncidentSerializer(many=True), 400: _REFUSED, 403: _FORBIDDEN, 404: _NOT_FOUND},
     )
     def get(self, request, game_id: int):
-        game = get_object_or_404(Game.objects.select_related("home", "away"), pk=game_id)
+        game = access_game(request.user, game_id, queryset=Game.objects.select_related("championship", "home", "away"))
         query = ProtestIncidentsQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         entry = svc.protesting_entry(request.user, game, query.validated_data.get("entry"))

@@ -32,11 +32,11 @@ from discipline.models import (
     SuspensionKind,
     SuspensionStatus,
 )
-from discipline.suspensions import can_see_suspensions_of
 from federation.files import private_file_response
 from portal.filters import MAX_ID
 from portal.forms import apply_errors
-from tournaments.models import Championship, Game
+from tournaments.models import Game
+from tournaments.selectors import access_game
 
 
 def _errors(exc: ValidationError) -> dict[str, list[str]]:
@@ -184,7 +184,7 @@ def protest_open_case(request, pk: int):
 @login_required
 def confidential_file(request, game_pk: int):
     """File a confidential report on a game: the referee's (4.2 P), or a 6.4.29 one (game and team officials)."""
-    game = get_object_or_404(Game.objects.select_related("championship", "home", "away"), pk=game_pk)
+    game = access_game(request.user, game_pk, queryset=Game.objects.select_related("championship", "home", "away"))
     kinds = [k for k in ConfidentialKind.choices if access.can_file_confidential(request.user, game, k[0])]
     if not kinds:
         raise PermissionDenied("Rule 6.4.29: only the game's officials and its teams' officials file this report.")
@@ -227,9 +227,7 @@ def attachment_download(request, pk: int):
 @login_required
 def championship_suspensions(request, pk: int):
     """Staff's list of a championship's suspensions (8.2), filtered by status, kind, provisional."""
-    championship = get_object_or_404(Championship.objects.select_related("venue"), pk=pk)
-    if not can_see_suspensions_of(request.user, championship):
-        raise PermissionDenied("Rule 8.2: the championship's staff and the discipline committee see its suspensions.")
+    championship = access.access_suspension_list(request.user, pk)
     rows = list(selectors.suspension_list(request.user, championship=championship, filters=request.GET.dict()))
     return _suspension_page(request, championship, rows)
 

@@ -171,12 +171,14 @@ def access_person(user, person_id, *, for_edit: bool = False) -> Person:
 
 def passports_visible_to(user) -> QuerySet[Passport]:
     """Passports (and their scans): international staff, or staff of the holder's federation."""
-    if is_international_staff(user):
-        return Passport.objects.all()
-    ids = staff_federation_ids(user)
-    if ids:
-        return Passport.objects.filter(person__federation_id__in=ids)
-    return Passport.objects.none()
+    q = _confidential_q(user)
+    return Passport.objects.filter(q) if q is not None else Passport.objects.none()
+
+
+def reads_confidential_records(user) -> bool:
+    """Whether the user may read some person's passports and other confidential records (the audience of
+    ``passports_visible_to``): a list may be filtered, sorted or searched by those records' fields only then."""
+    return _confidential_q(user) is not None
 
 
 def can_view_passport(user, passport: Passport) -> bool:

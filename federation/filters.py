@@ -7,9 +7,11 @@ the parameter, never an empty list by accident and never a 500.
 from __future__ import annotations
 
 import django_filters
+from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
-from portal.filters import SafeIsoDateTimeFilter, id_filter
+from federation.access import passports_visible_to, reads_confidential_records
+from portal.filters import ProtectedFieldsFilterSet, SafeIsoDateTimeFilter, id_filter
 
 from .models import (
     CategoryChoice,
@@ -41,7 +43,12 @@ class FederationFilter(django_filters.FilterSet):
         fields = ["level", "country", "parent", "firs_affiliated", "good_standing"]
 
 
-class PersonFilter(django_filters.FilterSet):
+PASSPORT_FILTER_REFUSED = _(
+    "Only staff of the holder's federation and international staff read passports: you may not filter by them."
+)
+
+
+class PersonFilter(ProtectedFieldsFilterSet):
     federation = django_filters.ModelChoiceFilter(queryset=Federation.objects.all())
     level = django_filters.ChoiceFilter(field_name="federation__level", choices=FederationLevel.choices)
     country = django_filters.ChoiceFilter(
@@ -55,10 +62,16 @@ class PersonFilter(django_filters.FilterSet):
     born_after = django_filters.DateFilter(field_name="date_of_birth", lookup_expr="gte")
     born_before = django_filters.DateFilter(field_name="date_of_birth", lookup_expr="lte")
     passport_expiry_before = django_filters.DateFilter(
-        field_name="passports__expiry_date", lookup_expr="lt", distinct=True, label="Holds a passport expiring before"
+        field_name="passports__expiry_date", method="filter_passport_before", label="Holds a passport expiring before"
     )
     passport_expiry_after = django_filters.DateFilter(
-        field_name="passports__expiry_date", lookup_expr="gte", distinct=True, label="Holds a passport valid on"
+        field_name="passports__expiry_date", method="filter_passport_after", label="Holds a passport valid on"
+    )
+
+    # Passports are read by staff of the holder's federation and international staff (federation.access): nobody
+    # else learns from a filter who holds one or when it expires.
+    protected_filters = dict.fromkeys(
+        ("passport_expiry_before", "passport_expiry_after"), (reads_confidential_records, PASSPORT_FILTER_REFUSED)
     )
 
     class Meta:
@@ -67,6 +80,17 @@ class PersonFilter(django_filters.FilterSet):
 
     def filter_role(self, queryset, name, value):
         return queryset.filter(**{PERSON_ROLE_FIELDS[value]: True})
+
+    def filter_passport_before(self, queryset, name, value):
+        return self._holding_a_readable_passport(queryset, expiry_date__lt=value)
+
+    def filter_passport_after(self, queryset, name, value):
+        return self._holding_a_readable_passport(queryset, expiry_date__gte=value)
+
+    def _holding_a_readable_passport(self, queryset, **lookup):
+        """People holding a passport the caller may read (``passports_visible_to``) that meets ``lookup``."""
+        readable = passports_visible_to(getattr(self.request, "user", None)).filter(**lookup)
+        return queryset.filter(pk__in=readable.values("person_id"))
 
 
 class PersonRecordFilter(django_filters.FilterSet):

@@ -18,7 +18,7 @@ from common.numbers import whole_number_or_none
 from federation.models import Person
 from portal.filters import MAX_ID, id_or_none
 from tournaments.models import Championship, Game, RosterEntry, TeamEntry
-from tournaments.selectors import of_visible_championships, visible_championships
+from tournaments.selectors import access_game, of_visible_championships, visible_championships
 from tournaments.services import check_can_direct
 
 from . import services
@@ -96,7 +96,9 @@ def _named_lines(errors: list[str], choices, lines) -> list[str]:
 @login_required
 def lineup_edit(request, game_pk: int, entry_pk: int):
     """A team's line-up for a game (5.1 A): its managers give it, before the start (5.1 C)."""
-    game = get_object_or_404(Game.objects.select_related("championship__venue", "home", "away"), pk=game_pk)
+    game = access_game(
+        request.user, game_pk, queryset=Game.objects.select_related("championship__venue", "home", "away")
+    )
     entry = get_object_or_404(TeamEntry.objects.select_related("federation"), pk=entry_pk)
     if entry.pk not in (game.home_id, game.away_id):
         raise Http404("This team does not play this game.")

@@ -108,3 +108,24 @@ class SearchFilter(filters.SearchFilter):
             return super().get_search_terms(request)
         except ValidationError as error:
             raise ValidationError({self.search_param: error.detail}) from None
+
+
+class ProtectedFieldsFilterSet(django_filters.FilterSet):
+    """A FilterSet some of whose parameters read a protected record (a person's passports...).
+
+    ``protected_filters`` maps each such parameter to its owning app's rule (a function of the user: may they read
+    those records at all?) and the message naming the rule. A caller the rule refuses gets a 400 naming the
+    parameter, never an answer the protected values shaped; the filter itself keeps to the records the caller may
+    read (its ``method`` goes through the owning app's ``*_visible_to``).
+    """
+
+    protected_filters: dict[str, tuple] = {}
+
+    def is_valid(self):
+        valid = super().is_valid()
+        user = getattr(self.request, "user", None)
+        for name, (may_read, message) in self.protected_filters.items():
+            if self.data.get(name) not in (None, "") and not may_read(user):
+                self.form.add_error(name, message)
+                valid = False
+        return valid

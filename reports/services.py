@@ -38,7 +38,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Championship, Game, GameStatus, TeamEntry
-from tournaments.selectors import championship_visibility_q, of_visible_championships
+from tournaments.selectors import access_championship as tournaments_access_championship
+from tournaments.selectors import of_visible_championships
 
 from .championship_documents import standings_data, statistics_data
 from .models import Document, DocumentKind, DocumentStatus
@@ -583,7 +584,7 @@ def access_championship(user, championship_id: int) -> Championship:
     (``championship_visibility_q``).
     """
     championships = Championship.objects.select_related("venue", "sanctioning_body")
-    return get_object_or_404(championships.filter(championship_visibility_q(user)), pk=championship_id)
+    return tournaments_access_championship(user, championship_id, queryset=championships)
 
 
 def check_can_retry(user, kind: str, obj: Any) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import json
+import re
 from collections.abc import Callable
 
 import pytest
@@ -3219,6 +3220,94 @@ def _admin_object_redirect_rows() -> list[dict]:
     return sorted(rows, key=lambda row: row["name"])
 
 
+# --- The draft on the routes above that take a championship, game or entry id (issue 23) --------------------------
+OBJECTS["draft_game_home"] = lambda w: w["draft_game"].home
+
+
+def _draft_expect(directors, anonymous) -> dict[str, object]:
+    """404 for everyone but the draft's directors (A's staff, international staff, executives, superusers)."""
+    return expect(404, ANON=anonymous, EXEC=directors, INTL=directors, STAFF_A=directors, SU=directors)
+
+
+def _draft_rows() -> list[dict]:
+    """The draft's rows of the routes the rows above try on a published championship only."""
+    url = {
+        "tournaments-api": tapi, "games-api": gapi, "discipline-api": discipline_api, "reports-api": reports_api,
+    }  # fmt: skip
+    api_read, api_refused = _draft_expect(200, 403), _draft_expect(400, 403)
+    page_read, page_refused, page_elsewhere = (_draft_expect(x, LOGIN) for x in (200, 400, ELSEWHERE))
+    table = [
+        ("tournaments-api:championship-bracket", "get", ["draft"], expect(404)),  # no bracket drawn: 404 for all
+        ("tournaments-api:championship-generate-bracket", "post", ["draft"], api_refused),
+        ("tournaments-api:championship-generate-schedule", "post", ["draft"], api_refused),
+        ("tournaments-api:entry-confirm-roster", "post", ["draft_entry"], api_refused),
+        ("tournaments-api:entry-fee-paid", "post", ["draft_entry"], api_refused),
+        ("tournaments-api:entry-managers", "post", ["draft_entry"], api_refused),
+        ("tournaments-api:entry-roster-import", "multipart", ["draft_entry"], api_refused),
+        ("tournaments-api:entry-roster", "get", ["draft_entry"], api_read),
+        ("tournaments-api:game-amend", "post", ["draft_game"], api_refused),
+        ("tournaments-api:game-goalkeeper-line", "post", ["draft_game"], api_refused),
+        ("tournaments-api:game-move", "post", ["draft_game"], api_read),  # nothing to move: a no-op
+        ("tournaments-api:game-result", "post", ["draft_game"], api_refused),
+        ("discipline-api:championship-suspensions", "get", ["draft"], api_read),
+        # Its directors may see the game but file no confidential report (6.4.29: its officials and teams').
+        ("discipline-api:game-confidential-reports", "multipart", ["draft_game"], _draft_expect(403, 403)),
+        # Its directors may see the game but protest nothing (9.1: its teams' managers).
+        ("discipline-api:game-protest-incidents", "get", ["draft_game"], _draft_expect(403, 403)),
+        ("reports-api:suspensions-report", "get", ["draft"], api_read),
+        ("reports-api:suspensions-report-pdf", "get", ["draft"], _draft_expect(409, 403)),  # not rendered yet
+        ("reports-api:roster-sheet", "get", ["draft_entry"], api_read),
+        ("reports-api:roster-sheet-pdf", "get", ["draft_entry"], _draft_expect(409, 403)),
+        ("games-api:game-sheet", "get", ["draft_game"], DRAFT),
+        ("games-api:game-sheet-amendments", "get", ["draft_game"], api_read),
+        ("games-api:game-sheet-devices", "get", ["draft_game"], api_read),
+        ("games-api:game-sheet-events", "get", ["draft_game"], api_read),
+        ("games-api:game-sheet-rescue", "post", ["draft_game"], api_refused),
+        ("games-api:game-sheet-signatures", "get", ["draft_game"], api_read),
+        ("discipline:championship-suspensions", "get", ["draft"], page_read),
+        ("discipline:confidential-file", "get", ["draft_game"], _draft_expect(403, LOGIN)),
+        ("games:sheet-amend", "get", ["draft_game"], page_read),
+        ("games:sheet-log", "get", ["draft_game"], page_read),
+        ("games:sheet-rescue", "get", ["draft_game"], page_read),
+        ("games:sheet-sign", "get", ["draft_game"], page_read),
+        ("games:console", "get", ["draft_game"], page_read),
+        # A's staff direct the draft but do not keep the other federation's team (5.1 A: its managers, the IHTC).
+        ("games:lineup-edit", "get", ["draft_game", "draft_game_home"], {**page_read, STAFF_A: 403}),
+        ("games:assignments", "get", ["draft"], page_read),
+        ("reports:suspensions-report", "get", ["draft"], page_read),
+        ("reports:suspensions-report-pdf", "get", ["draft"], page_elsewhere),  # not rendered: to its page
+        ("reports:suspensions-report-retry", "multipart", ["draft"], page_elsewhere),
+        ("reports:roster-sheet", "get", ["draft_entry"], page_read),
+        ("reports:roster-sheet-pdf", "get", ["draft_entry"], page_elsewhere),
+        ("reports:roster-sheet-retry", "multipart", ["draft_entry"], page_elsewhere),
+        ("tournaments:bracket-manage", "multipart", ["draft"], page_refused),
+        ("tournaments:entries", "get", ["draft"], page_read),
+        ("tournaments:schedule-generate", "get", ["draft"], page_read),
+        ("tournaments:entry-fee-paid", "multipart", ["draft_entry"], page_elsewhere),
+        ("tournaments:official-add", "multipart", ["draft_entry"], page_refused),
+        ("tournaments:roster-add", "multipart", ["draft_entry"], page_refused),
+        ("tournaments:roster-confirm", "multipart", ["draft_entry"], page_elsewhere),
+        ("tournaments:roster-import", "multipart", ["draft_entry"], page_refused),
+        ("tournaments:game-manage", "get", ["draft_game"], page_read),
+    ]
+    rows = []
+    for route, method, objects, expectation in table:
+        namespace, name = route.split(":")
+        build = url[namespace](name, *objects) if namespace in url else page(route, *objects)
+        row = {"name": f"draft {route} {method}", "method": "get" if method == "get" else "post", "url": build}
+        if method == "multipart":
+            row["format"] = "multipart"
+            if route == "discipline-api:game-confidential-reports":
+                row["data"] = lambda w: {"kind": "6.4.29", "text": "Abuse from the bench."}
+        elif not namespace.endswith("-api") and method == "post":
+            row["format"] = "multipart"
+        rows.append({**row, "expect": expectation})
+    return rows
+
+
+TARGETS += _draft_rows()
+
+
 ALL_TARGETS = TARGETS + _admin_changelist_rows() + _admin_object_redirect_rows()
 
 
@@ -3262,6 +3351,10 @@ def test_permission_matrix(target, role, expected):
         assert response.status_code == expected, (
             f"{target['name']} as {role}: expected {expected}, got {response.status_code}: {response.content[:300]!r}"
         )
+    if role in NOT_DRAFT_DIRECTORS and _names_a_draft(target):
+        # The draft is no such thing: the same answer as an id that does not exist.
+        missing = _call(client, {**target, "url": lambda w: target["url"](_MissingDraftWorld(w))}, world)
+        assert missing.status_code == response.status_code, f"{target['name']} as {role}: the draft is told apart"
 
 
 @pytest.mark.django_db
@@ -3598,3 +3691,93 @@ def test_confidential_discipline_documents_reach_only_the_committee():
             refused = {404} if user is not None else {302, 403, 404}
             for name in ("page confidential report", "page confidential file download", "api confidential report"):
                 assert seen[name][0] in refused, (role, name, seen[name])
+
+
+# --- A draft on every route that takes its id (issue 23) ------------------------------------------------------------
+# A draft championship, its games and its entries are no such thing for anyone but its directors: every page and
+# endpoint (of every app) whose URL takes a championship, game or entry id answers them 404, exactly as for an id
+# that does not exist, never a 403 that confirms the draft exists (tournaments.selectors.championship_visibility_q).
+# The rows use the draft's objects, whose names start with "draft" (_draft_objects, _report_objects...).
+DRAFT_ID_SEGMENTS = {
+    "tournaments": "championship",
+    "championships": "championship",
+    "games": "game",
+    "entries": "entry",
+}
+DRAFT_ID_KWARGS = {"game_pk": "game", "game_id": "game", "entry_pk": "entry", "championship_pk": "championship"}
+# Who does not direct the draft (sanctioned by A): everyone but A's staff, international staff, executives, superusers.
+NOT_DRAFT_DIRECTORS = [ANON, STAFF_B, TM, GO, DC]
+_ROUTE_PARAMETER = re.compile(r"([\w-]+)/(?:<(?:\w+:)?(\w+)>|\(\?P<(\w+)>[^)]*\))")
+
+
+def draft_id_kinds(route: str) -> set[str]:
+    """The kinds of drafted objects ("championship", "game", "entry") whose id the route takes."""
+    kinds = set()
+    for segment, name, regex_name in _ROUTE_PARAMETER.findall(route):
+        kind = DRAFT_ID_KWARGS.get(name or regex_name) or DRAFT_ID_SEGMENTS.get(segment)
+        if kind:
+            kinds.add(kind)
+    return kinds
+
+
+class _MissingDraftWorld(World):
+    """The world with the draft's objects replaced by ids that do not exist."""
+
+    def __init__(self, world: World):
+        super().__init__()
+        self._world = world
+
+    def __getitem__(self, name):
+        return self._world[name]
+
+    def pk(self, name) -> int:
+        return 2**31 - 1 if name.startswith("draft") else self._world.pk(name)
+
+
+def _names_a_draft(target: dict) -> bool:
+    world = _RecordingWorld()
+    target["url"](world)
+    return any(name.startswith("draft") for name in world.names)
+
+
+class _RecordingWorld(_UnsavedWorld):
+    """An unsaved world that remembers the objects a row's URL names."""
+
+    def __init__(self):
+        super().__init__()
+        self.names: set[str] = set()
+
+    def pk(self, name) -> int:
+        self.names.add(name)
+        return 1
+
+
+def _draft_rows_by_route() -> dict[str, list[dict]]:
+    from django.urls import resolve
+
+    rows: dict[str, list[dict]] = {}
+    for target in ALL_TARGETS:
+        world = _RecordingWorld()
+        route = resolve(target["url"](world).split("?")[0]).route
+        if any(name.startswith("draft") for name in world.names):
+            rows.setdefault(route, []).append(target)
+    return rows
+
+
+def test_every_route_taking_a_championship_game_or_entry_id_has_a_draft_row():
+    """A route added later with such an id and no draft row fails here; so does a draft row that tells anyone but
+    the draft's directors anything else than "no such thing" (404, or the login page for anonymous visitors of a
+    page that needs a login whatever the id)."""
+    routes = {route for route in _site_routes(get_resolver().url_patterns) if draft_id_kinds(route)}
+    assert {"discipline/championships/<int:pk>/suspensions/", "api/championships/<int:id>/suspensions/"} <= routes
+    assert len(routes) > 80
+    rows = _draft_rows_by_route()
+    missing = routes - set(rows)
+    assert not missing, f"routes taking a championship, game or entry id with no draft row: {sorted(missing)}"
+    for route in sorted(routes):
+        for target in rows[route]:
+            for role in NOT_DRAFT_DIRECTORS:
+                # Anonymous callers of an endpoint that needs a login are refused before any id is read (403, or the
+                # login page): test_permission_matrix checks that a missing id gets the same answer.
+                allowed = {404, 403, LOGIN} if role == ANON else {404}
+                assert target["expect"][role] in allowed, (route, target["name"], role, target["expect"][role])

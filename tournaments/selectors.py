@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.db.models.functions import Length
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from accounts.roles import is_international_staff, staff_federation_ids
@@ -67,6 +68,23 @@ def visible_championships(user) -> QuerySet[Championship]:
 def of_visible_championships(queryset: QuerySet, user, *, through: str = "championship") -> QuerySet:
     """Return the rows of ``queryset`` (entries, roster lines, pools, games, records) of championships ``user`` may see."""
     return queryset.filter(championship_visibility_q(user, through))
+
+
+def access_championship(user, championship_id, *, queryset: QuerySet[Championship] | None = None) -> Championship:
+    """Return the championship if ``user`` may see it (``championship_visibility_q``), or 404.
+
+    A draft is no such championship for anyone but its directors, on every page and endpoint of every app: a 404
+    like an id that does not exist, never a 403 that tells the draft is there.
+    """
+    championships = Championship.objects.all() if queryset is None else queryset
+    return get_object_or_404(of_visible_championships(championships, user, through=""), pk=championship_id)
+
+
+def access_game(user, game_id, *, queryset: QuerySet[Game] | None = None) -> Game:
+    """Return the game if ``user`` may see its championship (``championship_visibility_q``), or 404: a draft's
+    game is no such game for anyone but the draft's directors."""
+    games = Game.objects.all() if queryset is None else queryset
+    return get_object_or_404(of_visible_championships(games, user), pk=game_id)
 
 
 def roster_for_entry(entry: TeamEntry) -> list[RosterEntry]:
