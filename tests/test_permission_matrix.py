@@ -898,8 +898,8 @@ def _draft_objects() -> dict[str, Callable[[World], object]]:
         "hosted_venue_a": lambda w: ChampionshipFactory(venue=VenueFactory(country=w["fed_a"].country)).venue,
         "hosted_rink_a": lambda w: RinkFactory(venue=w["hosted_venue_a"]),
         # The venue of A's draft: A's staff direct the championship, so they change its venue.
-        "draft_venue": lambda w: w["draft"].venue,
-        "draft_rink": lambda w: RinkFactory(venue=w["draft"].venue),
+        "venue_of_draft": lambda w: w["draft"].venue,
+        "rink_of_draft": lambda w: RinkFactory(venue=w["draft"].venue),
         # The venue of a championship whose game has started (last year's): its time zone stays.
         "played_venue": lambda w: w["played_game"].championship.venue,
     }
@@ -1054,7 +1054,7 @@ TARGETS += [
     {
         "name": "api venue of A's draft change",
         "method": "patch",
-        "url": tapi("venue-detail", "draft_venue"),
+        "url": tapi("venue-detail", "venue_of_draft"),
         "data": lambda w: {"city": "Elsewhere", "time_zone": "Europe/Zurich"},
         "expect": expect(403, EXEC=200, INTL=200, STAFF_A=200, SU=200),
     },
@@ -1063,7 +1063,7 @@ TARGETS += [
         "method": "post",
         "url": tapi("rink-list"),
         "data": lambda w: {
-            "venue": w.pk("draft_venue"),
+            "venue": w.pk("venue_of_draft"),
             "name": "Matrix Rink",
             "surface": "sport_tile",
             "length_m": "50.00",
@@ -1075,7 +1075,7 @@ TARGETS += [
     {
         "name": "api rink change at the venue of A's draft",
         "method": "patch",
-        "url": tapi("rink-detail", "draft_rink"),
+        "url": tapi("rink-detail", "rink_of_draft"),
         "data": lambda w: {"name": "Centre court"},
         "expect": expect(403, EXEC=200, INTL=200, STAFF_A=200, SU=200),
     },

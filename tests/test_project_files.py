@@ -75,6 +75,7 @@ MYPY_PURE_CORES = {
     "tournaments/errors.py",
     "tournaments/roster_files.py",
     "common/text.py",
+    "common/numbers.py",
 }
 
 

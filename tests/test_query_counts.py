@@ -81,6 +81,8 @@ NOT_LIST_PAGES = {
     # Actions (POST) and forms of one object.
     "notifications-read",
     "accounts:token-revoke",
+    "accounts:signing-pin",  # one login's signing PIN: a form
+    "discipline:protest-appeal-lodge",  # a form of one protest
     "federation:person-register",
     "federation:waiver-request-create",
     "federation:waiver-request-decide",
