@@ -9,26 +9,22 @@ the snapshot again; a board that heard no heartbeat for ``STALE_SECONDS`` says i
 Everything published goes through this module, after the entry's transaction has committed
 (``transaction.on_commit``), to a channel-layer group per game and one per championship. The same code runs
 on the embedded default (one process, ``InMemoryChannelLayer``) and on several web nodes sharing Redis
-(``channels_redis``): a viewer on node B hears an entry made on node A.
+(``channels_redis``): a viewer on node B hears an entry made on node A. Who may watch and the snapshots a
+viewer reads first are ``games.viewers``'s (above ``games.sheet``, which publishes through this module).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from games.engine.state import ENDED
-from tournaments.models import Championship, Game, GameStatus
-from tournaments.selectors import of_visible_championships
-
-if TYPE_CHECKING:
-    from games.sheet import SheetAnswer
+from games.sheet_answer import SheetAnswer, SheetStateSerializer
 
 logger = logging.getLogger(__name__)
 
@@ -53,69 +49,7 @@ def championship_group(championship_id: int) -> str:
 
 def sheet_data(answer: SheetAnswer) -> dict[str, Any]:
     """Return a sheet's answer as ``GET /api/games/{id}/sheet/`` shows it (one serializer for both)."""
-    from games.sheet_api import SheetStateSerializer  # the API module imports games.sheet, which imports this
-
     return dict(SheetStateSerializer(answer).data)
-
-
-def visible_game(game_id: int, user) -> Game | None:
-    """Return the game if ``user`` may watch it (its championship is published, or one they direct)."""
-    games = Game.objects.select_related("championship", "phase", "home", "away")
-    return of_visible_championships(games, user).filter(pk=game_id).first()
-
-
-def visible_championship(championship_id: int, user) -> Championship | None:
-    """Return the championship if ``user`` may see it (published, or one they direct)."""
-    return of_visible_championships(Championship.objects.all(), user, through="").filter(pk=championship_id).first()
-
-
-def game_snapshot(game: Game) -> dict[str, Any]:
-    """Return a game's snapshot message: the stored sheet state (no replay), or why there is none yet."""
-    from games.selectors import protest_marks
-    from games.sheet import sheet_state
-    from games.sheet_api import SheetReadSerializer
-
-    try:
-        answer = sheet_state(game)
-    except ValidationError as error:  # R-10: a bracket game whose teams are not known yet
-        return {"kind": SNAPSHOT, "game": game.pk, "sequence": 0, "sheet": None, "detail": error.messages}
-    # As GET /sheet/ reads it: with the administrative protests made before the start (9.1 B).
-    sheet = dict(SheetReadSerializer(answer, context={"under_protest": protest_marks(game)}).data)
-    return {"kind": SNAPSHOT, "game": game.pk, "sequence": sheet["sequence"], "sheet": sheet}
-
-
-def live_games(championship: Championship) -> list[dict[str, Any]]:
-    """Return the sheets of a championship's games being played (open sheet, no result yet), in game order.
-
-    Each is the stored state of its sheet (the latest snapshot row), so the page costs the same few queries
-    however many games and entries there are.
-    """
-    from games.models import GameSheet, SheetSnapshot, SheetStatus
-    from games.sheet import SheetAnswer
-
-    sheets = list(
-        GameSheet.objects.filter(game__championship=championship, status=SheetStatus.OPEN)
-        .exclude(game__status=GameStatus.FINAL)
-        .select_related("game")
-        .order_by("game__start_at", "game__number")
-    )
-    latest: dict[int, SheetSnapshot] = {}
-    for snapshot in SheetSnapshot.objects.filter(sheet__in=sheets).order_by("sheet_id", "-sequence"):
-        latest.setdefault(snapshot.sheet_id, snapshot)
-    now = timezone.now()
-    answers = []
-    for sheet in sheets:
-        snapshot = latest.get(sheet.pk)
-        if snapshot is None:  # opened by a refused batch: nothing entered yet
-            continue
-        state = snapshot.state
-        answers.append(sheet_data(SheetAnswer(sheet.game_id, sheet.status, sheet.sequence, state["state"],
-                                              state["clock"], now)))  # fmt: skip
-    return answers
-
-
-def championship_snapshot(championship: Championship) -> dict[str, Any]:
-    return {"kind": SNAPSHOT, "championship": championship.pk, "games": live_games(championship)}
 
 
 def heartbeat() -> dict[str, Any]:

@@ -19,7 +19,7 @@ import datetime
 import threading
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -36,6 +36,7 @@ from games.engine.events import AFTER_PERIODS, CORRECTION, SERVE
 from games.engine.ruleset import ELIMINATION, ROUND_ROBIN
 from games.models import GameSheet, Lineup, SheetEvent, SheetSnapshot, SheetStatus
 from games.services.lineups import lineup_team_roster
+from games.sheet_answer import Ack, SheetAnswer
 from tournaments.facts import championship_ruleset
 from tournaments.models import Game, GameStatus, PhaseKind, Position, RosterEntry
 
@@ -74,26 +75,6 @@ class Incoming:
     payload: dict[str, Any]
     device_time: datetime.datetime
     clock_offset_ms: int | None
-
-
-@dataclass(frozen=True)
-class Ack:
-    id: str
-    sequence: int
-    duplicate: bool
-
-
-@dataclass
-class SheetAnswer:
-    """What an entry, or a resume, gets back: the state, the sheet's sequence and the entries acknowledged."""
-
-    game_id: int
-    status: str  # the sheet's: open, final; "not_opened" before the first entry
-    sequence: int
-    state: dict[str, Any]
-    clock: dict[str, Any]
-    server_time: datetime.datetime
-    acknowledged: list[Ack] = field(default_factory=list)
 
 
 # --- who may --------------------------------------------------------------------------------------------------
