@@ -15,8 +15,10 @@ viewer reads first are ``games.viewers``'s (above ``games.sheet``, which publish
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -64,15 +66,40 @@ def pong(token: object) -> dict[str, Any]:
 # --- publishing -------------------------------------------------------------------------------------------------
 
 
+# A push made on a thread whose event loop is running (sync code called from async code without
+# ``sync_to_async``: Playwright's sync API drives a loop on the test's thread) cannot run ``async_to_sync`` there
+# (asgiref refuses: "You cannot use AsyncToSync in the same thread as an async event loop"), and waiting on that
+# loop would block it: such pushes go to this one thread, in the order they are made.
+_PUSHER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-push")
+
+
+def _loop_running() -> bool:
+    """Whether an event loop runs on this thread (where ``async_to_sync`` refuses to run)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 def _send(groups: list[str], message: dict[str, Any]) -> None:
     """Send one message (encoded once for every viewer) to the groups; a push that fails is only logged.
 
-    The entry is committed when this runs: a lost push costs a viewer one snapshot fetch, never the entry.
+    The entry is committed when this runs: a lost push costs a viewer one snapshot fetch, never the entry. On a
+    thread that runs an event loop the push is handed to ``_PUSHER`` and this returns at once.
     """
     layer = get_channel_layer()
     if layer is None:
         return
     event = {"type": "live.push", "text": json.dumps(message, separators=(",", ":"))}
+    if _loop_running():
+        _PUSHER.submit(_deliver, layer, groups, event)
+    else:
+        _deliver(layer, groups, event)
+
+
+def _deliver(layer, groups: list[str], event: dict[str, Any]) -> None:
+    """Send ``event`` to each group from a thread without a running event loop; a failure is logged."""
     for group in groups:
         # Twice: after a Redis restart the first try meets a pooled connection the old server closed.
         for attempt in range(PUSH_ATTEMPTS):
