@@ -32,6 +32,7 @@ from accounts.roles import (
     staff_federation_ids,
 )
 from discipline.models import (
+    Appeal,
     Attachment,
     Case,
     ConfidentialKind,
@@ -216,6 +217,77 @@ def access_protest(user, protest_id) -> Protest:
         raise Http404("No such protest.") from None
 
 
+# --- appeals (9.2 A; R-54, R-56): who appeals a decision, who reads the appeals ----------------------------------
+
+
+def _parties(user: User, model: type[Decision] | type[Protest], prefix: str = "") -> Q:
+    """The rows of ``model`` (reached through ``prefix``) whose decision ``user`` may appeal, for a user who is not
+    of the committee: a committee decision concerns the people of its case's reports (their federations' staff,
+    their team's managers, R-54); a protest's decision concerns the game's two teams (their federations' staff,
+    their managers, R-56). International staff: every federation."""
+    if model is Decision:
+        reports = f"{prefix}case__incident_reports__"
+        managed = Q(**{f"{reports}entry__managers": user})
+        anyone = Q(**{f"{reports}person__isnull": False})
+        federation_lookups = [f"{reports}person__federation_id__in"]
+    else:
+        game = f"{prefix}game__"
+        managed = Q(**{f"{game}home__managers": user}) | Q(**{f"{game}away__managers": user})
+        anyone = Q(**{f"{prefix}pk__isnull": False})
+        federation_lookups = [f"{game}home__federation_id__in", f"{game}away__federation_id__in"]
+    if is_international_staff(user):
+        return managed | anyone
+    ids = staff_federation_ids(user)
+    for lookup in federation_lookups if ids else ():
+        managed |= Q(**{lookup: ids})
+    return managed
+
+
+def _appealable_ids(user: User, model: type[Decision] | type[Protest], ids) -> set[int]:
+    ids = {pk for pk in ids if pk is not None}
+    if not ids or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return set()
+    if is_committee(user):
+        return ids
+    return set(model.objects.filter(_parties(user, model), pk__in=ids).values_list("pk", flat=True).distinct())
+
+
+def appealable_decision_ids(user: User, decision_ids) -> set[int]:
+    """Of ``decision_ids``, those the user may appeal (9.2 A; R-54), in one query: the committee and the executive
+    any; staff of the federation of a person the decision concerns (international staff: every federation); the
+    managers of the team of a person in the case."""
+    return _appealable_ids(user, Decision, decision_ids)
+
+
+def appealable_protest_ids(user: User, protest_ids) -> set[int]:
+    """Of ``protest_ids``, those whose decision the user may appeal (9.2 A; R-56), in one query: the committee and
+    the executive any; staff of the federation of either team of the game (international staff: every federation);
+    the managers of either team. Whether the protest is decided is ``file_appeal``'s check."""
+    return _appealable_ids(user, Protest, protest_ids)
+
+
+def can_file_appeal(user: User, appealed: Decision | Protest) -> bool:
+    """Whether the user may appeal ``appealed``, a committee's decision (R-54) or a protest's (R-56)."""
+    return appealed.pk in _appealable_ids(user, type(appealed), [appealed.pk])
+
+
+def appeals_visible_to(user: User) -> QuerySet[Appeal]:
+    """The appeals a user may read: those of the decisions ``can_file_appeal`` lets him appeal (the committee and
+    the executive all of them; federation staff those concerning their federations' people or teams; team
+    managers those concerning their entries)."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return Appeal.objects.none()
+    if is_committee(user):
+        return Appeal.objects.all()
+    concerns = _parties(user, Decision, "decision__") | _parties(user, Protest, "protest__")
+    return Appeal.objects.filter(pk__in=Appeal.objects.filter(concerns).values("pk"))
+
+
+def sees_appeals(user: User) -> bool:
+    """Whether some appeals may be open to the user (list pages): the committee, federation staff, team managers."""
+    return is_committee(user) or is_federation_staff(user) or manages_entries(user)
+
+
 # --- the discipline documents (reports: letters and lists) ----------------------------------------------------
 
 
@@ -225,12 +297,10 @@ def has_decision_letter(protest: Protest) -> bool:
 
 
 def access_protest_appeal(user, protest_id) -> Protest:
-    """The protest whose decision ``user`` may appeal (9.2 A; R-56: ``appeals.can_file_appeal``, the teams of the
+    """The protest whose decision ``user`` may appeal (9.2 A; R-56: ``can_file_appeal``, the teams of the
     game and their federations, the committee and the executive), whether or not the user reads the protest's own
     page (the staff of a team's federation do not, R-52). A reader of the protest who is no party: 403 naming the
     rule; anyone else may not learn the protest exists (404)."""
-    from discipline.appeals import can_file_appeal  # appeals asks this module who the committee is
-
     protest = (
         Protest.objects.select_related("game__championship__venue", "game__home", "game__away", "entry")
         .filter(pk=protest_id)
@@ -262,12 +332,10 @@ def access_protest_letter(user, protest_id) -> Protest:
 
 def access_decision_letter(user, case_id) -> Case:
     """The decided case whose committee decision letter ``user`` may read: the committee and the executive
-    (``access_case``), and the parties the decision concerns, who may appeal it (``appeals.can_file_appeal``:
+    (``access_case``), and the parties the decision concerns, who may appeal it (``can_file_appeal``:
     the staff of the federation of a person of the case, international staff, the managers of that person's team
     in the case). Anyone else, and everyone but the committee before the decision, may not learn the case exists
     (404); the committee gets 404 too before the decision (R-53: the letter is made once the case is decided)."""
-    from discipline.appeals import can_file_appeal  # appeals asks this module who the committee is
-
     if is_committee(user):
         case = access_case(user, case_id)
     else:

@@ -16,7 +16,7 @@ from django.utils.html import format_html
 
 from portal.admin import ReadOnlyAdmin
 
-from . import access, appeals, suspensions
+from . import access, suspensions
 from .models import (
     Appeal,
     Attachment,
@@ -318,4 +318,4 @@ class AppealAdmin(DisciplineAdmin):
     portal_label = "The appeal's page (its decision)"
 
     def visible_to(self, user):
-        return appeals.appeals_visible_to(user)
+        return access.appeals_visible_to(user)

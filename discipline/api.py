@@ -329,7 +329,7 @@ class DecisionAppealsView(_LodgeAppealView):
     )
     def post(self, request, id: int):
         decision = get_object_or_404(Decision.objects.select_related("case__championship"), pk=id)
-        if not appeals.can_file_appeal(request.user, decision):
+        if not access.can_file_appeal(request.user, decision):
             raise Http404("No such decision.")
         return self.lodge(decision=decision)
 

@@ -3,11 +3,11 @@ the IHTC's decision on a protest (9.1 A; R-56), lodged with the IHTC General Ass
 whose decision is final and binding. Both are appealed in the same steps, with the same deadlines, by the same
 functions here: ``appealed`` is the ``Decision`` or the decided ``Protest``.
 
-- Who files: against a committee's decision, staff of the federation of a person the decision concerns and the
-  managers of that person's team in the case; against a protest's decision, staff of the federations of the
-  game's two teams and the managers of those teams (R-56: the teams of the game and their federations); for
-  both, international staff (every federation), the committee's members and the executive on the federation's
-  behalf.
+- Who files (``discipline.access.can_file_appeal``, the discipline app's access rules): against a committee's
+  decision, staff of the federation of a person the decision concerns and the managers of that person's team in
+  the case; against a protest's decision, staff of the federations of the game's two teams and the managers of
+  those teams (R-56: the teams of the game and their federations); for both, international staff (every
+  federation), the committee's members and the executive on the federation's behalf.
 - Deadline: ``AppealRules`` of the championship's ruleset (days after the decision appealed: the committee's or
   the protest's for the General Assembly, the Assembly's for the Congress); no default, so no deadline when unset
   (R-54, R-56).
@@ -22,22 +22,15 @@ import datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts.models import Role, User
-from accounts.roles import (
-    has_role,
-    is_federation_staff,
-    is_international_staff,
-    is_superuser,
-    manages_entries,
-    staff_federation_ids,
-)
-from discipline.access import has_decision_letter, is_committee
+from accounts.roles import has_role, is_superuser
+from discipline.access import can_file_appeal, has_decision_letter
 from discipline.models import Appeal, AppealLevel, AppealStatus, Decision, Protest, SuspensionStatus
+from discipline.protests import tell_teams  # the protests' notifications, their key and their page
 from discipline.suspensions import close as close_suspension
 from portal.services import audited_create, audited_save
 from tournaments.facts import championship_ruleset
@@ -50,74 +43,6 @@ _NOT_A_PARTY = {
     Decision: "Rule 9.2 A: the federation of a person the decision concerns files the appeal.",
     Protest: "Rule 9.2 A / R-56: the teams of the game and their federations appeal the protest's decision.",
 }
-
-
-def _parties(user: User, model: type[Decision] | type[Protest], prefix: str = "") -> Q:
-    """The rows of ``model`` (reached through ``prefix``) whose decision ``user`` may appeal, for a user who is not
-    of the committee: a committee decision concerns the people of its case's reports (their federations' staff,
-    their team's managers, R-54); a protest's decision concerns the game's two teams (their federations' staff,
-    their managers, R-56). International staff: every federation."""
-    if model is Decision:
-        reports = f"{prefix}case__incident_reports__"
-        managed = Q(**{f"{reports}entry__managers": user})
-        anyone = Q(**{f"{reports}person__isnull": False})
-        federation_lookups = [f"{reports}person__federation_id__in"]
-    else:
-        game = f"{prefix}game__"
-        managed = Q(**{f"{game}home__managers": user}) | Q(**{f"{game}away__managers": user})
-        anyone = Q(**{f"{prefix}pk__isnull": False})
-        federation_lookups = [f"{game}home__federation_id__in", f"{game}away__federation_id__in"]
-    if is_international_staff(user):
-        return managed | anyone
-    ids = staff_federation_ids(user)
-    for lookup in federation_lookups if ids else ():
-        managed |= Q(**{lookup: ids})
-    return managed
-
-
-def _appealable_ids(user: User, model: type[Decision] | type[Protest], ids) -> set[int]:
-    ids = {pk for pk in ids if pk is not None}
-    if not ids or not getattr(user, "is_authenticated", False) or not user.is_active:
-        return set()
-    if is_committee(user):
-        return ids
-    return set(model.objects.filter(_parties(user, model), pk__in=ids).values_list("pk", flat=True).distinct())
-
-
-def appealable_decision_ids(user: User, decision_ids) -> set[int]:
-    """Of ``decision_ids``, those the user may appeal (9.2 A; R-54), in one query: the committee and the executive
-    any; staff of the federation of a person the decision concerns (international staff: every federation); the
-    managers of the team of a person in the case."""
-    return _appealable_ids(user, Decision, decision_ids)
-
-
-def appealable_protest_ids(user: User, protest_ids) -> set[int]:
-    """Of ``protest_ids``, those whose decision the user may appeal (9.2 A; R-56), in one query: the committee and
-    the executive any; staff of the federation of either team of the game (international staff: every federation);
-    the managers of either team. Whether the protest is decided is ``file_appeal``'s check."""
-    return _appealable_ids(user, Protest, protest_ids)
-
-
-def can_file_appeal(user: User, appealed: Appealed) -> bool:
-    """Whether the user may appeal ``appealed``, a committee's decision (R-54) or a protest's (R-56)."""
-    return appealed.pk in _appealable_ids(user, type(appealed), [appealed.pk])
-
-
-def appeals_visible_to(user: User) -> QuerySet[Appeal]:
-    """The appeals a user may read: those of the decisions ``can_file_appeal`` lets him appeal (the committee and
-    the executive all of them; federation staff those concerning their federations' people or teams; team
-    managers those concerning their entries)."""
-    if not getattr(user, "is_authenticated", False) or not user.is_active:
-        return Appeal.objects.none()
-    if is_committee(user):
-        return Appeal.objects.all()
-    concerns = _parties(user, Decision, "decision__") | _parties(user, Protest, "protest__")
-    return Appeal.objects.filter(pk__in=Appeal.objects.filter(concerns).values("pk"))
-
-
-def sees_appeals(user: User) -> bool:
-    """Whether some appeals may be open to the user (list pages): the committee, federation staff, team managers."""
-    return is_committee(user) or is_federation_staff(user) or manages_entries(user)
 
 
 def appealed_championship(appealed: Appealed):
@@ -248,8 +173,6 @@ def _tell_teams(appeal: Appeal, *, now: datetime.datetime) -> None:
     """Tell the managers of both teams of the game each step of an appeal of a protest's decision (R-56), once."""
     if appeal.protest_id is None:
         return
-    from discipline.protests import tell_teams  # the protests' notifications, their key and their page
-
     subject, body = _TOLD[appeal.status]
     level = AppealLevel(appeal.level).label
     tell_teams(

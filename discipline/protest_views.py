@@ -135,7 +135,7 @@ def _detail_context(request, protest: Protest, **forms) -> dict:
         # Whoever reads the protest reads its decision letter (``access_protest_letter``).
         "decision_letter": pa.has_decision_letter(protest),
         # the protest's decision is appealed as a committee's is (9.2 A), by the game's teams and federations.
-        "appeals": appeals.appeals_visible_to(user).filter(protest=protest).select_related("filer"),
+        "appeals": pa.appeals_visible_to(user).filter(protest=protest).select_related("filer"),
         "may_appeal": appeals.may_appeal_now(user, protest),
         "can_decide": pa.is_committee(user) and protest.status == ProtestStatus.UNDER_REVIEW,
         "can_withdraw": is_filer and open_,

@@ -53,7 +53,7 @@ can_view_discipline_attachment = _discipline_predicate(
 can_view_suspension = _discipline_predicate("can_view_suspension", **_SUSPENSIONS)
 can_view_served_game = _discipline_predicate("can_view_served_game", **_SUSPENSIONS, through="suspension")
 can_view_appeal = _discipline_predicate(
-    "can_view_appeal", of_kind="discipline.appeals.sees_appeals", visible_to="discipline.appeals.appeals_visible_to"
+    "can_view_appeal", of_kind="discipline.access.sees_appeals", visible_to="discipline.access.appeals_visible_to"
 )
 
 DISCIPLINE_VIEW_PERMISSIONS = {
@@ -75,7 +75,7 @@ DISCIPLINE_VIEW_PERMISSIONS = {
     # Suspensions (8.2): as discipline.suspensions.suspensions_visible_to.
     "suspension": can_view_suspension,
     "servedgame": can_view_served_game,
-    # Appeals (9.2 A, R-54): as discipline.appeals.appeals_visible_to.
+    # Appeals (9.2 A, R-54): as discipline.access.appeals_visible_to.
     "appeal": can_view_appeal,
 }
 # The app itself (admin index): anyone who may see some of its records.

@@ -241,7 +241,7 @@ def my_suspensions(request):
 
 def _suspension_page(request, championship, rows):
     """The suspension list, with the appeal link (9.2 A) on each decided suspension the login may appeal."""
-    appealable = appeals.appealable_decision_ids(request.user, [s.decision_id for s in rows])
+    appealable = access.appealable_decision_ids(request.user, [s.decision_id for s in rows])
     return render(
         request,
         "discipline/suspensions.html",
@@ -292,7 +292,7 @@ def appeal_lodge(request, pk: int):
     """Lodge an appeal against a committee's decision (9.2 A; R-54). Whoever ``can_file_appeal`` allows; the rest
     may not learn the decision exists."""
     decision = get_object_or_404(Decision.objects.select_related("case__championship__venue"), pk=pk)
-    if not appeals.can_file_appeal(request.user, decision):
+    if not access.can_file_appeal(request.user, decision):
         raise Http404("No such decision.")
     return _lodge(request, decision, tz=decision.case.championship.venue.zone)
 
@@ -309,7 +309,7 @@ def protest_appeal_lodge(request, pk: int):
 def _access_appeal(user, pk: int) -> Appeal:
     try:
         return (
-            appeals.appeals_visible_to(user)
+            access.appeals_visible_to(user)
             .select_related(
                 "decision__case__championship__venue",
                 "protest__game__championship__venue",

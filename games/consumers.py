@@ -21,7 +21,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import AnonymousUser
 
-from games import live
+from games import live, viewers
 from tournaments.models import Championship, Game
 
 logger = logging.getLogger(__name__)
@@ -33,37 +33,37 @@ def _encode(message: dict) -> str:
 
 @database_sync_to_async
 def _game_snapshot(game_id: int, user) -> dict | None:
-    game = live.visible_game(game_id, user)
-    return None if game is None else live.game_snapshot(game)
+    game = viewers.visible_game(game_id, user)
+    return None if game is None else viewers.game_snapshot(game)
 
 
 @database_sync_to_async
 def _championship_snapshot(championship_id: int, user) -> dict | None:
-    championship = live.visible_championship(championship_id, user)
-    return None if championship is None else live.championship_snapshot(championship)
+    championship = viewers.visible_championship(championship_id, user)
+    return None if championship is None else viewers.championship_snapshot(championship)
 
 
 @database_sync_to_async
 def _may_watch_game(game_id: int, user) -> bool:
-    return live.visible_game(game_id, user) is not None
+    return viewers.visible_game(game_id, user) is not None
 
 
 @database_sync_to_async
 def _may_watch_championship(championship_id: int, user) -> bool:
-    return live.visible_championship(championship_id, user) is not None
+    return viewers.visible_championship(championship_id, user) is not None
 
 
 @database_sync_to_async
 def _game_resync(game_id: int) -> dict | None:
     """The snapshot a game's relay sends its viewers (each was let in by ``_may_watch_game``) after a layer failure."""
     game = Game.objects.select_related("championship", "phase", "home", "away").filter(pk=game_id).first()
-    return None if game is None else live.game_snapshot(game)
+    return None if game is None else viewers.game_snapshot(game)
 
 
 @database_sync_to_async
 def _championship_resync(championship_id: int) -> dict | None:
     championship = Championship.objects.filter(pk=championship_id).first()
-    return None if championship is None else live.championship_snapshot(championship)
+    return None if championship is None else viewers.championship_snapshot(championship)
 
 
 # What each kind of viewer watches: (URL keyword, group, may watch, snapshot, the relay's snapshot after a failure).

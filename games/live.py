@@ -9,26 +9,24 @@ the snapshot again; a board that heard no heartbeat for ``STALE_SECONDS`` says i
 Everything published goes through this module, after the entry's transaction has committed
 (``transaction.on_commit``), to a channel-layer group per game and one per championship. The same code runs
 on the embedded default (one process, ``InMemoryChannelLayer``) and on several web nodes sharing Redis
-(``channels_redis``): a viewer on node B hears an entry made on node A.
+(``channels_redis``): a viewer on node B hears an entry made on node A. Who may watch and the snapshots a
+viewer reads first are ``games.viewers``'s (above ``games.sheet``, which publishes through this module).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from games.engine.state import ENDED
-from tournaments.models import Championship, Game, GameStatus
-from tournaments.selectors import of_visible_championships
-
-if TYPE_CHECKING:
-    from games.sheet import SheetAnswer
+from games.sheet_answer import SheetAnswer, SheetStateSerializer
 
 logger = logging.getLogger(__name__)
 
@@ -53,69 +51,7 @@ def championship_group(championship_id: int) -> str:
 
 def sheet_data(answer: SheetAnswer) -> dict[str, Any]:
     """Return a sheet's answer as ``GET /api/games/{id}/sheet/`` shows it (one serializer for both)."""
-    from games.sheet_api import SheetStateSerializer  # the API module imports games.sheet, which imports this
-
     return dict(SheetStateSerializer(answer).data)
-
-
-def visible_game(game_id: int, user) -> Game | None:
-    """Return the game if ``user`` may watch it (its championship is published, or one they direct)."""
-    games = Game.objects.select_related("championship", "phase", "home", "away")
-    return of_visible_championships(games, user).filter(pk=game_id).first()
-
-
-def visible_championship(championship_id: int, user) -> Championship | None:
-    """Return the championship if ``user`` may see it (published, or one they direct)."""
-    return of_visible_championships(Championship.objects.all(), user, through="").filter(pk=championship_id).first()
-
-
-def game_snapshot(game: Game) -> dict[str, Any]:
-    """Return a game's snapshot message: the stored sheet state (no replay), or why there is none yet."""
-    from games.selectors import protest_marks
-    from games.sheet import sheet_state
-    from games.sheet_api import SheetReadSerializer
-
-    try:
-        answer = sheet_state(game)
-    except ValidationError as error:  # R-10: a bracket game whose teams are not known yet
-        return {"kind": SNAPSHOT, "game": game.pk, "sequence": 0, "sheet": None, "detail": error.messages}
-    # As GET /sheet/ reads it: with the administrative protests made before the start (9.1 B).
-    sheet = dict(SheetReadSerializer(answer, context={"under_protest": protest_marks(game)}).data)
-    return {"kind": SNAPSHOT, "game": game.pk, "sequence": sheet["sequence"], "sheet": sheet}
-
-
-def live_games(championship: Championship) -> list[dict[str, Any]]:
-    """Return the sheets of a championship's games being played (open sheet, no result yet), in game order.
-
-    Each is the stored state of its sheet (the latest snapshot row), so the page costs the same few queries
-    however many games and entries there are.
-    """
-    from games.models import GameSheet, SheetSnapshot, SheetStatus
-    from games.sheet import SheetAnswer
-
-    sheets = list(
-        GameSheet.objects.filter(game__championship=championship, status=SheetStatus.OPEN)
-        .exclude(game__status=GameStatus.FINAL)
-        .select_related("game")
-        .order_by("game__start_at", "game__number")
-    )
-    latest: dict[int, SheetSnapshot] = {}
-    for snapshot in SheetSnapshot.objects.filter(sheet__in=sheets).order_by("sheet_id", "-sequence"):
-        latest.setdefault(snapshot.sheet_id, snapshot)
-    now = timezone.now()
-    answers = []
-    for sheet in sheets:
-        snapshot = latest.get(sheet.pk)
-        if snapshot is None:  # opened by a refused batch: nothing entered yet
-            continue
-        state = snapshot.state
-        answers.append(sheet_data(SheetAnswer(sheet.game_id, sheet.status, sheet.sequence, state["state"],
-                                              state["clock"], now)))  # fmt: skip
-    return answers
-
-
-def championship_snapshot(championship: Championship) -> dict[str, Any]:
-    return {"kind": SNAPSHOT, "championship": championship.pk, "games": live_games(championship)}
 
 
 def heartbeat() -> dict[str, Any]:
@@ -130,15 +66,40 @@ def pong(token: object) -> dict[str, Any]:
 # --- publishing -------------------------------------------------------------------------------------------------
 
 
+# A push made on a thread whose event loop is running (sync code called from async code without
+# ``sync_to_async``: Playwright's sync API drives a loop on the test's thread) cannot run ``async_to_sync`` there
+# (asgiref refuses: "You cannot use AsyncToSync in the same thread as an async event loop"), and waiting on that
+# loop would block it: such pushes go to this one thread, in the order they are made.
+_PUSHER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-push")
+
+
+def _loop_running() -> bool:
+    """Whether an event loop runs on this thread (where ``async_to_sync`` refuses to run)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 def _send(groups: list[str], message: dict[str, Any]) -> None:
     """Send one message (encoded once for every viewer) to the groups; a push that fails is only logged.
 
-    The entry is committed when this runs: a lost push costs a viewer one snapshot fetch, never the entry.
+    The entry is committed when this runs: a lost push costs a viewer one snapshot fetch, never the entry. On a
+    thread that runs an event loop the push is handed to ``_PUSHER`` and this returns at once.
     """
     layer = get_channel_layer()
     if layer is None:
         return
     event = {"type": "live.push", "text": json.dumps(message, separators=(",", ":"))}
+    if _loop_running():
+        _PUSHER.submit(_deliver, layer, groups, event)
+    else:
+        _deliver(layer, groups, event)
+
+
+def _deliver(layer, groups: list[str], event: dict[str, Any]) -> None:
+    """Send ``event`` to each group from a thread without a running event loop; a failure is logged."""
     for group in groups:
         # Twice: after a Redis restart the first try meets a pooled connection the old server closed.
         for attempt in range(PUSH_ATTEMPTS):

@@ -1,6 +1,6 @@
 """The public scoreboard's pages: a game's board (phone and arena display), a championship's live games.
 
-Who sees them is the sheet's public rule (``games.live.visible_game``): games of published championships, and a
+Who sees them is the sheet's public rule (``games.viewers.visible_game``): games of published championships, and a
 draft's games for the staff who direct it. The pages render the stored state (no replay), then
 ``static/scoreboard.js`` keeps them live over the WebSocket of ``games.consumers``.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.http import Http404
 from django.shortcuts import render
 
-from . import live
+from . import live, viewers
 
 
 def _page_settings(path: str) -> dict:
@@ -19,11 +19,11 @@ def _page_settings(path: str) -> dict:
 
 def game_live(request, game_id: int, arena: bool = False):
     """A game's scoreboard: score, clock, period, penalties with remaining time, shots, power play."""
-    game = live.visible_game(game_id, request.user)
+    game = viewers.visible_game(game_id, request.user)
     if game is None:
         raise Http404("No such game.")
     arena = arena or request.GET.get("arena") == "1"
-    snapshot = live.game_snapshot(game)
+    snapshot = viewers.game_snapshot(game)
     board = {**_page_settings(f"/live/games/{game.pk}/"), "sheet_url": f"/api/games/{game.pk}/sheet/"}
     return render(
         request,
@@ -39,10 +39,10 @@ def game_arena(request, game_id: int):
 
 def championship_live(request, pk: int):
     """All the games of a championship being played now, each a small board that follows its game."""
-    championship = live.visible_championship(pk, request.user)
+    championship = viewers.visible_championship(pk, request.user)
     if championship is None:
         raise Http404("No such championship.")
-    snapshot = live.championship_snapshot(championship)
+    snapshot = viewers.championship_snapshot(championship)
     board = {**_page_settings(f"/live/championships/{championship.pk}/"), "sheet_url": "/api/games/{game}/sheet/"}
     return render(
         request,

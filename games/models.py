@@ -6,6 +6,8 @@ State changes go through ``games.services``; the rules live there and in the pur
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -182,6 +184,9 @@ class GameSheet(models.Model):
     ruleset = models.JSONField(default=dict, blank=True, help_text="The engine's ruleset parameters.")
     opened_at = models.DateTimeField()
     opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # Made when the sheet opens, never changed: with the id, it names this sheet's parsed log in a process's cache
+    # (``games.sheet.PARSED_LOGS``); SQLite gives the id of a rolled-back or deleted row to the next row.
+    log_key = models.UUIDField(default=uuid.uuid4, editable=False)
 
     class Meta:
         ordering = ["game"]

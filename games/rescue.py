@@ -17,7 +17,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from accounts.models import User
 from games.access import can_direct_game
-from games.sheet import MAX_BATCH, SheetAnswer, record_events
+from games.sheet import MAX_BATCH, record_events
+from games.sheet_answer import SheetAnswer
 from tournaments.models import Game
 
 # A whole game's outbox is a few hundred entries of a few hundred bytes.

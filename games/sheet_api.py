@@ -24,6 +24,7 @@ from . import devices
 from . import sheet as services
 from .selectors import protest_marks
 from .serializers import ProtestMarkSerializer
+from .sheet_answer import AckSerializer, SheetStateSerializer
 
 _NOT_FOUND = OpenApiResponse(description="No such game.")
 _FORBIDDEN = OpenApiResponse(description="Not one of the game's officials, nor staff who direct its championship.")
@@ -39,31 +40,6 @@ class SheetEventsInputSerializer(serializers.Serializer):
         "the device), `device_time` (ISO 8601 with offset) and `clock_offset_ms` (device minus server; null if "
         "unknown). No `seq`: the server gives the sequence.",
     )
-
-
-class ClockSerializer(serializers.Serializer):
-    period = serializers.IntegerField()
-    elapsed_tenths = serializers.IntegerField(help_text="R-10: tenths elapsed in the period at `anchor`.")
-    period_length_tenths = serializers.IntegerField()
-    running = serializers.BooleanField()
-    anchor = serializers.DateTimeField(
-        allow_null=True, help_text="Server time at which the clock read `elapsed_tenths`; a running clock runs on."
-    )
-
-
-class AckSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    sequence = serializers.IntegerField()
-    duplicate = serializers.BooleanField(help_text="Stored before: acknowledged again, not stored twice.")
-
-
-class SheetStateSerializer(serializers.Serializer):
-    game = serializers.IntegerField(source="game_id")
-    status = serializers.CharField(help_text="open, final, or not_opened before the first entry.")
-    sequence = serializers.IntegerField(help_text="The last sequence number stored; the state includes it.")
-    server_time = serializers.DateTimeField()
-    clock = ClockSerializer()
-    state = serializers.JSONField(help_text="The engine's state (docs/game-scripts.md, 'key | value in the state').")
 
 
 class SheetReadSerializer(SheetStateSerializer):

@@ -2,8 +2,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils import translation
 from django.utils.translation import gettext
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
@@ -20,6 +22,14 @@ NOTIFICATIONS_PER_PAGE = 50
 def home(request):
     """The public page for visitors; after login, one section per role the person holds (hub/home.py)."""
     return render(request, "home.html", {"sections": sections_for(request.user)})
+
+
+@require_http_methods(["GET", "HEAD"])
+@cache_control(public=True, max_age=24 * 3600)
+def favicon(request):
+    """``/favicon.ico``, which browsers ask of every site whatever the page names: the icon in static (its hashed
+    copy, cached for good, where static files are collected), the one ``<link rel="icon">`` of base.html names."""
+    return redirect(static("favicon.ico"))
 
 
 @login_required

@@ -24,6 +24,7 @@ api_docs_page = csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["bl
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("notifications/", views.notification_list, name="notifications"),
     path("search/", views.search, name="search"),
     path("notifications/read/", views.notification_mark_read, name="notifications-read"),

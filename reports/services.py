@@ -41,6 +41,7 @@ from tournaments.models import Championship, Game, GameStatus, TeamEntry
 from tournaments.selectors import access_championship as tournaments_access_championship
 from tournaments.selectors import of_visible_championships
 
+from . import hooks
 from .championship_documents import standings_data, statistics_data
 from .models import Document, DocumentKind, DocumentStatus
 from .rendering import RenderError, render_pdf, static_file_url
@@ -396,9 +397,8 @@ def document_current(
 
 
 def queue_render(document_id: int) -> None:
-    from .tasks import render_document
-
-    render_document.delay(document_id)
+    """Queue the document's render (the task ``reports.tasks.render_document``, which answers the hook)."""
+    hooks.queue_document_render(document_id)
 
 
 def previous_documents(document: Document) -> list[Document]:

@@ -31,5 +31,10 @@ def requeue_stuck_documents() -> int:
     ids = services.stuck_document_ids()
     services.mark_requeued(ids)
     for document_id in ids:
-        render_document.delay(document_id)
+        queue_render(document_id)
     return len(ids)
+
+
+def queue_render(document_id: int) -> None:
+    """Queue the render of one document: the answer of ``reports.hooks.queue_document_render``."""
+    render_document.delay(document_id)

@@ -7,7 +7,9 @@ through a node's API as an official's logged-in device does (a session and its C
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
 import socket
 import subprocess
@@ -32,6 +34,40 @@ _SERVICE_VARIABLES = ("DATABASE_URL", "REDIS_URL", "REDIS_KEY_PREFIX", "CELERY_B
 # As scripts/production serves (README, "Live scoreboard transport"), with a short graceful shutdown.
 SERVER_OPTIONS = ["--no-access-log", "--ws-per-message-deflate", os.environ.get("BENCH_DEFLATE", "false"), "--ws", os.environ.get("BENCH_WS", "auto"),
                   "--timeout-graceful-shutdown", "2"]  # fmt: skip
+
+
+# What asgiref answers sync code that calls ``async_to_sync`` on a thread whose event loop runs: a push attempted
+# that way is lost (``games.live`` hands such pushes to a thread of its own). A live server's log never shows it:
+# the nodes below and the browser tests' servers (tests/e2e/conftest.py) fail on it.
+ASYNC_TO_SYNC_IN_A_LOOP = "You cannot use AsyncToSync in the same thread as an async event loop"
+
+
+def check_no_async_to_sync_in_a_loop(log: str, server: str) -> None:
+    """Fail when ``log`` shows a push (or anything) refused by asgiref on a thread running an event loop."""
+    assert ASYNC_TO_SYNC_IN_A_LOOP not in log, f"{server} called async_to_sync on a thread running a loop:\n{log}"
+
+
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.texts: list[str] = []
+
+    def emit(self, record):
+        self.texts.append(logging.Formatter().format(record))
+
+
+@contextlib.contextmanager
+def failing_on_async_to_sync_in_a_loop(server: str = "the live server"):
+    """Within: every log record of this process is read; on leaving, fail if one says asgiref refused
+    ``async_to_sync`` on a thread running an event loop (``ASYNC_TO_SYNC_IN_A_LOOP``)."""
+    collect = _Collect()
+    root = logging.getLogger()
+    root.addHandler(collect)
+    try:
+        yield
+    finally:
+        root.removeHandler(collect)
+    check_no_async_to_sync_in_a_loop("\n".join(collect.texts), server)
 
 
 DEVICE = "table-1"  # the console device the tests sign in (tests.games.sheet_helpers.sign_in) and post from
@@ -105,6 +141,8 @@ class WebNode:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=10)
+        if not exc or exc[0] is None:  # the test's own failure first
+            check_no_async_to_sync_in_a_loop("".join(self.lines), f"the web node on port {self.port}")
         return False
 
     def ws_url(self, path: str) -> str:

@@ -1844,7 +1844,7 @@ OBJECTS.update(_discipline_admin_objects())
 # the provisional suspension are in an internationally sanctioned championship, so national staff (who may open
 # the lists) find no such object; the committee's records and CONFIDENTIAL reports: the committee and the
 # executive (R-53, 4.2 P, 6.4.29; the discipline committee member here is no admin staff, the report's author is
-# none of these roles); appeals: as discipline.appeals.appeals_visible_to (the person concerned is of A).
+# none of these roles); appeals: as discipline.access.appeals_visible_to (the person concerned is of A).
 ADMIN_DISCIPLINE_SCOPED = expect(ELSEWHERE, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=200, INTL=200, SU=200)
 ADMIN_COMMITTEE_HISTORY = expect(ELSEWHERE, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, EXEC=200, SU=200)
 # A revert would write around the services: refused to whoever sees the record, "no such object" to the rest.

@@ -34,7 +34,7 @@ def _protected_models() -> dict[type[Model], object]:
     def letter_cases(user):
         """Cases whose decision letter the user reads (``access_decision_letter``: who may appeal the decision):
         the letter gives the case's title, championship and the people of its reports."""
-        from discipline.appeals import appealable_decision_ids
+        from discipline.access import appealable_decision_ids
         from discipline.models import Decision
 
         decisions = appealable_decision_ids(user, Decision.objects.values_list("pk", flat=True))

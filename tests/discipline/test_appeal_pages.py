@@ -209,7 +209,7 @@ def test_the_suspension_lists_link_the_appeal_of_a_decided_suspension_to_those_w
     director = federation_staff(game.championship.sanctioning_body)  # sees the list, appeals for nobody here
     page = _client(director).get(staff_list)
     assert page.status_code == 200 and str(decided["decision"].suspensions.get().person) in page.text
-    from discipline.appeals import appealable_decision_ids, can_file_appeal
+    from discipline.access import appealable_decision_ids, can_file_appeal
 
     assert (link in page.text) == can_file_appeal(director, decision)
     assert appealable_decision_ids(decided["other_staff"], [decision.pk]) == set()

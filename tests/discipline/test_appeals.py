@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from djmoney.money import Money
 
 from accounts.models import Role
-from discipline import appeals
+from discipline import access, appeals
 from discipline.models import Appeal, Suspension, SuspensionStatus
 from tests.discipline.appeal_helpers import decided_case
 from tests.factories import federation_staff, with_role
@@ -65,7 +65,7 @@ def test_only_the_persons_federation_team_or_the_committee_files(decided):
     decision, player, staff = decided
     with pytest.raises(PermissionDenied, match="9.2 A"):
         appeals.file_appeal(decision=decision, level="general_assembly", grounds="g", by=with_role(Role.TEAM_MANAGER))
-    assert appeals.can_file_appeal(with_role(Role.DISCIPLINE_COMMITTEE), decision)
+    assert access.can_file_appeal(with_role(Role.DISCIPLINE_COMMITTEE), decision)
 
 
 def test_the_api_files_and_decides_an_appeal_with_its_fee(decided):

@@ -15,7 +15,7 @@ from django.urls import reverse
 from djmoney.money import Money
 
 from accounts.models import Role
-from discipline import appeals
+from discipline import access, appeals
 from discipline import protests as svc
 from discipline.models import Appeal, AppealStatus, ProtestStatus
 from portal.models import Notification
@@ -102,7 +102,7 @@ def test_the_games_teams_their_federations_and_the_committee_appeal_a_protests_d
         federation_staff(w.game.away.federation), international_staff(), w.committee, with_role(Role.IHTC_EXECUTIVE),
     ]  # fmt: skip
     for user in allowed:
-        assert appeals.can_file_appeal(user, protest), user
+        assert access.can_file_appeal(user, protest), user
     refused = [
         manager_of(type(w.game.home).objects.exclude(pk__in=[w.game.home_id, w.game.away_id]).first() or _team()),
         federation_staff(),  # another federation
@@ -110,7 +110,7 @@ def test_the_games_teams_their_federations_and_the_committee_appeal_a_protests_d
         with_role(Role.GAME_OFFICIAL),
     ]
     for user in refused:
-        assert not appeals.can_file_appeal(user, protest), user
+        assert not access.can_file_appeal(user, protest), user
         with pytest.raises(PermissionDenied, match="R-56"):
             appeals.file_appeal(protest=protest, level="general_assembly", grounds="g", by=user)
     assert not Appeal.objects.exists()

@@ -8,6 +8,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.live_servers import failing_on_async_to_sync_in_a_loop
+
 # Playwright's sync API runs an event loop in this thread; Django's ORM would
 # otherwise refuse to run from it (SynchronousOnlyOperation).
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -76,8 +78,11 @@ def page(browser, live_server, transactional_db, outside_requests):
 
     context.on("request", _record)
     page = context.new_page()
-    yield page
-    context.close()
+    try:
+        with failing_on_async_to_sync_in_a_loop("the live server"):
+            yield page
+    finally:
+        context.close()
 
 
 def log_in(page, *, username, password, admin=False):
@@ -184,9 +189,11 @@ def asgi_server(transactional_db, settings):
     from tests.e2e.live_helpers import ThreadedAsgiServer
 
     channel_layers.backends.clear()
-    with ThreadedAsgiServer() as server:
-        yield server
-    channel_layers.backends.clear()
+    try:
+        with ThreadedAsgiServer() as server, failing_on_async_to_sync_in_a_loop("the ASGI server"):
+            yield server
+    finally:
+        channel_layers.backends.clear()
 
 
 @pytest.fixture

@@ -36,7 +36,7 @@ def watched_tab(viewer_tab):
     def open_tab(path, **options):
         def before(tab):
             tab.add_init_script(LISTEN)
-            # A failed load is reported by its response (below), with its URL; Chromium's own /favicon.ico is none.
+            # A failed load is reported by its response (below), with its URL (the site's /favicon.ico too).
             tab.on(
                 "console",
                 lambda m: (
@@ -47,11 +47,7 @@ def watched_tab(viewer_tab):
             )
             tab.on(
                 "response",
-                lambda r: (
-                    problems.append(f"{r.status} {r.url}")
-                    if r.status >= 400 and not r.url.endswith("/favicon.ico")
-                    else None
-                ),
+                lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None,
             )
             tab.on("pageerror", lambda error: problems.append(f"page error: {error}"))
 

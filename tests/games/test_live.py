@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import json
+import logging
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -22,6 +23,7 @@ from games.models import SheetEvent
 from games.sheet import record_events
 from portal.asgi import application
 from tests.factories import ChampionshipFactory, UserFactory, client_for, international_staff
+from tests.live_servers import ASYNC_TO_SYNC_IN_A_LOOP, WebNode, failing_on_async_to_sync_in_a_loop
 from tournaments.models import DecidedIn
 from tournaments.services.results import game_record_result
 
@@ -251,6 +253,61 @@ def test_a_push_that_fails_leaves_the_entry_stored(
     assert len(callbacks) == 2  # the parsed log kept, the push tried
     assert answer.sequence == 1 and SheetEvent.objects.filter(sheet__game=game).count() == 1
     assert "live push" in caplog.text
+
+
+def test_a_push_made_on_a_thread_running_an_event_loop_is_handed_to_a_thread_and_arrives(monkeypatch, caplog):
+    """Sync code called from a running loop (Playwright's sync API drives one on the browser tests' thread) makes
+    a push: asgiref refuses ``async_to_sync`` there, so the push goes to the pusher thread, in order, none lost."""
+    sent = []
+
+    class Layer:
+        async def group_send(self, group, message):
+            sent.append((group, json.loads(message["text"])))
+
+    monkeypatch.setattr(live, "get_channel_layer", lambda: Layer())
+
+    async def inside_a_running_loop():
+        live.publish_game_final(7, championship_id=3)  # sync, as an on_commit callback calls it
+        live.publish_game_final(8, championship_id=3)
+        for _ in range(500):
+            if len(sent) == 4:
+                break
+            await asyncio.sleep(0.01)
+
+    asyncio.run(inside_a_running_loop())
+    assert sent == [
+        ("live.game.7", {"kind": "final", "game": 7, "championship": 3}),
+        ("live.championship.3", {"kind": "final", "game": 7, "championship": 3}),
+        ("live.game.8", {"kind": "final", "game": 8, "championship": 3}),
+        ("live.championship.3", {"kind": "final", "game": 8, "championship": 3}),
+    ]
+    assert "live push" not in caplog.text and ASYNC_TO_SYNC_IN_A_LOOP not in caplog.text
+
+
+def test_the_live_servers_fail_on_async_to_sync_refused_on_a_thread_running_a_loop(caplog):
+    """The browser tests' servers (``failing_on_async_to_sync_in_a_loop``) and the web nodes (``WebNode``'s log)
+    fail on asgiref's refusal, the line a push made the wrong way leaves; other warnings pass."""
+    with failing_on_async_to_sync_in_a_loop():
+        logging.getLogger("games.live").warning("live push to %s failed", "live.game.1")
+
+    async def nothing():
+        return None
+
+    async def refused_in_a_running_loop():
+        try:
+            async_to_sync(nothing)()  # asgiref refuses it here, as it refused the pushes before
+        except RuntimeError:
+            logging.getLogger("games.live").warning("live push to %s failed", "live.game.1", exc_info=True)
+
+    refusal = pytest.raises(AssertionError, match="called async_to_sync on a thread running a loop")
+    with refusal, failing_on_async_to_sync_in_a_loop():
+        asyncio.run(refused_in_a_running_loop())
+    assert ASYNC_TO_SYNC_IN_A_LOOP in caplog.text  # the line the servers fail on is the one asgiref writes
+
+    node = WebNode({}, port=1)
+    node.lines = ["INFO:     Started server process\n", f"RuntimeError: {ASYNC_TO_SYNC_IN_A_LOOP}\n"]
+    with pytest.raises(AssertionError, match="the web node on port 1"):
+        node.__exit__(None, None, None)
 
 
 # --- the same protocol as Server-Sent Events --------------------------------------------------------------------

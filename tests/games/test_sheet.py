@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Role
 from games import engine
-from games.models import GameSheet, SheetEvent, SheetStatus
+from games.models import GameSheet, SheetEvent, SheetSnapshot, SheetStatus
 from games.sheet import record_events, sheet_state
 from tests.factories import FederationFactory, client_for, federation_staff, with_role
 from tournaments.models import GameStatus
@@ -312,7 +312,7 @@ def test_the_next_entry_replays_the_log_kept_from_the_last_one_and_rereads_a_sta
     client = client_for(director)
     post(client, game, [entry("period_start", period=1), entry("shot", period=1, time="0:10", team="home")])
     sheet = GameSheet.objects.get(game=game)
-    kept = PARSED_LOGS.logs[sheet.pk]
+    kept = PARSED_LOGS.logs[sheet.pk, sheet.log_key]
     assert kept.sequence == 2 and [e.type for e in kept.events] == ["period_start", "shot"]
     # Another process entered since: the kept log is behind the sheet's sequence and is read again.
     other = entry("shot", period=1, time="0:20", team="away")
@@ -329,7 +329,50 @@ def test_the_next_entry_replays_the_log_kept_from_the_last_one_and_rereads_a_sta
     GameSheet.objects.filter(pk=sheet.pk).update(sequence=3)
     answer = post(client, game, [entry("shot", period=1, time="0:30", team="away")]).json()
     assert answer["sequence"] == 4 and answer["state"]["teams"]["away"]["shots"] == 2
-    assert PARSED_LOGS.logs[sheet.pk].sequence == 4
+    assert PARSED_LOGS.logs[sheet.pk, sheet.log_key].sequence == 4
+
+
+def _stored(sheet, director, made, sequence):
+    """Store an entry as another process would (not through this process's ``record_events``)."""
+    SheetEvent.objects.create(
+        sheet=sheet,
+        event_id=made["id"],
+        sequence=sequence,
+        payload={k: v for k, v in made.items() if k not in ("id", "device_time", "clock_offset_ms")},
+        entered_by=director,
+        device="elsewhere",
+        received_at=DEVICE_TIME,
+        device_time=DEVICE_TIME,
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_sheet_given_a_gone_sheets_id_replays_its_own_log_not_the_one_kept_for_that_id(director):
+    """SQLite gives the id of a rolled-back or deleted row to the next row: the log kept for a sheet is its by
+    id and ``log_key``, so a new sheet under a gone sheet's id, at the same sequence, reads its own rows."""
+    from games.sheet import PARSED_LOGS, engine_game_type, engine_teams
+
+    first = sheet_game()
+    client = client_for(director)
+    post(client, first, [entry("period_start", period=1), entry("shot", period=1, time="0:10", team="home")])
+    gone = GameSheet.objects.get(game=first)
+    assert PARSED_LOGS.get(gone) is PARSED_LOGS.logs[gone.pk, gone.log_key]  # kept at sequence 2
+    gone_id = gone.pk
+    SheetSnapshot.objects.filter(sheet=gone).delete()
+    SheetEvent.objects.filter(sheet=gone).delete()
+    gone.delete()
+
+    second = sheet_game()
+    sheet = GameSheet.objects.create(
+        pk=gone_id, game=second, sequence=2, teams=engine_teams(second), game_type=engine_game_type(second),
+        ruleset=gone.ruleset, opened_at=DEVICE_TIME, opened_by=director,
+    )  # fmt: skip
+    _stored(sheet, director, entry("period_start", period=1), 1)
+    _stored(sheet, director, entry("shot", period=1, time="0:20", team="away"), 2)
+    answer = post(client, second, [entry("shot", period=1, time="0:30", team="away")]).json()
+    assert answer["sequence"] == 3
+    shots = {side: team["shots"] for side, team in answer["state"]["teams"].items()}
+    assert shots == {"home": 0, "away": 2}  # not the gone sheet's home shot
 
 
 @pytest.mark.parametrize(

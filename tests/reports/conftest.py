@@ -1,18 +1,6 @@
 import pytest
 
 
-@pytest.fixture(autouse=True)
-def _forget_parsed_logs():
-    """These tests run the commit callbacks of the sheet's entries, which keep each sheet's parsed log by its id
-    (``games.sheet.PARSED_LOGS``); a rolled-back test's ids come back in the next test on SQLite, so the kept logs
-    are forgotten before and after each test, as a new process would have none."""
-    from games.sheet import PARSED_LOGS
-
-    PARSED_LOGS.logs.clear()
-    yield
-    PARSED_LOGS.logs.clear()
-
-
 @pytest.fixture
 def director():
     """Staff of the international body that sanctions the test championships: their directors."""
