@@ -14,7 +14,7 @@ def give_each_sheet_its_key(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0004_sheet_signatures_amendments_reports"),
+        ("games", "0005_sheet_signature_signer_and_method"),
     ]
 
     operations = [
