@@ -3152,7 +3152,12 @@ def _call(client: Client, target: dict, world: World):
     if content_type == FORM_ENCODED:
         files = sorted(name for name, value in data.items() if isinstance(value, File))
         assert not files, f"{target['name']}: a form with a file input ({files}) is multipart: say so in the row"
-        return getattr(client, method)(url, urlencode(data, doseq=True), content_type=FORM_ENCODED)
+        # Every field is text in a browser's form (a country is its code, a choice of many is its values).
+        fields = {
+            name: [str(v) for v in value] if isinstance(value, list | tuple) else str(value)
+            for name, value in data.items()
+        }
+        return getattr(client, method)(url, urlencode(fields, doseq=True), content_type=FORM_ENCODED)
     return getattr(client, method)(url, json.dumps(data or {}), content_type=content_type)
 
 
