@@ -1,4 +1,5 @@
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
@@ -50,7 +51,8 @@ def set_language(request):
     response = django_set_language(request)
     chosen = request.POST.get("language", "")
     if request.user.is_authenticated and translation.check_for_language(chosen) and chosen in _languages():
-        type(request.user).objects.filter(pk=request.user.pk).update(language=chosen)
+        # request.user is a lazy proxy (SimpleLazyObject): its type has no manager; the user model does.
+        get_user_model().objects.filter(pk=request.user.pk).update(language=chosen)
     return response
 
 

@@ -27,8 +27,11 @@ from collections.abc import Callable
 
 import pytest
 from django.contrib import admin
+from django.core.files.base import File
 from django.test import Client
+from django.test.client import MULTIPART_CONTENT
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils.http import urlencode
 
 from accounts.models import Role
 from federation.models import DeviceRequestStatus
@@ -484,7 +487,6 @@ TARGETS: list[dict] = [
     {
         "name": "page request a waiver for A",
         "method": "post",
-        "format": "multipart",
         "url": page("federation:waiver-request-create", "person_a"),
         "data": lambda w: {"code": "no_passport", "justification": "Renewal pending"},
         "stored": lambda w: w["person_a"].waiver_requests.count(),
@@ -499,7 +501,6 @@ TARGETS: list[dict] = [
     {
         "name": "page waiver request A grant",
         "method": "post",
-        "format": "multipart",
         "url": page("federation:waiver-request-decide", "waiver_request_a"),
         "data": lambda w: {"decision": "grant", "decision_reason": "Renewal receipt seen"},
         "stored": lambda w: type(w["waiver_request_a"]).objects.get(pk=w.pk("waiver_request_a")).status,
@@ -590,6 +591,15 @@ def _stored(name: str, field: str) -> Callable[[World], object]:
     return lambda w: getattr(type(w[name]).objects.get(pk=w.pk(name)), field)
 
 
+def _admin_form_format(label: str) -> str:
+    """The admin's change and revert forms are multipart when the model's form has a file field (has_file_field)."""
+    from django.apps import apps
+    from django.db.models import FileField
+
+    has_file = any(isinstance(field, FileField) for field in apps.get_model(label)._meta.get_fields())
+    return "multipart" if has_file else "form"
+
+
 def admin_history_rows(model: str, name: str, *, view, revert, change: dict, field: str) -> list[dict]:
     """The history page, the revert form and the revert itself (its POST) of the world's object ``name``."""
     history = f"admin:federation_{model}_history"
@@ -604,7 +614,7 @@ def admin_history_rows(model: str, name: str, *, view, revert, change: dict, fie
         {
             "name": f"admin {model} A revert",
             "method": "post",
-            "format": "multipart",
+            "format": _admin_form_format(f"federation.{model}"),
             "url": form_url,
             "data": lambda w: admin_form_data(w[name], **change),
             "stored": _stored(name, field),
@@ -746,7 +756,6 @@ TARGETS += [
     {
         "name": "page entry A fee paid",
         "method": "post",
-        "format": "multipart",
         "url": page("tournaments:entry-fee-paid", "entry_a"),
         "data": lambda w: {"amount": "500", "currency": "USD"},
         "expect": expect(403, ANON=LOGIN, EXEC=ELSEWHERE, INTL=ELSEWHERE, SU=ELSEWHERE),
@@ -754,7 +763,6 @@ TARGETS += [
     {
         "name": "page roster add to entry A",
         "method": "post",
-        "format": "multipart",
         "url": page("tournaments:roster-add", "entry_a"),
         "data": lambda w: {"person": w.pk("person_a"), "number": "9", "position": "player"},
         "expect": PAGE_ENTRY_A_POST,
@@ -762,7 +770,6 @@ TARGETS += [
     {
         "name": "page roster confirm of entry A",
         "method": "post",
-        "format": "multipart",
         "url": page("tournaments:roster-confirm", "entry_a"),
         "expect": PAGE_ENTRY_A_POST,
     },
@@ -776,14 +783,12 @@ TARGETS += [
     {
         "name": "page official add to entry A",
         "method": "post",
-        "format": "multipart",
         "url": page("tournaments:official-add", "entry_a"),
         "expect": expect(400, ANON=LOGIN, STAFF_B=403, GO=403, DC=403),
     },
     {
         "name": "page bracket fill",
         "method": "post",
-        "format": "multipart",
         "url": page("tournaments:bracket-manage", "championship"),
         "data": lambda w: {"fill": "1"},
         "expect": expect(403, ANON=LOGIN, EXEC=ELSEWHERE, INTL=ELSEWHERE, SU=ELSEWHERE),
@@ -946,7 +951,6 @@ TARGETS += [
     {
         "name": "page publish the draft",
         "method": "post",
-        "format": "multipart",
         "url": page("tournaments:championship-publish", "draft"),
         "stored": _stored("draft", "published"),
         "expect": expect(404, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, STAFF_A=SAVED, SU=SAVED),
@@ -1215,7 +1219,7 @@ def admin_revert(label: str, name: str, *, field: str, value, want) -> dict:
     return {
         "name": f"admin {label} revert",
         "method": "post",
-        "format": "multipart",
+        "format": _admin_form_format(label),
         "url": url,
         "data": lambda w: admin_form_data(w[name], **{field: value(w) if callable(value) else value}),
         "stored": _stored(name, field),
@@ -1473,7 +1477,6 @@ TARGETS += [
     {
         "name": "page line-up of A given (empty)",
         "method": "post",
-        "format": "multipart",
         "url": page("games:lineup-edit", "game_a", "entry_a"),
         "expect": PAGE_ENTRY_A_POST,
     },
@@ -1780,7 +1783,6 @@ TARGETS += [
     {
         "name": "page assignments: assign a referee",
         "method": "post",
-        "format": "multipart",
         "url": page("games:assignments", "championship"),
         "data": lambda w: {"action": "assign", "game": w.pk("game"), "person": w.pk("referee"), "duty": "referee"},
         "stored": _assigned_referees,
@@ -1946,7 +1948,6 @@ TARGETS += [
     {
         "name": "page sheet sign (nobody chosen)",
         "method": "post",
-        "format": "multipart",
         "url": page("games:sheet-sign", "sheet_game"),
         "expect": expect(403, ANON=LOGIN, EXEC=400, INTL=400, SU=400),
     },
@@ -1965,7 +1966,6 @@ TARGETS += [
     {
         "name": "page sheet amend (no reason)",
         "method": "post",
-        "format": "multipart",
         "url": page("games:sheet-amend", "sheet_game"),
         "expect": expect(403, ANON=LOGIN, EXEC=400, INTL=400, SU=400),
     },
@@ -2196,7 +2196,6 @@ TARGETS += [
     {
         "name": "page protest record the fee",
         "method": "post",
-        "format": "multipart",
         "url": page("discipline:protest-fee", "protest_a"),
         "data": lambda w: {"amount_0": "200", "amount_1": "USD", "method": "cash"},
         "stored": lambda w: _protest_fee(w),
@@ -2205,7 +2204,6 @@ TARGETS += [
     {
         "name": "page protest start the review",
         "method": "post",
-        "format": "multipart",
         "url": page("discipline:protest-review", "protest_a"),
         "stored": lambda w: _protest_status(w),
         "expect": expect(404, ANON=LOGIN, EXEC=400, INTL=403, TM=403, DC=400, SU=400),
@@ -2213,7 +2211,6 @@ TARGETS += [
     {
         "name": "page protest open a case (R-53)",
         "method": "post",
-        "format": "multipart",
         "url": page("discipline:protest-open-case", "protest_a"),
         "data": lambda w: {"title": "From the protest"},
         "stored": lambda w: _protest_case(w),
@@ -2223,7 +2220,6 @@ TARGETS += [
         # Filed, not under review: the committee is refused by the workflow (400), the others by their role.
         "name": "page protest decide",
         "method": "post",
-        "format": "multipart",
         "url": page("discipline:protest-decide", "protest_a"),
         "data": lambda w: {"decision": "uphold", "reason": "Upheld."},
         "stored": lambda w: _protest_status(w),
@@ -2232,7 +2228,6 @@ TARGETS += [
     {
         "name": "page protest withdraw (the protesting team's manager)",
         "method": "post",
-        "format": "multipart",
         "url": page("discipline:protest-withdraw", "protest_a"),
         "data": lambda w: {"reason": "Settled."},
         "stored": lambda w: _protest_status(w),
@@ -2607,7 +2602,6 @@ TARGETS += [
     {
         "name": "page lodge an appeal (no grounds)",
         "method": "post",
-        "format": "multipart",
         "url": page("discipline:appeal-lodge", "disc_decision"),
         "data": lambda w: {"level": "firs_congress", "fee_0": "", "fee_1": "USD"},
         "stored": lambda w: w["disc_decision"].appeals.count(),
@@ -2618,7 +2612,6 @@ TARGETS += [
         # 9.2 A: the IHTC executive records the Assembly's and the Congress's decision; readers are refused.
         "name": "page appeal decision (no reasons)",
         "method": "post",
-        "format": "multipart",
         "url": page("discipline:appeal-decide", "disc_appeal"),
         "data": lambda w: {"outcome": "upheld"},
         "stored": lambda w: _appeal_status(w),
@@ -2627,7 +2620,6 @@ TARGETS += [
     {
         "name": "page appeal decision",
         "method": "post",
-        "format": "multipart",
         "url": page("discipline:appeal-decide", "disc_appeal"),
         "data": lambda w: {"outcome": "dismissed", "reasons": "The video shows the offence."},
         "stored": lambda w: _appeal_status(w),
@@ -2667,7 +2659,6 @@ TARGETS += [
     {
         "name": "page lodge a protest appeal (no grounds)",
         "method": "post",
-        "format": "multipart",
         "url": page("discipline:protest-appeal-lodge", "appealed_protest_a"),
         "data": lambda w: {"level": "general_assembly", "fee_0": "", "fee_1": "USD"},
         "stored": lambda w: w["appealed_protest_a"].appeals.count(),
@@ -2841,7 +2832,6 @@ def _championship_document_rows() -> list[dict]:
                 {
                     "name": f"page {label}{name} report retry (failed)",
                     "method": "post",
-                    "format": "multipart",
                     "url": page(f"reports:{route}-retry", championship),
                     "prepare": lambda w, user, failed=failed: w[failed],
                     "stored": lambda w, failed=failed: _failed_status(w, failed),
@@ -2857,7 +2847,6 @@ TARGETS += [
     {
         "name": "page game report retry (failed)",
         "method": "post",
-        "format": "multipart",
         "url": page("reports:game-report-retry", "final_game"),
         "prepare": lambda w, user: w["failed_game_report"],
         "stored": _failed_report_status,
@@ -2866,7 +2855,6 @@ TARGETS += [
     {
         "name": "page draft game report retry",
         "method": "post",
-        "format": "multipart",
         "url": page("reports:game-report-retry", "draft_final_game"),
         "expect": expect(404, ANON=LOGIN, EXEC=ELSEWHERE, INTL=ELSEWHERE, STAFF_A=ELSEWHERE, SU=ELSEWHERE),
     },
@@ -2929,7 +2917,6 @@ TARGETS += [
     {
         "name": "page entry A roster sheet retry (failed)",
         "method": "post",
-        "format": "multipart",
         "url": page("reports:roster-sheet-retry", "entry_a"),
         "prepare": lambda w, user: w["failed_roster_sheet_a"],
         "stored": _failed_roster_sheet_status,
@@ -3065,7 +3052,6 @@ def _discipline_document_rows() -> list[dict]:
             {
                 "name": f"page {label} retry (failed)",
                 "method": "post",
-                "format": "multipart",
                 "url": page(f"reports:{route}-retry", obj),
                 "prepare": lambda w, user, failed=failed: w[failed],
                 "stored": _stored_status(failed),
@@ -3113,7 +3099,6 @@ TARGETS += [
     {
         "name": "page approvals device request A approve",
         "method": "post",
-        "format": "multipart",
         "url": page("federation:approvals-device-decide", "device_request_a"),
         "data": lambda w: {"decision": "approve", "reason": ""},
         "stored": _stored("device_request_a", "status"),
@@ -3122,7 +3107,6 @@ TARGETS += [
     {
         "name": "page approvals equipment model approve",
         "method": "post",
-        "format": "multipart",
         "url": page("federation:approvals-equipment-decide", "unapproved_model"),
         "data": lambda w: {"decision": "approve", "reason": ""},
         "stored": _stored("unapproved_model", "approved"),
@@ -3317,15 +3301,68 @@ def _cases():
             yield pytest.param(target, role, expected, id=f"{target['name']}--{role}")
 
 
+# --- How a row is sent -------------------------------------------------------------------------------------------------
+# A row of an HTML page (any URL outside /api/) is sent as the browser sends its form: form-encoded, or multipart where
+# the form has a file input (the row says ``"format": "multipart"``), with the CSRF token the browser read from the page
+# (Client(enforce_csrf_checks=True)). An API row sends JSON, or multipart (``"format": "multipart"``) where its
+# endpoint takes files. ``"format": "json"`` on an HTML row is refused by
+# test_every_html_form_row_is_posted_as_a_browser_posts_it: a view only ever posted JSON never meets request.POST.
+FORM_ENCODED = "application/x-www-form-urlencoded"
+BROWSER_ENCODINGS = {FORM_ENCODED, MULTIPART_CONTENT}
+CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def _is_html(url: str) -> bool:
+    return not url.startswith("/api/")
+
+
+def _content_type(target: dict, url: str) -> str | None:
+    """The content type the row's write is sent with (None for a GET or a DELETE: no body)."""
+    if target["method"] in ("get", "delete"):
+        return None
+    declared = target.get("format")
+    if declared == "multipart":
+        return MULTIPART_CONTENT
+    if declared == "json" or not _is_html(url):
+        return "application/json"
+    return FORM_ENCODED
+
+
+def _client(target: dict, url: str) -> Client:
+    """A browser for HTML forms (the CSRF check on, as in production); a plain API client otherwise."""
+    return Client(enforce_csrf_checks=_content_type(target, url) in BROWSER_ENCODINGS)
+
+
+def _csrf_token(client: Client) -> str:
+    """The token a browser posts: the hidden field of the forms of a page it loaded (the header's language switch
+    is on every page, for every visitor)."""
+    page_ = client.get(reverse("home"))
+    found = CSRF_FIELD.search(page_.content.decode())
+    assert found, f"no CSRF token on the home page ({page_.status_code})"
+    return found.group(1)
+
+
 def _call(client: Client, target: dict, world: World):
     url = target["url"](world)
     method = target["method"]
     data = target["data"](world) if "data" in target else None
-    if method in ("get", "delete"):
+    content_type = _content_type(target, url)
+    if content_type is None:
         return getattr(client, method)(url)
-    if target.get("format") == "multipart":
-        return getattr(client, method)(url, data or {})
-    return getattr(client, method)(url, json.dumps(data or {}), content_type="application/json")
+    if content_type in BROWSER_ENCODINGS:
+        data = {"csrfmiddlewaretoken": _csrf_token(client), **(data or {})}
+    if content_type == MULTIPART_CONTENT:
+        return getattr(client, method)(url, data)
+    if content_type == FORM_ENCODED:
+        files = sorted(name for name, value in data.items() if isinstance(value, File))
+        assert not files, f"{target['name']}: a form with a file input ({files}) is multipart: say so in the row"
+        # Every field is text in a browser's form (a country is its code, a choice of many is its values).
+        fields = {
+            name: [str(v) for v in value] if isinstance(value, list | tuple) else str(value)
+            for name, value in data.items()
+        }
+        return getattr(client, method)(url, urlencode(fields, doseq=True), content_type=FORM_ENCODED)
+    return getattr(client, method)(url, json.dumps(data or {}), content_type=content_type)
 
 
 @pytest.mark.django_db
@@ -3333,7 +3370,7 @@ def _call(client: Client, target: dict, world: World):
 def test_permission_matrix(target, role, expected):
     world = World()
     user = make_user(role, world)
-    client = Client()
+    client = _client(target, target["url"](_UnsavedWorld()))
     if user is not None:
         client.force_login(user)
     if "prepare" in target:
@@ -3461,6 +3498,25 @@ def test_every_admin_url_row_has_every_role_and_revert_rows_check_what_is_stored
 def test_every_role_has_an_expectation_in_every_federation_row():
     for target in ALL_TARGETS:
         assert set(target["expect"]) == set(ROLES), target["name"]
+
+
+def test_every_html_form_row_is_posted_as_a_browser_posts_it():
+    """A form view posted only JSON in the matrix never reads request.POST: its bugs (a 500 for every logged-in
+    person on the language switch, issue 25) went unseen. Every write on a page outside /api/ is form-encoded or
+    multipart, through a client that checks the CSRF token as production does."""
+    html_writes = [
+        (target, url)
+        for target in ALL_TARGETS
+        if target["method"] != "get" and _is_html(url := target["url"](_UnsavedWorld()))
+    ]
+    assert len(html_writes) >= 70  # the forms of the federation, championship, game, discipline and report pages
+    not_a_form = sorted(
+        f"{target['name']} ({_content_type(target, url)})"
+        for target, url in html_writes
+        if _content_type(target, url) not in BROWSER_ENCODINGS
+    )
+    assert not_a_form == [], f"HTML form rows not posted as a browser posts them: {not_a_form}"
+    assert all(_client(target, url).handler.enforce_csrf_checks for target, url in html_writes)
 
 
 # The pushes are outside Django's URLs (portal/asgi.py): each role opens them through the ASGI application.
