@@ -11,15 +11,20 @@ from accounts.roles import has_role, manages_entries, staff_federation_ids
 from discipline.access import cases_visible_to, is_committee, protests_visible_to
 from discipline.models.protests import Deadline, DeadlineStatus
 from discipline.selectors import open_matters_by_championship, report_queue, suspension_list
-from federation.access import device_requests_visible_to, people_visible_to
+from federation.access import device_requests_visible_to
 from federation.models import DeviceRequestStatus
-from federation.selectors import passports_expiring, people_with_eligibility_problems
+from federation.selectors import passports_expiring
 from games import services as game_services
 from games.access import can_enter_game_events
 from games.models import GameOfficial, Lineup
 from tournaments.facts import venue_today
 from tournaments.models import EntryStatus, Game, GameStatus, TeamEntry
-from tournaments.selectors import entries_managed_by, roster_statuses, visible_championships
+from tournaments.selectors import (
+    entries_managed_by,
+    roster_eligibility_problems,
+    roster_statuses,
+    visible_championships,
+)
 
 # Each list of the home shows at most this many rows (the pages it links to show the rest).
 ROWS = 20
@@ -128,17 +133,23 @@ def committee_section(user) -> dict | None:
 
 
 def federation_staff_section(user) -> dict | None:
-    """Federation staff: what waits for them in their own federation(s): people with an eligibility problem,
+    """Federation staff: what waits for them in their own federation(s): players on the rosters of the
+    championships they are entered in now who are not eligible for that championship (1.1 B-G, R-01..R-03),
     passports expiring soon, protective device requests waiting (3.2.8 C), entries with the fee unpaid or the
     roster not confirmed (1.1 A)."""
     ids = staff_federation_ids(user)
     if not ids:
         return None
     now = timezone.now()
-    people = people_visible_to(user).filter(federation_id__in=ids)
+    entered = (
+        TeamEntry.objects.filter(_not_finished_q(now, "championship__"), federation_id__in=ids)
+        .exclude(status__in=CLOSED_ENTRY_STATUSES)
+        .select_related("championship", "federation")
+        .order_by("championship__start_date", "name", "pk")
+    )
     problems = [
-        {"person": person, "reasons": reasons}
-        for person, reasons in people_with_eligibility_problems(people, year=timezone.localdate().year)[:ROWS]
+        {"person": line.person, "entry": line.entry, "reasons": result.reasons}
+        for line, result in roster_eligibility_problems(list(entered))[:ROWS]
     ]
     requests = list(
         device_requests_visible_to(user)

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from federation.models import private_storage
+from games.labels import period_clock
 
 from .consequences import ConsequenceKind
 
@@ -57,8 +58,7 @@ class IncidentReport(models.Model):
 
     @property
     def clock(self) -> str:
-        seconds = self.time_tenths // 10
-        return f"P{self.period} {seconds // 60:02d}:{seconds % 60:02d}"
+        return period_clock(self.period, self.time_tenths)
 
 
 class ConfidentialKind(models.TextChoices):

@@ -156,3 +156,56 @@ def test_game_times_show_on_the_venues_clock_on_my_games_assignments_and_the_gam
     for response in pages:
         assert response.status_code == 200
         assert shown in response.content.decode(), response.request["PATH_INFO"]
+
+
+def test_my_games_lists_each_game_once_with_its_duties_links_and_the_past_apart(game, director, referee):
+    """Issue 25: one row per game with every duty, links to the line-ups, the console, signing and the confidential
+    report (referees), and a finished game under "Past games", not under "Next games"."""
+    from tests.factories import GameFactory
+    from tournaments.models import GameStatus
+
+    login = with_role(Role.GAME_OFFICIAL)
+    OfficialAccount.objects.create(person=referee, user=login)
+    for duty in (OfficialDuty.REFEREE, OfficialDuty.SCORER):
+        GameOfficial.objects.create(game=game, person=referee, duty=duty, position=1, assigned_at=game.start_at)
+    done = GameFactory(
+        championship=game.championship, status=GameStatus.FINAL, home_goals=3, away_goals=1,
+        start_at=game.start_at - datetime.timedelta(days=1),
+    )  # fmt: skip
+    GameOfficial.objects.create(
+        game=done, person=referee, duty=OfficialDuty.REFEREE, position=1, assigned_at=done.start_at
+    )
+    page = logged_in(login).get(reverse("games:my-games")).content.decode()
+    upcoming = page[page.index("Next games") : page.index("Past games")]
+    past = page[page.index("Past games") :]
+    assert upcoming.count(f"Game #{game.number}:") == 1 and f"Game #{done.number}:" not in upcoming
+    assert f"Game #{done.number}:" in past and "3–1" in past
+    for url in (
+        reverse("games:lineups", args=[game.pk]),
+        reverse("games:console", args=[game.pk]),
+        reverse("games:sheet-sign", args=[game.pk]),
+        reverse("discipline:confidential-file", args=[game.pk]),
+    ):
+        assert f'href="{url}"' in upcoming, url
+    assert "Referee" in upcoming and "Official scorer" in upcoming
+    assert f'href="{reverse("discipline:confidential-file", args=[done.pk])}"' in past
+
+
+def test_the_lineups_page_shows_both_teams_in_number_order_to_the_games_referee(game, director, referee, home_roster):
+    login = with_role(Role.GAME_OFFICIAL)
+    OfficialAccount.objects.create(person=referee, user=login)
+    services.official_assign(game=game, person=referee, duty=OfficialDuty.REFEREE, by=director)
+    lines = skaters_of(home_roster)[:4] + goalkeepers_of(home_roster)[:1]
+    for line, number in zip(lines[:2], ("36", "5"), strict=True):  # as text, "5" sorts after "36"
+        line.number = number
+        line.save(update_fields=["number"])
+    choices = [services.LineupChoice(person_id=line.person_id, captain=i == 0) for i, line in enumerate(lines)]
+    services.lineup_submit(game=game, entry=game.home, players=choices, by=director)
+    page = logged_in(login).get(reverse("games:lineups", args=[game.pk])).content.decode()
+    assert str(lines[0].person) in page and "Not given yet (5.1 A)." in page  # the away team gave none
+    numbers = [line.number for line in sorted(lines, key=lambda line: (len(line.number), line.number))]
+    positions = [page.index(f"<td>{n}</td>") for n in numbers]
+    assert positions == sorted(positions)
+    assert f'href="{reverse("games:game-live", args=[game.pk])}"' in page
+    outsider = logged_in(with_role(Role.GAME_OFFICIAL)).get(reverse("games:lineups", args=[game.pk])).content.decode()
+    assert str(lines[0].person) not in outsider
