@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from federation.models import Person
 from tournaments.models import Championship, Game, GameStatus, RosterEntry, TeamEntry
-from tournaments.selectors import number_order, of_visible_championships, visible_championships
+from tournaments.selectors import NUMBER_ORDER, number_order, of_visible_championships, visible_championships
 from tournaments.services import check_can_direct
 
 from . import services
@@ -72,14 +72,26 @@ def my_games(request):
 
 
 def _lineup_context(game: Game, entry: TeamEntry) -> dict:
-    lineup = Lineup.objects.filter(game=game, entry=entry).prefetch_related("players", "bench_officials").first()
-    listed = {line.person_id: line for line in lineup.players.all()} if lineup else {}
-    bench = {o.person_id for o in lineup.bench_officials.all()} if lineup else set()
-    roster = RosterEntry.objects.filter(entry=entry, confirmed=True).select_related("person")
+    """The form's lines in number order (3.2.9 C), ticked as the team's line-up for this game; before it is given,
+    as the team's last line-up (``prefilled``: "last"), else the roster's captain and alternates ("roster")."""
+    lineups = Lineup.objects.filter(entry=entry).prefetch_related("players", "bench_officials")
+    lineup = lineups.filter(game=game).first()
+    source = lineup or lineups.exclude(game=game).order_by("-submitted_at", "-pk").first()
+    roster = list(
+        RosterEntry.objects.filter(entry=entry, confirmed=True).select_related("person").order_by(*NUMBER_ORDER)
+    )
+    if source is not None:
+        listed = {line.person_id: line for line in source.players.all()}
+        bench = {o.person_id for o in source.bench_officials.all()}
+    else:  # the roster's marks (3.1.2 A-B): its captain and alternates, listed
+        listed = {line.person_id: line for line in roster if line.captain or line.alternate}
+        bench = set()
     return {
         "game": game,
         "entry": entry,
         "lineup": lineup,
+        "prefilled": "" if lineup else ("last" if source else ("roster" if listed else "")),
+        "previous": None if lineup else source,
         "lines": [{"roster": line, "listed": listed.get(line.person_id)} for line in roster],
         "officials": [
             {"official": o, "on_bench": o.person_id in bench} for o in entry.officials.select_related("person")
