@@ -32,12 +32,6 @@ ROWS = 20
 CLOSED_ENTRY_STATUSES = (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED)
 
 
-def _local(moment, championship):
-    """The wall-clock time at the championship's venue (its games are scheduled in the venue's time zone): naive,
-    so that the template's date filter shows it as is rather than in the viewer's time zone."""
-    return timezone.make_naive(moment, championship.venue.zone)
-
-
 def _not_finished_q(now, prefix: str = "") -> Q:
     """Championships whose last day may not be over anywhere yet (the venue's day is checked afterwards)."""
     return Q(**{f"{prefix}end_date__gte": (now - datetime.timedelta(days=1)).date()})
@@ -90,9 +84,7 @@ def _lineups_due(entries, now) -> list[dict]:
         given = {lineup.entry_id for lineup in game.lineups.all()}
         for entry_id in (game.home_id, game.away_id):
             if entry_id in by_pk and entry_id not in given:
-                rows.append(
-                    {"game": game, "entry": by_pk[entry_id], "local_start": _local(game.start_at, game.championship)}
-                )
+                rows.append({"game": game, "entry": by_pk[entry_id]})
     return rows
 
 
@@ -112,7 +104,6 @@ def official_section(user) -> dict | None:
             {
                 "assignment": a,
                 "game": game,
-                "local_start": _local(game.start_at, game.championship),
                 # The console opens once both teams are known (R-10), to the officials' table (4.3-4.5).
                 "console": game.home_id is not None
                 and game.away_id is not None
@@ -210,7 +201,7 @@ def executive_section(user) -> dict | None:
         .select_related("championship__venue", "home", "away")
         .order_by("start_at", "number")
     ):
-        games[game.championship_id].append({"game": game, "local_start": _local(game.start_at, game.championship)})
+        games[game.championship_id].append({"game": game})
     matters = open_matters_by_championship(user, ids)
     rows = []
     for c in championships:

@@ -97,7 +97,7 @@ def test_the_deadline_shows_in_the_venues_time_zone_with_its_article(decided):
     championship.save()
     zone = championship.venue.zone
     due = (decision.decided_at + 7 * DAY).astimezone(zone)
-    expected = f"{due:%a} {due.day} {due:%b %Y %H:%M}"
+    expected = f"{due:%a} {due.day} {due:%b %Y}, {due:%H:%M}"  # tournaments.venue_time.VENUE_FORMAT
     form = _client(decided["staff"]).get(_lodge_url(decision)).text
     assert "Deadline (R-54)" in form and expected in form and str(zone) in form
     _lodge(decided["staff"], decision)
