@@ -235,3 +235,5 @@ def test_the_case_page_reads_the_hearing_and_its_history_on_the_venues_clock_lab
     page = _page(committee, url).content.decode()
     assert "Sat 3 Jul 2027, 18:00" in page and "hearing on 2027-07-03 18:00 (venue time)" in page
     assert " UTC" not in page and page.count(f"Times are the venue&#x27;s local time ({zone}).") == 1
+    assert "Open → Hearing scheduled" in page and "open → hearing" not in page  # the statuses' names
+    assert f"Game #{world['game'].number}, {world['player']}" in page  # never "#8 NAME", read as a jersey
