@@ -34,6 +34,7 @@ from discipline.protests import tell_teams  # the protests' notifications, their
 from discipline.suspensions import close as close_suspension
 from portal.services import audited_create, audited_save
 from tournaments.facts import championship_ruleset
+from tournaments.venue_time import venue_stamp
 
 Appealed = Decision | Protest
 
@@ -119,7 +120,7 @@ def file_appeal(
             raise ValidationError(
                 {
                     "level": f"Rule 9.2 A / {_DECISION_RULE[type(appealed)]}: the appeal's deadline was "
-                    f"{deadline:%Y-%m-%d %H:%M} UTC."
+                    f"{venue_stamp(deadline, appealed_championship(appealed))}."
                 }
             )
         against = {"decision": appealed} if isinstance(appealed, Decision) else {"protest": appealed}

@@ -41,6 +41,7 @@ from discipline.suspensions import count_past_games, tell_about
 from federation.files import check_scan_upload
 from portal.services import audited_create, audited_save, check_transition
 from tournaments.models import Game
+from tournaments.venue_time import venue_stamp
 
 # --- incident reports (4.2 P, 6.1.5 A; R-53) --------------------------------------------------------------------
 
@@ -224,7 +225,13 @@ def schedule_hearing(*, case: Case, hearing_at: datetime.datetime, by: User, why
     now = now or timezone.now()
     with transaction.atomic():
         case = Case.objects.select_for_update().get(pk=case.pk)
-        _transition(case, CaseStatus.HEARING, by=by, why=why or f"hearing on {hearing_at:%Y-%m-%d %H:%M} UTC", now=now)
+        _transition(
+            case,
+            CaseStatus.HEARING,
+            by=by,
+            why=why or f"hearing on {venue_stamp(hearing_at, case.championship)}",
+            now=now,
+        )
         case.hearing_at = hearing_at
         audited_save(case, by)
     return case

@@ -26,17 +26,19 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.text import format_lazy
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from djmoney.money import Money
 
 from accounts.models import User
 from federation.files import check_scan_upload
+from games import labels
 from games.models import GameProtestMark, SheetEvent
 from games.selectors import on_rink_protests, protest_marks
 from portal.services import audited_create, audited_save, check_transition
 from tournaments.facts import championship_ruleset
 from tournaments.models import Game, TeamEntry
 from tournaments.ruleset import ProtestRules
+from tournaments.venue_time import venue_stamp
 
 from . import access as pa
 from . import deadlines as dl
@@ -120,7 +122,8 @@ def _ruling_incidents(game: Game) -> list[Incident]:
         Incident(
             ProtestKind.RULING,
             f"event:{p.event_id}",
-            f"On-rink protest by {p.entry} in period {p.period} at {p.time}",
+            gettext("On-rink protest by %(team)s, %(clock)s")
+            % {"team": p.entry, "clock": labels.period_clock(p.period, p.time)},
             p.recorded_at,
             p.entry.pk if p.entry else None,
             event_id=str(p.event_id),
@@ -134,14 +137,14 @@ def _sheet_incidents(game: Game) -> list[Incident]:
     incidents = []
     for row in rows.values("event_id", "payload", "received_at"):
         payload = row["payload"]
-        what = payload.get("type", "event").replace("_", " ")
-        detail = payload.get("infraction") or payload.get("team") or ""
-        where = f"period {payload.get('period', '?')} at {payload.get('time', '?')}"
+        what = labels.event_kind_label(payload.get("type"))
+        detail = labels.event_details(game, payload)
+        where = labels.period_clock(payload.get("period"), payload.get("time"))
         incidents.append(
             Incident(
                 ProtestKind.FEDERATION,
                 f"event:{row['event_id']}",
-                f"{what.capitalize()} {detail} ({where})".replace("  ", " "),
+                ", ".join(part for part in (f"{what}: {detail}" if detail else what, where) if part),
                 row["received_at"],
                 None,
                 event_id=str(row["event_id"]),
@@ -732,14 +735,16 @@ def deadline_expire(deadline_id: int, *, now: datetime.datetime | None = None) -
             deadline.save(update_fields=["status", "closed_at"])
             return "met"
         what = " and ".join({"fee": "the fee (R-52)", "statement": "the written statement"}[m] for m in missing)
-        reason = f"Rule {deadline.article}: {what} missing at the deadline, {deadline.due_at:%Y-%m-%d %H:%M:%S} UTC."
+        reason = (
+            f"Rule {deadline.article}: {what} missing at the deadline, {venue_stamp(deadline.due_at, protest.game)}."
+        )
         _transition(protest, S.LAPSED, by=None, now=stamp, reason=reason, article=deadline.article)
         audited_save(protest, None)
         deadline.status, deadline.closed_at = DeadlineStatus.LAPSED, stamp
         deadline.save(update_fields=["status", "closed_at"])
         _close_deadlines(protest, kinds=[DeadlineKind.ANSWER], status=DeadlineStatus.CANCELLED, now=stamp)
         told = format_lazy(
-            gettext_lazy("Rule {article}: {what} missing at the deadline, {due} UTC."),
+            gettext_lazy("Rule {article}: {what} missing at the deadline, {due}."),
             article=deadline.article,
             what=_and(
                 [
@@ -747,7 +752,7 @@ def deadline_expire(deadline_id: int, *, now: datetime.datetime | None = None) -
                     for m in missing
                 ]
             ),
-            due=f"{deadline.due_at:%Y-%m-%d %H:%M:%S}",
+            due=venue_stamp(deadline.due_at, protest.game),
         )
         _notify(protest, "lapsed", pgettext_lazy("protest notification", "lapsed"), told, now=stamp)
         return "lapsed"

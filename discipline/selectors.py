@@ -52,7 +52,7 @@ def championship_suspensions(championship) -> QuerySet[Suspension]:
 
 def _listed(qs: QuerySet[Suspension]) -> QuerySet[Suspension]:
     return (
-        qs.select_related("person", "championship", "entry", "offence_game", "decision")
+        qs.select_related("person", "championship__venue", "entry", "offence_game", "decision")
         .annotate(served_count=Count("served_games"))
         .order_by("-imposed_at", "pk")
     )

@@ -5,8 +5,6 @@ re-check with the acting user."""
 
 from __future__ import annotations
 
-import datetime
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -77,7 +75,7 @@ def report_detail(request, pk: int):
     )
 
 
-def _sanction_from(post) -> list[cases.Sanction]:
+def _sanction_from(post, zone) -> list[cases.Sanction]:
     person = post.get("person")
     if not person:
         return []
@@ -88,7 +86,7 @@ def _sanction_from(post) -> list[cases.Sanction]:
         raise ValidationError({"sanctions": "Rule 8.2: give the person and the number of games as numbers."}) from None
     until = parse_datetime(post.get("until", "")) if post.get("until") else None
     if until is not None and timezone.is_naive(until):
-        until = until.replace(tzinfo=datetime.UTC)
+        until = until.replace(tzinfo=zone)  # the venue's clock, as the form says
     return [
         cases.Sanction(
             person_id=person_id, kind=post.get("kind", ""), article=post.get("article", "8.2"), games=games, until=until
@@ -126,7 +124,7 @@ def case_detail(request, pk: int):
             elif action == "decide":
                 cases.decide_case(
                     case=case, outcome=post.get("outcome", ""), reasons=post.get("reasons", ""), by=request.user,
-                    sanctions=_sanction_from(post),
+                    sanctions=_sanction_from(post, case.championship.venue.zone),
                 )  # fmt: skip
             else:
                 raise ValidationError({"action": "Choose: gather, gather_protest, hearing, statement or decide."})

@@ -15,7 +15,6 @@ from federation.access import (
 )
 
 from .eligibility import (
-    WAIVABLE_CODES,
     Category,
     ChampionshipFacts,
     EligibilityResult,
@@ -132,31 +131,6 @@ def passports_expiring(user, federation_ids, *, today: datetime.date | None = No
         .select_related("person")
         .order_by("expiry_date", "pk")
     )
-
-
-def people_with_eligibility_problems(people: QuerySet[Person], *, year: int | None = None) -> list[tuple[Person, list]]:
-    """The players and goalkeepers of ``people`` eligible in no category this year (1.1 B-G, R-01..R-03, waivers
-    applied, as the person page reckons it), each with its reasons; a fixed number of queries."""
-    rows = []
-    players = (
-        people.filter(Q(is_player=True) | Q(is_goalkeeper=True))
-        .select_related("federation")
-        .prefetch_related(
-            "passports",
-            Prefetch("eligibility_waivers", queryset=EligibilityWaiver.objects.select_related("approved_by")),
-        )
-    )
-    for person in players:
-        results = person_eligibility_by_category(person, year=year)
-        if any(result.eligible for result in results.values()):
-            continue
-        reasons = []
-        for result in results.values():
-            for reason in result.reasons:
-                if reason.code in WAIVABLE_CODES and reason not in reasons:
-                    reasons.append(reason)
-        rows.append((person, reasons))
-    return rows
 
 
 def person_list(user, *, search: str = "", federation_id: int | str | None = None, role: str = "") -> QuerySet[Person]:

@@ -119,13 +119,7 @@ def sheet_log_page(request, game_id: int):
         for line in lines
         if (not device or line.event.device == device) and (not kind or line.event.payload.get("type") == kind)
     ]
-    rows = [
-        {
-            "line": line,
-            "fields": {k: v for k, v in line.event.payload.items() if k not in ("type", "period", "time", "note")},
-        }
-        for line in shown
-    ]
+    rows = [{"line": line} for line in shown]
     context = {"game": game, "rows": rows, "devices": devices, "types": types, "device": device, "type": kind}
     return render(request, "games/sheet_log.html", context)
 

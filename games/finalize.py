@@ -38,7 +38,7 @@ from accounts.models import User
 from accounts.pins import verify_signing_secret
 from common.numbers import whole_number_or_none
 from federation.models import Person
-from games import engine
+from games import engine, labels
 from games.access import can_direct_game, can_enter_game_events
 from games.devices import check_device_name, check_device_signed_in
 from games.engine.events import FORFEIT, parse_time
@@ -207,8 +207,8 @@ def derive_summary(sheet: GameSheet) -> SheetSummary:
     result = data["result"]
     if data["status"] != "ended" or result is None:
         problems.append(
-            f"Rule 4.2 O / 4.3 A: the game report is signed after the game; the game is {data['status']} in "
-            f"period {data['period']} (enter the end of the last period, the deciding goal or the shoot-out)."
+            "Rule 4.2 O / 4.3 A: the game report is signed after the game; the game is "
+            f"{labels.game_state_label(data['status'])} in period {data['period']} (enter the end of the last period, the deciding goal or the shoot-out)."
         )
         return SheetSummary(sheet.sequence, "", 0, 0, None, None, None, "", problems=tuple(problems))
     forfeit = result["decided_by"] == DecidedIn.FORFEIT

@@ -7,6 +7,7 @@ urlpatterns = [
     path("my/", views.my_games, name="my-games"),
     path("<int:game_pk>/console/", views.console, name="console"),
     path("console-worker.js", views.console_worker, name="console-worker"),
+    path("<int:game_pk>/lineups/", views.lineups, name="lineups"),
     path("<int:game_pk>/lineup/<int:entry_pk>/", views.lineup_edit, name="lineup-edit"),
     path("<int:game_id>/live/", live_views.game_live, name="game-live"),
     path("<int:game_id>/arena/", live_views.game_arena, name="game-arena"),

@@ -17,14 +17,20 @@ from django.utils import timezone
 from common.numbers import whole_number_or_none
 from federation.models import Person
 from portal.filters import MAX_ID, id_or_none
-from tournaments.models import Championship, Game, RosterEntry, TeamEntry
-from tournaments.selectors import access_game, of_visible_championships, visible_championships
+from tournaments.models import Championship, Game, GameStatus, RosterEntry, TeamEntry
+from tournaments.selectors import (
+    NUMBER_ORDER,
+    access_game,
+    number_order,
+    of_visible_championships,
+    visible_championships,
+)
 from tournaments.services import check_can_direct
 
 from . import services
-from .access import SHEET_DUTIES
+from .access import SHEET_DUTIES, can_view_lineup
 from .console import console_data
-from .models import DUTY_LIMITS, GameOfficial, GameProtestMark, Lineup, OfficialDuty
+from .models import DUTY_LIMITS, GameOfficial, GameProtestMark, Lineup, LineupPlayer, OfficialDuty
 from .sheet import check_can_enter_game_events
 
 
@@ -45,35 +51,55 @@ def my_games(request):
             .order_by("game__start_at", "game__number")
         )
     now = timezone.now()
-    rows = []
-    for assignment in assignments:
+    by_game: dict[int, dict] = {}
+    for assignment in assignments:  # one row per game, with every duty the official holds in it
         game = assignment.game
-        started = services.game_has_started(game, now=now)
-        rows.append(
-            {
-                "assignment": assignment,
+        row = by_game.get(game.pk)
+        if row is None:
+            started = services.game_has_started(game, now=now)
+            row = by_game[game.pk] = {
                 "game": game,
-                "local_start": timezone.localtime(game.start_at, game.championship.venue.zone)
-                if game.start_at
-                else None,
-                "crew": [o for o in game.officials.all() if o.pk != assignment.pk],
+                "duties": [],
+                "crew": [o for o in game.officials.all() if o.person_id != person_id],
                 "started": started,
                 "problems": {} if started else services.game_start_problems(game),
-                "keeps_the_sheet": assignment.duty in SHEET_DUTIES,
+                "teams_known": game.home_id is not None and game.away_id is not None,
             }
-        )
-    return render(request, "games/my_games.html", {"rows": rows, "linked": person_id is not None})
+        row["duties"].append(assignment)
+    for row in by_game.values():
+        duties = {a.duty for a in row["duties"]}
+        row["keeps_the_sheet"] = bool(duties & set(SHEET_DUTIES))
+        row["referee"] = OfficialDuty.REFEREE in duties
+    rows = list(by_game.values())
+    context = {
+        "next": [row for row in rows if row["game"].status != GameStatus.FINAL],
+        "past": [row for row in rows if row["game"].status == GameStatus.FINAL][::-1],  # the latest first
+        "linked": person_id is not None,
+    }
+    return render(request, "games/my_games.html", context)
 
 
 def _lineup_context(game: Game, entry: TeamEntry) -> dict:
-    lineup = Lineup.objects.filter(game=game, entry=entry).prefetch_related("players", "bench_officials").first()
-    listed = {line.person_id: line for line in lineup.players.all()} if lineup else {}
-    bench = {o.person_id for o in lineup.bench_officials.all()} if lineup else set()
-    roster = RosterEntry.objects.filter(entry=entry, confirmed=True).select_related("person")
+    """The form's lines in number order (3.2.9 C), ticked as the team's line-up for this game; before it is given,
+    as the team's last line-up (``prefilled``: "last"), else the roster's captain and alternates ("roster")."""
+    lineups = Lineup.objects.filter(entry=entry).prefetch_related("players", "bench_officials")
+    lineup = lineups.filter(game=game).first()
+    source = lineup or lineups.exclude(game=game).order_by("-submitted_at", "-pk").first()
+    roster = list(
+        RosterEntry.objects.filter(entry=entry, confirmed=True).select_related("person").order_by(*NUMBER_ORDER)
+    )
+    if source is not None:
+        listed = {line.person_id: line for line in source.players.all()}
+        bench = {o.person_id for o in source.bench_officials.all()}
+    else:  # the roster's marks (3.1.2 A-B): its captain and alternates, listed
+        listed = {line.person_id: line for line in roster if line.captain or line.alternate}
+        bench = set()
     return {
         "game": game,
         "entry": entry,
         "lineup": lineup,
+        "prefilled": "" if lineup else ("last" if source else ("roster" if listed else "")),
+        "previous": None if lineup else source,
         "lines": [{"roster": line, "listed": listed.get(line.person_id)} for line in roster],
         "officials": [
             {"official": o, "on_bench": o.person_id in bench} for o in entry.officials.select_related("person")
@@ -91,6 +117,30 @@ def _named_lines(errors: list[str], choices, lines) -> list[str]:
         return f"#{line.number} {line.person}: " if line else match.group(0)
 
     return [re.sub(r"^players\[(\d+)\]: ", name, str(error)) for error in errors]
+
+
+@login_required
+def lineups(request, game_pk: int):
+    """Both teams' line-ups of a game, to read (5.1 A): its officials and directors, the teams' managers; everyone
+    who may see the championship once the game has started (``games.access.can_view_lineup``)."""
+    game = get_object_or_404(
+        of_visible_championships(Game.objects.select_related("championship__venue", "home", "away"), request.user),
+        pk=game_pk,
+    )
+    given = {
+        lineup.entry_id: lineup
+        for lineup in Lineup.objects.filter(game=game).select_related("game__championship", "entry")
+        .prefetch_related(Prefetch("players", queryset=LineupPlayer.objects.select_related("person")))
+    }  # fmt: skip
+    teams = []
+    for entry in (game.home, game.away):
+        if entry is None:
+            continue
+        lineup = given.get(entry.pk)
+        readable = lineup is not None and can_view_lineup(request.user, lineup)
+        players = sorted(lineup.players.all(), key=lambda p: number_order(p.number)) if readable else []
+        teams.append({"entry": entry, "lineup": lineup, "readable": readable, "players": players})
+    return render(request, "games/lineups.html", {"game": game, "teams": teams})
 
 
 @login_required

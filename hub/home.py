@@ -11,26 +11,25 @@ from accounts.roles import has_role, manages_entries, staff_federation_ids
 from discipline.access import cases_visible_to, is_committee, protests_visible_to
 from discipline.models.protests import Deadline, DeadlineStatus
 from discipline.selectors import open_matters_by_championship, report_queue, suspension_list
-from federation.access import device_requests_visible_to, people_visible_to
+from federation.access import device_requests_visible_to
 from federation.models import DeviceRequestStatus
-from federation.selectors import passports_expiring, people_with_eligibility_problems
+from federation.selectors import passports_expiring
 from games import services as game_services
 from games.access import can_enter_game_events
 from games.models import GameOfficial, Lineup
 from tournaments.facts import venue_today
 from tournaments.models import EntryStatus, Game, GameStatus, TeamEntry
-from tournaments.selectors import entries_managed_by, roster_statuses, visible_championships
+from tournaments.selectors import (
+    entries_managed_by,
+    roster_eligibility_problems,
+    roster_statuses,
+    visible_championships,
+)
 
 # Each list of the home shows at most this many rows (the pages it links to show the rest).
 ROWS = 20
 # Entries that no longer play (8.1 C): nothing waits on them.
 CLOSED_ENTRY_STATUSES = (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED)
-
-
-def _local(moment, championship):
-    """The wall-clock time at the championship's venue (its games are scheduled in the venue's time zone): naive,
-    so that the template's date filter shows it as is rather than in the viewer's time zone."""
-    return timezone.make_naive(moment, championship.venue.zone)
 
 
 def _not_finished_q(now, prefix: str = "") -> Q:
@@ -85,9 +84,7 @@ def _lineups_due(entries, now) -> list[dict]:
         given = {lineup.entry_id for lineup in game.lineups.all()}
         for entry_id in (game.home_id, game.away_id):
             if entry_id in by_pk and entry_id not in given:
-                rows.append(
-                    {"game": game, "entry": by_pk[entry_id], "local_start": _local(game.start_at, game.championship)}
-                )
+                rows.append({"game": game, "entry": by_pk[entry_id]})
     return rows
 
 
@@ -107,7 +104,6 @@ def official_section(user) -> dict | None:
             {
                 "assignment": a,
                 "game": game,
-                "local_start": _local(game.start_at, game.championship),
                 # The console opens once both teams are known (R-10), to the officials' table (4.3-4.5).
                 "console": game.home_id is not None
                 and game.away_id is not None
@@ -128,17 +124,23 @@ def committee_section(user) -> dict | None:
 
 
 def federation_staff_section(user) -> dict | None:
-    """Federation staff: what waits for them in their own federation(s): people with an eligibility problem,
+    """Federation staff: what waits for them in their own federation(s): players on the rosters of the
+    championships they are entered in now who are not eligible for that championship (1.1 B-G, R-01..R-03),
     passports expiring soon, protective device requests waiting (3.2.8 C), entries with the fee unpaid or the
     roster not confirmed (1.1 A)."""
     ids = staff_federation_ids(user)
     if not ids:
         return None
     now = timezone.now()
-    people = people_visible_to(user).filter(federation_id__in=ids)
+    entered = (
+        TeamEntry.objects.filter(_not_finished_q(now, "championship__"), federation_id__in=ids)
+        .exclude(status__in=CLOSED_ENTRY_STATUSES)
+        .select_related("championship", "federation")
+        .order_by("championship__start_date", "name", "pk")
+    )
     problems = [
-        {"person": person, "reasons": reasons}
-        for person, reasons in people_with_eligibility_problems(people, year=timezone.localdate().year)[:ROWS]
+        {"person": line.person, "entry": line.entry, "reasons": result.reasons}
+        for line, result in roster_eligibility_problems(list(entered))[:ROWS]
     ]
     requests = list(
         device_requests_visible_to(user)
@@ -199,7 +201,7 @@ def executive_section(user) -> dict | None:
         .select_related("championship__venue", "home", "away")
         .order_by("start_at", "number")
     ):
-        games[game.championship_id].append({"game": game, "local_start": _local(game.start_at, game.championship)})
+        games[game.championship_id].append({"game": game})
     matters = open_matters_by_championship(user, ids)
     rows = []
     for c in championships:

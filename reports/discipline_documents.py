@@ -84,7 +84,7 @@ def _game(game: Game, zone) -> dict[str, Any]:
 
 def _appeal_deadline_text(deadline: datetime.datetime | None, zone) -> str:
     if deadline is None:
-        return "The championship's rules set no deadline for this appeal (R-54: a parameter with no default)."
+        return "No appeal deadline is set for this championship."
     return f"The appeal must be lodged by {_local(deadline, zone)} (venue time), with its fee if the IHTC sets one."
 
 

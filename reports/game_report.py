@@ -25,6 +25,7 @@ from games.engine.events import format_time
 from games.engine.penalty_index import get_infraction
 from games.engine.replay import Replayer, sort_events
 from games.finalize import sheet_people
+from games.labels import penalty_kind_label
 from games.models import (
     GameOfficial,
     GameProtestMark,
@@ -39,18 +40,6 @@ from games.sheet import PARSED_LOGS, _engine_game
 from tournaments.models import DecidedIn, Game, GoalkeeperRecord, GoalRecord, PenaltyRecord, RosterEntry
 
 SIDES = ("home", "away")
-PENALTY_KINDS = {
-    "minor": "Minor",
-    "bench_minor": "Bench minor",
-    "double_minor": "Double minor",
-    "major": "Major",
-    "match": "Match",
-    "misconduct": "Misconduct",
-    "game_misconduct": "Game misconduct",
-    "game_ejection": "Game ejection",
-    "gross_misconduct": "Gross misconduct",
-    "penalty_shot": "Penalty shot",
-}
 DECIDED = {
     DecidedIn.REGULATION: "in regulation time (1.2 A)",
     DecidedIn.OVERTIME: "in sudden-death overtime (1.3 B)",
@@ -238,7 +227,7 @@ def _from_sheet(game: Game, sheet: GameSheet) -> dict[str, Any]:
                 "team": penalty["team"],
                 "number": penalty["player"] if penalty["player"] is not None else "bench",
                 "player": _name(people[penalty["team"]].get(penalty["player"])) if penalty["player"] else "Bench",
-                "kind": PENALTY_KINDS.get(penalty["penalty"], penalty["penalty"]),
+                "kind": penalty_kind_label(penalty["penalty"]),
                 "infraction": line.name.rstrip(" *") if line else AUTOMATIC.get(automatic or "", "Automatic"),
                 "article": penalty["article"] or automatic or (line.article if line else ""),
                 "minutes": penalty["minutes"],

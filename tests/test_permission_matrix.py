@@ -1468,6 +1468,20 @@ API_DIRECTORS_OR_OFFICIAL = expect(403, EXEC=200, INTL=200, SU=200, GO=200)
 API_LINEUP_A = expect(404, EXEC=200, INTL=200, STAFF_A=200, TM=200, SU=200)
 TARGETS += [
     {"name": "page my games", "method": "get", "url": page("games:my-games"), "expect": PAGE_ANY_USER},
+    # Both line-ups of a game, to read (issue 25): the page of any visible game; what it shows is
+    # games.access.can_view_lineup's (tests/games/test_pages.py).
+    {
+        "name": "page line-ups of game A",
+        "method": "get",
+        "url": page("games:lineups", "game_a"),
+        "expect": PAGE_ANY_USER,
+    },
+    {
+        "name": "page line-ups of a draft game",
+        "method": "get",
+        "url": page("games:lineups", "draft_game"),
+        "expect": DRAFT_DIRECTORS_PAGE,
+    },
     {
         "name": "page line-up of A",
         "method": "get",

@@ -159,16 +159,32 @@ def _count_problems(
     return problems
 
 
+def _names(lines: Sequence[RosterLine], indexes: Sequence[int]) -> str:
+    """The lines named, as a message lists them: ``#7 DOE Jane, #9 ROE Ann``."""
+    return ", ".join(_line_name(lines, i) for i in indexes)
+
+
 def _captain_problems(lines: Sequence[RosterLine], *, max_alternates: int, need_captain: bool) -> list[RosterProblem]:
-    captains = sum(1 for line in lines if line.captain)
-    alternates = sum(1 for line in lines if line.alternate)
+    captains = [i for i, line in enumerate(lines) if line.captain]
+    alternates = [i for i, line in enumerate(lines) if line.alternate]
     problems = []
-    if captains > 1 or (need_captain and captains == 0):
-        problems.append(_problem("captain", "3.1.2 A", f"a team appoints exactly one captain, not {captains}"))
-    if alternates > max_alternates:
+    if len(captains) > 1:
         problems.append(
             _problem(
-                "alternate", "3.1.2 B", f"at most {max_alternates} alternate captains are allowed, not {alternates}"
+                "captain",
+                "3.1.2 A",
+                f"a team appoints exactly one captain; {len(captains)} are marked: {_names(lines, captains)}",
+            )
+        )
+    elif need_captain and not captains:
+        problems.append(_problem("captain", "3.1.2 A", "a team appoints exactly one captain; none is marked"))
+    if len(alternates) > max_alternates:
+        problems.append(
+            _problem(
+                "alternate",
+                "3.1.2 B",
+                f"at most {max_alternates} alternate captains are allowed; {len(alternates)} are marked: "
+                f"{_names(lines, alternates)}",
             )
         )
     return problems
@@ -342,18 +358,27 @@ def _starting_problems(
     lines: Sequence[RosterLine], starting: set[Hashable], *, floor_players: int
 ) -> list[RosterProblem]:
     listed = {line.person_id for line in lines}
-    skaters = sum(1 for line in lines if line.person_id in starting and line.position == PLAYER)
-    goalkeepers = sum(1 for line in lines if line.person_id in starting and line.position == GOALKEEPER)
+    skaters = [i for i, line in enumerate(lines) if line.person_id in starting and line.position == PLAYER]
+    goalkeepers = [i for i, line in enumerate(lines) if line.person_id in starting and line.position == GOALKEEPER]
     problems = []
     if starting - listed:
         problems.append(_problem("starting", "5.3 A", "the starting line-up is named from the line-up"))
-    if skaters > floor_players or goalkeepers > 1:
+    if len(skaters) > floor_players:
         problems.append(
             _problem(
                 "starting",
                 "5.3 A",
-                f"the starting line-up is {floor_players} floor players and a goalkeeper (5.3 B), "
-                f"not {skaters} and {goalkeepers}",
+                f"the starting line-up has at most {floor_players} floor players (5.3 B); {len(skaters)} are "
+                f"marked: {_names(lines, skaters)}",
+            )
+        )
+    if len(goalkeepers) > 1:
+        problems.append(
+            _problem(
+                "starting",
+                "5.3 A",
+                f"the starting line-up has one goalkeeper (5.3 B); {len(goalkeepers)} are marked: "
+                f"{_names(lines, goalkeepers)}",
             )
         )
     return problems

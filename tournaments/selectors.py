@@ -8,7 +8,7 @@ championship: rows are fetched once with their joins, then the pure cores
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q, QuerySet
@@ -87,6 +87,16 @@ def access_game(user, game_id, *, queryset: QuerySet[Game] | None = None) -> Gam
     return get_object_or_404(of_visible_championships(games, user), pk=game_id)
 
 
+# Jersey numbers are text without a leading zero (3.2.9 C): by length, then as text, is their numeric order (9
+# before 10, 5 before 36), in the database as in Python.
+NUMBER_ORDER = (Length("number"), "number")
+
+
+def number_order(number: str) -> tuple[int, str]:
+    """The sort key of a jersey number in Python: the order ``NUMBER_ORDER`` gives in the database."""
+    return (len(number), number)
+
+
 def roster_for_entry(entry: TeamEntry) -> list[RosterEntry]:
     """Return the roster with everything eligibility reads (passports, waivers), in three queries."""
     return list(
@@ -96,8 +106,7 @@ def roster_for_entry(entry: TeamEntry) -> list[RosterEntry]:
             "person__passports",
             Prefetch("person__eligibility_waivers", queryset=EligibilityWaiver.objects.select_related("approved_by")),
         )
-        # Numbers are text ("07" must stay visible as typed): order 9 before 10 by length first.
-        .order_by("position", Length("number"), "number")
+        .order_by("position", *NUMBER_ORDER)
     )
 
 
@@ -155,6 +164,36 @@ def person_eligibility(
     country = team_country or person.federation.country.code or person.nationality.code
     results = person_eligibility_by_category(person, start_date=start_date, end_date=end_date, team_country=country)
     return PersonEligibility(entered=entered, assumed=AssumedChampionship(start_date, end_date, str(country), results))
+
+
+def roster_eligibility_problems(entries: Sequence[TeamEntry]) -> list[tuple[RosterEntry, EligibilityResult]]:
+    """The roster lines of ``entries`` not eligible for their own championship (1.1 B-G, R-01..R-03, waivers
+    applied), each checked as its roster checks it (``roster_eligibility``), in entry then roster order; three
+    queries whatever the number of entries. Reads ``entry.championship`` and ``entry.federation``: join them."""
+    by_entry = {entry.pk: entry for entry in entries}
+    if not by_entry:
+        return []
+    lines = (
+        RosterEntry.objects.filter(entry_id__in=by_entry)
+        .select_related("person")
+        .prefetch_related(
+            "person__passports",
+            Prefetch("person__eligibility_waivers", queryset=EligibilityWaiver.objects.select_related("approved_by")),
+        )
+        .order_by("entry_id", "position", *NUMBER_ORDER)
+    )
+    rosters: dict[int, list[RosterEntry]] = {}
+    for line in lines:
+        rosters.setdefault(line.entry_id, []).append(line)
+    problems = []
+    for entry_id, roster in rosters.items():
+        entry = by_entry[entry_id]
+        results = roster_eligibility(entry, roster)
+        for line in roster:
+            line.entry = entry
+            if not results[line.pk].eligible:
+                problems.append((line, results[line.pk]))
+    return problems
 
 
 def roster_with_eligibility(entry: TeamEntry) -> list[tuple[RosterEntry, EligibilityResult]]:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from federation.models import private_storage
+from games.labels import period_clock
 
 from .consequences import ConsequenceKind
 
@@ -53,12 +54,11 @@ class IncidentReport(models.Model):
         indexes = [models.Index(fields=["status", "created_at"])]
 
     def __str__(self):
-        return f"{self.game}: {self.kind} ({self.article})"
+        return f"{self.game}: {self.get_kind_display()} ({self.article})"
 
     @property
     def clock(self) -> str:
-        seconds = self.time_tenths // 10
-        return f"P{self.period} {seconds // 60:02d}:{seconds % 60:02d}"
+        return period_clock(self.period, self.time_tenths)
 
 
 class ConfidentialKind(models.TextChoices):
@@ -170,6 +170,16 @@ class CaseTransition(models.Model):
 
     def __str__(self):
         return f"{self.case_id}: {self.from_status or '-'} -> {self.to_status}"
+
+    @property
+    def from_label(self) -> str:
+        """The status it left, as the case page names it ("Open"); empty for the case's opening."""
+        return str(CaseStatus(self.from_status).label) if self.from_status in CaseStatus.values else self.from_status
+
+    @property
+    def to_label(self) -> str:
+        """The status it entered, as the case page names it ("Hearing scheduled")."""
+        return str(CaseStatus(self.to_status).label) if self.to_status in CaseStatus.values else self.to_status
 
 
 class CaseStatement(models.Model):

@@ -104,6 +104,9 @@ def lineup_submit(
                 position=roster[choice.person_id].position if choice.person_id in roster else Position.PLAYER,
                 captain=choice.captain,
                 alternate=choice.alternate,
+                label=f"#{roster[choice.person_id].number} {roster[choice.person_id].person}"
+                if choice.person_id in roster
+                else "",
             )
             for choice in players
         ]

@@ -214,5 +214,26 @@ def test_the_queue_shows_each_reports_deadline_in_the_venues_time_zone(world):
     assert datetime.datetime.fromisoformat(rows[0]["deadline"]) == nxt.start_at
     local = timezone.localtime(nxt.start_at, game.championship.venue.zone)
     page = _page(committee, reverse("discipline:queue")).content.decode()
-    assert local.strftime("%H:%M") in page and "attempt_to_injure" in page
-    assert "Match penalty (6.1.6)" in page and f"#{game.number} {game.home.name} – {game.away.name}" in page
+    assert local.strftime("%H:%M") in page and "attempt_to_injure" not in page and "Attempt to Injure (" in page
+    assert "Match penalty (6.1.6)" in page and f"Game #{game.number}: {game.home.name} – {game.away.name}" in page
+    assert "Times are local to each game&#x27;s venue." in page and " UTC" not in page
+
+
+def test_the_case_page_reads_the_hearing_and_its_history_on_the_venues_clock_labelled_once(world):
+    """Issue 25: a hearing set at 18:00 venue time reads 18:00 on the page and in the history, never UTC."""
+    committee = world["users"]["committee"]
+    case = world["case"]
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(committee)
+    url = reverse("discipline:case", args=[case.pk])
+    token = client.get(url).cookies["csrftoken"].value
+    answer = client.post(url, {"csrfmiddlewaretoken": token, "action": "hearing", "hearing_at": "2027-07-03T18:00"})
+    assert answer.status_code in (200, 302), answer.content.decode()[:500]
+    case.refresh_from_db()
+    zone = case.championship.venue.zone
+    assert case.hearing_at.astimezone(zone).hour == 18
+    page = _page(committee, url).content.decode()
+    assert "Sat 3 Jul 2027, 18:00" in page and "hearing on 2027-07-03 18:00 (venue time)" in page
+    assert " UTC" not in page and page.count(f"Times are the venue&#x27;s local time ({zone}).") == 1
+    assert "Open → Hearing scheduled" in page and "open → hearing" not in page  # the statuses' names
+    assert f"Game #{world['game'].number}, {world['player']}" in page  # never "#8 NAME", read as a jersey

@@ -88,7 +88,8 @@ def test_the_detail_shows_each_due_time_on_the_venues_clock(w):
     # 12:20 UTC is 14:20 in Rome (summer time): the page names Rome's zone, so it shows Rome's time.
     protest.deadlines.filter(kind="protest").update(due_at=INCIDENT_AT.replace(hour=12))
     page = logged_in(w.home_manager).get(reverse("discipline:protest-detail", args=[protest.pk])).content.decode()
-    assert "(Rule 9.1 A, D): due 2027-07-01 14:20:00 Europe/Rome" in page
+    assert "(Rule 9.1 A, D): due Thu 1 Jul 2027, 14:20" in page
+    assert page.count("Times are the venue&#x27;s local time (Europe/Rome).") == 1 and " UTC" not in page
     assert 'data-due="2027-07-01T12:20:00+00:00"' in page
 
 

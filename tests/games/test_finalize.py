@@ -242,7 +242,7 @@ def test_a_game_is_signed_only_once_it_has_ended(crew):
     referee = next(s.person for s in signers(game) if s.role == "referee")
     with pytest.raises(ValidationError) as refused:
         sheet_sign(game=game, by=scorer, role="referee", person=referee, device=DEVICE, pin=TEST_PIN, now=AFTER_GAME)
-    assert "Rule 4.2 O" in str(refused.value) and "in_progress" in str(refused.value)
+    assert "Rule 4.2 O" in str(refused.value) and "the game is in progress" in str(refused.value)
     assert not SheetSignature.objects.exists()
 
 

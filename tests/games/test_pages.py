@@ -5,11 +5,13 @@ import datetime
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import Role
 from games import services
 from games.models import GameOfficial, Lineup, OfficialAccount, OfficialDuty
 from tests.factories import PersonFactory, SuperuserFactory, with_role
+from tournaments.models import RosterEntry
 
 from .conftest import goalkeepers_of, skaters_of
 
@@ -156,3 +158,125 @@ def test_game_times_show_on_the_venues_clock_on_my_games_assignments_and_the_gam
     for response in pages:
         assert response.status_code == 200
         assert shown in response.content.decode(), response.request["PATH_INFO"]
+
+
+def test_my_games_lists_each_game_once_with_its_duties_links_and_the_past_apart(game, director, referee):
+    """Issue 25: one row per game with every duty, links to the line-ups, the console, signing and the confidential
+    report (referees), and a finished game under "Past games", not under "Next games"."""
+    from tests.factories import GameFactory
+    from tournaments.models import GameStatus
+
+    login = with_role(Role.GAME_OFFICIAL)
+    OfficialAccount.objects.create(person=referee, user=login)
+    for duty in (OfficialDuty.REFEREE, OfficialDuty.SCORER):
+        GameOfficial.objects.create(game=game, person=referee, duty=duty, position=1, assigned_at=game.start_at)
+    done = GameFactory(
+        championship=game.championship, status=GameStatus.FINAL, home_goals=3, away_goals=1,
+        start_at=game.start_at - datetime.timedelta(days=1),
+    )  # fmt: skip
+    GameOfficial.objects.create(
+        game=done, person=referee, duty=OfficialDuty.REFEREE, position=1, assigned_at=done.start_at
+    )
+    page = logged_in(login).get(reverse("games:my-games")).content.decode()
+    upcoming = page[page.index("Next games") : page.index("Past games")]
+    past = page[page.index("Past games") :]
+    assert upcoming.count(f"Game #{game.number}:") == 1 and f"Game #{done.number}:" not in upcoming
+    assert f"Game #{done.number}:" in past and "3–1" in past
+    for url in (
+        reverse("games:lineups", args=[game.pk]),
+        reverse("games:console", args=[game.pk]),
+        reverse("games:sheet-sign", args=[game.pk]),
+        reverse("discipline:confidential-file", args=[game.pk]),
+    ):
+        assert f'href="{url}"' in upcoming, url
+    assert "Referee" in upcoming and "Official scorer" in upcoming
+    assert f'href="{reverse("discipline:confidential-file", args=[done.pk])}"' in past
+
+
+def test_the_lineups_page_shows_both_teams_in_number_order_to_the_games_referee(game, director, referee, home_roster):
+    login = with_role(Role.GAME_OFFICIAL)
+    OfficialAccount.objects.create(person=referee, user=login)
+    services.official_assign(game=game, person=referee, duty=OfficialDuty.REFEREE, by=director)
+    lines = skaters_of(home_roster)[:4] + goalkeepers_of(home_roster)[:1]
+    for line, number in zip(lines[:2], ("36", "5"), strict=True):  # as text, "5" sorts after "36"
+        line.number = number
+        line.save(update_fields=["number"])
+    choices = [services.LineupChoice(person_id=line.person_id, captain=i == 0) for i, line in enumerate(lines)]
+    services.lineup_submit(game=game, entry=game.home, players=choices, by=director)
+    page = logged_in(login).get(reverse("games:lineups", args=[game.pk])).content.decode()
+    assert str(lines[0].person) in page and "Not given yet (5.1 A)." in page  # the away team gave none
+    numbers = [line.number for line in sorted(lines, key=lambda line: (len(line.number), line.number))]
+    positions = [page.index(f"<td>{n}</td>") for n in numbers]
+    assert positions == sorted(positions)
+    assert f'href="{reverse("games:game-live", args=[game.pk])}"' in page
+    outsider = logged_in(with_role(Role.GAME_OFFICIAL)).get(reverse("games:lineups", args=[game.pk])).content.decode()
+    assert str(lines[0].person) not in outsider
+
+
+def _csrf_post(user, url, data):
+    """Post ``data`` as the browser does: form-encoded, with the CSRF token of the page it was shown on."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    token = client.get(url).cookies["csrftoken"].value
+    return client.post(url, {"csrfmiddlewaretoken": token, **data})
+
+
+def test_the_lineup_form_is_in_number_order_dated_on_the_venues_clock_and_links_the_game(game, manager, home_roster):
+    """Issue 25: numbers in numeric order (5 before 36), the game's date and time (venue), a link to the game."""
+    lines = skaters_of(home_roster)
+    for line, number in zip(lines[:2], ("36", "5"), strict=True):
+        line.number = number
+        line.save(update_fields=["number"])
+    page = logged_in(manager).get(reverse("games:lineup-edit", args=[game.pk, game.home.pk])).content.decode()
+    assert page.index(">5</td>") < page.index(">12</td>") < page.index(">36</td>")
+    local = timezone.localtime(game.start_at, game.championship.venue.zone)
+    assert f"{local:%H:%M}" in page and f"({game.championship.venue.time_zone})" in page
+    assert f'href="{reverse("games:game-live", args=[game.pk])}"' in page
+    assert 'class="lineup-form"' in page and 'class="table-wrap"' in page  # the 390 px rules of portal.css
+
+
+def test_the_lineup_form_is_prefilled_from_the_roster_marks_then_from_the_last_lineup(game, manager, home_roster):
+    from tests.factories import GameFactory
+
+    captain, alternate = skaters_of(home_roster)[:2]
+    RosterEntry.objects.filter(pk=captain.pk).update(captain=True)
+    RosterEntry.objects.filter(pk=alternate.pk).update(alternate=True)
+    url = reverse("games:lineup-edit", args=[game.pk, game.home.pk])
+    page = logged_in(manager).get(url).content.decode()
+    assert (
+        f'name="captain-{captain.person_id}" aria-labelledby="col-captain player-{captain.person_id}" checked' in page
+    )
+    assert (
+        f'name="listed-{alternate.person_id}" aria-labelledby="col-listed player-{alternate.person_id}" checked' in page
+    )
+    lines = skaters_of(home_roster)[:4] + goalkeepers_of(home_roster)[:1]
+    data = {f"listed-{line.person_id}": "on" for line in lines}
+    data[f"captain-{lines[2].person_id}"] = "on"
+    assert _csrf_post(manager, url, data).status_code == 302
+    later = GameFactory(
+        championship=game.championship,
+        phase=game.phase,
+        home=game.home,
+        start_at=game.start_at + datetime.timedelta(days=1),
+    )
+    page = logged_in(manager).get(reverse("games:lineup-edit", args=[later.pk, game.home.pk])).content.decode()
+    assert f"line-up for game #{game.number}" in page
+    for line in lines:
+        assert f'name="listed-{line.person_id}" aria-labelledby="col-listed player-{line.person_id}" checked' in page
+    assert (
+        f'name="captain-{lines[2].person_id}" aria-labelledby="col-captain player-{lines[2].person_id}" checked' in page
+    )
+
+
+def test_a_lineup_with_two_starting_goalkeepers_names_them_and_the_rule(game, manager, home_roster):
+    skaters, keepers = skaters_of(home_roster)[:4], goalkeepers_of(home_roster)[:2]
+    data = {f"listed-{line.person_id}": "on" for line in skaters + keepers}
+    data.update({f"starting-{line.person_id}": "on" for line in keepers})
+    data[f"captain-{skaters[0].person_id}"] = "on"
+    response = _csrf_post(manager, reverse("games:lineup-edit", args=[game.pk, game.home.pk]), data)
+    assert response.status_code == 400
+    text = response.content.decode()
+    named = ", ".join(f"#{line.number} {line.person}" for line in keepers)
+    assert f"Rule 5.3 A: the starting line-up has one goalkeeper (5.3 B); 2 are marked: {named}" in text
+    assert "not 1 and 2" not in text
+    assert not Lineup.objects.exists()

@@ -150,15 +150,16 @@ def _unpaid_entry(**kwargs):
 
 
 def _waiting_in(federation, tag: str):
-    """One of each thing federation staff act on, in ``federation``: a player without a passport (1.1 B), a
-    passport expiring in a month, a protective device request (3.2.8 C), an entry with the fee unpaid (1.1 A)."""
+    """One of each thing federation staff act on, in ``federation``: a player without a passport (1.1 B) on the
+    roster of an entry, a passport expiring in a month, a protective device request (3.2.8 C), an entry with the
+    fee unpaid (1.1 A)."""
     import datetime
 
     from django.utils import timezone
 
-    from tests.factories import PassportFactory, PersonFactory, ProtectiveDeviceRequestFactory
+    from tests.factories import PassportFactory, PersonFactory, ProtectiveDeviceRequestFactory, RosterEntryFactory
 
-    PersonFactory(federation=federation, last_name=f"Nopass{tag}")
+    nopass = PersonFactory(federation=federation, last_name=f"Nopass{tag}")
     PassportFactory(
         person=PersonFactory(federation=federation, last_name=f"Expiring{tag}"),
         expiry_date=timezone.localdate() + datetime.timedelta(days=30),
@@ -166,7 +167,9 @@ def _waiting_in(federation, tag: str):
     ProtectiveDeviceRequestFactory(
         person=PassportFactory(person=PersonFactory(federation=federation, last_name=f"Brace{tag}")).person
     )
-    return _unpaid_entry(federation=federation, name=f"Team {tag}")
+    entry = _unpaid_entry(federation=federation, name=f"Team {tag}")
+    RosterEntryFactory(entry=entry, person=nopass)
+    return entry
 
 
 def test_federation_staff_see_what_waits_in_their_own_federation_only():
@@ -180,7 +183,7 @@ def test_federation_staff_see_what_waits_in_their_own_federation_only():
     assert "NOPASSMINE" in body and "Rule 1.1 B / R-03" in body  # the eligibility core's own reason
     assert "EXPIRINGMINE" in body and "BRACEMINE" in body
     assert f"/tournaments/entries/{entry.pk}/" in body and "fee not yet paid (1.1 A)" in body
-    assert "roster not confirmed (0 lines)" in body
+    assert "roster not confirmed (1 line)" in body
     assert "/admin/federation/protectivedevicerequest/" in body
     assert "OTHER" not in body  # another federation's people and entries stay out of sight
     assert "The championships at a glance" not in body and "Your teams" not in body
@@ -378,4 +381,22 @@ def test_game_times_on_the_home_are_the_venues():
     GameOfficial.objects.create(
         game=GameFactory(start_at=start), person=person, duty="referee", assigned_at=timezone.now()
     )
-    assert "2027-07-02 18:30 (venue time)" in get_home(official).content.decode()
+    body = get_home(official).content.decode()
+    assert "Fri 2 Jul 2027, 18:30" in body and body.count("Times are local to each game&#x27;s venue.") == 1
+    assert "UTC" not in body and "CEST" not in body
+
+
+def test_federation_staff_see_the_players_not_eligible_for_the_championships_they_are_entered_in_now():
+    """Issue 25: a player on the roster of a running championship who is not eligible for it (1.1 B: no passport)
+    is listed with the team and championship; nobody is checked against an imagined championship."""
+    from tests.factories import FederationFactory, PersonFactory, RosterEntryFactory, federation_staff
+
+    germany = FederationFactory()
+    running = _running_championship(name="Running Cup")
+    entry = TeamEntryFactory(championship=running, federation=germany, name="Germany A")
+    RosterEntryFactory(entry=entry, person=PersonFactory(federation=germany, last_name="Rostered"))
+    PersonFactory(federation=germany, last_name="Nowhere")  # on no roster: nothing to do for a championship
+    body = get_home(federation_staff(germany)).content.decode()
+    section = body[body.index("People with an eligibility problem") : body.index("Passports expiring soon")]
+    assert "ROSTERED" in section and "Germany A, Running Cup" in section and "Rule 1.1 B / R-03" in section
+    assert "NOWHERE" not in section and "Nothing waits for you." not in section

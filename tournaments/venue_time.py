@@ -1,0 +1,51 @@
+"""The venue's clock (architecture principle 4, issue 25): every real time a person reads is shown in the time zone
+of the championship's venue, labelled once per page. One function renders an aware datetime in the venue's zone
+(``venue_local``, the ``venue_time`` template filter); one says which zone a page's times are in
+(``venue_zone_note``, the ``venue_zone`` template tag). The API keeps ISO 8601 with the offset."""
+
+from __future__ import annotations
+
+import datetime
+import zoneinfo
+
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
+
+# How a page shows a moment: weekday, day, month, year and the venue's hour.
+VENUE_FORMAT = "D j M Y, H:i"
+
+
+def venue_zone(where: object) -> datetime.tzinfo:
+    """The time zone of ``where``: a zone, a zone's name, a venue, a championship, or anything with a game or
+    championship (a game, a protest, a case, a report)."""
+    if isinstance(where, datetime.tzinfo):
+        return where
+    if isinstance(where, str):
+        return zoneinfo.ZoneInfo(where)
+    for path in ("zone", "venue", "championship", "game"):
+        inner = getattr(where, path, None)
+        if inner is not None:
+            return venue_zone(inner)
+    raise ValueError(f"no venue time zone for {where!r}")
+
+
+def venue_local(moment: datetime.datetime | None, where: object, fmt: str = VENUE_FORMAT) -> str:
+    """``moment`` (aware) as the venue's clock reads it, in the reader's language; empty when there is none."""
+    if moment is None or moment == "":
+        return ""
+    return date_format(timezone.localtime(moment, venue_zone(where)), fmt)
+
+
+def venue_stamp(moment: datetime.datetime, where: object) -> str:
+    """``moment`` as a stored sentence gives it (a case's history, a refusal, an e-mail): the venue's
+    ``2027-07-03 18:00 (venue time)``."""
+    return f"{timezone.localtime(moment, venue_zone(where)):%Y-%m-%d %H:%M} (venue time)"
+
+
+def venue_zone_note(where: object = None) -> str:
+    """The page's one label of its clock: "Times are the venue's local time (Europe/Rome)"; without ``where`` (a
+    list of several championships' games), each row's venue."""
+    if where is None or where == "":
+        return gettext("Times are local to each game's venue.")
+    return gettext("Times are the venue's local time (%(zone)s).") % {"zone": venue_zone(where)}
