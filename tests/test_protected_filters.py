@@ -355,3 +355,29 @@ def test_passport_filters_keep_to_the_passports_staff_read():
     found = {row["id"] for row in client.get(url, {"passport_expiry_after": after}).json()["results"]}
     assert own.person_id in found
     assert outsider.pk not in found
+
+
+@pytest.mark.django_db
+def test_no_admin_filter_sidebar_names_a_draft_to_who_does_not_direct_it():
+    """Issue 23: a draft is no such thing for anyone but its directors, in the admin's filter sidebars too (a
+    related filter used to offer every championship of the table)."""
+    from django.contrib import admin
+
+    from tests.test_permission_matrix import STAFF_B
+
+    world = World()
+    draft = world["draft"]
+    draft.name = "Secret Draft Cup 2031"
+    draft.save()
+    world["draft_entry"], world["draft_game"], world["entry_a"]  # rows that point to the draft, and a visible one
+    client = Client()
+    client.force_login(make_user(STAFF_B, world))
+    opened = 0
+    for model in admin.site._registry:
+        url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+        response = client.get(url)
+        if response.status_code != 200:
+            continue
+        opened += 1
+        assert "Secret Draft Cup 2031" not in response.content.decode(), url
+    assert opened >= 5
