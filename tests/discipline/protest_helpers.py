@@ -137,3 +137,39 @@ def stored_protest(game: Game, entry, by: User, *, at: datetime.datetime, kind: 
         )
         row.file.save("upload", attachment, save=True)
     return protest
+
+
+def world_decided(end_at: datetime.datetime = END_AT, *, ended: bool = True) -> World:
+    """A game played on its sheet to the end of period 2, home winning 2-1 (tests.games.endgame_helpers'
+    ``whole_game``), with no ``game_end`` entered: the sheet received period 2's end at ``end_at`` (``ended``
+    False: the log stops before it, period 2 still being played). The home team made an administrative protest
+    before the start (9.1 B)."""
+    from tests.games.endgame_helpers import whole_game
+
+    game = sheet_game(start_at=end_at - datetime.timedelta(hours=1))
+    director = international_staff()
+    mark = GameProtestMark.objects.create(
+        game=game,
+        entry=game.home,
+        subject="equipment",
+        details="sticks",
+        made_at=game.start_at - datetime.timedelta(minutes=10),
+        recorded_by=director,
+    )
+    sign_in(game, director)
+    *played, last = whole_game()
+    assert last["type"] == "period_end" and last["period"] == 2
+    record_events(game=game, by=director, device="table-1", events=played, now=end_at - datetime.timedelta(hours=1))
+    if ended:
+        record_events(game=game, by=director, device="table-1", events=[last], now=end_at)
+    return World(
+        game=game,
+        home_manager=manager_of(game.home),
+        away_manager=manager_of(game.away),
+        committee=with_role(Role.DISCIPLINE_COMMITTEE),
+        staff=international_staff(),
+        director=director,
+        on_rink_protest="",
+        penalty="",
+        mark=mark,
+    )
