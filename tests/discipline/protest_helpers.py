@@ -45,8 +45,9 @@ def manager_of(entry_, **kwargs) -> User:
     return user
 
 
-def world() -> World:
-    game = sheet_game()
+def _marked(game: Game) -> tuple[User, GameProtestMark]:
+    """The championship's director, the home team's administrative protest made before the start (9.1 B), the
+    director's console signed in to the sheet."""
     director = international_staff()
     mark = GameProtestMark.objects.create(
         game=game,
@@ -57,6 +58,12 @@ def world() -> World:
         recorded_by=director,
     )
     sign_in(game, director)
+    return director, mark
+
+
+def world() -> World:
+    game = sheet_game()
+    director, mark = _marked(game)
     protest = entry("protest", period=1, time="3:00", team="home", seconds=180)
     penalty = entry(
         "penalty", period=1, time="3:00", team="away", player=12, penalty="minor", infraction="tripping", seconds=181
@@ -147,16 +154,7 @@ def world_decided(end_at: datetime.datetime = END_AT, *, ended: bool = True) -> 
     from tests.games.endgame_helpers import whole_game
 
     game = sheet_game(start_at=end_at - datetime.timedelta(hours=1))
-    director = international_staff()
-    mark = GameProtestMark.objects.create(
-        game=game,
-        entry=game.home,
-        subject="equipment",
-        details="sticks",
-        made_at=game.start_at - datetime.timedelta(minutes=10),
-        recorded_by=director,
-    )
-    sign_in(game, director)
+    director, mark = _marked(game)
     *played, last = whole_game()
     assert last["type"] == "period_end" and last["period"] == 2
     record_events(game=game, by=director, device="table-1", events=played, now=end_at - datetime.timedelta(hours=1))
