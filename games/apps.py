@@ -18,4 +18,5 @@ class GamesConfig(AppConfig):
         hooks.game_sheet_final.register(game_sheet_final)
         hooks.can_enter_game_events.register_attribute(access, "can_enter_game_events")
         hooks.publish_game_final.register_attribute(live, "publish_game_final")
+        hooks.game_live_board.register_attribute(live, "live_board")
         hooks.get_infraction.register(get_infraction)

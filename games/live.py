@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games.engine.state import ENDED
 from tournaments.models import Championship, Game, GameStatus
@@ -82,6 +84,35 @@ def game_snapshot(game: Game) -> dict[str, Any]:
     # As GET /sheet/ reads it: with the administrative protests made before the start (9.1 B).
     sheet = dict(SheetReadSerializer(answer, context={"under_protest": protest_marks(game)}).data)
     return {"kind": SNAPSHOT, "game": game.pk, "sequence": sheet["sequence"], "sheet": sheet}
+
+
+# The engine's game statuses as the staff's pages name them.
+STATUS_LABELS = {
+    "not_started": gettext_lazy("Not started"),
+    "in_progress": gettext_lazy("In progress"),
+    "intermission": gettext_lazy("Intermission"),
+    "shootout": gettext_lazy("Shoot-out"),
+    "ended": gettext_lazy("Ended, awaiting the signatures"),
+}
+
+
+def live_board(game: Game) -> dict[str, Any] | None:
+    """An open sheet's state as the live pages read it (``sheet_state``: the latest snapshot, no replay): its
+    status, period and score and the live page's address; None when the game has no open sheet or is final."""
+    from games.models import GameSheet, SheetStatus
+    from games.sheet import sheet_state
+
+    if game.status == GameStatus.FINAL or not GameSheet.objects.filter(game=game, status=SheetStatus.OPEN).exists():
+        return None
+    state = sheet_state(game).state
+    return {
+        "status": state["status"],
+        "status_label": STATUS_LABELS.get(state["status"], state["status"]),
+        "period": state["period"],
+        "home": state["teams"]["home"]["score"],
+        "away": state["teams"]["away"]["score"],
+        "url": reverse("games:game-live", args=[game.pk]),
+    }
 
 
 def live_games(championship: Championship) -> list[dict[str, Any]]:
