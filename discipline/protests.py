@@ -34,6 +34,7 @@ from federation.files import check_scan_upload
 from games import labels
 from games.models import GameProtestMark, SheetEvent
 from games.selectors import on_rink_protests, protest_marks
+from games.sheet import decided_at as sheet_decided_at
 from portal.services import audited_create, audited_save, check_transition
 from tournaments.facts import championship_ruleset
 from tournaments.models import Game, TeamEntry
@@ -77,15 +78,18 @@ def protest_rules(championship) -> ProtestRules:
 
 
 def game_end_at(game: Game) -> datetime.datetime | None:
-    """The server time of the game's end: when the sheet received its ``game_end`` event (the latest one, a
-    corrected end counting as it was received again); a game without a sheet: when its result was finalized."""
+    """The server time of the game's end (9.1 B's anchor): when the sheet received its ``game_end`` event (the
+    latest one, a corrected end counting as it was received again); without one, when it received the entry that
+    ended the game on the sheet (the last period's end that leaves a winner, overtime's goal, the shoot-out's
+    deciding attempt: ``games.sheet.decided_at``, no ``game_end`` needed); a game without a sheet: when its result
+    was finalized."""
     received = (
         SheetEvent.objects.filter(sheet__game=game, payload__type="game_end")
         .order_by("-sequence")
         .values_list("received_at", flat=True)
         .first()
     )
-    return received or game.finalized_at
+    return received or sheet_decided_at(game) or game.finalized_at
 
 
 @dataclass(frozen=True)

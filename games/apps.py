@@ -6,7 +6,7 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         # The tournaments app asks these of the games app (tournaments.hooks; docs/architecture.md).
-        from games import access, live
+        from games import access, live, viewers
         from games.engine.penalty_index import get_infraction
         from games.models import GameSheet, SheetStatus
         from tournaments import hooks
@@ -18,4 +18,5 @@ class GamesConfig(AppConfig):
         hooks.game_sheet_final.register(game_sheet_final)
         hooks.can_enter_game_events.register_attribute(access, "can_enter_game_events")
         hooks.publish_game_final.register_attribute(live, "publish_game_final")
+        hooks.game_live_board.register_attribute(viewers, "live_board")
         hooks.get_infraction.register(get_infraction)

@@ -477,6 +477,26 @@ def sheet_state(game: Game, *, now: datetime.datetime | None = None) -> SheetAns
     return _answer(sheet, [], now)
 
 
+def decided_at(game: Game) -> datetime.datetime | None:
+    """When the server received the entry that ended the game on its sheet (the last period's end that leaves a
+    winner, the sudden-death goal, the shoot-out's deciding attempt, the forfeit: ``engine.ending_event``), None
+    while the sheet shows the game going on or it has no sheet. Only a sheet whose latest state has ended is
+    replayed; a corrected end counts as it was received again (the kept entry's receipt)."""
+    sheet = GameSheet.objects.filter(game=game).first()
+    if sheet is None:
+        return None
+    latest = SheetSnapshot.objects.filter(sheet=sheet).order_by("-sequence").values_list("state", flat=True).first()
+    if (latest or {}).get("state", {}).get("status") != "ended":
+        return None
+    log = PARSED_LOGS.get(sheet)
+    event = engine.ending_event(
+        log.events, _engine_game(sheet.teams, sheet.game_type), engine.Ruleset.from_dict(sheet.ruleset)
+    )
+    if event is None:
+        return None
+    return SheetEvent.objects.filter(sheet=sheet, event_id=event.id).values_list("received_at", flat=True).first()
+
+
 @dataclass(frozen=True)
 class LogLine:
     """One stored entry as the log shows it: the event, who entered it, from where, when, and its fate."""

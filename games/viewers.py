@@ -11,9 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import capfirst
 
 from games import live
+from games.labels import game_state_label
 from games.models import GameSheet, SheetSnapshot, SheetStatus
 from games.selectors import protest_marks
 from games.sheet import sheet_state
@@ -74,3 +77,19 @@ def live_games(championship: Championship) -> list[dict[str, Any]]:
 
 def championship_snapshot(championship: Championship) -> dict[str, Any]:
     return {"kind": live.SNAPSHOT, "championship": championship.pk, "games": live_games(championship)}
+
+
+def live_board(game: Game) -> dict[str, Any] | None:
+    """An open sheet's state as the live pages read it (``sheet_state``: the latest snapshot, no replay): its
+    status, period and score and the live page's address; None when the game has no open sheet or is final."""
+    if game.status == GameStatus.FINAL or not GameSheet.objects.filter(game=game, status=SheetStatus.OPEN).exists():
+        return None
+    state = sheet_state(game).state
+    return {
+        "status": state["status"],
+        "status_label": capfirst(game_state_label(state["status"])),
+        "period": state["period"],
+        "home": state["teams"]["home"]["score"],
+        "away": state["teams"]["away"]["score"],
+        "url": reverse("games:game-live", args=[game.pk]),
+    }

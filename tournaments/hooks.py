@@ -7,6 +7,9 @@ from common.hooks import Hook
 
 # games: whether a game's live sheet is final (4.2 O / 4.3 A): None when the game has no sheet (one row read).
 game_sheet_final = Hook("tournaments.game_sheet_final", answered_by="games")
+# games: an open live sheet's state as the live pages read it (status label, period, score, the live page's address);
+# None when the game has no open sheet or its result is recorded.
+game_live_board = Hook("tournaments.game_live_board", answered_by="games")
 # games: whether a user may enter a game's events and finalize it from its sheet (the officials' table, 4.3-4.5).
 can_enter_game_events = Hook("tournaments.can_enter_game_events", answered_by="games")
 # games: tell the championship's open results and standings pages that a game became final (the live push).

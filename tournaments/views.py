@@ -25,6 +25,7 @@ from accounts.roles import is_federation_staff
 from federation.models import Person
 from portal.forms import DecimalField, IntegerField, apply_errors, focus_first_error
 
+from . import hooks as tournament_hooks
 from . import rinks as rink_rules
 from . import roster_files, selectors, services
 from .forms import ChampionshipForm
@@ -587,6 +588,11 @@ def game_manage(request, pk: int):
         done = _game_action(request, game, action, forms_, amend_goal=amend_goal)
     if done:
         return redirect("tournaments:game-manage", pk=game.pk)
+    try:  # the forms are offered only where the service takes them (4.3 A: a live sheet is the record)
+        services.check_summary_source(game, request.user, from_sheet=False)
+        summary_entry = True
+    except (ValidationError, PermissionDenied):
+        summary_entry = False
     with timezone.override(zone):
         return render(
             request,
@@ -601,6 +607,8 @@ def game_manage(request, pk: int):
                 "penalty": penalty,
                 "amend": amend,
                 "amend_goal": amend_goal,
+                "summary_entry": summary_entry,
+                "live": tournament_hooks.game_live_board(game),
                 "amendable": game.is_final and game.decided_in != DecidedIn.FORFEIT,
                 "amendments": game.amendments.select_related("amended_by"),
                 "goals": _with_clock(game.goals.select_related("entry", "scorer", "assist")),

@@ -6,7 +6,7 @@
 
 from .errors import EngineError, EventFormatError, InvalidEvent, ScriptError
 from .events import Event, format_countdown, format_time, parse_event, parse_log, parse_time
-from .replay import replay, sort_events, state_at, voided_ids
+from .replay import ending_event, replay, sort_events, state_at, voided_ids
 from .ruleset import DEFAULT_RULESET, Ruleset
 from .state import Game, GameState, TeamRoster
 
@@ -21,6 +21,7 @@ __all__ = [
     "Ruleset",
     "ScriptError",
     "TeamRoster",
+    "ending_event",
     "format_countdown",
     "format_time",
     "parse_event",

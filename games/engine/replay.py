@@ -1109,6 +1109,20 @@ def replay(events: Iterable[Event], game: Game, ruleset: Ruleset = DEFAULT_RULES
     return replayer.finish()
 
 
+def ending_event(events: Iterable[Event], game: Game, ruleset: Ruleset = DEFAULT_RULESET) -> Event | None:
+    """Return the event that ended the game on the sheet (Rule 1.2 A, 1.3: the last period's end that leaves a
+    winner or a round-robin tie, the sudden-death goal, the shoot-out's deciding attempt, the forfeit), None while
+    the game goes on. A ``game_end`` only confirms an ended game: it is the ending event only when the game ended
+    as it was applied (a period held for a penalty shot, 6.1.8 F, closing before it)."""
+    replayer = Replayer(game, ruleset)
+    state = replayer.state
+    for event in sort_events(events):
+        replayer.apply(event)
+        if state.status == ENDED:
+            return event
+    return None
+
+
 def state_at(
     events: Iterable[Event], game: Game, period: int, time: int, ruleset: Ruleset = DEFAULT_RULESET
 ) -> GameState:

@@ -45,8 +45,9 @@ def manager_of(entry_, **kwargs) -> User:
     return user
 
 
-def world() -> World:
-    game = sheet_game()
+def _marked(game: Game) -> tuple[User, GameProtestMark]:
+    """The championship's director, the home team's administrative protest made before the start (9.1 B), the
+    director's console signed in to the sheet."""
     director = international_staff()
     mark = GameProtestMark.objects.create(
         game=game,
@@ -57,6 +58,12 @@ def world() -> World:
         recorded_by=director,
     )
     sign_in(game, director)
+    return director, mark
+
+
+def world() -> World:
+    game = sheet_game()
+    director, mark = _marked(game)
     protest = entry("protest", period=1, time="3:00", team="home", seconds=180)
     penalty = entry(
         "penalty", period=1, time="3:00", team="away", player=12, penalty="minor", infraction="tripping", seconds=181
@@ -137,3 +144,30 @@ def stored_protest(game: Game, entry, by: User, *, at: datetime.datetime, kind: 
         )
         row.file.save("upload", attachment, save=True)
     return protest
+
+
+def world_decided(end_at: datetime.datetime = END_AT, *, ended: bool = True) -> World:
+    """A game played on its sheet to the end of period 2, home winning 2-1 (tests.games.endgame_helpers'
+    ``whole_game``), with no ``game_end`` entered: the sheet received period 2's end at ``end_at`` (``ended``
+    False: the log stops before it, period 2 still being played). The home team made an administrative protest
+    before the start (9.1 B)."""
+    from tests.games.endgame_helpers import whole_game
+
+    game = sheet_game(start_at=end_at - datetime.timedelta(hours=1))
+    director, mark = _marked(game)
+    *played, last = whole_game()
+    assert last["type"] == "period_end" and last["period"] == 2
+    record_events(game=game, by=director, device="table-1", events=played, now=end_at - datetime.timedelta(hours=1))
+    if ended:
+        record_events(game=game, by=director, device="table-1", events=[last], now=end_at)
+    return World(
+        game=game,
+        home_manager=manager_of(game.home),
+        away_manager=manager_of(game.away),
+        committee=with_role(Role.DISCIPLINE_COMMITTEE),
+        staff=international_staff(),
+        director=director,
+        on_rink_protest="",
+        penalty="",
+        mark=mark,
+    )

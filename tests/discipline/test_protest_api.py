@@ -21,7 +21,7 @@ from discipline.models import Protest, ProtestAttachment, ProtestStatus, Protest
 from games.models import SheetEvent
 from tests.factories import FederationFactory, GameFactory, federation_staff, jpeg_upload, with_role
 
-from .protest_helpers import END_AT, INCIDENT_AT, manager_of, stored_protest, world
+from .protest_helpers import END_AT, INCIDENT_AT, manager_of, stored_protest, world, world_decided
 
 pytestmark = pytest.mark.django_db
 
@@ -112,6 +112,21 @@ def test_a_team_manager_files_a_protest_and_reads_it_with_its_fee_deadlines_hist
     assert session.get(attachment["url"]).status_code == 404
     # The opposing team reads it too.
     assert as_(w.away_manager).get(url(Protest.objects.get())).json()["statement"].startswith("The goal")
+
+
+def test_an_administrative_protest_is_filed_after_period_2s_end_without_a_game_end_9_1_b():
+    """The sheet's last entry is period 2's end, home winning 2-1: the game has ended (1.2 A, 1.3 A) and its
+    receipt anchors the 1 h 30 min of 9.1 B; no client has to enter a ``game_end`` first."""
+    end = (timezone.now() - HOUR).replace(microsecond=0)
+    w = world_decided(end)
+    assert SheetEvent.objects.filter(sheet__game=w.game).order_by("-sequence").first().payload["type"] == "period_end"
+    response = file(w, kind="administrative", incident=f"mark:{w.mark.pk}", statement="Sticks too long.")
+    assert response.status_code == 201, response.content
+    data = response.json()
+    assert datetime.datetime.fromisoformat(data["incident_at"]) == end
+    deadline = next(d for d in data["deadlines"] if d["kind"] == "protest")
+    assert deadline["article"] == "9.1 B"
+    assert datetime.datetime.fromisoformat(deadline["due_at"]) == end + 90 * MINUTE
 
 
 def test_what_a_manager_can_protest_is_his_teams_incidents_as_recorded(w):

@@ -19,10 +19,11 @@ from discipline.models import (
     ProtestStatus,
     ProtestTransition,
 )
+from games.models import SheetEvent
 from portal.models import Notification
 from tests.factories import GameFactory, federation_staff, html_upload, jpeg_upload, pdf_upload, with_role
 
-from .protest_helpers import END_AT, INCIDENT_AT, SECOND, file_as_home, manager_of, world
+from .protest_helpers import END_AT, INCIDENT_AT, SECOND, file_as_home, manager_of, world, world_decided
 
 pytestmark = pytest.mark.django_db
 
@@ -90,6 +91,32 @@ def test_a_game_without_a_sheet_is_anchored_on_its_finalized_result():
     game = GameFactory(finalized_at=datetime.datetime(2027, 7, 1, 10, 0, tzinfo=datetime.UTC))
     assert svc.game_end_at(game) == game.finalized_at
     assert svc.game_end_at(GameFactory()) is None
+
+
+def test_the_sheets_own_end_anchors_an_administrative_protest_without_a_game_end_9_1_b():
+    """9.1 B: the game ends when period 2 ends with a winner (1.2 A, 1.3 A); the sheet's receipt of that end is
+    the anchor, no ``game_end`` entry needed."""
+    w = world_decided(END_AT)
+    assert not SheetEvent.objects.filter(sheet__game=w.game, payload__type="game_end").exists()
+    assert svc.game_end_at(w.game) == END_AT
+    due = END_AT + datetime.timedelta(minutes=90)
+    mark = f"mark:{w.mark.pk}"
+    with pytest.raises(ValidationError) as refused:
+        file_as_home(w, "administrative", mark, now=due + SECOND)
+    assert refused.value.message_dict["incident"][0].startswith("Rule 9.1 B: the written protest was due by ")
+    protest = file_as_home(w, "administrative", mark, now=due - SECOND)
+    deadline = protest.deadlines.get(kind=DeadlineKind.PROTEST)
+    assert (deadline.anchor_at, deadline.due_at, deadline.article) == (END_AT, due, "9.1 B")
+    assert protest.incident_at == END_AT
+
+
+def test_a_game_still_played_on_its_sheet_has_no_end_to_anchor_on_9_1_b():
+    w = world_decided(END_AT, ended=False)
+    assert svc.game_end_at(w.game) is None
+    with pytest.raises(ValidationError) as refused:
+        file_as_home(w, "administrative", f"mark:{w.mark.pk}", now=END_AT)
+    assert "the game has not ended yet" in refused.value.message_dict["incident"][0]
+    assert not Protest.objects.exists()
 
 
 def test_a_ruling_protest_needs_the_on_rink_protest_on_the_sheet_r_50(w):
