@@ -22,7 +22,7 @@ from .models import User
 
 PIN_PATTERN = re.compile(r"\d{6,12}")
 PIN_RULE = "A signing PIN is 6 to 12 digits."
-PIN, PASSWORD = "pin", "password"
+PIN, PASSWORD = "pin", "password"  # pragma: allowlist secret
 
 
 def check_pin_format(pin: str) -> None:
@@ -90,7 +90,7 @@ def set_signing_pin(user: User, *, current_password: str, pin: str, now=None) ->
     _check_not_locked(user, "current_password", now)
     if not user.check_password(current_password or ""):
         _failed(user, now)
-        raise ValidationError({"current_password": "Your current password is wrong."})
+        raise ValidationError({"current_password": "Your current password is wrong."})  # pragma: allowlist secret
     check_pin_format(pin)
     user.signing_pin = make_password(pin)
     user.signing_failures, user.signing_locked_until = 0, None

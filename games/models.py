@@ -338,7 +338,7 @@ class SignatureMethod(models.TextChoices):
 
     SESSION = "session", _("Logged in as themselves")
     PIN = "pin", _("Personal PIN on the device")
-    PASSWORD = "password", _("Password on the device")
+    PASSWORD = "password", _("Password on the device")  # pragma: allowlist secret
     UNVERIFIED = "unverified", _("Not verified (recorded before signers authenticated)")
 
 

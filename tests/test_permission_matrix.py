@@ -2130,7 +2130,11 @@ TARGETS += [
         "name": "page signing pin set (wrong current password)",
         "method": "post",
         "url": page("accounts:signing-pin"),
-        "data": lambda w: {"current_password": "not-the-password", "pin": "246810", "pin_again": "246810"},
+        "data": lambda w: {
+            "current_password": "not-the-password",  # pragma: allowlist secret
+            "pin": "246810",
+            "pin_again": "246810",
+        },
         "expect": expect(400, ANON=LOGIN),
     },
 ]

@@ -48,7 +48,11 @@ def test_the_page_sets_the_pin_hashed_after_the_current_password():
 @pytest.mark.parametrize(
     ("data", "field", "says"),
     [
-        ({"current_password": "wrong-password", "pin": "123456", "pin_again": "123456"}, "current_password", "wrong"),
+        (
+            {"current_password": "wrong-password", "pin": "123456", "pin_again": "123456"},  # pragma: allowlist secret
+            "current_password",
+            "wrong",
+        ),
         ({"current_password": TEST_PASSWORD, "pin": "12345", "pin_again": "12345"}, "pin", "6 to 12 digits"),
         ({"current_password": TEST_PASSWORD, "pin": "12ab56", "pin_again": "12ab56"}, "pin", "6 to 12 digits"),
         ({"current_password": TEST_PASSWORD, "pin": "123456", "pin_again": "654321"}, "pin_again", "differ"),
@@ -73,7 +77,11 @@ def test_the_pin_or_the_password_proves_the_signer_and_a_wrong_one_names_its_fie
     user = UserFactory()
     assert verify_signing_secret(user, pin=TEST_PIN, rule=RULE) == PIN
     assert verify_signing_secret(user, password=TEST_PASSWORD, rule=RULE) == PASSWORD
-    for secret, field in (({"pin": "000000"}, "pin"), ({"password": "nope"}, "password"), ({}, "pin")):
+    for secret, field in (
+        ({"pin": "000000"}, "pin"),
+        ({"password": "nope"}, "password"),  # pragma: allowlist secret
+        ({}, "pin"),
+    ):
         with pytest.raises(ValidationError) as refused:
             verify_signing_secret(user, rule=RULE, **secret)
         assert RULE in refused.value.message_dict[field][0]

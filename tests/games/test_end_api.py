@@ -315,7 +315,11 @@ def test_the_scorer_cannot_sign_for_a_referee_or_a_captain(crew):
     scorer_person = _signer(game, "scorer").person
     for role in ("referee", "home_captain"):
         body = {"role": role, "person": _signer(game, role).person.pk, "device": "ipad", "name": "Anyone"}
-        for secret, field in (({}, "pin"), ({"pin": "999999"}, "pin"), ({"password": "not-theirs"}, "password")):
+        for secret, field in (
+            ({}, "pin"),
+            ({"pin": "999999"}, "pin"),
+            ({"password": "not-theirs"}, "password"),  # pragma: allowlist secret
+        ):
             answer = client.post(url(game, "signatures"), {**body, **secret}, format="json")
             assert answer.status_code == 400, answer.content
             assert "Rule 4.2 O / 4.3 A" in answer.json()[field][0]
