@@ -78,6 +78,10 @@ NOT_LIST_PAGES = {
     "login",
     "logout",
     "set_language",
+    # The site icon: a redirect to its static file.
+    "favicon",
+    # One game's two line-ups: bounded by the roster's size (3.1.1), not by the world.
+    "games:lineups",
     # Actions (POST) and forms of one object.
     "notifications-read",
     "accounts:token-revoke",
