@@ -3348,7 +3348,12 @@ def _content_type(target: dict, url: str) -> str | None:
 
 def _client(target: dict, url: str) -> Client:
     """A browser for HTML forms (the CSRF check on, as in production); a plain API client otherwise."""
-    return Client(enforce_csrf_checks=_content_type(target, url) in BROWSER_ENCODINGS)
+    return Client(enforce_csrf_checks=_is_html_form(target, url))
+
+
+def _is_html_form(target: dict, url: str) -> bool:
+    """A write of an HTML page's form (an API's multipart upload is no form: its client sends no CSRF field)."""
+    return _is_html(url) and _content_type(target, url) in BROWSER_ENCODINGS
 
 
 def _csrf_token(client: Client) -> str:
@@ -3367,7 +3372,7 @@ def _call(client: Client, target: dict, world: World):
     content_type = _content_type(target, url)
     if content_type is None:
         return getattr(client, method)(url)
-    if content_type in BROWSER_ENCODINGS:
+    if _is_html_form(target, url):
         data = {"csrfmiddlewaretoken": _csrf_token(client), **(data or {})}
     if content_type == MULTIPART_CONTENT:
         return getattr(client, method)(url, data)
