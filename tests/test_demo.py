@@ -234,7 +234,7 @@ class TestTheDemoWorld:
         assert [b["status"] for b in state.state["box"]["away"]] == ["running"]
         assert state.clock["running"] is False
         client.force_login(User.objects.get(username="scorer"))
-        assert str(game) in client.get("/games/my/").content.decode()
+        assert f"Game #{game.number}: {game.home.name} – {game.away.name}" in client.get("/games/my/").content.decode()
 
     @pytest.mark.django_db
     def test_a_first_day_game_played_on_the_sheet_to_its_end_signed_and_final(self, world):

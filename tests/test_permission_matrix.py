@@ -2074,6 +2074,13 @@ TARGETS += [
         "url": lambda w: reverse("search") + "?q=a",
         "expect": expect(200, ANON=LOGIN),
     },
+    # The site icon (issue 24): anyone, a redirect to its static file.
+    {
+        "name": "page favicon",
+        "method": "get",
+        "url": page("favicon"),
+        "expect": expect(302),
+    },
     # The language switch (issue 12): anyone, logged in or not, chooses the language of their pages.
     {
         "name": "page language switch",

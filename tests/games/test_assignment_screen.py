@@ -34,7 +34,7 @@ def test_the_director_sees_the_games_with_their_crews_linked_from_the_championsh
     overview = client.get(reverse("tournaments:championship-detail", args=[game.championship_id])).content.decode()
     assert url(game) in overview
     page = client.get(url(game)).content.decode()
-    assert f"#{game.number} {game.home.name}" in page
+    assert f"Game #{game.number}: {game.home.name}" in page
     assert f"Referee (4.2) 1 (lead): {referee}" in page
 
 

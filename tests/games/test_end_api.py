@@ -270,9 +270,9 @@ def test_the_log_page_shows_who_entered_what_with_voided_entries_and_filters(cre
     html = client.get(page(game, "log")).content.decode()
     assert html.count('class="voided"') == 1 and "ipad-a" in html and "ipad-b" in html
     only_b = client.get(page(game, "log") + "?device=ipad-b").content.decode()
-    assert "correction" in only_b and "period_start</td>" not in only_b
+    assert "<td>Correction</td>" in only_b and "<td>Period started</td>" not in only_b
     goals = client.get(page(game, "log") + "?type=goal").content.decode()
-    assert goals.count("<td>goal</td>") == 2
+    assert goals.count("<td>Goal</td>") == 2
 
 
 def test_the_log_page_reads_in_a_constant_number_of_queries(crew, django_assert_max_num_queries):
