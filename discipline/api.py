@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers
+from rest_framework.exceptions import ValidationError
 from rest_framework.generics import get_object_or_404
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
@@ -257,7 +258,9 @@ class ChampionshipSuspensionsView(_View):
     )
     def get(self, request, id: int):
         championship = access.access_suspension_list(request.user, id)
-        rows = selectors.suspension_list(request.user, championship=championship, filters=request.query_params.dict())
+        rows, errors = selectors.suspension_list(request.user, championship=championship, filters=request.query_params)
+        if errors:
+            raise ValidationError(errors)
         return Response(SuspensionSerializer(rows, many=True).data)
 
 
@@ -268,7 +271,9 @@ class SuspensionsView(_View):
         responses={200: SuspensionSerializer(many=True), 403: _FORBIDDEN},
     )
     def get(self, request):
-        rows = selectors.suspension_list(request.user, filters=request.query_params.dict())
+        rows, errors = selectors.suspension_list(request.user, filters=request.query_params)
+        if errors:
+            raise ValidationError(errors)
         return Response(SuspensionSerializer(rows, many=True).data)
 
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.http import QueryDict
 
 from accounts.models import User
 from discipline.access import cases_visible_to, incident_reports_visible_to, protests_visible_to
+from discipline.filters import SuspensionFilter
 from discipline.models import CaseStatus, IncidentReport, ReportStatus, Suspension
 from discipline.models.protests import CLOSED_STATUSES
 from discipline.suspensions import suspensions_visible_to
+from portal.filters import query_parameter_errors
 from tournaments.models import Game, GameStatus
 
 
@@ -29,19 +32,27 @@ def report_queue(user: User) -> QuerySet[IncidentReport]:
     )
 
 
-SUSPENSION_FILTERS = ("status", "kind", "provisional")
-
-
-def suspension_list(user: User, *, championship=None, filters: dict | None = None) -> QuerySet[Suspension]:
-    """The suspensions a user may read (``suspensions_visible_to``), of one championship when given, filtered
-    by status, kind and provisional."""
+def suspension_list(user: User, *, championship=None, filters=None) -> tuple[QuerySet[Suspension], dict]:
+    """The suspensions a user may read (``suspensions_visible_to``), of one championship when given, filtered by
+    status, kind and provisional (``SuspensionFilter``), and the filters' errors by parameter (a value outside the
+    choices: the list is then unfiltered by it)."""
     qs = suspensions_visible_to(user)
     if championship is not None:
         qs = qs.filter(championship=championship)
-    for key, value in (filters or {}).items():
-        if key in SUSPENSION_FILTERS and value not in (None, ""):
-            qs = qs.filter(**{key: value in ("1", "true", "True", True) if key == "provisional" else value})
-    return _listed(qs)
+    errors: dict[str, list[str]] = {}
+    if filters:
+        params = filters if isinstance(filters, QueryDict) else _query(filters)
+        filterset = SuspensionFilter(params, queryset=qs)
+        errors = query_parameter_errors(filterset, params)
+        if not errors:
+            qs = filterset.qs
+    return _listed(qs), errors
+
+
+def _query(values: dict) -> QueryDict:
+    params = QueryDict(mutable=True)
+    params.update(values)
+    return params
 
 
 def championship_suspensions(championship) -> QuerySet[Suspension]:

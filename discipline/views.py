@@ -226,25 +226,31 @@ def attachment_download(request, pk: int):
 def championship_suspensions(request, pk: int):
     """Staff's list of a championship's suspensions (8.2), filtered by status, kind, provisional."""
     championship = access.access_suspension_list(request.user, pk)
-    rows = list(selectors.suspension_list(request.user, championship=championship, filters=request.GET.dict()))
-    return _suspension_page(request, championship, rows)
+    rows, errors = selectors.suspension_list(request.user, championship=championship, filters=_chosen(request))
+    return _suspension_page(request, championship, list(rows), errors)
 
 
 @login_required
 def my_suspensions(request):
     """The suspensions a login may read: a team manager sees those of his teams' people; the public none."""
-    rows = list(selectors.suspension_list(request.user, filters=request.GET.dict()))
-    return _suspension_page(request, None, rows)
+    rows, errors = selectors.suspension_list(request.user, filters=_chosen(request))
+    return _suspension_page(request, None, list(rows), errors)
 
 
-def _suspension_page(request, championship, rows):
-    """The suspension list, with the appeal link (9.2 A) on each decided suspension the login may appeal."""
+def _chosen(request) -> dict[str, str]:
+    """The filter form's chosen values: its "all" option sends the parameter empty."""
+    return {key: value for key, value in request.GET.items() if value}
+
+
+def _suspension_page(request, championship, rows, errors):
+    """The suspension list, with the appeal link (9.2 A) on each decided suspension the login may appeal, and what a
+    filter's value breaks (``errors``, by parameter)."""
     appealable = access.appealable_decision_ids(request.user, [s.decision_id for s in rows])
     return render(
         request,
         "discipline/suspensions.html",
         {"championship": championship, "suspensions": rows, "filters": request.GET, "appealable": appealable,
-         "statuses": SuspensionStatus.choices, "kinds": SuspensionKind.choices},
+         "statuses": SuspensionStatus.choices, "kinds": SuspensionKind.choices, "filter_errors": errors},
     )  # fmt: skip
 
 

@@ -50,7 +50,7 @@ def manager_section(user) -> dict | None:
         .select_related("protest__entry", "protest__game__championship__venue")
         .order_by("due_at", "pk")
     )
-    suspensions = list(suspension_list(user, filters={"status": "active"}).filter(entry__in=managed))
+    suspensions = list(suspension_list(user, filters={"status": "active"})[0].filter(entry__in=managed))
     now = timezone.now()
     entries = list(
         user.managed_entries.filter(_not_finished_q(now, "championship__"))

@@ -4,6 +4,7 @@ suspension lists of staff and team managers, constant query counts as the lists 
 from __future__ import annotations
 
 import datetime
+from urllib.parse import urlencode
 
 import pytest
 from django.test import Client
@@ -164,6 +165,34 @@ def test_suspension_lists_staff_per_championship_managers_their_people_public_no
     assert _page(None, reverse("discipline:suspensions")).status_code == 302
     assert str(world["player"]).encode() in _page(users["manager"], reverse("discipline:suspensions")).content
     assert client_for(users["director"]).get(api, {"status": "served"}).json() == []
+
+
+@pytest.mark.parametrize(
+    "query",
+    [{"status": "a\x00b"}, {"kind": "\x00"}, {"provisional": "1\x00"}, {"status": "gone"}, {"provisional": "maybe"}],
+)
+def test_a_suspension_filter_outside_its_choices_is_a_400_naming_it_and_a_form_error_on_the_page(world, query):
+    """8.2: a filter value outside the choices (a NUL, which PostgreSQL cannot hold) is refused by name, not a 500."""
+    championship = world["game"].championship
+    director = world["users"]["director"]
+    for url in (
+        reverse("discipline-api:championship-suspensions", args=[championship.pk]),
+        reverse("discipline-api:suspensions"),
+    ):
+        answer = client_for(director).get(url, query)
+        assert answer.status_code == 400, (url, query)
+        assert list(answer.json()) == list(query)
+    page = _page(
+        director, reverse("discipline:championship-suspensions", args=[championship.pk]) + "?" + urlencode(query)
+    )
+    assert page.status_code == 200
+    assert b'<div role="alert"><ul class="errors">' in page.content
+    # the form's "all" option sends the parameter empty: no filter, no error
+    page = _page(director, reverse("discipline:championship-suspensions", args=[championship.pk]) + "?status=&kind=")
+    assert page.status_code == 200 and b'role="alert"' not in page.content
+    api = reverse("discipline-api:championship-suspensions", args=[championship.pk])
+    split = [len(client_for(director).get(api, {"provisional": flag}).json()) for flag in ("true", "false", "1", "0")]
+    assert split[0] + split[1] == 1 and split[:2] == split[2:]
 
 
 def test_list_pages_and_endpoints_keep_their_query_count_as_data_grows(world, django_assert_max_num_queries):

@@ -222,8 +222,9 @@ def test_five_wrong_passwords_lock_the_login_and_the_right_one_is_then_refused(p
         page.get_by_role("button", name="Log in").click()
         if attempt < 5:
             expect(page.locator(".errorlist")).to_contain_text("Please enter a correct username and password")
-    # The fifth failure locks the username on this address (django-axes: 5 failures, 1 hour).
-    expect(page.locator("body")).to_contain_text("Account locked")
+    # The fifth failure locks the username on this address (django-axes: 5 failures, 1 hour; accounts.lockout).
+    expect(page.locator("body")).to_contain_text("Login locked")
+    expect(page.locator("body")).to_contain_text("locked for 1 hour")
 
     page.goto("/accounts/login/")
     page.get_by_label("Username").fill(staff.username)
@@ -231,7 +232,7 @@ def test_five_wrong_passwords_lock_the_login_and_the_right_one_is_then_refused(p
     with page.expect_response(lambda r: r.url.endswith("/accounts/login/") and r.request.method == "POST") as info:
         page.get_by_role("button", name="Log in").click()
     assert info.value.status == 429
-    expect(page.locator("body")).to_contain_text("too many login attempts")
+    expect(page.locator("body")).to_contain_text("Too many wrong passwords for this login")
     page.goto("/")
     expect(page.get_by_role("link", name="Log in")).to_be_visible()
     expect(page.get_by_role("button", name=re.compile("Log out"))).to_have_count(0)

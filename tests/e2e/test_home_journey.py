@@ -31,21 +31,23 @@ def test_federation_staff_land_on_what_waits_in_their_federation_and_follow_it(
         PassportFactory,
         PersonFactory,
         ProtectiveDeviceRequestFactory,
+        RosterEntryFactory,
         federation_staff,
     )
     from tournaments.models import EntryStatus
 
     federation = FederationFactory(name="Federazione Italiana")
     staff = federation_staff(federation)
-    # 1.1 B / R-03: a player without a passport of the team's country plays in no category.
-    PersonFactory(federation=federation, first_name="Marco", last_name="Senzapass")
+    # 1.1 B / R-03: a player without a passport of the team's country plays in no category; the home lists him
+    # once he is on the roster of a championship the federation is entered in now.
+    senzapass = PersonFactory(federation=federation, first_name="Marco", last_name="Senzapass")
     PassportFactory(
         person=PersonFactory(federation=federation, last_name="Scadenza"),
         expiry_date=timezone.localdate() + datetime.timedelta(days=20),
     )
     ProtectiveDeviceRequestFactory(person=PassportFactory(person=PersonFactory(federation=federation)).person)
     # 1.1 A: the entry is confirmed once its fee is paid; this one waits.
-    TeamEntryFactory(
+    italia = TeamEntryFactory(
         federation=federation,
         name="Italia",
         status=EntryStatus.ENTERED,
@@ -53,6 +55,7 @@ def test_federation_staff_land_on_what_waits_in_their_federation_and_follow_it(
         fee_paid_amount=None,
         fee_paid_at=None,
     )
+    RosterEntryFactory(entry=italia, person=senzapass)
     PersonFactory(last_name="Straniero")  # another federation's: not theirs to see
 
     login_as(staff)
