@@ -177,6 +177,8 @@ class Replayer:
         "length",
         "held_end",
         "deferred",
+        "washed_halves",
+        "awarded_at",
     )
 
     def __init__(self, game: Game, ruleset: Ruleset = DEFAULT_RULESET):
@@ -195,6 +197,10 @@ class Replayer:
         self.held_end: tuple[int, int] | None = None
         # Officials' decisions entered at a stoppage whose penalties are not assessed yet (6.1.5 B).
         self.deferred: list[Event] = []
+        # R-58: ids of signalled double minors whose first half a goal washed out.
+        self.washed_halves: set[str] = set()
+        # R-69: (conceding side, period, time) of the awarded goals: the foul's minor is recorded, not served.
+        self.awarded_at: set[tuple[str, int, int]] = set()
         self.handlers = {
             PERIOD_START: self.period_start,
             PERIOD_END: self.period_end,
@@ -237,10 +243,15 @@ class Replayer:
             raise InvalidEvent(
                 f"Rule 1.3 / R-11: the game has ended; no {event.type} can follow it", field="type", event_id=event.id
             )
+        if event.type == GOAL and event.awarded and event.team is not None:
+            # R-69: the foul's minor, entered before or after the awarded goal, is recorded and not served.
+            self.awarded_at.add((other(event.team), event.period, event.time))
         if self.batch_key is not None and (
             event.type not in _SAME_STOPPAGE or (event.period, event.time) != self.batch_key
         ):
             self.assess()
+        if event.type == TIMEOUT:
+            self.check_timeout_moment(event)
         timed = event.period < AFTER_PERIODS and event.type != PERIOD_START
         if timed and (event.type != FORFEIT or state.status == IN_PROGRESS):
             self.to_time(event)
@@ -452,8 +463,17 @@ class Replayer:
             self.refuse("Rule 5.5.11 D / R-32: an own goal is credited with no assist", event, "assist")
         if event.assist is not None and event.assist == event.player:
             self.refuse("Rule 5.5.11 C: the scorer cannot assist the own goal", event, "assist")
+        if event.awarded and event.assist is not None:
+            self.refuse(
+                "R-69 / 6.4.35: an awarded goal is credited to the player fouled (else the attacker who last "
+                "played the puck) with no assist",
+                event,
+                "assist",
+            )
         self.check_on_floor(scoring, event.player, event, "scorer")
         self.check_on_floor(scoring, event.assist, event, "assist")
+        if event.awarded:
+            self.awarded_at.add((conceding.side, state.period, state.elapsed))
         self.score(event, scoring, conceding, penalty_shot=False)
         self.stoppage()
         if state.status == IN_PROGRESS and state.period > self.rules.periods:
@@ -499,11 +519,14 @@ class Replayer:
         if conceding.signalled:
             # 6.3 C, F, R-26: a signalled minor is washed out by the goal, unless the team was already
             # shorthanded by a running minor that the goal ended (6.3 E, 6.2.2 D).
+            # R-58: a signalled double minor loses its first half (recorded, not served); the second is served.
             kept = []
             for pending in conceding.signalled:
                 if ended is None and pending.penalty in (MINOR, BENCH_MINOR):
                     self.record_penalty(pending, status="not_served", signalled=True)
                 else:
+                    if ended is None and pending.penalty == DOUBLE_MINOR:
+                        self.washed_halves.add(pending.id)
                     kept.append(pending)
             conceding.signalled = kept
 
@@ -601,6 +624,9 @@ class Replayer:
         )
         if status == "assessed":
             record.minutes = self.rules.minutes_for(kind)
+            if kind == DOUBLE_MINOR and event.id in self.washed_halves:
+                record.washed_out_half = True  # R-58: one call, the second half's minutes only
+                record.minutes = self.rules.minutes_minor
         state.penalties.append(record)
         self.charge(team, record)
         return record
@@ -658,6 +684,7 @@ class Replayer:
         # R-31 / 6.1.7 A: one offence is one call. A penalty shot given with the major or match penalty that
         # 6.1.8 E still imposes for the same offence (same player, same stoppage) is not a second call.
         with_major = {(e.team, e.player) for e, _ in batch if e.penalty in (MAJOR, MATCH) and e.player is not None}
+        same_act = one_act_game_misconducts(batch)
         for event, signalled in batch:
             kind = event.penalty
             if (
@@ -674,8 +701,12 @@ class Replayer:
                     f"penalty shot to {other(record.team)} instead of the {kind.replace('_', ' ')} ({event.id})",
                 )
                 continue
+            if kind in (MINOR, BENCH_MINOR) and (event.team, state.period, state.elapsed) in self.awarded_at:
+                # R-69: the goal awarded for the foul replaces its minor: recorded, not served, one call.
+                self.record_penalty(event, status="not_served", signalled=signalled)
+                continue
             shot_with_major = kind == PENALTY_SHOT and (event.team, event.player) in with_major
-            record = self.record_penalty(event, signalled=signalled, call=not shot_with_major)
+            record = self.record_penalty(event, signalled=signalled, call=not (shot_with_major or event.id in same_act))
             if kind == PENALTY_SHOT:
                 record.status = "penalty_shot"
                 self.teams[other(record.team)].pending_shots.append(record.id)
@@ -699,7 +730,7 @@ class Replayer:
         """Pair penalties of equal length given to both teams at this stoppage (6.1.3 C-D, 6.2.3, R-25)."""
         by_length: dict[int, dict[str, list[PenaltyRecord]]] = {}
         for record in records:
-            length = box.COINCIDENT_LENGTH.get(record.kind)
+            length = 2 if record.washed_out_half else box.COINCIDENT_LENGTH.get(record.kind)  # R-58
             if length is not None and record.status == "assessed" and record.pairable:
                 by_length.setdefault(length, {"home": [], "away": []})[record.team].append(record)
         for pair in by_length.values():
@@ -731,7 +762,10 @@ class Replayer:
                     continue  # the player left for the dressing room; the time is in the records only
                 server = self.default_server(team, record, out, misconduct_too)
                 record.served_by = server
-                for length in box.segments(record.kind, rules):
+                lengths = box.segments(record.kind, rules)
+                if record.washed_out_half:
+                    lengths = lengths[1:]  # R-58: only the second half is served, from the goal
+                for length in lengths:
                     self.serve_order += 1
                     serve = Serve(
                         penalty=record,
@@ -845,6 +879,16 @@ class Replayer:
             self.close_period()  # 6.1.8 F: the last shot awarded as time ran out is taken; the period ends
 
     # -- other events -------------------------------------------------------------------------
+
+    def check_timeout_moment(self, event: Event) -> None:
+        """R-71: a time-out is called at a stoppage after which the same period resumes with a face-off.
+
+        One asked at the buzzer that ends a period, in an intermission or before a period's opening face-off
+        is refused and uses nothing (1.2 B, 5.5.2 A).
+        """
+        problem = timeout_moment_problem(self.state, event.period, event.time)
+        if problem is not None:
+            self.refuse(problem, event, "time")
 
     def timeout(self, event: Event) -> None:
         state, rules = self.state, self.rules
@@ -1098,6 +1142,42 @@ class Replayer:
             shootout.winner = first if goals_first > goals_second else second  # the first deciding round
         if shootout.winner is not None:
             self.end_game("shootout", shootout=shootout)
+
+
+def one_act_game_misconducts(batch: Iterable[tuple[Event, bool]]) -> set[str]:
+    """Return the ids of game misconducts imposed together with a time penalty for one act (R-63, 6.1.7 A).
+
+    One act is one call: a minor, bench minor, double minor or major and the game misconduct the same
+    article imposes for it (6.4.32 A, 6.4.27 F), entered at one stoppage for one offender with the same
+    infraction code. A game misconduct with another code, or none, is a separate act and a separate call.
+    """
+    batch = list(batch)
+    acts = {
+        (e.team, e.player, e.infraction)
+        for e, _ in batch
+        if e.penalty in (MINOR, BENCH_MINOR, DOUBLE_MINOR, MAJOR) and e.infraction is not None
+    }
+    return {
+        e.id
+        for e, _ in batch
+        if e.penalty == GAME_MISCONDUCT and e.infraction is not None and (e.team, e.player, e.infraction) in acts
+    }
+
+
+def timeout_moment_problem(state: GameState, period: int, time: int) -> str | None:
+    """Return why no time-out may be called at this moment under R-71 (1.2 B, 5.5.2 A), or None.
+
+    The console asks it to offer the time-out only where the engine accepts it.
+    """
+    if state.status == IN_PROGRESS and period == state.period:
+        if time == state.elapsed and time == 0 and state.running:
+            return f"R-71 / 5.5.2 A: no time-out before period {period}'s opening face-off"
+        if time >= state.period_length:
+            return f"R-71 / 1.2 B: no time-out at the buzzer that ends period {period}"
+        return None
+    if state.status in (INTERMISSION, NOT_STARTED) or (state.status == IN_PROGRESS and period < state.period):
+        return "R-71 / 1.2 B: no time-out at a period's end or in an intermission; the same period must resume"
+    return None
 
 
 def replay(events: Iterable[Event], game: Game, ruleset: Ruleset = DEFAULT_RULESET) -> GameState:

@@ -46,6 +46,7 @@ class PenaltyDict(TypedDict):
     automatic: str | None
     coincidental: bool
     stick_infraction: bool
+    washed_out_half: bool  # the first half of a signalled double minor a goal washed out
 
 
 class PlayerDict(TypedDict):
@@ -236,6 +237,7 @@ class PenaltyRecord:
     pairable: bool = True  # may be paired as coincidental (6.1.3 C-D); officials may keep it out
     stick: bool = False
     call: bool = True  # counts as a penalty call for 6.1.7
+    washed_out_half: bool = False  # a goal washed out the first half of this signalled double minor
     goalkeeper: bool = False
     seq: int = 0
     serves: "list[Serve]" = field(default_factory=list)
@@ -259,6 +261,7 @@ class PenaltyRecord:
             "automatic": self.automatic,
             "coincidental": self.coincidental,
             "stick_infraction": self.stick,
+            "washed_out_half": self.washed_out_half,
         }
 
 

@@ -117,6 +117,8 @@ def test_minutes_charged_equal_the_sum_over_each_players_penalties(log):
     expected: dict[tuple[str, int | None], int] = {}
     for record in state.penalties:
         minutes = 0 if record.status in UNCHARGED else R21_MINUTES[record.kind]
+        if record.washed_out_half:
+            minutes = R21_MINUTES["minor"]  # a goal washed out the first half of a signalled double minor
         assert record.minutes == minutes, record
         key = (record.team, record.player)
         expected[key] = expected.get(key, 0) + minutes
@@ -289,10 +291,17 @@ OTHER = {"home": "away", "away": "home"}
 PENALTY_POOL = {"home": range(2, 8), "away": range(12, 18)}
 SCORERS = {"home": range(8, 12), "away": range(18, 22)}
 # Time in the box per kind, one entry per stretch (a double minor is two minors, R-23).
-STRETCHES = {"minor": (1200,), "double_minor": (1200, 1200), "major": (3000,), "misconduct": (6000,)}
-REMOVES_A_PLAYER = frozenset({"minor", "double_minor", "major"})
-ENDED_BY_GOAL = frozenset({"minor", "double_minor"})  # 6.2.1 B, R-23
-RECORDED_FIRST = {"minor": 0, "double_minor": 0, "major": 1, "misconduct": 2}  # 6.2.2 C
+# a signalled double minor whose first half a goal washed out ("washed") serves its second half only.
+STRETCHES = {
+    "minor": (1200,),
+    "double_minor": (1200, 1200),
+    "washed": (1200,),
+    "major": (3000,),
+    "misconduct": (6000,),
+}
+REMOVES_A_PLAYER = frozenset({"minor", "double_minor", "washed", "major"})
+ENDED_BY_GOAL = frozenset({"minor", "double_minor", "washed"})  # 6.2.1 B, R-23
+RECORDED_FIRST = {"minor": 0, "double_minor": 0, "washed": 0, "major": 1, "misconduct": 2}  # 6.2.2 C
 
 
 class ModelBox:
@@ -432,7 +441,12 @@ class ModelGame:
             self.now
         )
         if not ended:  # 6.3 C: a signalled minor is washed out; 6.3 E: served when the goal ended a running minor
-            self.signalled[conceding] = [s for s in self.signalled[conceding] if s[0] != "minor"]
+            # a signalled double minor loses its first half.
+            self.signalled[conceding] = [
+                ("washed", *s[1:]) if s[0] == "double_minor" else s
+                for s in self.signalled[conceding]
+                if s[0] != "minor"
+            ]
         self.stoppage({})
 
 
