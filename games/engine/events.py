@@ -81,7 +81,8 @@ _NEEDS_TEAM = frozenset(
         PROTEST,
     }
 )
-_NEEDS_PLAYER = frozenset({PENALTY_SHOT_ATTEMPT, SERVE, RETURN_FIRST, SHOOTOUT_ATTEMPT, GOALKEEPER_REPLACED})
+# A shoot-out turn of a team with no eligible shooter names nobody; the replay checks it.
+_NEEDS_PLAYER = frozenset({PENALTY_SHOT_ATTEMPT, SERVE, RETURN_FIRST, GOALKEEPER_REPLACED})
 
 
 @dataclass(slots=True)

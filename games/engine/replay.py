@@ -1092,7 +1092,7 @@ class Replayer:
                 "Rule 1.3 B, E / R-40: a shoot-out follows a tied overtime of an elimination game", event, "type"
             )
         side = _given(event.team, event, "team")
-        number = _given(event.player, event, "player")
+        number = event.player
         count = len(shootout.attempts)
         if count == 0:
             shootout.first = side  # the coin-toss winner's choice
@@ -1100,32 +1100,27 @@ class Replayer:
         assert first is not None  # set by the first attempt
         second = other(first)
         in_rounds = count < 2 * rules.shootout_shooters
-        # R-40: after the first rounds the team that shot second starts each extra round.
+        # R-40, R-67: after the first rounds the team that shot second starts each extra round.
         expected = (first if count % 2 == 0 else second) if in_rounds else (second if count % 2 == 0 else first)
         if side != expected:
             self.refuse(f"Rule 1.3 E / R-40: teams shoot alternately; it is {expected}'s turn", event, "team")
         team = self.teams[side]
-        player = team.players.get(number)
-        if player is None:
-            self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {side} line-up", event, "player")
-        eligible = shootout.eligible[side]
-        if event.player not in eligible:
-            self.refuse(
-                f"R-40: {event.player} cannot shoot: goalkeeper, out of the game or penalty time left at the "
-                "end of overtime",
-                event,
-                "player",
-            )
+        if number is None:
+            if shootout.eligible[side]:
+                self.refuse("R-10: shootout_attempt needs a player", event, "player")
+            if event.scored:
+                self.refuse(f"R-67: {side} has no eligible shooter and scores nothing in its turns", event, "scored")
+        else:
+            if number not in team.players:
+                self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {side} line-up", event, "player")
+            problem = shooter_problem(shootout, side, number)
+            if problem is not None:
+                self.refuse(problem, event, "player")
         shot = shootout.shooters[side]
-        if event.player in shot and not eligible <= set(shot):
-            self.refuse(
-                f"Rule 1.3 E / R-40: {event.player} already shot; every eligible team-mate shoots first",
-                event,
-                "player",
-            )
-        shot.append(number)
+        if number is not None:
+            shot.append(number)
+            team.players[number].shootout_attempts += 1
         shootout.attempts.append((side, number, event.scored))
-        player.shootout_attempts += 1
         if event.scored:
             shootout.goals[side] += 1
         count += 1
@@ -1162,6 +1157,24 @@ def one_act_game_misconducts(batch: Iterable[tuple[Event, bool]]) -> set[str]:
         for e, _ in batch
         if e.penalty == GAME_MISCONDUCT and e.infraction is not None and (e.team, e.player, e.infraction) in acts
     }
+
+
+def shooter_problem(shootout: ShootoutState, side: str, number: int) -> str | None:
+    """Return why this player may not take the team's next shoot-out shot, or None (1.3 E, R-40, R-67).
+
+    Eligible shooters are the listed floor players not barred (out of the game, penalty time left at the end
+    of overtime); goalkeepers are not shooters. Nobody shoots again until every eligible team-mate has shot
+    as often, the first three rounds included: with fewer than three eligible they repeat in that rotation.
+    The console asks it to grey a shooter with the reason.
+    """
+    eligible = shootout.eligible.get(side, frozenset())
+    if number not in eligible:
+        return f"R-40: {number} cannot shoot: goalkeeper, out of the game or penalty time left at the end of overtime (R-67)"
+    shot = shootout.shooters[side]
+    fewest = min(shot.count(n) for n in eligible)
+    if shot.count(number) > fewest:
+        return f"Rule 1.3 E / R-40: {number} already shot; every eligible team-mate shoots first (R-67)"
+    return None
 
 
 def timeout_moment_problem(state: GameState, period: int, time: int) -> str | None:

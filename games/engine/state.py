@@ -104,6 +104,7 @@ class ShootoutDict(TypedDict):
     rounds: int
     attempts: list[ShootoutAttemptDict]
     winner: str | None
+    eligible: dict[str, list[int]]  # R-67: who may shoot (listed floor players not barred)
 
 
 class ResultDict(TypedDict):
@@ -448,7 +449,7 @@ class ShootoutState:
     """Shoot-out (1.3 E, R-40)."""
 
     first: str | None = None
-    attempts: list[tuple[str, int, bool]] = field(default_factory=list)
+    attempts: list[tuple[str, int | None, bool]] = field(default_factory=list)
     goals: dict[str, int] = field(default_factory=lambda: {"home": 0, "away": 0})
     shooters: dict[str, list[int]] = field(default_factory=lambda: {"home": [], "away": []})
     eligible: dict[str, frozenset[int]] = field(default_factory=dict)
@@ -461,6 +462,7 @@ class ShootoutState:
             "rounds": (len(self.attempts) + 1) // 2,
             "attempts": [{"team": t, "player": p, "scored": s} for t, p, s in self.attempts],
             "winner": self.winner,
+            "eligible": {side: sorted(numbers) for side, numbers in self.eligible.items()},
         }
 
 
