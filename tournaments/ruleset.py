@@ -46,6 +46,8 @@ class GameRules:
     shootout_shooters: int = 3  # 1.3 E, R-40
     timeouts_per_period: int = 1  # 1.2 B, R-12
     goal_ends_penalty: str = "first"  # 6.2.1 B, R-23; other rule sets: "least_time_left"
+    # which penalties are left as the differential: the captain's choice, fewest players short, last entered.
+    differential_order: tuple[str, ...] = ("captain", "fewest_short", "last_entered")
     report_clock: str = "elapsed"  # the official report shows elapsed time; or "countdown"
 
     def expected_minutes(self, *, elimination: bool) -> int:
@@ -69,6 +71,7 @@ class GameRules:
             "shootout_shooters": self.shootout_shooters,
             "timeouts_per_period": self.timeouts_per_period,
             "goal_ends_penalty": self.goal_ends_penalty,
+            "differential_order": list(self.differential_order),
         }
 
 
@@ -218,6 +221,20 @@ def _choice(*options: str) -> Check:
     return choice
 
 
+def _order(*options: str) -> Check:
+    def order(key: str, ref: str, value: Any) -> tuple[str, ...]:
+        if (
+            not isinstance(value, list | tuple)
+            or not value
+            or any(item not in options for item in value)
+            or len(set(value)) != len(value)
+        ):
+            raise RulesetError(key, f"{ref}: must list some of {', '.join(options)} once each, not {value!r}")
+        return tuple(value)
+
+    return order
+
+
 def _amount(key: str, ref: str, value: Any) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, int | str | Decimal):
         raise RulesetError(key, f'{ref}: must be an amount such as "200" or "200.00", not {value!r}')
@@ -283,6 +300,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, tuple[str, Check]]]] = {
             "shootout_shooters": ("R-40", _positive),
             "timeouts_per_period": ("R-12", _count),
             "goal_ends_penalty": ("R-23", _choice("first", "least_time_left")),
+            "differential_order": ("R-61", _order("captain", "fewest_short", "last_entered")),
             "report_clock": ("R-10", _choice("elapsed", "countdown")),
         },
     ),

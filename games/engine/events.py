@@ -29,6 +29,7 @@ GOALKEEPER_REPLACED = "goalkeeper_replaced"  # who takes the place of a goalkeep
 SHOT = "shot"
 SERVE = "serve"
 RETURN_FIRST = "return_first"
+DIFFERENTIAL = "differential"  # the captain's choice of which penalties are the differential
 SHOOTOUT_ATTEMPT = "shootout_attempt"
 FORFEIT = "forfeit"
 PROTEST = "protest"  # 9.1 A, R-50: a captain's protest made on the rink to the referee, recorded on the sheet
@@ -57,6 +58,7 @@ _FIELDS: dict[str, frozenset[str]] = {
     SHOT: frozenset({"team", "player"}),
     SERVE: frozenset({"team", "penalty", "player"}),
     RETURN_FIRST: frozenset({"team", "player"}),
+    DIFFERENTIAL: frozenset({"team", "penalty"}),
     SHOOTOUT_ATTEMPT: frozenset({"team", "player", "scored"}),
     FORFEIT: frozenset({"team"}),
     PROTEST: frozenset({"team"}),
@@ -76,6 +78,7 @@ _NEEDS_TEAM = frozenset(
         SHOT,
         SERVE,
         RETURN_FIRST,
+        DIFFERENTIAL,
         SHOOTOUT_ATTEMPT,
         FORFEIT,
         PROTEST,
@@ -244,6 +247,10 @@ def parse_event(data: object, seq: int) -> Event:
         event.coincidental = _bool(data, "coincidental") if "coincidental" in data else True
     elif kind in (PENALTY_SHOT_ATTEMPT, SHOOTOUT_ATTEMPT):
         event.scored = _bool(data, "scored")
+    elif kind == DIFFERENTIAL:
+        if data.get("penalty") is None:
+            raise EventFormatError("R-61: differential names the id of the penalty the captain leaves", field="penalty")
+        event.penalty = str(data["penalty"])
     elif kind == SERVE:
         if data.get("penalty") is None:
             raise EventFormatError(

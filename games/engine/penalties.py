@@ -81,13 +81,13 @@ def start(team: TeamState, serve: Serve, now: int) -> None:
     serve.start = now
     serve.end = now + serve.length
     team.running.append(serve)
-    if serve.strength and not serve.penalty.coincidental:
+    if serve.strength and not serve.coincidental:
         team.running_strength += 1
 
 
 def activate(team: TeamState, serve: Serve, now: int, ruleset: Ruleset) -> None:
     """Start a serve, or stack it when two penalties already remove floor players (6.2.1 A, 6.2.2 A)."""
-    if serve.strength and not serve.penalty.coincidental and team.running_strength >= ruleset.max_running:
+    if serve.strength and not serve.coincidental and team.running_strength >= ruleset.max_running:
         serve.status = STACKED
         team.stack.append(serve)
     else:
@@ -111,7 +111,7 @@ def end_serve(team: TeamState, serve: Serve, now: int, ruleset: Ruleset, *, by_g
     serve.end = now
     following = serve.next
     stays = following is not None and following.served_by == serve.served_by and serve.served_by is not None
-    if not (serve.strength and not serve.penalty.coincidental):
+    if not (serve.strength and not serve.coincidental):
         # 6.1.4 A, 6.2.3 B, 6.4.1 D-E: the player stays in the box until the first stoppage after expiry.
         if following is not None:
             activate(team, following, now, ruleset)
@@ -121,7 +121,7 @@ def end_serve(team: TeamState, serve: Serve, now: int, ruleset: Ruleset, *, by_g
             _hold(serve, now, by_stacking=False)
         return
     team.running_strength -= 1
-    if following is not None and following.strength and not following.penalty.coincidental:
+    if following is not None and following.strength and not following.coincidental:
         # The same chain keeps its place: second half of a double minor (R-23), consecutive penalties (6.3 F).
         _leave(team, serve)
         start(team, following, now)
@@ -174,7 +174,7 @@ def goal_ends_penalty(conceding: TeamState, scoring: TeamState, now: int, rulese
     """
     if conceding.entitled(ruleset) >= scoring.entitled(ruleset):
         return None
-    candidates = [s for s in conceding.running if s.goal_ends and not s.penalty.coincidental]
+    candidates = [s for s in conceding.running if s.goal_ends and not s.coincidental]
     if not candidates:
         return None
     if ruleset.goal_ends_penalty == "first":

@@ -1,6 +1,7 @@
 """Replay a game log into a state: one pass over the events in (period, time, entry) order."""
 
 from collections.abc import Iterable
+from itertools import combinations
 from operator import attrgetter
 from typing import NoReturn, TypeVar
 
@@ -11,6 +12,7 @@ from .events import (
     CLOCK_START,
     CLOCK_STOP,
     CORRECTION,
+    DIFFERENTIAL,
     FORFEIT,
     GAME_END,
     GOAL,
@@ -76,6 +78,7 @@ _SAME_STOPPAGE = frozenset(
         CLOCK_STOP,
         TIMEOUT,
         RETURN_FIRST,
+        DIFFERENTIAL,
         SHOT,
         GOALKEEPER_PULLED,
         GOALKEEPER_RETURNED,
@@ -179,6 +182,7 @@ class Replayer:
         "deferred",
         "washed_halves",
         "awarded_at",
+        "choices",
     )
 
     def __init__(self, game: Game, ruleset: Ruleset = DEFAULT_RULESET):
@@ -201,6 +205,8 @@ class Replayer:
         self.washed_halves: set[str] = set()
         # R-69: (conceding side, period, time) of the awarded goals: the foul's minor is recorded, not served.
         self.awarded_at: set[tuple[str, int, int]] = set()
+        # R-61: the captain's choices of the differential at the stoppage being assessed.
+        self.choices: list[Event] = []
         self.handlers = {
             PERIOD_START: self.period_start,
             PERIOD_END: self.period_end,
@@ -216,6 +222,7 @@ class Replayer:
             SHOT: self.shot,
             SERVE: self.serve,
             RETURN_FIRST: self.return_first,
+            DIFFERENTIAL: self.differential,
             SHOOTOUT_ATTEMPT: self.shootout_attempt,
             FORFEIT: self.forfeit,
             PROTEST: self.protest,
@@ -714,8 +721,9 @@ class Replayer:
             records.append(record)
         records.extend(self.pending_records)
         self.pending_records = []
-        if records:
-            self.mark_coincidental(records)
+        choices, self.choices = self.choices, []
+        if records or choices:
+            self.mark_coincidental(records, choices)
             for side in ("home", "away"):
                 mine = [r for r in records if r.team == side]
                 if mine:
@@ -726,16 +734,93 @@ class Replayer:
             for event in decisions:
                 self.goalkeeper_replaced(event)
 
-    def mark_coincidental(self, records: list[PenaltyRecord]) -> None:
-        """Pair penalties of equal length given to both teams at this stoppage (6.1.3 C-D, 6.2.3, R-25)."""
-        by_length: dict[int, dict[str, list[PenaltyRecord]]] = {}
+    def mark_coincidental(self, records: list[PenaltyRecord], choices: list[Event]) -> None:
+        """Cancel the penalties of both teams at this stoppage one for one (6.1.3 C-D, 6.2.3, R-25, R-60, R-61).
+
+        Majors and match penalties cancel each other, then minors and bench minors (a double minor counts as
+        two); a minor never cancels a major (R-60). What is left on the team with more, the differential, is
+        served normally; which penalties are left follows ``ruleset.differential_order`` (R-61).
+        """
+        chosen: dict[str, set[str]] = {"home": set(), "away": set()}
+        for event in choices:
+            side = _given(event.team, event, "team")
+            if not any(r.id == event.penalty and r.team == side for r in records):
+                self.refuse(
+                    f"R-61: {side} has no penalty {event.penalty!r} assessed at this stoppage to leave as the "
+                    "differential",
+                    event,
+                    "penalty",
+                )
+            chosen[side].add(_given(event.penalty, event, "penalty"))
+        units: dict[str, dict[str, list[PenaltyRecord]]] = {
+            "major": {"home": [], "away": []},
+            "minor": {"home": [], "away": []},
+        }
         for record in records:
-            length = 2 if record.washed_out_half else box.COINCIDENT_LENGTH.get(record.kind)  # R-58
-            if length is not None and record.status == "assessed" and record.pairable:
-                by_length.setdefault(length, {"home": [], "away": []})[record.team].append(record)
-        for pair in by_length.values():
-            for home, away in zip(pair["home"], pair["away"], strict=False):
-                home.coincidental = away.coincidental = True
+            if record.status != "assessed" or not record.pairable:
+                continue
+            if record.kind in (MAJOR, MATCH):
+                units["major"][record.team].append(record)
+            elif record.kind in (MINOR, BENCH_MINOR):
+                units["minor"][record.team].append(record)
+            elif record.kind == DOUBLE_MINOR:
+                units["minor"][record.team].extend([record] * (1 if record.washed_out_half else 2))
+        for pair in units.values():
+            home, away = pair["home"], pair["away"]
+            side = "home" if len(home) > len(away) else "away"
+            left = self.differential_of(self.teams[side], pair[side], abs(len(home) - len(away)), chosen[side])
+            for team_units in (home, away):
+                remaining = list(left) if team_units is pair[side] else []
+                for record in team_units:
+                    if record in remaining:
+                        remaining.remove(record)
+                    else:
+                        record.coincidental_units += 1
+        for record in records:
+            if record.coincidental_units:
+                whole = 1 if record.washed_out_half or record.kind != DOUBLE_MINOR else 2
+                record.coincidental = record.coincidental_units >= whole
+
+    def differential_of(
+        self, team: TeamState, units: list[PenaltyRecord], count: int, chosen: set[str]
+    ) -> list[PenaltyRecord]:
+        """Return the ``count`` units of a team's penalties left as the differential (R-61, 6.1.3 D).
+
+        Tried in ``ruleset.differential_order``: the captain's choice where the sheet records one
+        (``differential``), those that leave the team fewest players short (a player already serving a strength
+        penalty adds nobody: R-64), the last entered.
+        """
+        if count == 0:
+            return []
+        if count >= len(units):
+            return list(units)
+        serving = {s.served_by for s in team.box if s.strength and not s.coincidental and s.status != DONE}
+        serving.discard(None)
+
+        def short(record: PenaltyRecord) -> object:
+            if record.kind in (MAJOR, MATCH) or record.player is None:
+                return ("substitute", record.id)
+            return None if record.player in serving else record.player
+
+        def rank(option: tuple[PenaltyRecord, ...]) -> tuple[object, ...]:
+            keys: list[object] = []
+            for criterion in self.rules.differential_order:
+                if criterion == "captain":
+                    keys.append(-sum(1 for r in option if r.id in chosen))
+                elif criterion == "fewest_short":
+                    keys.append(len({short(r) for r in option} - {None}))
+                else:
+                    keys.append(sorted(-r.seq for r in option))
+            return tuple(keys)
+
+        options: dict[tuple[str, ...], tuple[PenaltyRecord, ...]] = {}
+        if len(units) <= 12:
+            for option in combinations(units, count):
+                options.setdefault(tuple(sorted(r.id for r in option)), option)
+        else:  # never on a real sheet: the last entered
+            option = tuple(sorted(units, key=lambda r: r.seq)[-count:])
+            options[("last",)] = option
+        return list(min(options.values(), key=rank))
 
     def seat(self, team: TeamState, records: list[PenaltyRecord]) -> None:
         """Create the serves of a team's penalties of this stoppage and start or stack them."""
@@ -755,7 +840,8 @@ class Replayer:
             rank: dict[str, float] = dict(_CHAIN_RANK)
             if team.running_strength >= rules.max_running:
                 rank[MAJOR] = rank[MATCH] = 1.5
-            mine.sort(key=lambda r: (rank.get(r.kind, 3), r.seq))
+            # R-61: a player with coincidental penalties and the differential serves the differential first.
+            mine.sort(key=lambda r: (r.coincidental, rank.get(r.kind, 3), r.seq))
             chain: list[Serve] = []
             for record in mine:
                 if record.kind == MISCONDUCT and out:
@@ -765,7 +851,8 @@ class Replayer:
                 lengths = box.segments(record.kind, rules)
                 if record.washed_out_half:
                     lengths = lengths[1:]  # R-58: only the second half is served, from the goal
-                for length in lengths:
+                split = record.kind == DOUBLE_MINOR and not record.coincidental and record.coincidental_units > 0
+                for half, length in enumerate(lengths):
                     self.serve_order += 1
                     serve = Serve(
                         penalty=record,
@@ -776,6 +863,8 @@ class Replayer:
                         goal_ends=record.kind in box.GOAL_ENDS,
                         order=self.serve_order,
                     )
+                    if split:
+                        serve.half_coincidental = half > 0  # R-61: the differential half first
                     record_serves = record.serves
                     record_serves.append(serve)
                     team.box.append(serve)
@@ -840,6 +929,17 @@ class Replayer:
         record.served_by = event.player
         for serve in open_serves:
             serve.served_by = event.player
+
+    def differential(self, event: Event) -> None:
+        """Record the captain's choice of a penalty left as the differential at this stoppage (R-61, 6.1.3 D)."""
+        if self.state.running:
+            self.refuse(
+                "R-61: the differential is chosen at the stoppage where the penalties are assessed", event, "time"
+            )
+        _given(event.team, event, "team")
+        self.choices.append(event)
+        if self.batch_key is None:
+            self.batch_key = (self.state.period, self.state.elapsed)
 
     def return_first(self, event: Event) -> None:
         """Record the captain's choice of who returns first when two penalties end together (6.2.2 C)."""

@@ -34,6 +34,7 @@ PENALTY_KINDS = (
 ROUND_ROBIN = "round_robin"
 ELIMINATION = "elimination"
 GAME_TYPES = (ROUND_ROBIN, ELIMINATION)
+DIFFERENTIAL_CRITERIA = frozenset({"captain", "fewest_short", "last_entered"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,11 +71,18 @@ class Ruleset:
     stick_infractions_for_ejection: int = 3
     # 6.4.6 C, 6.4.8 B: in the last two minutes of regulation or overtime these become a penalty shot.
     penalty_shot_in_last_two_minutes: frozenset[str] = frozenset({"illegal_substitution", "displacing_goal_post"})
+    # which penalties are left as the differential when whole penalties cancel one for one: the captain's
+    # choice where the sheet records one, else those that leave the team fewest players short, then the last entered.
+    differential_order: tuple[str, ...] = ("captain", "fewest_short", "last_entered")
 
     def __post_init__(self) -> None:
         if self.goal_ends_penalty not in ("first", "least_time_left"):
             raise ScriptError(
                 "R-23: goal_ends_penalty is 'first' (6.2.1 B) or 'least_time_left'", field="goal_ends_penalty"
+            )
+        if not set(self.differential_order) <= DIFFERENTIAL_CRITERIA:
+            raise ScriptError(
+                f"R-61: differential_order lists {', '.join(sorted(DIFFERENTIAL_CRITERIA))}", field="differential_order"
             )
         if not 0 < self.min_floor_players <= self.floor_players:
             raise ScriptError("R-22: min_floor_players must be between 1 and floor_players", field="min_floor_players")
@@ -104,6 +112,8 @@ class Ruleset:
         values = dict(data)
         if "penalty_shot_in_last_two_minutes" in values:
             values["penalty_shot_in_last_two_minutes"] = frozenset(values["penalty_shot_in_last_two_minutes"])
+        if "differential_order" in values:
+            values["differential_order"] = tuple(values["differential_order"])
         return cls(**values)
 
 

@@ -239,6 +239,7 @@ class PenaltyRecord:
     stick: bool = False
     call: bool = True  # counts as a penalty call for 6.1.7
     washed_out_half: bool = False  # a goal washed out the first half of this signalled double minor
+    coincidental_units: int = 0  # minors (a double minor's halves) that cancel; 1 of 2 splits a double minor
     goalkeeper: bool = False
     seq: int = 0
     serves: "list[Serve]" = field(default_factory=list)
@@ -284,10 +285,11 @@ class Serve:
     held_by_stacking: bool = False  # kept in the box by 6.2.2 B rather than by 6.1.4 A / 6.4.1 D
     next: "Serve | None" = None
     prev: "Serve | None" = None
+    half_coincidental: bool | None = None  # set on the halves of a double minor split by the differential
 
     @property
     def coincidental(self) -> bool:
-        return self.penalty.coincidental
+        return self.penalty.coincidental if self.half_coincidental is None else self.half_coincidental
 
     @property
     def ends_at(self) -> int:

@@ -22,6 +22,8 @@ def test_the_defaults_are_the_interpretation_decisions():
     game = ruleset.game
     assert (game.period_minutes, game.periods, game.overtime_minutes, game.shootout_shooters) == (20, 2, 10, 3)
     assert game.goal_ends_penalty == "first"
+    assert game.differential_order == ("captain", "fewest_short", "last_entered")
+    assert game.engine_parameters()["differential_order"] == ["captain", "fewest_short", "last_entered"]
     protests = ruleset.protests
     assert protests.administrative_confirm_window == timedelta(hours=1, minutes=30)
     assert protests.ruling_window == protests.federation_window == timedelta(hours=3)
@@ -85,6 +87,8 @@ def test_it_refuses_unknown_keys(data, field):
         ({"eligibility": {"junior_min_age": 25}}, "eligibility.junior_min_age", "R-01"),
         ({"game": {"period_minutes": 0}}, "game.period_minutes", "R-11"),
         ({"game": {"goal_ends_penalty": "last"}}, "game.goal_ends_penalty", "R-23"),
+        ({"game": {"differential_order": ["coin_toss"]}}, "game.differential_order", "R-61"),
+        ({"game": {"differential_order": ["captain", "captain"]}}, "game.differential_order", "R-61"),
         ({"game": {"report_clock": "sundial"}}, "game.report_clock", "R-10"),
         ({"protests": {"ruling_minutes": 2.5}}, "protests.ruling_minutes", "R-51"),
         ({"protests": {"fee_amount": "lots"}}, "protests.fee_amount", "R-52"),
