@@ -986,7 +986,7 @@ class Replayer:
         One asked at the buzzer that ends a period, in an intermission or before a period's opening face-off
         is refused and uses nothing (1.2 B, 5.5.2 A).
         """
-        problem = timeout_moment_problem(self.state, event.period, event.time)
+        problem = self.state.timeout_moment_problem(event.period, event.time)
         if problem is not None:
             self.refuse(problem, event, "time")
 
@@ -1213,7 +1213,7 @@ class Replayer:
         else:
             if number not in team.players:
                 self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {side} line-up", event, "player")
-            problem = shooter_problem(shootout, side, number)
+            problem = shootout.shooter_problem(side, number)
             if problem is not None:
                 self.refuse(problem, event, "player")
         shot = shootout.shooters[side]
@@ -1257,40 +1257,6 @@ def one_act_game_misconducts(batch: Iterable[tuple[Event, bool]]) -> set[str]:
         for e, _ in batch
         if e.penalty == GAME_MISCONDUCT and e.infraction is not None and (e.team, e.player, e.infraction) in acts
     }
-
-
-def shooter_problem(shootout: ShootoutState, side: str, number: int) -> str | None:
-    """Return why this player may not take the team's next shoot-out shot, or None (1.3 E, R-40, R-67).
-
-    Eligible shooters are the listed floor players not barred (out of the game, penalty time left at the end
-    of overtime); goalkeepers are not shooters. Nobody shoots again until every eligible team-mate has shot
-    as often, the first three rounds included: with fewer than three eligible they repeat in that rotation.
-    The console asks it to grey a shooter with the reason.
-    """
-    eligible = shootout.eligible.get(side, frozenset())
-    if number not in eligible:
-        return f"R-40: {number} cannot shoot: goalkeeper, out of the game or penalty time left at the end of overtime (R-67)"
-    shot = shootout.shooters[side]
-    fewest = min(shot.count(n) for n in eligible)
-    if shot.count(number) > fewest:
-        return f"Rule 1.3 E / R-40: {number} already shot; every eligible team-mate shoots first (R-67)"
-    return None
-
-
-def timeout_moment_problem(state: GameState, period: int, time: int) -> str | None:
-    """Return why no time-out may be called at this moment under R-71 (1.2 B, 5.5.2 A), or None.
-
-    The console asks it to offer the time-out only where the engine accepts it.
-    """
-    if state.status == IN_PROGRESS and period == state.period:
-        if time == state.elapsed and time == 0 and state.running:
-            return f"R-71 / 5.5.2 A: no time-out before period {period}'s opening face-off"
-        if time >= state.period_length:
-            return f"R-71 / 1.2 B: no time-out at the buzzer that ends period {period}"
-        return None
-    if state.status in (INTERMISSION, NOT_STARTED) or (state.status == IN_PROGRESS and period < state.period):
-        return "R-71 / 1.2 B: no time-out at a period's end or in an intermission; the same period must resume"
-    return None
 
 
 def replay(events: Iterable[Event], game: Game, ruleset: Ruleset = DEFAULT_RULESET) -> GameState:

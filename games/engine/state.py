@@ -105,6 +105,7 @@ class ShootoutDict(TypedDict):
     attempts: list[ShootoutAttemptDict]
     winner: str | None
     eligible: dict[str, list[int]]  # R-67: who may shoot (listed floor players not barred)
+    barred: dict[str, dict[str, str]]  # R-67: per team, every listed player who may not take its next shot: why
 
 
 class ResultDict(TypedDict):
@@ -143,6 +144,7 @@ class TeamDict(TypedDict):
     goalkeeper: int | None
     goalkeeper_replacement: GoalkeeperReplacementDict | None
     penalty_shots_pending: list[str]
+    timeout_refused: str | None  # why a time-out may not be called now (5.5.2, R-12, R-71), None when it may
 
 
 class ProtestDict(TypedDict):
@@ -465,7 +467,27 @@ class ShootoutState:
             "attempts": [{"team": t, "player": p, "scored": s} for t, p, s in self.attempts],
             "winner": self.winner,
             "eligible": {side: sorted(numbers) for side, numbers in self.eligible.items()},
+            "barred": {side: {} for side in self.eligible},
         }
+
+    def shooter_problem(self, side: str, number: int) -> str | None:
+        """Return why this player may not take the team's next shoot-out shot, or None (1.3 E, R-40, R-67).
+
+        Eligible shooters are the listed floor players not barred (out of the game, penalty time left at the
+        end of overtime); goalkeepers are not shooters. Nobody shoots again until every eligible team-mate has
+        shot as often, the first three rounds included: with fewer than three eligible they repeat in that
+        rotation. The console greys a shooter with this reason.
+        """
+        eligible = self.eligible.get(side, frozenset())
+        if number not in eligible:
+            return (
+                f"R-40: {number} cannot shoot: goalkeeper, out of the game or penalty time left at the end of "
+                "overtime (R-67)"
+            )
+        shot = self.shooters[side]
+        if shot.count(number) > min(shot.count(n) for n in eligible):
+            return f"Rule 1.3 E / R-40: {number} already shot; every eligible team-mate shoots first (R-67)"
+        return None
 
 
 @dataclass(slots=True)
@@ -516,6 +538,51 @@ class GameState:
         if self.period > self.ruleset.periods:
             return self.ruleset.overtime_length
         return self.ruleset.period_length
+
+    def timeout_moment_problem(self, period: int, time: int) -> str | None:
+        """Return why no time-out may be called at this moment under R-71 (1.2 B, 5.5.2 A), or None.
+
+        A time-out is called at a stoppage after which the same period resumes with a face-off: not at the buzzer
+        that ends a period, in an intermission or before a period's opening face-off.
+        """
+        if self.status == IN_PROGRESS and period == self.period:
+            if time == self.elapsed == 0 and self.running:
+                return f"R-71 / 5.5.2 A: no time-out before period {period}'s opening face-off"
+            if time >= self.period_length:
+                return f"R-71 / 1.2 B: no time-out at the buzzer that ends period {period}"
+            return None
+        if self.status in (INTERMISSION, NOT_STARTED) or (self.status == IN_PROGRESS and period < self.period):
+            return "R-71 / 1.2 B: no time-out at a period's end or in an intermission; the same period must resume"
+        return None
+
+    def timeout_problem(self, side: str) -> str | None:
+        """Return why the team may not call a time-out now, or None: what the console offers (5.5.2, R-12, R-71)."""
+        if self.status != IN_PROGRESS:
+            return "R-71 / 1.2 B: a time-out is called during a period, at a stoppage"
+        if self.period > self.ruleset.periods:
+            return "Rule 5.5.2 D / R-12: no time-out in overtime"
+        if self.elapsed == 0 and self.running:
+            return self.timeout_moment_problem(self.period, self.elapsed)
+        if self.running:
+            return "Rule 5.5.2 A: a time-out is called at a stoppage of play"
+        moment = self.timeout_moment_problem(self.period, self.elapsed)
+        if moment is not None:
+            return moment
+        if self.teams[side].timeouts.get(self.period, 0) >= self.ruleset.timeouts_per_period:
+            return f"Rule 1.2 B / 5.5.2 B / R-12: {side} already used its time-out of period {self.period}"
+        return None
+
+    def _shootout_dict(self) -> ShootoutDict:
+        shootout = self.shootout
+        assert shootout is not None
+        data = shootout.to_dict()
+        if shootout.winner is None:
+            for side in shootout.eligible:
+                for number in sorted(self.teams[side].players):
+                    problem = shootout.shooter_problem(side, number)
+                    if problem is not None:
+                        data["barred"][side][str(number)] = problem
+        return data
 
     def strength(self, side: str) -> int:
         """Return the entitled floor strength of a team (R-22)."""
@@ -596,6 +663,7 @@ class GameState:
                 "goalkeeper": team.goalkeeper,
                 "goalkeeper_replacement": None if team.replacement is None else team.replacement.to_dict(),
                 "penalty_shots_pending": list(team.pending_shots),
+                "timeout_refused": self.timeout_problem(side),
             }
         return {
             "game_type": self.game.game_type,
@@ -617,7 +685,7 @@ class GameState:
             "penalties": [p.to_dict() for p in self.penalties],
             "goals": [g.to_dict() for g in self.goals],
             "notices": [n.to_dict() for n in self.notices],
-            "shootout": None if self.shootout is None else self.shootout.to_dict(),
+            "shootout": None if self.shootout is None else self._shootout_dict(),
             "result": None if self.result is None else self.result.to_dict(),
             "protests": [p.to_dict() for p in self.protests],
         }
