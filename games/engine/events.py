@@ -49,7 +49,9 @@ _FIELDS: dict[str, frozenset[str]] = {
     CLOCK_START: frozenset(),
     CLOCK_STOP: frozenset(),
     GOAL: frozenset({"team", "player", "assist", "assists", "own_goal", "awarded", "empty_net"}),
-    PENALTY: frozenset({"team", "player", "infraction", "penalty", "delayed", "served_by", "article", "coincidental"}),
+    PENALTY: frozenset(
+        {"team", "player", "staff", "infraction", "penalty", "delayed", "served_by", "article", "coincidental"}
+    ),
     PENALTY_SHOT_ATTEMPT: frozenset({"team", "player", "scored"}),
     TIMEOUT: frozenset({"team"}),
     GOALKEEPER_PULLED: frozenset({"team"}),
@@ -110,6 +112,7 @@ class Event:
     scored: bool = False
     voids: str | None = None
     article: str | None = None
+    staff: str | None = None  # a bench staff member penalized instead of a player (6.4.28 B, 8.2 C)
     coincidental: bool = True  # False: the officials keep this penalty out of the coincidental pairs (6.1.3 D)
 
     @property
@@ -245,6 +248,13 @@ def parse_event(data: object, seq: int) -> Event:
         event.delayed = _bool(data, "delayed")
         event.served_by = _player(data.get("served_by"), "served_by")
         event.coincidental = _bool(data, "coincidental") if "coincidental" in data else True
+        staff = data.get("staff")
+        if staff is not None and (not isinstance(staff, str) or event.player is not None):
+            raise EventFormatError(
+                "Rule 6.4.28 B / 8.2 C: staff names a bench staff member of the team, instead of a player",
+                field="staff",
+            )
+        event.staff = staff
     elif kind in (PENALTY_SHOT_ATTEMPT, SHOOTOUT_ATTEMPT):
         event.scored = _bool(data, "scored")
     elif kind == DIFFERENTIAL:

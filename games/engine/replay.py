@@ -554,7 +554,14 @@ class Replayer:
         self.batch_key = (state.period, state.elapsed)
 
     def check_penalty(self, event: Event, team: TeamState) -> None:
-        if event.player is None:
+        if event.staff is not None:
+            if event.staff not in team.roster.staff:
+                self.refuse(f"Rule 5.1 B / R-07: {event.staff!r} is not on the {team.side} bench staff", event, "staff")
+            if event.staff in team.staff_out:
+                self.refuse(f"Rule {team.staff_out[event.staff]}: {event.staff} is out of the game", event, "staff")
+            if event.penalty == PENALTY_SHOT:
+                self.refuse("Rule 6.1.8: a penalty shot is awarded against a team, not its staff", event, "penalty")
+        elif event.player is None:
             if event.penalty != BENCH_MINOR:
                 self.refuse(
                     f"Rule 6.1.2 D: only a bench minor may name no player; a {event.penalty} names the offender",
@@ -628,6 +635,7 @@ class Replayer:
             pairable=event.coincidental,
             seq=event.seq,
             call=call,
+            staff=event.staff,
         )
         if status == "assessed":
             record.minutes = self.rules.minutes_for(kind)
@@ -640,6 +648,13 @@ class Replayer:
 
     def charge(self, team: TeamState, record: PenaltyRecord) -> list[PenaltyRecord]:
         """Charge minutes and count calls; add the automatic penalties of 6.1.3 B and 6.1.7 (R-29)."""
+        if record.staff is not None:
+            # 6.4.28 B, 8.2 C: minutes to the staff member (6.1.7 counts players' calls only); a game misconduct or
+            # match penalty sends him off; a floor player designated with ``serve`` serves any time.
+            team.staff_minutes[record.staff] = team.staff_minutes.get(record.staff, 0) + record.minutes
+            if record.kind in OUT_OF_GAME and record.staff not in team.staff_out:
+                team.staff_out[record.staff] = record.article or ("6.1.6 A" if record.kind == MATCH else "6.1.5 A")
+            return []
         if record.player is None:
             team.bench_minutes += record.minutes
             return []
@@ -826,13 +841,14 @@ class Replayer:
         """Create the serves of a team's penalties of this stoppage and start or stack them."""
         rules = self.rules
         now = self.state.now
-        by_player: dict[int | None, list[PenaltyRecord]] = {}
+        by_player: dict[int | str | None, list[PenaltyRecord]] = {}  # a staff member's penalties: "staff:<name>"
         for record in records:
             if record.status == "assessed" and box.segments(record.kind, rules):
-                by_player.setdefault(record.player, []).append(record)
+                key = record.player if record.staff is None else f"staff:{record.staff}"
+                by_player.setdefault(key, []).append(record)
         heads: list[Serve] = []
         for number, mine in by_player.items():
-            player = team.players.get(number) if number is not None else None
+            player = team.players.get(number) if isinstance(number, int) else None
             out = player is not None and player.out_of_game is not None
             misconduct_too = any(r.kind == MISCONDUCT for r in mine)
             # 6.2.1 C: major first, then the minor; 6.1.4 C: the misconduct after the minor.
@@ -1248,14 +1264,16 @@ def one_act_game_misconducts(batch: Iterable[tuple[Event, bool]]) -> set[str]:
     """
     batch = list(batch)
     acts = {
-        (e.team, e.player, e.infraction)
+        (e.team, e.player, e.staff, e.infraction)
         for e, _ in batch
         if e.penalty in (MINOR, BENCH_MINOR, DOUBLE_MINOR, MAJOR) and e.infraction is not None
     }
     return {
         e.id
         for e, _ in batch
-        if e.penalty == GAME_MISCONDUCT and e.infraction is not None and (e.team, e.player, e.infraction) in acts
+        if e.penalty == GAME_MISCONDUCT
+        and e.infraction is not None
+        and (e.team, e.player, e.staff, e.infraction) in acts
     }
 
 

@@ -82,7 +82,7 @@ class Outcome:
 def _roster(side: str, data: object) -> TeamRoster:
     if not isinstance(data, dict):
         raise ScriptError(f"R-07: teams.{side} is a mapping with players and goalkeepers", field="teams")
-    unknown = set(data) - {"name", "players", "goalkeepers", "captain"}
+    unknown = set(data) - {"name", "players", "goalkeepers", "captain", "staff"}
     if unknown:
         raise ScriptError(f"R-07: teams.{side} has no field(s) {', '.join(sorted(unknown))}", field="teams")
     numbers: dict[str, frozenset[int]] = {}
@@ -93,7 +93,11 @@ def _roster(side: str, data: object) -> TeamRoster:
         if len(set(value)) != len(value):
             raise ScriptError(f"Rule 3.2.9 D / R-06: teams.{side}.{key} repeats a number", field="teams")
         numbers[key] = frozenset(value)
+    staff = data.get("staff", [])
+    if not isinstance(staff, list) or not all(isinstance(n, str) and n for n in staff) or len(set(staff)) != len(staff):
+        raise ScriptError(f"R-07: teams.{side}.staff is a list of the bench staff's names, once each", field="teams")
     return TeamRoster(
+        staff=frozenset(staff),
         name=str(data.get("name", side)),
         skaters=numbers["players"],
         goalkeepers=numbers["goalkeepers"],

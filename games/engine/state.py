@@ -46,6 +46,7 @@ class PenaltyDict(TypedDict):
     automatic: str | None
     coincidental: bool
     stick_infraction: bool
+    staff: str | None  # the bench staff member penalized (6.4.28 B, 8.2 C), player null
     washed_out_half: bool  # the first half of a signalled double minor a goal washed out
 
 
@@ -130,6 +131,11 @@ class BoxEntryDict(TypedDict):
     affects_strength: bool
 
 
+class StaffDict(TypedDict):
+    minutes: int
+    out_of_game_by: str | None
+
+
 class TeamDict(TypedDict):
     name: str
     score: int
@@ -140,6 +146,7 @@ class TeamDict(TypedDict):
     timeouts: dict[str, int]
     goalkeeper_pulled: bool
     bench_minutes: int
+    staff: dict[str, StaffDict]  # bench staff penalized: minutes charged, out of the game (6.4.28 B, 8.2 C)
     signalled_penalties: list[str]
     goalkeeper: int | None
     goalkeeper_replacement: GoalkeeperReplacementDict | None
@@ -189,6 +196,7 @@ class TeamRoster:
     skaters: frozenset[int]
     goalkeepers: frozenset[int]
     captain: int | None = None
+    staff: frozenset[str] = frozenset()  # bench staff (5.1 B): manager, coach, trainer (6.4.28 B, 8.2 C)
 
     def __post_init__(self) -> None:
         if self.skaters & self.goalkeepers:
@@ -241,6 +249,7 @@ class PenaltyRecord:
     stick: bool = False
     call: bool = True  # counts as a penalty call for 6.1.7
     washed_out_half: bool = False  # a goal washed out the first half of this signalled double minor
+    staff: str | None = None  # a bench staff member penalized (6.4.28 B, 8.2 C); player is None
     coincidental_units: int = 0  # minors (a double minor's halves) that cancel; 1 of 2 splits a double minor
     goalkeeper: bool = False
     seq: int = 0
@@ -265,6 +274,7 @@ class PenaltyRecord:
             "automatic": self.automatic,
             "coincidental": self.coincidental,
             "stick_infraction": self.stick,
+            "staff": self.staff,
             "washed_out_half": self.washed_out_half,
         }
 
@@ -366,6 +376,8 @@ class TeamState:
     goalkeeper_pulled: bool = False
     goalkeeper: int | None = None
     bench_minutes: int = 0  # bench penalties with no identified player
+    staff_minutes: dict[str, int] = field(default_factory=dict)  # penalties to bench staff (6.4.28 B, 8.2 C)
+    staff_out: dict[str, str] = field(default_factory=dict)  # staff sent off: the article
     players: dict[int, PlayerRecord] = field(default_factory=dict)
     box: list[Serve] = field(default_factory=list)  # every serve not done, in order of entry
     running: list[Serve] = field(default_factory=list)
@@ -659,6 +671,10 @@ class GameState:
                 "timeouts": {str(period): used for period, used in sorted(team.timeouts.items())},
                 "goalkeeper_pulled": team.goalkeeper_pulled,
                 "bench_minutes": team.bench_minutes,
+                "staff": {
+                    name: {"minutes": minutes, "out_of_game_by": team.staff_out.get(name)}
+                    for name, minutes in sorted(team.staff_minutes.items())
+                },
                 "signalled_penalties": [e.id for e in team.signalled],
                 "goalkeeper": team.goalkeeper,
                 "goalkeeper_replacement": None if team.replacement is None else team.replacement.to_dict(),
