@@ -67,6 +67,22 @@ def register_person_fields(app: str, fields: Iterable[tuple[type[models.Model], 
     hooks.person_merge.register(app, handler, covers=[field_label(model, field) for model, field in fields])
 
 
+def person_foreign_keys() -> list[tuple[type[models.Model], str]]:
+    """Every ForeignKey or one-to-one field, of every installed model, to Person (history tables aside: they keep
+    the past as it was), in a fixed order."""
+    from django.apps import apps
+    from simple_history.models import HistoricalChanges
+
+    found = []
+    for model in apps.get_models():
+        if issubclass(model, HistoricalChanges):
+            continue
+        for field in model._meta.get_fields():
+            if field.is_relation and field.concrete and field.related_model is Person and not field.many_to_many:
+                found.append((model, field.name))
+    return sorted(found, key=lambda item: field_label(*item))
+
+
 def _own_fields() -> list[tuple[type[models.Model], str]]:
     from django.apps import apps
 

@@ -30,7 +30,7 @@ from tournaments.models import GoalRecord, RosterEntry, TeamOfficial
 
 
 def _person_fields() -> set[str]:
-    """Every ForeignKey or one-to-one field of every model (history tables aside: they keep the past) to Person."""
+    """Every relation field of every model (history tables aside: they keep the past) to Person."""
     found = set()
     for model in apps.get_models(include_auto_created=True):
         if issubclass(model, HistoricalChanges):
@@ -39,6 +39,7 @@ def _person_fields() -> set[str]:
             if field.is_relation and field.concrete and field.related_model is Person:
                 assert not field.many_to_many, f"{model.__name__}.{field.name}: a many-to-many to Person needs a handler"
                 found.add(merge.field_label(model, field.name))
+    assert found == {merge.field_label(*item) for item in merge.person_foreign_keys()}
     return found
 
 
