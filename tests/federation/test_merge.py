@@ -37,7 +37,9 @@ def _person_fields() -> set[str]:
             continue
         for field in model._meta.get_fields():
             if field.is_relation and field.concrete and field.related_model is Person:
-                assert not field.many_to_many, f"{model.__name__}.{field.name}: a many-to-many to Person needs a handler"
+                assert not field.many_to_many, (
+                    f"{model.__name__}.{field.name}: a many-to-many to Person needs a handler"
+                )
                 found.add(merge.field_label(model, field.name))
     assert found == {merge.field_label(*item) for item in merge.person_foreign_keys()}
     return found
