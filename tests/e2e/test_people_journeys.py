@@ -146,7 +146,7 @@ def test_staff_download_their_filtered_people_as_csv_and_xlsx(page, login_as, it
     assert rows[1][rows[0].index("Passport number")] == "PP7"
     with page.expect_download() as xlsx_download:
         page.get_by_role("link", name="Excel (XLSX)").click()
-    sheet = openpyxl.load_workbook(xlsx_download.value.path()).active
+    sheet = openpyxl.load_workbook(io.BytesIO(Path(xlsx_download.value.path()).read_bytes())).active
     assert [row[0] for row in sheet.iter_rows(min_row=2, values_only=True)] == ["Bianchi"]
 
 
