@@ -75,9 +75,7 @@ def test_staff_register_a_namesake_only_after_the_warning_then_edit_and_renew_a_
     page.get_by_role("button", name="Register", exact=True).click()
     warning = page.locator("#possible-duplicates")
     expect(warning).to_contain_text("Possible duplicate")
-    expect(warning.get_by_role("link", name="ROSSI Marco")).to_have_attribute(
-        "href", f"/federation/people/{known.pk}/"
-    )
+    expect(warning.get_by_role("link", name="ROSSI Marco")).to_have_attribute("href", f"/federation/people/{known.pk}/")
     assert Person.objects.filter(last_name="Rossi").count() == 1
     accessible(page, "the duplicate warning")
     screenshot(page, "duplicate-warning")

@@ -54,7 +54,9 @@ def _registration(federation, **extra):
 
 
 def test_a_registration_repeating_a_name_and_birth_date_warns_with_a_link_and_stores_nothing(italy):
-    same = PersonFactory(federation=italy, first_name="MARCO", last_name="rossi", date_of_birth=datetime.date(2001, 2, 3))
+    same = PersonFactory(
+        federation=italy, first_name="MARCO", last_name="rossi", date_of_birth=datetime.date(2001, 2, 3)
+    )
     client = _client(federation_staff(italy))
     response = client.post(reverse("federation:person-register"), _registration(italy))
     assert response.status_code == 200
