@@ -8,7 +8,7 @@ before any app registered one, it raises (a missing app is a configuration error
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 
@@ -50,3 +50,33 @@ class Hook:
 
     def __repr__(self) -> str:
         return f"<Hook {self.name} answered by {self.answered_by}>"
+
+
+class Broadcast:
+    """A notice a lower app sends to every higher app that keeps rows about it (a merge of two people: each app
+    re-points its own rows). Each answering app registers one handler, naming what it covers; sent before every
+    app in ``answered_by`` registered, it raises (a missing handler would silently leave rows behind)."""
+
+    def __init__(self, name: str, *, answered_by: tuple[str, ...]) -> None:
+        self.name = name
+        self.answered_by = tuple(answered_by)
+        self._handlers: dict[str, tuple[Callable[..., Any], frozenset[str]]] = {}
+
+    def register(self, app: str, handler: Callable[..., Any], *, covers: Iterable[str] = ()) -> Callable[..., Any]:
+        """Install ``app``'s handler (again on a repeated start-up); ``covers`` names what it handles."""
+        self._handlers[app] = (handler, frozenset(covers))
+        return handler
+
+    @property
+    def covered(self) -> frozenset[str]:
+        """Everything the registered handlers say they cover."""
+        return frozenset().union(*(covers for _, covers in self._handlers.values()))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        missing = [app for app in self.answered_by if app not in self._handlers]
+        if missing:
+            raise HookNotAnswered(f"{self.name}: no handler registered by {', '.join(missing)} (AppConfig.ready)")
+        return {app: handler(*args, **kwargs) for app, (handler, _) in self._handlers.items()}
+
+    def __repr__(self) -> str:
+        return f"<Broadcast {self.name} handled by {', '.join(self.answered_by)}>"

@@ -147,6 +147,25 @@ def can_edit_person(user, person: Person) -> bool:
     return person.federation_id in staff_federation_ids(user)
 
 
+def can_merge_people(user) -> bool:
+    """Two records of one person are merged by international staff: they alone see every federation's people, and a
+    merge may join records kept by two federations."""
+    return is_international_staff(user)
+
+
+def possible_duplicates(user, *, first_name: str, last_name: str, date_of_birth, exclude_pk=None) -> QuerySet[Person]:
+    """The people ``user`` may see with this name (any case, surrounding spaces ignored) and date of birth: the
+    records a new registration or an edit would repeat."""
+    people = people_visible_to(user).filter(
+        first_name__iexact=str(first_name or "").strip(),
+        last_name__iexact=str(last_name or "").strip(),
+        date_of_birth=date_of_birth,
+    )
+    if exclude_pk is not None:
+        people = people.exclude(pk=exclude_pk)
+    return people.select_related("federation").order_by("pk")
+
+
 def people_editable_q(user) -> Q:
     """A Q object selecting the people the user may edit (for admin querysets)."""
     if is_international_staff(user):

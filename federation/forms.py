@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from portal.forms import apply_errors
+from portal.forms import IntegerField, apply_errors
 
 from . import equipment, services
 from .files import check_scan_upload
@@ -233,6 +233,16 @@ class _DateInput(forms.DateInput):
         super().__init__(attrs, format="%Y-%m-%d")
 
 
+def _checked_scan(scan):
+    """A new upload checked by its content (``check_scan_upload``), its error on the scan field."""
+    if isinstance(scan, UploadedFile):
+        try:
+            check_scan_upload(scan)
+        except forms.ValidationError as error:
+            raise forms.ValidationError(error.error_dict["scan"]) from None
+    return scan
+
+
 class PersonRegistrationForm(forms.ModelForm):
     """Register a person and one passport (1.1 B) on the site.
 
@@ -282,13 +292,7 @@ class PersonRegistrationForm(forms.ModelForm):
         return services.normalize_passport_number(self.cleaned_data.get("number"))
 
     def clean_scan(self):
-        scan = self.cleaned_data.get("scan")
-        if isinstance(scan, UploadedFile):
-            try:
-                check_scan_upload(scan)
-            except forms.ValidationError as error:
-                raise forms.ValidationError(error.error_dict["scan"]) from None
-        return scan
+        return _checked_scan(self.cleaned_data.get("scan"))
 
     def clean(self):
         data = super().clean()
@@ -368,3 +372,56 @@ class WaiverDecisionForm(forms.Form):
     decision_reason = forms.CharField(
         label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}), required=False, max_length=2000
     )
+
+
+class PersonEditForm(forms.ModelForm):
+    """Change a person's record on the site: the fields staff keep; the federation only for those who register in
+    more than one. ``version`` is the record's version when the form was read (``services.person_version``)."""
+
+    version = IntegerField(widget=forms.HiddenInput, min_value=0)
+
+    class Meta:
+        model = Person
+        fields = list(services.PERSON_FIELDS)
+        labels = PersonRegistrationForm.Meta.labels
+        widgets = {"date_of_birth": _DateInput}
+
+    def __init__(self, *args, federations, **kwargs):
+        super().__init__(*args, **kwargs)
+        if len(federations) > 1:
+            self.fields["federation"].queryset = federations
+            self.fields["federation"].empty_label = None
+        else:
+            del self.fields["federation"]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("date_of_birth"):
+            _check(self, services.check_date_of_birth, date_of_birth=data["date_of_birth"])
+        return data
+
+    def changes(self) -> dict:
+        return {name: self.cleaned_data[name] for name in services.PERSON_FIELDS if name in self.fields}
+
+
+class PassportEntryForm(forms.Form):
+    """A passport with its scan, added to a person or renewing one of their passports (1.1 B)."""
+
+    issuing_country = Passport._meta.get_field("issuing_country").formfield(
+        label=_("Issued by"), help_text=_("Type the first letters of the country to find it.")
+    )
+    number = forms.CharField(label=_("Passport number"), max_length=40)
+    expiry_date = forms.DateField(label=_("Expiry date"), widget=_DateInput)
+    scan = forms.FileField(label=_("Passport scan"), help_text=_("JPEG, PNG or PDF, at most 5 MB (Rule 1.1 B)."))
+
+    def clean_number(self):
+        return services.normalize_passport_number(self.cleaned_data.get("number"))
+
+    def clean_scan(self):
+        return _checked_scan(self.cleaned_data.get("scan"))
+
+    def clean(self):
+        data = super().clean()
+        if data.get("expiry_date"):
+            _check(self, services.check_passport_expiry, expiry_date=data["expiry_date"])
+        return data

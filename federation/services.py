@@ -31,6 +31,7 @@ from federation.access import (
     can_grant_waiver,
     can_record_inspection,
     can_request_waiver,
+    possible_duplicates,
 )
 from portal.services import audited_save, check_transition
 
@@ -253,14 +254,62 @@ def person_create(*, by, **fields) -> Person:
         return _write_person(Person(**fields), by=by)
 
 
-def person_update(*, person: Person, by, **changes) -> Person:
-    """Change a person; moving them to another federation needs ``by`` to work for that one as well."""
+def person_version(person: Person) -> int:
+    """The version of the stored record: the id of its latest history entry (0 if it has none). An edit form carries
+    the version it was read at; ``person_update`` refuses it once the record changed (``check_person_version``)."""
+    latest = person.history.order_by("-history_id").values_list("history_id", flat=True).first()
+    return latest or 0
+
+
+def check_person_version(person: Person, expected_version: int | None) -> None:
+    """Portal rule (concurrent edits): a form read before someone else saved the person is refused, never saved over
+    the other change. ``person`` is the locked, stored record."""
+    if expected_version is None:
+        return
+    if person_version(person) != expected_version:
+        raise ValidationError(
+            gettext(
+                "Portal rule (concurrent edits): someone changed this person after you opened the form; nothing was "
+                "saved. Open the form again to see their change, then make yours."
+            ),
+            code="stale",
+        )
+
+
+def check_not_a_duplicate(by, *, first_name: str, last_name: str, date_of_birth, exclude_pk=None) -> None:
+    """Portal rule (no silent duplicate): a person whose name and date of birth are those of someone ``by`` may see
+    is registered only when ``by`` confirms it is someone else (``allow_duplicate``)."""
+    if not date_of_birth:
+        return
+    same = list(
+        possible_duplicates(
+            by, first_name=first_name, last_name=last_name, date_of_birth=date_of_birth, exclude_pk=exclude_pk
+        )[:5]
+    )
+    if same:
+        names = "; ".join(f"{person} ({person.federation.name})" for person in same)
+        raise ValidationError(
+            gettext(
+                "Portal rule (no silent duplicate): %(people)s already has this name and date of birth. Open that "
+                "record, or confirm this is another person to register anyway."
+            )
+            % {"people": names},
+            code="duplicate",
+        )
+
+
+def person_update(*, person: Person, by, expected_version: int | None = None, **changes) -> Person:
+    """Change a person; moving them to another federation needs ``by`` to work for that one as well.
+
+    With ``expected_version`` (``person_version`` when the form was read), a change made meanwhile by someone else
+    refuses this one (``check_person_version``)."""
     _unknown_fields(changes, PERSON_FIELDS)
     with transaction.atomic():
         # Two staff members editing the same person: the second works on the first's result.
         locked = Person.objects.select_for_update().get(pk=person.pk)
         # Checked on the stored person, not on the caller's copy (an admin revert form brings an old one).
         check_can_edit_person(by, locked)
+        check_person_version(locked, expected_version)
         federation = changes.get("federation")
         if federation is not None and federation.pk != locked.federation_id:
             check_can_register_person(by, federation)
@@ -272,12 +321,21 @@ def person_update(*, person: Person, by, **changes) -> Person:
 PASSPORT_FIELDS = ("issuing_country", "number", "expiry_date", "scan")
 
 
-def person_register(*, by, passport: Mapping | None = None, **fields) -> Person:
+def person_register(*, by, passport: Mapping | None = None, allow_duplicate: bool = False, **fields) -> Person:
     """Register a person and, optionally, one passport (``passport``: PASSPORT_FIELDS) at once (1.1 B).
 
     Both are checked before anything stays stored: a refused passport (its
-    scan, its number already recorded) leaves no person behind.
+    scan, its number already recorded) leaves no person behind. Someone ``by``
+    may see with the same name and date of birth refuses it unless
+    ``allow_duplicate`` (``check_not_a_duplicate``).
     """
+    if not allow_duplicate:
+        check_not_a_duplicate(
+            by,
+            first_name=fields.get("first_name", ""),
+            last_name=fields.get("last_name", ""),
+            date_of_birth=fields.get("date_of_birth"),
+        )
     with transaction.atomic():
         person = person_create(by=by, **fields)
         if passport:
@@ -337,6 +395,38 @@ def passport_add(
         expiry_date=expiry_date,
     )
     return _write_passport(passport, scan=scan)
+
+
+def check_passport_renewal(old: Passport, *, expiry_date: datetime.date | None) -> None:
+    """Rule 1.1 B (R-03: the passport valid on the championship's last day counts): a renewal expires after the
+    passport it renews; otherwise it is a correction of that passport, not a new one."""
+    if expiry_date is not None and expiry_date <= old.expiry_date:
+        raise ValidationError(
+            {
+                "expiry_date": gettext(
+                    "Rule 1.1 B: a renewed passport expires after the one it renews (%(date)s); to correct that "
+                    "passport, change it instead."
+                )
+                % {"date": old.expiry_date.isoformat()}
+            }
+        )
+
+
+def passport_renew(
+    *, passport: Passport, by, number: str, expiry_date: datetime.date, issuing_country: str | None = None, scan=None
+) -> Passport:
+    """Record the passport that renews ``passport`` (1.1 B): a new passport of the same holder, with its own scan; the
+    old one stays as it was, with its history and scan (an expired passport still tells what was checked when)."""
+    check_can_edit_person(by, passport.person)
+    check_passport_renewal(passport, expiry_date=expiry_date)
+    return passport_add(
+        person=passport.person,
+        issuing_country=issuing_country or str(passport.issuing_country.code),
+        number=number,
+        expiry_date=expiry_date,
+        by=by,
+        scan=scan,
+    )
 
 
 def passport_update(

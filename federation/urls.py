@@ -30,3 +30,15 @@ urlpatterns += [
         name="approvals-equipment-decide",
     ),
 ]
+
+# Keeping a person's record (issue 25): edit, passports with their scans, merging two records, the list's downloads.
+from . import people_views  # noqa: E402
+
+urlpatterns += [
+    path("people/<int:pk>/edit/", people_views.person_edit_view, name="person-edit"),
+    path("people/<int:pk>/passports/add/", people_views.passport_add_view, name="passport-add"),
+    path("passports/<int:pk>/renew/", people_views.passport_renew_view, name="passport-renew"),
+    path("people/<int:pk>/merge/", people_views.person_merge_choose_view, name="person-merge"),
+    path("people/<int:pk>/merge/<int:other>/", people_views.person_merge_confirm_view, name="person-merge-confirm"),
+    path("people/export/<str:kind>/", people_views.person_export_view, name="person-export"),
+]

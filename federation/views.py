@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
+from django.http import QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -18,11 +19,14 @@ from federation.access import (
     access_passport,
     access_person,
     access_waiver_request,
+    can_edit_person,
     can_grant_waiver,
+    can_merge_people,
     can_request_waiver,
     can_see_confidential,
     federations_registering_for,
     federations_visible_to,
+    possible_duplicates,
     waiver_requests_visible_to,
 )
 from federation.hooks import person_eligibility
@@ -53,6 +57,11 @@ def person_list_view(request):
     # Page links keep the filters.
     query = request.GET.copy()
     query.pop("page", None)
+    # The downloads keep the list's filters (only those: the page number is no filter).
+    filters = QueryDict(mutable=True)
+    filters.update(
+        {name: value for name, value in (("q", search), ("federation", federation_id or ""), ("role", role)) if value}
+    )
     return render(
         request,
         "federation/person_list.html",
@@ -64,6 +73,7 @@ def person_list_view(request):
             "roles": [(key, key.replace("_", " ").capitalize()) for key in PERSON_ROLE_FIELDS],
             "federations": federations_visible_to(request.user).only("pk", "name"),
             "query": query.urlencode(),
+            "filters": filters.urlencode(),
             "can_register": is_federation_staff(request.user),
             "can_decide_waivers": can_grant_waiver(request.user),
         },
@@ -102,6 +112,8 @@ def _person_page(request, person, *, waiver_form: WaiverRequestForm | None = Non
             if confidential
             else (),
             "waiver_form": waiver_form if may_request else None,
+            "can_edit": can_edit_person(request.user, person),
+            "can_merge": can_merge_people(request.user),
         },
         status=status,
     )
@@ -114,18 +126,40 @@ def person_register_view(request):
         raise PermissionDenied(_("Only federation staff register people."))
     federations = federations_registering_for(request.user)
     form = PersonRegistrationForm(request.POST or None, request.FILES or None, federations=federations)
+    duplicates = ()
     if request.method == "POST" and form.is_valid():
         try:
-            person = services.person_register(by=request.user, passport=form.passport(), **form.person_fields())
+            person = services.person_register(
+                by=request.user,
+                passport=form.passport(),
+                allow_duplicate=request.POST.get("register_anyway") == "1",
+                **form.person_fields(),
+            )
         except ValidationError as error:
-            apply_errors(form, error)
+            if getattr(error, "code", None) == "duplicate":
+                # Not saved: the page names the people with this name and date of birth, with a link to each, and
+                # asks to confirm (a "register anyway" button) before a second record is made.
+                fields = form.person_fields()
+                duplicates = possible_duplicates(
+                    request.user,
+                    first_name=fields["first_name"],
+                    last_name=fields["last_name"],
+                    date_of_birth=fields["date_of_birth"],
+                )
+            else:
+                apply_errors(form, error)
         else:
             messages.success(request, _("%(person)s is registered.") % {"person": person})
             return redirect("federation:person-detail", pk=person.pk)
     return render(
         request,
         "federation/person_register.html",
-        {"form": form, "passport_fields": services.PASSPORT_FIELDS},
+        {
+            "form": form,
+            "passport_fields": services.PASSPORT_FIELDS,
+            "duplicates": duplicates,
+            "scan_given": bool(request.FILES.get("scan")),
+        },
         status=400 if form.errors else 200,
     )
 

@@ -20,3 +20,17 @@ class GamesConfig(AppConfig):
         hooks.publish_game_final.register_attribute(live, "publish_game_final")
         hooks.game_live_board.register_attribute(viewers, "live_board")
         hooks.get_infraction.register(get_infraction)
+        # A merge of two records of one person moves the games' rows about the duplicate (federation.merge).
+        from federation.merge import register_person_fields
+        from games.models import GameOfficial, LineupOfficial, LineupPlayer, OfficialAccount, SheetSignature
+
+        register_person_fields(
+            "games",
+            [
+                (GameOfficial, "person"),
+                (OfficialAccount, "person"),
+                (LineupPlayer, "person"),
+                (LineupOfficial, "person"),
+                (SheetSignature, "person"),
+            ],
+        )

@@ -46,9 +46,14 @@ def check_transition(
     raise ValidationError({field: f"{article}: {message}" if article else message[0].upper() + message[1:]})
 
 
-def audited_save(obj: models.Model, by: User | None, /, *, update_fields: list[str] | None = None) -> None:
-    """Save ``obj`` with ``by`` named as the author of the change in its history (simple-history's ``_history_user``)."""
+def audited_save(
+    obj: models.Model, by: User | None, /, *, update_fields: list[str] | None = None, reason: str = ""
+) -> None:
+    """Save ``obj`` with ``by`` named as the author of the change in its history (simple-history's ``_history_user``)
+    and, when given, ``reason`` as the change's reason (at most 100 characters: the history's column)."""
     obj._history_user = by
+    if reason:
+        obj._change_reason = reason[:100]
     obj.save(update_fields=update_fields)
 
 
@@ -59,7 +64,9 @@ def audited_create(model: type[models.Model], by: User | None, /, **fields) -> m
     return obj
 
 
-def audited_delete(obj: models.Model, by: User | None, /) -> None:
-    """Delete ``obj`` with ``by`` named as the author of the deletion in its history."""
+def audited_delete(obj: models.Model, by: User | None, /, *, reason: str = "") -> None:
+    """Delete ``obj`` with ``by`` named as the author of the deletion (and ``reason`` as its reason) in its history."""
     obj._history_user = by
+    if reason:
+        obj._change_reason = reason[:100]
     obj.delete()

@@ -95,6 +95,13 @@ OBJECTS: dict[str, Callable[[World], object]] = {
     "inspection_a": lambda w: EquipmentInspectionFactory(person=w["person_a"]),
     "device_request_a": lambda w: ProtectiveDeviceRequestFactory(person=w["person_a"]),
     "waiver_request_a": lambda w: WaiverRequestFactory(person=w["person_a"]),
+    # A second record of A's person (same name and date of birth): the merge rows merge it into person_a.
+    "person_a_dup": lambda w: PersonFactory(
+        federation=w["fed_a"],
+        first_name=w["person_a"].first_name,
+        last_name=w["person_a"].last_name,
+        date_of_birth=w["person_a"].date_of_birth,
+    ),
     "rejected_request_a": lambda w: ProtectiveDeviceRequestFactory(
         person=w["person_a"], status=DeviceRequestStatus.REJECTED, decision_reason="Metal parts"
     ),
@@ -221,6 +228,10 @@ API_IHTC = expect(403, EXEC=200, INTL=200, SU=200)
 PAGE_ANY_USER = expect(200, ANON=LOGIN)
 PAGE_PERSON_A = expect(200, ANON=LOGIN, STAFF_B=404, TM=404)
 PAGE_CONFIDENTIAL_FILE_A = expect(200, ANON=LOGIN, STAFF_B=404, TM=404, GO=404, DC=404)
+# Changing A's person (its edit and passport forms): who keeps A's records; officials and the committee see it only.
+PAGE_EDIT_PERSON_A = expect(200, ANON=LOGIN, STAFF_B=404, TM=404, GO=403, DC=403)
+# Merging two records of a person: international staff (executives and superusers among them).
+PAGE_MERGE = expect(403, ANON=LOGIN, EXEC=200, INTL=200, SU=200)
 
 ADMIN_STAFF = expect(200, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN)
 ADMIN_STAFF_OBJECT_A = expect(200, ANON=LOGIN, TM=LOGIN, GO=LOGIN, DC=LOGIN, STAFF_B=ELSEWHERE)
@@ -505,6 +516,102 @@ TARGETS: list[dict] = [
         "data": lambda w: {"decision": "grant", "decision_reason": "Renewal receipt seen"},
         "stored": lambda w: type(w["waiver_request_a"]).objects.get(pk=w.pk("waiver_request_a")).status,
         "expect": expect(404, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED, STAFF_A=403),
+    },
+    # Keeping a person's record (issue 25): edit (a stale form refused), passports with their scans, merge, downloads.
+    {
+        "name": "page person A edit",
+        "method": "get",
+        "url": page("federation:person-edit", "person_a"),
+        "expect": PAGE_EDIT_PERSON_A,
+    },
+    {
+        "name": "page person A edit save",
+        "method": "post",
+        "url": page("federation:person-edit", "person_a"),
+        "data": lambda w: {
+            "federation": w.pk("fed_a"),
+            "first_name": "Edited",
+            "last_name": w["person_a"].last_name,
+            "date_of_birth": w["person_a"].date_of_birth.isoformat(),
+            "gender": w["person_a"].gender,
+            "nationality": str(w["person_a"].nationality),
+            "is_player": "on",
+            "version": w.history_id("person_a"),
+        },
+        "stored": lambda w: type(w["person_a"]).objects.get(pk=w.pk("person_a")).first_name,
+        "expect": expect(SAVED, ANON=LOGIN, STAFF_B=404, TM=404, GO=403, DC=403),
+    },
+    {
+        "name": "page person A passport add",
+        "method": "get",
+        "url": page("federation:passport-add", "person_a"),
+        "expect": PAGE_EDIT_PERSON_A,
+    },
+    {
+        "name": "page person A passport add save",
+        "method": "post",
+        "format": "multipart",
+        "url": page("federation:passport-add", "person_a"),
+        "data": lambda w: {
+            "issuing_country": "IT",
+            "number": "MX7777",
+            "expiry_date": "2031-05-31",
+            "scan": jpeg_upload(),
+        },
+        "stored": lambda w: w["person_a"].passports.count(),
+        "expect": expect(SAVED, ANON=LOGIN, STAFF_B=404, TM=404, GO=403, DC=403),
+    },
+    {
+        "name": "page passport A renew",
+        "method": "get",
+        "url": page("federation:passport-renew", "passport_a"),
+        "expect": PAGE_CONFIDENTIAL_FILE_A,
+    },
+    {
+        "name": "page passport A renew save",
+        "method": "post",
+        "format": "multipart",
+        "url": page("federation:passport-renew", "passport_a"),
+        "data": lambda w: {
+            "issuing_country": str(w["passport_a"].issuing_country),
+            "number": "RN0001",
+            "expiry_date": "2040-01-31",
+            "scan": jpeg_upload(),
+        },
+        "stored": lambda w: w["passport_a"].person.passports.count(),
+        "expect": expect(SAVED, ANON=LOGIN, STAFF_B=404, TM=404, GO=404, DC=404),
+    },
+    {
+        "name": "page person A merge choose",
+        "method": "get",
+        "url": lambda w: page("federation:person-merge", "person_a")(w) + "?q=a",
+        "expect": PAGE_MERGE,
+    },
+    {
+        "name": "page person A merge compare",
+        "method": "get",
+        "url": page("federation:person-merge-confirm", "person_a", "person_a_dup"),
+        "expect": PAGE_MERGE,
+    },
+    {
+        "name": "page person A merge confirm",
+        "method": "post",
+        "url": page("federation:person-merge-confirm", "person_a", "person_a_dup"),
+        "data": lambda w: {},
+        "stored": lambda w: type(w["person_a"]).objects.filter(pk=w.pk("person_a_dup")).exists(),
+        "expect": expect(403, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED),
+    },
+    {
+        "name": "page people export csv",
+        "method": "get",
+        "url": lambda w: reverse("federation:person-export", args=["csv"]) + "?role=player",
+        "expect": PAGE_ANY_USER,
+    },
+    {
+        "name": "page people export xlsx",
+        "method": "get",
+        "url": lambda w: reverse("federation:person-export", args=["xlsx"]),
+        "expect": PAGE_ANY_USER,
     },
     # --- Admin: the federation register and accounts ---------------------------------------------------
     {"name": "admin index", "method": "get", "url": page("admin:index"), "expect": ADMIN_STAFF},

@@ -53,6 +53,7 @@ LIST_PAGES = {
     "federation:person-list": lambda w: reverse("federation:person-list"),
     "federation:waiver-queue": lambda w: reverse("federation:waiver-queue"),
     "federation:approvals": lambda w: reverse("federation:approvals"),
+    "federation:person-export": lambda w: reverse("federation:person-export", args=["xlsx"]),
     "tournaments:championship-list": lambda w: reverse("tournaments:championship-list"),
     "tournaments:championship-detail": lambda w: reverse("tournaments:championship-detail", args=[w["ch"]]),
     "tournaments:schedule": lambda w: reverse("tournaments:schedule", args=[w["ch"]]),
@@ -88,6 +89,11 @@ NOT_LIST_PAGES = {
     "accounts:signing-pin",  # one login's signing PIN: a form
     "discipline:protest-appeal-lodge",  # a form of one protest
     "federation:person-register",
+    "federation:person-edit",
+    "federation:passport-add",
+    "federation:passport-renew",
+    "federation:person-merge-confirm",  # two records side by side (one count per kind of record: the schema's)
+    "federation:person-merge",  # the duplicates of one person and a search, each capped at 20 candidates
     "federation:waiver-request-create",
     "federation:waiver-request-decide",
     "federation:approvals-device-decide",

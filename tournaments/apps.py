@@ -10,3 +10,18 @@ class TournamentsConfig(AppConfig):
         from tournaments import selectors
 
         hooks.person_eligibility.register_attribute(selectors, "person_eligibility")
+        # A merge of two records of one person moves the championships' rows about the duplicate (federation.merge).
+        from federation.merge import register_person_fields
+        from tournaments.models import GoalkeeperRecord, GoalRecord, PenaltyRecord, RosterEntry, TeamOfficial
+
+        register_person_fields(
+            "tournaments",
+            [
+                (RosterEntry, "person"),
+                (TeamOfficial, "person"),
+                (GoalRecord, "scorer"),
+                (GoalRecord, "assist"),
+                (PenaltyRecord, "person"),
+                (GoalkeeperRecord, "goalkeeper"),
+            ],
+        )
