@@ -24,10 +24,13 @@ from games.engine import Ruleset
 from games.engine.events import EVENT_TYPES
 from games.engine.penalty_index import INFRACTIONS, PENALTY_KINDS, engine_kinds
 from games.engine.ruleset import PENALTY_KINDS as EVENT_PENALTY_KINDS
+from games.labels import EVENT_KINDS
+from games.labels import PENALTY_KINDS as PENALTY_KIND_LABELS
 from games.models import GameOfficial, GameSheet
 from games.sheet import engine_game_type, engine_teams
 from tournaments.facts import championship_ruleset
 from tournaments.models import Game, RosterEntry
+from tournaments.venue_time import venue_zone
 
 
 def penalty_index() -> list[dict[str, Any]]:
@@ -109,6 +112,13 @@ def console_data(game: Game, user: User) -> dict[str, Any]:
             "away": game.away.name,
             "start_at": game.start_at.isoformat() if game.start_at else None,
             "game_type": game_type,
+            # The venue's clock: every real time the console shows (last confirmed, offline since) is read in it.
+            "zone": str(venue_zone(game)),
+        },
+        # The names of the entries and penalty kinds in the reader's language (games.labels).
+        "labels": {
+            "types": {kind: str(label) for kind, label in EVENT_KINDS.items()},
+            "kinds": {kind: str(label) for kind, label in PENALTY_KIND_LABELS.items()},
         },
         "teams": teams,
         "names": _names(game),
