@@ -206,3 +206,45 @@ def test_the_score_never_runs_into_the_clock(console, game, viewport, screenshot
             assert _apart(box, clock), f"{part} overlaps the clock at {viewport}"
             assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], f"{part} runs off the screen"
     screenshot(page, f"console-board-{viewport['width']}")
+
+
+def test_an_official_opens_the_console_from_the_home_in_french_on_a_phone(page, login_as, screenshot, accessible):
+    """The scorer's journey as it starts: the home's link to the game's console, the console in French at 390 px;
+    a key shows the team (the away team's name) before the shot is sent, and the log reads "P1 m:ss"."""
+    import datetime
+
+    from django.utils import timezone
+
+    from tests.games.endgame_helpers import played_game
+
+    director = international_staff(username="director-fr")
+    game, scorer = played_game(director, start_at=timezone.now() + datetime.timedelta(hours=1))
+    page.set_viewport_size(PHONE)
+    login_as(scorer)
+    switch = page.locator("form.language-switch")
+    switch.locator("select[name=language]").select_option("fr")
+    switch.locator("[type=submit]").click()
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    page.locator(f"a[href='/games/{game.pk}/console/']").first.click()
+    expect(page.locator("body[data-started=yes]")).to_be_attached()
+    page.locator("#signin-go").click()
+    expect(page.locator("#signin")).to_be_hidden()
+    expect(page.locator("#net")).to_have_text("En ligne")
+    expect(page.locator("#confirmed")).to_have_text("Rien de confirmé pour l'instant")
+    expect(page.locator("#clock-toggle")).to_contain_text("Démarrer le chrono")
+    space(page)
+    waiting(page, 0)
+    expect(page.locator("#period")).to_have_text("Période 1")
+    expect(page.locator("#clock-toggle")).to_contain_text("Arrêter le chrono")
+    page.locator("body").press("Shift+S")
+    expect(page.locator("#entry-title")).to_have_text(f"Tir au but : {game.away.name}")
+    accessible(page, "the console's entry shown before it is sent, in French")
+    page.keyboard.press("Enter")
+    waiting(page, 0)
+    expect(page.locator("#confirmed")).to_contain_text("Dernière confirmation")
+    shot = page.locator("#log li").first
+    expect(shot).to_contain_text(re.compile(rf"Tir au but {re.escape(game.away.name)} \(P1 \d+:\d\d\)"))
+    expect(shot).to_contain_text("confirmée")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    accessible(page, "the console in French on a phone")
+    screenshot(page, "console-french-phone")

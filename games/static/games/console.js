@@ -1209,6 +1209,9 @@
     $("#proposals").replaceChildren(...(out.length ? [el("h2", {}, t("To confirm")), el("ul", {}, ...out)] : []));
   }
 
+  // A device as the bar names it: a device-made UUID by its first eight characters, as the sign-in badge does.
+  const shortDevice = (device) => (/^[0-9a-f]{8}-[0-9a-f-]{27}$/i.test(device || "") ? device.slice(0, 8) : device);
+
   function renderLog() {
     const rows = [];
     const serverIds = new Set(S.serverLog.map((l) => l.id));
@@ -1217,7 +1220,7 @@
     for (const line of S.serverLog) {
       const mine = S.localLog.has(line.id);
       rows.push({id: line.id, entry: line.event, status: voided.has(line.id) ? "voided" : "confirmed",
-        who: `${line.entered_by} · ${line.device}${mine ? ` ${t("(this device)")}` : ""}`, sequence: line.sequence});
+        who: `${line.entered_by} · ${t("Device {device}", {device: shortDevice(line.device)})}${mine ? ` ${t("(this device)")}` : ""}`, sequence: line.sequence});
     }
     for (const row of S.outbox) if (!serverIds.has(row.entry.id)) rows.push({id: row.entry.id, entry: row.entry, status: voided.has(row.entry.id) ? "voided, waiting" : "waiting", who: t("this device")});
     for (const logged of S.localLog.values()) if (logged.status === "refused") rows.push({id: logged.id, entry: logged.entry, status: "refused", who: withoutIds(logged.message || (logged.rule ? t("Rule {rule}", {rule: logged.rule}) : ""))});
