@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 from accounts.models import User
 from games.access import SHEET_DUTIES, official_person_id
@@ -71,6 +72,14 @@ def _may_hold(user: User, game: Game) -> list[str]:
         duties.append(duty)
     return duties
 
+
+# The duties of the officials' table as the console names them, in the reader's language (games.devices.DUTY_NAMES
+# are the server messages' English).
+CONSOLE_DUTY_NAMES = {
+    "timekeeper": pgettext_lazy("scorer's console", "game timekeeper (4.4)"),
+    "penalty_timekeeper": pgettext_lazy("scorer's console", "penalty timekeeper (4.5)"),
+    "scorer": pgettext_lazy("scorer's console", "official scorer (4.3)"),
+}
 
 # 8.1 A: the reasons a forfeiture is declared. The console's forfeit entry carries the one the officials chose as its
 # note, which the finalize pipeline keeps as the forfeit's reason (games.finalize.derive_summary).
@@ -137,7 +146,7 @@ def console_data(game: Game, user: User) -> dict[str, Any]:
             "stick_infractions_for_ejection": rules.stick_infractions_for_ejection,
         },
         "user": {"username": user.get_username(), "duties": duties, "may_hold": _may_hold(user, game)},
-        "duty_names": dict(DUTY_NAMES),
+        "duty_names": {duty: str(CONSOLE_DUTY_NAMES.get(duty, name)) for duty, name in DUTY_NAMES.items()},
         "urls": {
             "sheet": reverse("games-api:game-sheet", args=[game.pk]),
             "events": reverse("games-api:game-sheet-events", args=[game.pk]),

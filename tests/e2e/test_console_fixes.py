@@ -232,6 +232,7 @@ def test_an_official_opens_the_console_from_the_home_in_french_on_a_phone(page, 
     expect(page.locator("#net")).to_have_text("En ligne")
     expect(page.locator("#confirmed")).to_have_text("Rien de confirmé pour l'instant")
     expect(page.locator("#clock-toggle")).to_contain_text("Démarrer le chrono")
+    expect(page.locator("#device")).to_contain_text("marqueur officiel (4.3)")
     space(page)
     waiting(page, 0)
     expect(page.locator("#period")).to_have_text("Période 1")
