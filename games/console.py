@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 from accounts.models import User
 from games.access import SHEET_DUTIES, official_person_id
@@ -24,10 +25,13 @@ from games.engine import Ruleset
 from games.engine.events import EVENT_TYPES
 from games.engine.penalty_index import INFRACTIONS, PENALTY_KINDS, engine_kinds
 from games.engine.ruleset import PENALTY_KINDS as EVENT_PENALTY_KINDS
+from games.labels import EVENT_KINDS
+from games.labels import PENALTY_KINDS as PENALTY_KIND_LABELS
 from games.models import GameOfficial, GameSheet
 from games.sheet import engine_game_type, engine_teams
 from tournaments.facts import championship_ruleset
 from tournaments.models import Game, RosterEntry
+from tournaments.venue_time import venue_zone
 
 
 def penalty_index() -> list[dict[str, Any]]:
@@ -69,6 +73,14 @@ def _may_hold(user: User, game: Game) -> list[str]:
     return duties
 
 
+# The duties of the officials' table as the console names them, in the reader's language (games.devices.DUTY_NAMES
+# are the server messages' English).
+CONSOLE_DUTY_NAMES = {
+    "timekeeper": pgettext_lazy("scorer's console", "game timekeeper (4.4)"),
+    "penalty_timekeeper": pgettext_lazy("scorer's console", "penalty timekeeper (4.5)"),
+    "scorer": pgettext_lazy("scorer's console", "official scorer (4.3)"),
+}
+
 # 8.1 A: the reasons a forfeiture is declared. The console's forfeit entry carries the one the officials chose as its
 # note, which the finalize pipeline keeps as the forfeit's reason (games.finalize.derive_summary).
 FORFEIT_REASONS = (
@@ -109,6 +121,13 @@ def console_data(game: Game, user: User) -> dict[str, Any]:
             "away": game.away.name,
             "start_at": game.start_at.isoformat() if game.start_at else None,
             "game_type": game_type,
+            # The venue's clock: every real time the console shows (last confirmed, offline since) is read in it.
+            "zone": str(venue_zone(game)),
+        },
+        # The names of the entries and penalty kinds in the reader's language (games.labels).
+        "labels": {
+            "types": {kind: str(label) for kind, label in EVENT_KINDS.items()},
+            "kinds": {kind: str(label) for kind, label in PENALTY_KIND_LABELS.items()},
         },
         "teams": teams,
         "names": _names(game),
@@ -127,7 +146,7 @@ def console_data(game: Game, user: User) -> dict[str, Any]:
             "stick_infractions_for_ejection": rules.stick_infractions_for_ejection,
         },
         "user": {"username": user.get_username(), "duties": duties, "may_hold": _may_hold(user, game)},
-        "duty_names": dict(DUTY_NAMES),
+        "duty_names": {duty: str(CONSOLE_DUTY_NAMES.get(duty, name)) for duty, name in DUTY_NAMES.items()},
         "urls": {
             "sheet": reverse("games-api:game-sheet", args=[game.pk]),
             "events": reverse("games-api:game-sheet-events", args=[game.pk]),

@@ -55,6 +55,7 @@ class SheetRefused(ValidationError):
 
     def __init__(self, error: engine.EngineError, *, stored: bool):
         self.message_text = str(error)
+        self.reason = error.message  # the rule's words, without the event's id (a console names the entry itself)
         self.event_id = error.event_id
         self.rule = rule_of(error.message)
         self.field = error.field

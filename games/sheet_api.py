@@ -64,6 +64,9 @@ class RefusalDetailSerializer(serializers.Serializer):
     rule = serializers.CharField(help_text="The article or R-id the refused event breaks.")
     field = serializers.CharField(allow_null=True)
     stored = serializers.BooleanField(help_text="The event named is a stored one the batch conflicts with.")
+    message = serializers.CharField(
+        required=False, help_text="The reason as a person reads it: the rule's words, citing the article or R-id."
+    )
 
 
 class SheetRefusalSerializer(serializers.Serializer):
@@ -199,7 +202,12 @@ class SheetEventsView(APIView):
         except devices.ConsoleConflict as conflict:
             return _conflict(conflict)
         except services.SheetRefused as refused:
-            detail = {"event_id": refused.event_id, "rule": refused.rule, "field": refused.field}
+            detail = {
+                "event_id": refused.event_id,
+                "rule": refused.rule,
+                "field": refused.field,
+                "message": refused.reason,
+            }
             return Response(
                 {"events": [refused.message_text], "refused": {**detail, "stored": refused.stored}},
                 status=status.HTTP_400_BAD_REQUEST,

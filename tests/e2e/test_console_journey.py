@@ -79,7 +79,10 @@ def test_a_whole_game_with_the_network_cut_in_the_middle(console, game, screensh
     waiting(page, 0)
     expect(page.locator("#period")).to_have_text("Period 1")
     minutes(page, "02:00")
-    page.locator("body").press("s")  # a home shot on goal
+    page.locator("body").press("s")  # a home shot on goal: the key shows the team first, Enter sends it
+    expect(page.locator("#entry-title")).to_contain_text(game.home.name)
+    page.keyboard.press("Enter")
+    expect(page.locator("#entry")).to_be_hidden()
     minutes(page, "01:00")
     goal(page, "home", 8, assist=9)
     waiting(page, 0)
@@ -215,6 +218,8 @@ def test_an_entry_the_engine_refuses_shows_its_article_and_nothing_is_stored(con
     minutes(page, "01:00")
     # 5.5.2 A: a time-out is called at a stoppage of play; the clock is running (Shift: the away team).
     page.locator("body").press("Shift+T")
+    expect(page.locator("#entry-title")).to_contain_text(game.away.name)
+    page.keyboard.press("Enter")
     refusal = page.locator("#refusal")
     expect(refusal).to_be_visible()
     expect(refusal.locator(".article")).to_have_text("Rule 5.5.2 A")
@@ -247,7 +252,7 @@ def test_a_goal_entered_after_the_whistle_is_itself_the_stoppage(console, game):
     expect(page.locator("#score-home")).to_have_text("1")
     types = [e["type"] for e in stored(game)]
     assert types == ["period_start", "clock_stop", "correction", "goal"]
-    expect(page.locator("#log li[data-status=voided]")).to_contain_text("clock stop")
+    expect(page.locator("#log li[data-status=voided]")).to_contain_text("Clock stopped")
     # Crash recovery in one action: the device's copy of the sheet is dropped and read again from the server.
     page.evaluate(
         "window.ihtcConsole.S.serverLog = []; window.ihtcConsole.S.answer = null; window.ihtcConsole.render()"

@@ -21,6 +21,10 @@ from .sheet_helpers import DEVICE_TIME, entry, events_url, sheet_game, sheet_url
 pytestmark = pytest.mark.django_db
 
 
+# The reason a console shows: the rule's words, without the event's id (which the refusal names apart).
+STOPPAGE_ONLY = "Rule 5.5.2 A: a time-out is called at a stoppage of play"
+
+
 @pytest.fixture
 def game(a_sheet_game):
     return a_sheet_game
@@ -87,7 +91,13 @@ def test_an_event_the_engine_refuses_stores_nothing_and_names_the_rule_and_the_e
     response = post(client, game, [fine, timeout])
     assert response.status_code == 400
     body = response.json()
-    assert body["refused"] == {"event_id": timeout["id"], "rule": "5.5.2 A", "field": "time", "stored": False}
+    assert body["refused"] == {
+        "event_id": timeout["id"],
+        "rule": "5.5.2 A",
+        "field": "time",
+        "stored": False,
+        "message": STOPPAGE_ONLY,
+    }
     assert "Rule 5.5.2 A" in body["events"][0] and timeout["id"] in body["events"][0]
     assert SheetEvent.objects.filter(sheet__game=game).count() == 1
     assert GameSheet.objects.get(game=game).sequence == 1
@@ -102,7 +112,13 @@ def test_a_late_entry_that_breaks_a_stored_one_is_refused_naming_the_stored_even
     # Another device voids the stoppage: the time-out would then be called while the clock runs (5.5.2 A).
     response = post(client, game, [entry("correction", voids=stop["id"])], device="table-2")
     assert response.status_code == 400
-    assert response.json()["refused"] == {"event_id": timeout["id"], "rule": "5.5.2 A", "field": "time", "stored": True}
+    assert response.json()["refused"] == {
+        "event_id": timeout["id"],
+        "rule": "5.5.2 A",
+        "field": "time",
+        "stored": True,
+        "message": STOPPAGE_ONLY,
+    }
     assert SheetEvent.objects.filter(sheet__game=game).count() == 3
 
 

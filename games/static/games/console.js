@@ -21,6 +21,19 @@
   const CLOCK_SAMPLES = 5;
   const REQUEST_WAIT_MS = 8000;
 
+  // Every string a person reads comes from the page (templates/games/console.html, <template id="console-text">),
+  // translated there by Django's i18n; "{name}" in a text is replaced by the value given for it.
+  const TEXT = (() => {
+    const out = {};
+    const template = document.getElementById("console-text");
+    if (template) for (const node of template.content.querySelectorAll("[data-t]")) out[node.dataset.t] = node.textContent.trim();
+    return out;
+  })();
+  function t(key, params = {}) {
+    const text = TEXT[key] !== undefined ? TEXT[key] : key;
+    return text.replace(/\{(\w+)\}/g, (match, name) => (name in params ? String(params[name]) : match));
+  }
+
   const $ = (selector, root = document) => root.querySelector(selector);
   const el = (tag, attrs = {}, ...children) => {
     const node = document.createElement(tag);
@@ -52,6 +65,32 @@
     return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
   }
 
+  // An entry's game time as tenths: the console sends tenths, other clients "mm:ss" or "mm:ss.t" (R-10).
+  function tenthsOf(value) {
+    if (typeof value === "number") return Number.isFinite(value) ? value : null;
+    if (typeof value === "string") return /^\d+$/.test(value) ? Number(value) : parseTime(value);
+    return null;
+  }
+
+  // Period and clock as the log reads them: "P1 12:29" (overtime "OT 3:10").
+  function periodClock(entry) {
+    if (entry.period === undefined || entry.period === null) return "";
+    const period = entry.period > DATA.rules.periods ? t("OT") : t("P{n}", {n: entry.period});
+    const time = tenthsOf(entry.time);
+    return time === null ? period : `${period} ${formatTenths(time)}`;
+  }
+
+  // The venue's clock (the championship's time zone), as every time of the portal reads.
+  const venueTime = (() => {
+    try {
+      const format = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
+        {hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone: DATA.game.zone || undefined});
+      return (date) => format.format(date);
+    } catch (error) {
+      return (date) => date.toLocaleTimeString();
+    }
+  })();
+
   function parseTime(text) {
     const match = /^\s*(\d{1,2}):([0-5]\d)(?:\.(\d))?\s*$/.exec(text || "");
     if (!match) return null;
@@ -63,10 +102,15 @@
   }
 
   function periodName(period) {
-    if (!period) return "Not started";
-    if (period > DATA.rules.periods) return "Overtime";
-    return `Period ${period}`;
+    if (!period) return t("Not started");
+    if (period > DATA.rules.periods) return t("Overtime");
+    return t("Period {n}", {n: period});
   }
+
+  const sideName = (side) => DATA.game[side] || side;
+  // The names of entries and penalty kinds, in the reader's language (games.labels, rendered into the page).
+  const typeName = (type) => (DATA.labels && DATA.labels.types[type]) || String(type).replace(/_/g, " ");
+  const kindName = (kind) => (DATA.labels && DATA.labels.kinds[kind]) || String(kind).replace(/_/g, " ");
 
   // --- IndexedDB: the outbox, this device's log, and what the page needs offline --------------------------
 
@@ -166,7 +210,7 @@
     }
     if (response.status >= 500 || response.redirected) {
       // A server error or a login page: the entry was not taken; keep it and try again.
-      markOffline(response.redirected ? "signed out: log in again" : `server error ${response.status}`);
+      markOffline(response.redirected ? t("signed out: log in again") : t("server error {status}", {status: response.status}));
       throw new Offline(`HTTP ${response.status}`);
     }
     let json = null;
@@ -262,7 +306,7 @@
     if (S.foreign.length) {
       const who = [...new Set(S.foreign.map((row) => row.user))].join(", ");
       const banner = $("#foreign");
-      banner.textContent = `${S.foreign.length} entries made on this device by ${who} wait for ${who} to log in here again; the rescue export keeps them.`;
+      banner.textContent = t("{count} entries made on this device by {who} wait for {who} to log in here again; the rescue export keeps them.", {count: S.foreign.length, who});
       banner.hidden = false;
     }
     S.localLog = new Map((await db.all("log")).filter((row) => row.game === GAME).map((row) => [row.id, row]));
@@ -270,25 +314,36 @@
     S.lastConfirmed = last ? new Date(last) : null;
   }
 
+  // The last moment the server confirmed an entry of the sheet: this device's acknowledgements and the server's
+  // log (every device's entries, and those the server held before this page opened).
+  function lastConfirmed() {
+    let last = S.lastConfirmed;
+    for (const line of S.serverLog) {
+      const at = line.received_at ? new Date(line.received_at) : null;
+      if (at && !Number.isNaN(at.getTime()) && (!last || at > last)) last = at;
+    }
+    return last;
+  }
+
   function describe(entry) {
-    const team = entry.team ? `${entry.team === "home" ? DATA.game.home : DATA.game.away} ` : "";
-    const who = entry.player !== undefined && entry.player !== null ? `#${entry.player} ` : "";
-    const at = entry.time !== undefined ? ` at ${formatTenths(entry.time)}` : "";
-    const where = entry.period !== undefined && entry.type !== "period_start" ? ` (P${entry.period}${at})` : "";
+    const team = entry.team ? sideName(entry.team) : "";
+    const who = entry.player !== undefined && entry.player !== null ? `#${entry.player}` : "";
+    const when = entry.type !== "period_start" ? periodClock(entry) : "";
+    const where = when ? ` (${when})` : "";
+    const join = (...parts) => parts.filter((part) => part !== "" && part !== null && part !== undefined).join(" ");
     switch (entry.type) {
-      case "goal": return `Goal ${team}${who}${entry.assist ? `assist #${entry.assist} ` : ""}${where}`;
+      case "goal": return join(typeName("goal"), team, who, entry.assist ? t("assist #{n}", {n: entry.assist}) : "") + where;
       case "penalty": {
         const line = DATA.index.find((l) => l.code === entry.infraction);
-        return `Penalty ${team}${who}${entry.penalty.replace(/_/g, " ")}${line ? ` – ${line.name} (${line.article})` : ""}` +
-          `${entry.delayed ? " signalled" : ""}${where}`;
+        return join(typeName("penalty"), team, who || t("bench"), kindName(entry.penalty),
+          line ? `– ${line.name} (${line.article})` : "", entry.delayed ? t("signalled") : "") + where;
       }
       case "correction": {
         const voided = findEntry(entry.voids);
-        return `Correction: voids ${voided ? describe(voided) : entry.voids}`;
+        return t("Correction: voids {what}", {what: voided ? describe(voided) : t("an entry")});
       }
-      case "serve": return `Serves: ${team}${who}${where}`;
-      case "period_start": return `${periodName(entry.period)} starts`;
-      default: return `${entry.type.replace(/_/g, " ")} ${team}${who}${where}`.replace(/\s+/g, " ").trim();
+      case "period_start": return t("{period} starts", {period: periodName(entry.period)});
+      default: return join(typeName(entry.type), team, who) + where;
     }
   }
 
@@ -342,7 +397,8 @@
         }
         if (answer.status === 400) {
           const refused = answer.body && answer.body.refused;
-          const messages = messagesOf(answer.body);
+          // The server's reason names the rule; the refused entry's id is not for people to read.
+          const messages = withoutIds(refused && refused.message ? refused.message : messagesOf(answer.body));
           const culprit = refused && batch.find((r) => r.entry.id === refused.event_id && !refused.stored);
           if (culprit || batch.length === 1) {
             await refuse(culprit || batch[0], refused ? refused.rule : "", messages);
@@ -356,7 +412,7 @@
           stopSending(answer.status, answer.body);
           break;
         }
-        await refuse(batch[0], "", messagesOf(answer.body) || `HTTP ${answer.status}`);
+        await refuse(batch[0], "", withoutIds(messagesOf(answer.body)) || t("HTTP {status}", {status: answer.status}));
       }
       await fetchLog();
     } catch (error) {
@@ -365,6 +421,11 @@
       S.sending = false;
       render();
     }
+  }
+
+  // A server message without the event ids it may carry ("(event 1b2c…)"): the entry is named on screen instead.
+  function withoutIds(text) {
+    return String(text || "").replace(/\s*\(event [0-9a-f-]{8,}\)/gi, "").replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "…").trim();
   }
 
   function messagesOf(body) {
@@ -407,6 +468,8 @@
       logged.message = message;
       logged.rule = rule;
     }
+    // Only the refusal is shown: no "Entered …" with its undo for an entry the server did not store.
+    if (undoTarget && undoTarget.entry.id === row.entry.id) hideUndo();
     showRefusal(rule, message, row.entry);
     render();
     await db.remove("outbox", row.n);
@@ -416,14 +479,14 @@
   // 403: this device is not signed in (any more); 409: another device took its duties over. Either way it
   // sends nothing until it signs in again, and says so; its entries stay in the outbox.
   function stopSending(status, body) {
-    const message = (body && body.detail) || messagesOf(body) || `HTTP ${status}`;
+    const message = (body && body.detail) || messagesOf(body) || t("HTTP {status}", {status});
     S.signedIn = false;
     S.duties = [];
     db.setMeta(`signin:${GAME}`, null);
     const banner = $("#takenover");
     banner.textContent = status === 409
-      ? `Taken over: ${message} This device stopped sending; its ${S.outbox.length} waiting entries stay here (rescue export keeps them).`
-      : `Not signed in: ${message} Its waiting entries stay here until it signs in.`;
+      ? t("Taken over: {message} This device stopped sending; its {count} waiting entries stay here (rescue export keeps them).", {message, count: S.outbox.length})
+      : t("Not signed in: {message} Its waiting entries stay here until it signs in.", {message});
     banner.hidden = false;
     banner.dataset.status = String(status);
     showSignIn(status === 409 ? message : "");
@@ -450,13 +513,13 @@
 
   async function signIn(takeOver) {
     const duties = chosenDuties();
-    if (!duties.length) { $("#signin-message").textContent = "Choose at least one duty."; return; }
-    if (takeOver && !confirm(`Take over ${duties.map((d) => DATA.duty_names[d]).join(", ")} from the other device? It will stop sending.`)) return;
+    if (!duties.length) { $("#signin-message").textContent = t("Choose at least one duty."); return; }
+    if (takeOver && !confirm(t("Take over {duties} from the other device? It will stop sending.", {duties: duties.map((d) => DATA.duty_names[d]).join(", ")}))) return;
     let answer;
     try {
       answer = await request("POST", DATA.urls.devices, {device: S.device, duties, take_over: !!takeOver});
     } catch (error) {
-      $("#signin-message").textContent = "No network: this device signs in when it is back. Entries wait here meanwhile.";
+      $("#signin-message").textContent = t("No network: this device signs in when it is back. Entries wait here meanwhile.");
       return;
     }
     if (answer.status === 201) {
@@ -472,7 +535,7 @@
       $("#signin-takeover").hidden = false;
       $("#signin-takeover").focus();
     } else {
-      $("#signin-message").textContent = messagesOf(answer.body) || `HTTP ${answer.status}`;
+      $("#signin-message").textContent = messagesOf(answer.body) || t("HTTP {status}", {status: answer.status});
     }
   }
   $("#signin-go").addEventListener("click", () => signIn(false));
@@ -501,8 +564,8 @@
   function renderDevice() {
     const badge = $("#device");
     badge.textContent = S.signedIn
-      ? `Device ${S.device.slice(0, 8)} · ${S.duties.map((d) => DATA.duty_names[d]).join(", ")}`
-      : `Device ${S.device.slice(0, 8)} · not signed in`;
+      ? t("Device {device} · {duties}", {device: S.device.slice(0, 8), duties: S.duties.map((d) => DATA.duty_names[d]).join(", ")})
+      : t("Device {device} · not signed in", {device: S.device.slice(0, 8)});
     badge.className = S.signedIn ? "pill" : "pill warn";
     badge.title = S.device;
     // The end of the game is signed on this device (4.2 O, 4.3 A): the signing page names it.
@@ -556,8 +619,8 @@
     const model = clockModel();
     if (!model.running && nextPeriod()) { startPeriod(); return; }  // the face-off of the game or of a period
     const at = now();
-    if (model.running) enter({type: "clock_stop", ...at}, `Clock stopped at ${formatTenths(at.time, true)}`);
-    else enter({type: "clock_start", ...at}, `Clock started at ${formatTenths(at.time, true)}`);
+    if (model.running) enter({type: "clock_stop", ...at}, t("Clock stopped at {time}", {time: formatTenths(at.time, true)}));
+    else enter({type: "clock_start", ...at}, t("Clock started at {time}", {time: formatTenths(at.time, true)}));
   }
 
   // The period a face-off would start now, or null: none before the game, or in an intermission, unless this
@@ -575,14 +638,35 @@
   function startPeriod() {
     const period = nextPeriod();
     if (!period) return;
-    enter({type: "period_start", period}, `${periodName(period)} started`);
+    enter({type: "period_start", period}, t("{period} started", {period: periodName(period)}));
+  }
+
+  // The engine ends a period at its length (1.2 A, R-11), and game time moves only while the clock runs (R-10):
+  // with the clock stopped before the time ran out, the server would refuse the end. The console says why first,
+  // and asks nothing; with the clock running, ending early is the officials' decision, asked once.
+  function periodEndProblem(model = clockModel()) {
+    const state = S.answer ? S.answer.state : null;
+    const status = state ? state.status : "not_started";
+    const waitingStart = waitingRows().some((row) => row.entry.type === "period_start" && row.entry.period === model.period);
+    if (status !== "in_progress" && !waitingStart) return t("No period is in progress (R-11).");
+    const length = periodLength(model.period);
+    const elapsed = elapsedNow(model);
+    if (!model.running && elapsed < length) {
+      return t("The clock is stopped at {elapsed}: {period} ends when its time has run, at {length} (R-10: game time moves only while the clock runs). Start the clock, or void the clock stop in the log.",
+        {elapsed: formatTenths(elapsed, true), period: periodName(model.period), length: formatTenths(length)});
+    }
+    return null;
   }
 
   function endPeriod() {
     const model = clockModel();
     const length = periodLength(model.period);
     const elapsed = elapsedNow(model);
-    if (elapsed < length && !confirm(`The clock shows ${countdownText(length - elapsed)} left. End ${periodName(model.period)} now, at ${formatTenths(length)}?`)) return;
+    const problem = periodEndProblem(model);
+    const note = $("#controls-note");
+    if (problem) { note.textContent = problem; note.hidden = false; return; }
+    note.hidden = true;
+    if (elapsed < length && !confirm(t("The clock shows {left} left. End {period} now, at {length}?", {left: countdownText(length - elapsed), period: periodName(model.period), length: formatTenths(length)}))) return;
     enter({type: "period_end", period: model.period, time: length});
   }
 
@@ -595,7 +679,7 @@
     const team = DATA.teams[side];
     const names = DATA.names[side] || {};
     const numbers = [...(skaters ? team.players : []), ...(goalkeepers ? team.goalkeepers : [])].sort((a, b) => a - b);
-    return numbers.map((n) => ({value: n, label: `${n}${names[String(n)] ? ` – ${names[String(n)]}` : ""}${team.goalkeepers.includes(n) ? " (G)" : ""}`}));
+    return numbers.map((n) => ({value: n, label: `${n}${names[String(n)] ? ` – ${names[String(n)]}` : ""}${team.goalkeepers.includes(n) ? ` ${t("(G)")}` : ""}`}));
   }
 
   function selectField(name, label, options, {blank = null, value = null} = {}) {
@@ -605,12 +689,27 @@
     return el("label", {for: `f-${name}`}, el("span", {}, label), select);
   }
 
+  // A player the official chooses: the list starts on "Choose…", never on a player (the goalkeeper came first).
+  function playerField(name, label, options, extra = []) {
+    const field = selectField(name, label, [...extra, ...options], {blank: t("Choose…")});
+    $("select", field).dataset.label = label;
+    return field;
+  }
+
+  // The form refuses to send without a choice, and says which field waits for one.
+  function chosen(values, name, rule) {
+    if (values[name]) return null;
+    const select = $(`#f-${name}`);
+    if (select) { select.setAttribute("aria-invalid", "true"); select.focus(); }
+    return t("{field}: choose one ({rule}).", {field: select ? select.dataset.label : name, rule});
+  }
+
   function teamField(side) {
-    return selectField("team", "Team", SIDES.map((s) => ({value: s, label: `${DATA.game[s]} (${s})`})), {value: side});
+    return selectField("team", t("Team"), SIDES.map((s) => ({value: s, label: `${sideName(s)} (${t(s)})`})), {value: side});
   }
 
   function timeField(at) {
-    return el("label", {for: "f-time"}, el("span", {}, `Time in ${periodName(at.period)} (elapsed, m:ss.t)`),
+    return el("label", {for: "f-time"}, el("span", {}, t("Time in {period} (elapsed, m:ss.t)", {period: periodName(at.period)})),
       el("input", {name: "time", id: "f-time", value: formatTenths(at.time, true), inputmode: "decimal", required: true}));
   }
 
@@ -625,7 +724,7 @@
     $("#entry-form").querySelector(".form-error")?.remove();
     onSubmit = submit;
     if (!dialog.open) dialog.showModal();
-    const first = focus ? box.querySelector(focus) : box.querySelector("input, select");
+    const first = focus ? dialog.querySelector(focus) : box.querySelector("input, select");
     if (first) first.focus();
   }
 
@@ -650,21 +749,35 @@
 
   function timeOf(values, at) {
     const time = parseTime(values.time);
-    if (time === null) return "R-10: the time is m:ss or m:ss.t, elapsed in the period.";
+    if (time === null) return t("Time: m:ss or m:ss.t, elapsed in the period (R-10).");
     return {period: at.period, time};
   }
 
   const int = (value) => (value === "" || value === undefined || value === null ? null : Number(value));
 
+  // The team field changes the players offered (none chosen).
+  function onTeamChange(fields) {
+    $("#f-team").addEventListener("change", (e) => {
+      for (const [name, options, extra] of fields(e.target.value)) {
+        const old = $(`#f-${name}`);
+        const field = old.dataset.label !== undefined ? playerField(name, old.dataset.label, options, extra || [])
+          : selectField(name, "", options, {blank: old.options[0] && old.options[0].value === "" ? old.options[0].textContent : null});
+        old.replaceWith($("select", field));
+      }
+    });
+  }
+
   function goalDialog(side) {
     const at = now();
-    openDialog("Goal", [
+    openDialog(typeName("goal"), [
       teamField(side),
-      selectField("player", "Scorer", roster(side)),
-      selectField("assist", "Assist (at most one, 5.5.11 C)", roster(side), {blank: "none"}),
-      check("own_goal", "Own goal: the scorer is the attacking player credited (5.5.11 D)"),
+      playerField("player", t("Scorer"), roster(side)),
+      selectField("assist", t("Assist (at most one, 5.5.11 C)"), roster(side), {blank: t("none")}),
+      check("own_goal", t("Own goal: the scorer is the attacking player credited (5.5.11 D)")),
       timeField(at),
     ], (values) => {
+      const missing = chosen(values, "player", "5.5.11 B");
+      if (missing) return missing;
       const when = timeOf(values, at);
       if (typeof when === "string") return when;
       const fields = {type: "goal", ...when, team: values.team, player: int(values.player)};
@@ -673,20 +786,15 @@
       enterGoal(fields);
       return null;
     }, "#f-player");
-    // The team field changes the players offered.
-    $("#f-team").addEventListener("change", (e) => {
-      const team = e.target.value;
-      $("#f-player").replaceWith(selectField("player", "Scorer", roster(team)).querySelector("select"));
-      $("#f-assist").replaceWith(selectField("assist", "", roster(team), {blank: "none"}).querySelector("select"));
-    });
+    onTeamChange((team) => [["player", roster(team)], ["assist", roster(team)]]);
   }
 
   // A goal is itself the stoppage (docs/game-scripts.md): if this clock was stopped at the goal's time by a
   // clock_stop, that stop is voided in the same batch, so the goal replays with the clock running.
   function enterGoal(fields) {
     const stop = lastClockEvent();
-    if (stop && stop.type === "clock_stop" && stop.period === fields.period && stop.time === fields.time) {
-      enter({type: "correction", voids: stop.id}, "The goal is the stoppage: the clock stop is voided");
+    if (stop && stop.type === "clock_stop" && stop.period === fields.period && tenthsOf(stop.time) === fields.time) {
+      enter({type: "correction", voids: stop.id}, t("The goal is the stoppage: the clock stop is voided"));
     }
     enter(fields);
   }
@@ -710,23 +818,26 @@
 
   function lastClockEvent() {
     const timed = counting().filter((e) => e.period !== undefined && e.period !== null && e.type !== "correction");
-    timed.sort((a, b) => (a.period - b.period) || ((a.time || 0) - (b.time || 0)) || (a.seq - b.seq));
+    timed.sort((a, b) => (a.period - b.period) || ((tenthsOf(a.time) || 0) - (tenthsOf(b.time) || 0)) || (a.seq - b.seq));
     const clocky = timed.filter((e) => ["clock_start", "clock_stop", "period_start", "period_end", "goal", "penalty"].includes(e.type));
     return clocky.length ? clocky[clocky.length - 1] : null;
   }
 
+  const BENCH = "bench";  // the penalty's player field: a bench minor, no player (6.1.2 D)
+
   function penaltyDialog(side) {
     const at = now();
-    const search = el("input", {id: "f-search", name: "search", type: "search", placeholder: "name, number (6.4.30) or signal", "aria-controls": "f-matches", autocomplete: "off"});
-    const matches = el("ul", {id: "f-matches", class: "matches", role: "listbox", "aria-label": "Annex C index"});
-    const chosen = el("input", {type: "hidden", name: "infraction", id: "f-infraction"});
-    const chosenText = el("p", {class: "chosen", id: "f-chosen", "aria-live": "polite"}, "No index line chosen (optional).");
-    const kinds = DATA.penalty_kinds.map((k) => ({value: k, label: k.replace(/_/g, " ")}));
+    const search = el("input", {id: "f-search", name: "search", type: "search", placeholder: t("name, number (6.4.30) or signal"), "aria-controls": "f-matches", autocomplete: "off"});
+    const matches = el("ul", {id: "f-matches", class: "matches", role: "listbox", "aria-label": t("Annex C index")});
+    const hidden = el("input", {type: "hidden", name: "infraction", id: "f-infraction"});
+    const chosenText = el("p", {class: "chosen", id: "f-chosen", "aria-live": "polite"}, t("No index line chosen (optional)."));
+    const kinds = DATA.penalty_kinds.map((k) => ({value: k, label: kindName(k)}));
+    const bench = () => [{value: BENCH, label: t("bench – no player (bench minor, 6.1.2 D)")}];
     let active = -1;
     let shown = [];
     function choose(line) {
-      chosen.value = line.code;
-      chosenText.textContent = `${line.name} – ${line.article} – index: ${line.penalties.join(" and ") || "no penalty"}`;
+      hidden.value = line.code;
+      chosenText.textContent = t("{name} – {article} – index: {penalties}", {name: line.name, article: line.article, penalties: line.penalties.join(" + ") || t("no penalty")});
       if (line.kinds.length) $("#f-penalty").value = line.kinds[0];
       search.value = line.name;
       matches.replaceChildren();
@@ -739,8 +850,8 @@
         line.article.toLowerCase().includes(q) || (line.signal || "").toLowerCase().includes(q)).slice(0, 12) : [];
       active = shown.length ? 0 : -1;
       matches.replaceChildren(...shown.map((line, i) => el("li", {role: "option", id: `m-${line.code}`, "aria-selected": i === active ? "true" : "false",
-        onclick: () => choose(line)}, el("strong", {}, line.name), ` ${line.article} · ${line.penalties.join(" and ") || "–"}`,
-        line.signal ? el("span", {class: "muted small"}, ` · signal: ${line.signal}`) : null)));
+        onclick: () => choose(line)}, el("strong", {}, line.name), ` ${line.article} · ${line.penalties.join(" + ") || "–"}`,
+        line.signal ? el("span", {class: "muted small"}, ` · ${t("signal: {signal}", {signal: line.signal})}`) : null)));
     }
     search.addEventListener("input", list);
     search.addEventListener("keydown", (e) => {
@@ -755,20 +866,22 @@
       }
     });
     const running = clockModel().running;
-    openDialog("Penalty", [
+    openDialog(typeName("penalty"), [
       teamField(side),
-      el("label", {for: "f-search", class: "wide"}, el("span", {}, "Annex C index (name, article or signal)"), search),
-      matches, chosen, chosenText,
-      selectField("penalty", "Penalty", kinds, {value: "minor"}),
-      selectField("player", "Player (none: a bench minor, 6.1.2 D)", roster(side), {blank: "bench – no player"}),
-      selectField("served_by", "Served by (if not the player)", roster(side, {goalkeepers: false}), {blank: "the engine's default"}),
-      check("delayed", "Signalled: play goes on, assessed at the next stoppage (6.3 B)", false),
+      el("label", {for: "f-search", class: "wide"}, el("span", {}, t("Annex C index (name, article or signal)")), search),
+      matches, hidden, chosenText,
+      selectField("penalty", t("Penalty"), kinds, {value: "minor"}),
+      playerField("player", t("Player"), roster(side), bench()),
+      selectField("served_by", t("Served by (if not the player)"), roster(side, {goalkeepers: false}), {blank: t("the engine's default")}),
+      check("delayed", t("Signalled: play goes on, assessed at the next stoppage (6.3 B)"), false),
       timeField(at),
     ], (values) => {
+      const missing = chosen(values, "player", "6.1.2 D");
+      if (missing) return missing;
       const when = timeOf(values, at);
       if (typeof when === "string") return when;
       const fields = {type: "penalty", ...when, team: values.team, penalty: values.penalty};
-      if (values.player) fields.player = int(values.player);
+      if (values.player !== BENCH) fields.player = int(values.player);
       if (values.infraction) fields.infraction = values.infraction;
       if (values.served_by) fields.served_by = int(values.served_by);
       if (values.delayed) fields.delayed = true;
@@ -777,32 +890,32 @@
     }, "#f-search");
     $("#f-delayed").checked = false;
     if (!running) $("#f-delayed").disabled = true;
-    $("#f-team").addEventListener("change", (e) => {
-      $("#f-player").replaceWith(selectField("player", "", roster(e.target.value), {blank: "bench – no player"}).querySelector("select"));
-      $("#f-served_by").replaceWith(selectField("served_by", "", roster(e.target.value, {goalkeepers: false}), {blank: "the engine's default"}).querySelector("select"));
-    });
+    onTeamChange((team) => [["player", roster(team), bench()], ["served_by", roster(team, {goalkeepers: false})]]);
   }
 
   function penaltyShotDialog(side) {
     const at = now();
-    openDialog("Penalty shot (6.1.8)", [
+    openDialog(t("Penalty shot (6.1.8)"), [
       teamField(side),
-      selectField("player", "Shooter", roster(side, {goalkeepers: false})),
-      check("scored", "Scored"),
+      playerField("player", t("Shooter"), roster(side, {goalkeepers: false})),
+      check("scored", t("Scored")),
       timeField(at),
     ], (values) => {
+      const missing = chosen(values, "player", "6.1.8");
+      if (missing) return missing;
       const when = timeOf(values, at);
       if (typeof when === "string") return when;
       enter({type: "penalty_shot", ...when, team: values.team, player: int(values.player), scored: !!values.scored});
       return null;
     }, "#f-player");
+    onTeamChange((team) => [["player", roster(team, {goalkeepers: false})]]);
   }
 
   function goalkeeperReturnedDialog(side) {
     const at = now();
-    openDialog("Goalkeeper in goal", [
+    openDialog(t("Goalkeeper in goal"), [
       teamField(side),
-      selectField("player", "Goalkeeper", roster(side, {skaters: false}), {blank: "the one who left"}),
+      selectField("player", t("Goalkeeper"), roster(side, {skaters: false}), {blank: t("the one who left")}),
       timeField(at),
     ], (values) => {
       const when = timeOf(values, at);
@@ -822,10 +935,10 @@
     const at = now();
     const fields = [
       teamField(side),
-      selectField("reason", "Reason (8.1 A)", DATA.forfeit_reasons.map((r) => ({value: r, label: r}))),
+      selectField("reason", t("Reason (8.1 A)"), DATA.forfeit_reasons.map((r) => ({value: r, label: r}))),
     ];
     if (started) fields.push(timeField(at));
-    openDialog("Forfeit: the team named forfeits the game (8.1)", fields, (values) => {
+    openDialog(t("Forfeit: the team named forfeits the game (8.1)"), fields, (values) => {
       const event = {type: "forfeit", team: values.team, note: values.reason};
       if (started) {
         const when = timeOf(values, at);
@@ -838,20 +951,38 @@
   }
 
   function shootoutDialog(side) {
-    openDialog("Shoot-out attempt (1.3 E)", [
+    openDialog(t("Shoot-out attempt (1.3 E)"), [
       teamField(side),
-      selectField("player", "Shooter", roster(side, {goalkeepers: false})),
-      check("scored", "Scored"),
+      playerField("player", t("Shooter"), roster(side, {goalkeepers: false})),
+      check("scored", t("Scored")),
     ], (values) => {
+      const missing = chosen(values, "player", "1.3 E");
+      if (missing) return missing;
       enter({type: "shootout_attempt", team: values.team, player: int(values.player), scored: !!values.scored});
       return null;
     }, "#f-player");
+    onTeamChange((team) => [["player", roster(team, {goalkeepers: false})]]);
   }
 
-  // Quick entries: one press, at the clock's time.
+  // Quick entries: one press of a team's button, at the clock's time (the button stands in the team's column).
   function quick(type, side, extra = {}) {
     if (!DATA.event_types.includes(type)) return;
     enter({type, ...now(), team: side, ...extra});
+  }
+
+  // A key (S, T; with Shift the away team) names no team on screen: the entry is shown with its team first,
+  // sent with Enter, changed or dropped (Esc) before it goes. Undo stays offered once it is sent.
+  function keyDialog(type, side) {
+    if (!DATA.event_types.includes(type)) return;
+    const at = now();
+    const title = (team) => t("{what}: {team}", {what: typeName(type), team: sideName(team)});
+    openDialog(title(side), [teamField(side), timeField(at)], (values) => {
+      const when = timeOf(values, at);
+      if (typeof when === "string") return when;
+      enter({type, ...when, team: values.team});
+      return null;
+    }, "#entry-ok");
+    $("#f-team").addEventListener("change", (e) => { $("#entry-title").textContent = title(e.target.value); });
   }
 
   // --- undo: a correction voiding the entry, offered for a few seconds ---------------------------------------
@@ -861,16 +992,22 @@
   function offerUndo(entry, label) {
     undoTarget = {entry, until: Date.now() + UNDO_MS};
     const toast = $("#undo");
-    $(".what", toast).textContent = `Entered: ${label}.`;
+    $(".what", toast).textContent = t("Entered: {what}.", {what: label});
     toast.hidden = false;
     clearInterval(undoTimer);
     const tick = () => {
       const left = undoTarget ? Math.ceil((undoTarget.until - Date.now()) / 1000) : 0;
-      if (left <= 0) { toast.hidden = true; undoTarget = null; clearInterval(undoTimer); return; }
-      $(".left", toast).textContent = `${left} s`;
+      if (left <= 0) { hideUndo(); return; }
+      $(".left", toast).textContent = t("{n} s", {n: left});
     };
     tick();
     undoTimer = setInterval(tick, 250);
+  }
+
+  function hideUndo() {
+    $("#undo").hidden = true;
+    undoTarget = null;
+    clearInterval(undoTimer);
   }
 
   function undo() {
@@ -878,12 +1015,12 @@
     const entry = undoTarget.entry;
     undoTarget = null;
     $("#undo").hidden = true;
-    voidEntry(entry.id, `Undone: ${describe(entry)}`);
+    voidEntry(entry.id, t("Undone: {what}", {what: describe(entry)}));
   }
 
   function voidEntry(id, label) {
     const entry = findEntry(id);
-    enter({type: "correction", voids: id}, label || `Voided: ${entry ? describe(entry) : id}`);
+    enter({type: "correction", voids: id}, label || t("Voided: {what}", {what: entry ? describe(entry) : t("an entry")}));
   }
   $("#undo .undo-go").addEventListener("click", undo);
 
@@ -891,8 +1028,11 @@
 
   function showRefusal(rule, message, entry) {
     const banner = $("#refusal");
-    $(".article", banner).textContent = rule ? `Rule ${rule}` : "Refused";
-    $(".message", banner).textContent = `${entry ? `${describe(entry)}: ` : ""}${message}`;
+    $(".article", banner).textContent = rule ? t("Rule {rule}", {rule}) : t("Refused");
+    // The server's reason after the entry it refuses ("Rule 5.5.2 A: …" once: the article is the heading).
+    let reason = String(message || "");
+    for (const prefix of [`Rule ${rule}:`, `${rule}:`]) if (rule && reason.startsWith(prefix)) reason = reason.slice(prefix.length).trim();
+    $(".message", banner).textContent = entry ? t("{what}: {reason}", {what: describe(entry), reason}) : reason;
     banner.hidden = false;
   }
   $("#refusal .dismiss").addEventListener("click", () => { $("#refusal").hidden = true; });
@@ -901,17 +1041,18 @@
 
   function renderStatus() {
     const net = $("#net");
-    if (S.online === null) { net.textContent = "Connecting…"; net.className = "pill"; }
-    else if (S.online) { net.textContent = "Online"; net.className = "pill ok"; }
+    if (S.online === null) { net.textContent = t("Connecting…"); net.className = "pill"; }
+    else if (S.online) { net.textContent = t("Online"); net.className = "pill ok"; }
     else {
-      net.textContent = `Offline since ${S.offlineSince ? S.offlineSince.toLocaleTimeString() : "?"}${S.offlineReason ? ` (${S.offlineReason})` : ""}`;
+      net.textContent = t("Offline since {time}", {time: S.offlineSince ? venueTime(S.offlineSince) : "?"}) + (S.offlineReason ? ` (${S.offlineReason})` : "");
       net.className = "pill bad";
     }
     const waiting = $("#waiting");
-    waiting.textContent = `${S.outbox.length} waiting`;
+    waiting.textContent = t("{n} waiting", {n: S.outbox.length});
     waiting.className = S.outbox.length ? "pill warn" : "pill";
     waiting.dataset.count = String(S.outbox.length);
-    $("#confirmed").textContent = S.lastConfirmed ? `Last confirmed ${S.lastConfirmed.toLocaleTimeString()}` : "Nothing confirmed yet";
+    const confirmed = lastConfirmed();
+    $("#confirmed").textContent = confirmed ? t("Last confirmed {time}", {time: venueTime(confirmed)}) : t("Nothing confirmed yet");
   }
 
   function renderClock() {
@@ -922,17 +1063,17 @@
     $("#clock").dataset.elapsed = String(elapsed);
     $("#clock").classList.toggle("running", model.running);
     $("#period").textContent = periodName(model.period);
-    $("#clock-note").textContent = `${formatTenths(elapsed, true)} elapsed${model.waiting ? " · clock entry waiting" : ""}`;
+    $("#clock-note").textContent = t("{time} elapsed", {time: formatTenths(elapsed, true)}) + (model.waiting ? ` · ${t("clock entry waiting")}` : "");
     $("#mark").hidden = !(model.period && length - elapsed <= DATA.rules.two_minute_mark && elapsed < length);
     const toggle = $("#clock-toggle");
-    toggle.firstChild.textContent = model.running ? "Stop clock " : "Start clock ";
+    toggle.firstChild.textContent = `${model.running ? t("Stop clock") : t("Start clock")} `;
     toggle.classList.toggle("running", model.running);
     // Boxes run with the clock: a running penalty's remaining time counts down from the state's.
     const stateElapsed = S.answer ? S.answer.clock.elapsed_tenths : 0;
     const stateRunning = S.answer ? S.answer.clock.period === model.period : false;
     for (const node of document.querySelectorAll(".box li[data-remaining]")) {
       const remaining = Number(node.dataset.remaining) - (node.dataset.status === "running" && stateRunning ? elapsed - stateElapsed : 0);
-      $(".remaining", node).textContent = remaining > 0 || node.dataset.status !== "running" ? countdownText(Math.max(0, remaining)) : "0:00 time over";
+      $(".remaining", node).textContent = remaining > 0 || node.dataset.status !== "running" ? countdownText(Math.max(0, remaining)) : t("0:00 time over");
     }
     $("#period-end").classList.toggle("primary", model.period > 0 && elapsed >= length && model.running === false);
   }
@@ -943,16 +1084,18 @@
     const strength = $("#strength");
     if (state && state.status !== "not_started") {
       const pp = state.power_play;
-      strength.textContent = `${state.strength.home} on ${state.strength.away}` +
-        (pp ? ` · Power play ${DATA.game[pp]}` : " · even strength");
+      strength.textContent = t("{home} on {away}", {home: state.strength.home, away: state.strength.away}) +
+        ` · ${pp ? t("Power play {team}", {team: sideName(pp)}) : t("even strength")}`;
       strength.className = pp ? "strength pp" : "strength";
     } else strength.textContent = "";
     const status = state ? state.status : "not_started";
     const next = nextPeriod();
     const startButton = $("#period-start");
     startButton.hidden = !next;
-    startButton.textContent = next ? `Start ${periodName(next)}` : "Start period";
+    startButton.textContent = next ? t("Start {period}", {period: periodName(next)}) : t("Start period");
     $("#period-end").hidden = !(status === "in_progress");
+    const note = $("#controls-note");
+    if (!note.hidden && !periodEndProblem()) note.hidden = true;  // what kept the period from ending is over
     $("#game-end").hidden = !(status === "ended" && !counting().some((e) => e.type === "game_end"));
     $("#clock-toggle").disabled = !(status === "in_progress" || status === "not_started" || status === "intermission");
   }
@@ -961,20 +1104,20 @@
     const state = S.answer ? S.answer.state : null;
     const team = state ? state.teams[side] : null;
     const buttons = [
-      ["goal", "Goal", () => goalDialog(side)],
-      ["penalty", "Penalty", () => penaltyDialog(side)],
-      ["shot", "Shot on goal", () => quick("shot", side)],
-      ["timeout", "Time-out", () => quick("timeout", side)],
+      ["goal", t("Goal"), () => goalDialog(side)],
+      ["penalty", t("Penalty"), () => penaltyDialog(side)],
+      ["shot", t("Shot on goal"), () => quick("shot", side)],
+      ["timeout", t("Time-out"), () => quick("timeout", side)],
       team && team.goalkeeper_pulled
-        ? ["goalkeeper_returned", "Goalkeeper back", () => goalkeeperReturnedDialog(side)]
-        : ["goalkeeper_pulled", "Goalkeeper pulled", () => quick("goalkeeper_pulled", side)],
+        ? ["goalkeeper_returned", t("Goalkeeper back"), () => goalkeeperReturnedDialog(side)]
+        : ["goalkeeper_pulled", t("Goalkeeper pulled"), () => quick("goalkeeper_pulled", side)],
     ];
-    if (team && team.penalty_shots_pending && team.penalty_shots_pending.length) buttons.push(["penalty_shot", "Penalty shot", () => penaltyShotDialog(side)]);
-    if (state && state.status === "shootout") buttons.push(["shootout_attempt", "Shoot-out attempt", () => shootoutDialog(side)]);
+    if (team && team.penalty_shots_pending && team.penalty_shots_pending.length) buttons.push(["penalty_shot", t("Penalty shot"), () => penaltyShotDialog(side)]);
+    if (state && state.status === "shootout") buttons.push(["shootout_attempt", t("Shoot-out attempt"), () => shootoutDialog(side)]);
     // 9.1 A, R-50: a captain's protest on the rink, once the engine knows the event.
-    buttons.push(["protest", "Captain's protest (9.1 A)", () => quick("protest", side)]);
+    buttons.push(["protest", t("Captain's protest (9.1 A)"), () => quick("protest", side)]);
     if (!state || state.status === "not_started" || state.status === "in_progress" || state.status === "intermission") {
-      buttons.push(["forfeit", "Forfeit (8.1)", () => forfeitDialog(side)]);
+      buttons.push(["forfeit", t("Forfeit (8.1)"), () => forfeitDialog(side)]);
     }
     return buttons.filter(([type]) => DATA.event_types.includes(type))
       .map(([type, label, action]) => el("button", {type: "button", "data-type": type, "data-side": side, onclick: action}, label));
@@ -991,21 +1134,21 @@
       box.replaceChildren(...entries.map((e) => {
         const wait = e.status === "expired" || e.waits_for_stoppage;
         return el("li", {"data-remaining": String(parseTime(e.remaining) ?? 0), "data-status": e.status, class: `box-${e.status}`},
-          el("strong", {}, e.player === null ? "substitute?" : `#${e.player}`),
-          e.penalized !== e.player && e.penalized !== null ? ` for #${e.penalized}` : "",
-          ` ${e.penalty.replace(/_/g, " ")} `,
+          el("strong", {}, e.player === null ? t("substitute?") : `#${e.player}`),
+          e.penalized !== e.player && e.penalized !== null ? ` ${t("for #{n}", {n: e.penalized})}` : "",
+          ` ${kindName(e.penalty)} `,
           el("span", {class: "remaining"}, e.countdown || e.remaining),
-          ` ${e.status}`,
-          e.coincidental ? " · coincidental" : "",
-          wait ? el("em", {}, " · returns at the next stoppage") : "",
-          e === firstOut && !wait ? el("em", {}, " · returns next") : "");
+          ` ${t(`box:${e.status}`)}`,
+          e.coincidental ? ` · ${t("coincidental")}` : "",
+          wait ? el("em", {}, ` · ${t("returns at the next stoppage")}`) : "",
+          e === firstOut && !wait ? el("em", {}, ` · ${t("returns next")}`) : "");
       }));
-      if (!entries.length) box.append(el("li", {class: "muted"}, "empty"));
+      if (!entries.length) box.append(el("li", {class: "muted"}, t("empty")));
       const team = state ? state.teams[side] : null;
       $(`#info-${side}`).textContent = team
-        ? `Shots ${team.shots} · time-outs this period ${team.timeouts_used}/${DATA.rules.timeouts_per_period}` +
-          `${team.goalkeeper !== null ? ` · in goal #${team.goalkeeper}` : " · nobody in goal"}${team.goalkeeper_pulled ? " (pulled)" : ""}` +
-          `${team.signalled_penalties.length ? ` · ${team.signalled_penalties.length} signalled penalty waits for the stoppage` : ""}`
+        ? t("Shots {shots} · time-outs this period {used}/{allowed}", {shots: team.shots, used: team.timeouts_used, allowed: DATA.rules.timeouts_per_period}) +
+          ` · ${team.goalkeeper !== null ? t("in goal #{n}", {n: team.goalkeeper}) : t("nobody in goal")}${team.goalkeeper_pulled ? ` ${t("(pulled)")}` : ""}` +
+          `${team.signalled_penalties.length ? ` · ${t("{n} signalled penalty waits for the stoppage", {n: team.signalled_penalties.length})}` : ""}`
         : "";
     }
   }
@@ -1018,16 +1161,16 @@
       for (const side of SIDES) {
         for (const [number, player] of Object.entries(state.players[side] || {})) {
           if (player.out_of_game) continue;
-          if (player.calls === DATA.rules.calls_for_misconduct - 1) out.push(el("li", {class: "warn"}, `${DATA.game[side]} #${number} has ${player.calls} penalty calls: the next one adds a misconduct (6.1.7 A).`));
-          if (player.stick_infractions === DATA.rules.stick_infractions_for_ejection - 1) out.push(el("li", {class: "warn"}, `${DATA.game[side]} #${number} has ${player.stick_infractions} stick infractions: the next one is a game ejection (6.1.7 C).`));
+          if (player.calls === DATA.rules.calls_for_misconduct - 1) out.push(el("li", {class: "warn"}, t("{team} #{n} has {count} penalty calls: the next one adds a misconduct (6.1.7 A).", {team: sideName(side), n: number, count: player.calls})));
+          if (player.stick_infractions === DATA.rules.stick_infractions_for_ejection - 1) out.push(el("li", {class: "warn"}, t("{team} #{n} has {count} stick infractions: the next one is a game ejection (6.1.7 C).", {team: sideName(side), n: number, count: player.stick_infractions})));
         }
       }
       for (const notice of [...state.notices].reverse().slice(0, 6)) {
-        out.push(el("li", {}, el("strong", {}, notice.article), ` ${notice.text} `, el("span", {class: "muted small"}, `P${notice.period} ${notice.time}`)));
+        out.push(el("li", {}, el("strong", {}, notice.article), ` ${notice.text} `, el("span", {class: "muted small"}, periodClock(notice))));
       }
     }
     const list = el("ul", {}, ...out);
-    $("#warnings").replaceChildren(...(out.length ? [el("h2", {}, "Warnings and notices"), list] : []));
+    $("#warnings").replaceChildren(...(out.length ? [el("h2", {}, t("Warnings and notices")), list] : []));
   }
 
   function renderProposals() {
@@ -1039,32 +1182,35 @@
         const name = DATA.game[side];
         // Who serves: a penalty whose time a substitute serves, still to be named (6.1.2 B, 6.1.3 A, 6.1.5 A).
         for (const entry of state.box[side].filter((e) => e.player === null)) {
-          const select = selectField(`serve-${entry.penalty_id}`, `${name}: who serves the ${entry.penalty.replace(/_/g, " ")} of #${entry.penalized ?? "bench"}?`,
+          const select = selectField(`serve-${entry.penalty_id}`, t("{team}: who serves the {penalty} of {who}?", {team: name, penalty: kindName(entry.penalty).toLocaleLowerCase(), who: entry.penalized !== null && entry.penalized !== undefined ? `#${entry.penalized}` : t("the bench")}),
             roster(side, {goalkeepers: false}).filter((o) => !(state.players[side][String(o.value)] || {}).out_of_game));
           out.push(el("li", {class: "proposal"}, select, el("button", {type: "button", onclick: () => {
             enter({type: "serve", ...now(), team: side, penalty: entry.penalty_id, player: int($("select", select).value)});
-          }}, "Confirm server")));
+          }}, t("Confirm server"))));
         }
         // The goalkeeper's replacement (6.1.5 B, 6.1.6 B): the engine proposes, the officials confirm.
         const replacement = team.goalkeeper_replacement;
         if (replacement && !replacement.confirmed) {
-          const select = selectField(`gk-${side}`, `${name}: #${replacement.replaces} sent off (${replacement.article}); in goal:`,
+          const select = selectField(`gk-${side}`, t("{team}: #{n} sent off ({article}); in goal:", {team: name, n: replacement.replaces, article: replacement.article}),
             roster(side).filter((o) => !(state.players[side][String(o.value)] || {}).out_of_game), {value: replacement.proposed});
           out.push(el("li", {class: "proposal"}, select, el("button", {type: "button", onclick: () => {
             enter({type: "goalkeeper_replaced", ...now(), team: side, player: int($("select", select).value)});
-          }}, replacement.proposed !== null ? `Confirm (engine proposes #${replacement.proposed})` : "Confirm")));
+          }}, replacement.proposed !== null ? t("Confirm (engine proposes #{n})", {n: replacement.proposed}) : t("Confirm"))));
         }
         // The captain's choice of who returns first when two penalties end together (6.2.2 C).
         const running = state.box[side].filter((e) => e.status === "running" && e.player !== null);
         const together = running.filter((e) => running.some((o) => o !== e && o.remaining === e.remaining));
         if (together.length >= 2) {
-          out.push(el("li", {class: "proposal"}, `${name}: captain's choice, who returns first (6.2.2 C)? `,
+          out.push(el("li", {class: "proposal"}, `${t("{team}: captain's choice, who returns first (6.2.2 C)?", {team: name})} `,
             ...together.map((e) => el("button", {type: "button", onclick: () => enter({type: "return_first", ...now(), team: side, player: e.player})}, `#${e.player}`))));
         }
       }
     }
-    $("#proposals").replaceChildren(...(out.length ? [el("h2", {}, "To confirm"), el("ul", {}, ...out)] : []));
+    $("#proposals").replaceChildren(...(out.length ? [el("h2", {}, t("To confirm")), el("ul", {}, ...out)] : []));
   }
+
+  // A device as the bar names it: a device-made UUID by its first eight characters, as the sign-in badge does.
+  const shortDevice = (device) => (/^[0-9a-f]{8}-[0-9a-f-]{27}$/i.test(device || "") ? device.slice(0, 8) : device);
 
   function renderLog() {
     const rows = [];
@@ -1074,16 +1220,16 @@
     for (const line of S.serverLog) {
       const mine = S.localLog.has(line.id);
       rows.push({id: line.id, entry: line.event, status: voided.has(line.id) ? "voided" : "confirmed",
-        who: `${line.entered_by} · ${line.device}${mine ? " (this device)" : ""}`, sequence: line.sequence});
+        who: `${line.entered_by} · ${t("Device {device}", {device: shortDevice(line.device)})}${mine ? ` ${t("(this device)")}` : ""}`, sequence: line.sequence});
     }
-    for (const row of S.outbox) if (!serverIds.has(row.entry.id)) rows.push({id: row.entry.id, entry: row.entry, status: voided.has(row.entry.id) ? "voided, waiting" : "waiting", who: "this device"});
-    for (const logged of S.localLog.values()) if (logged.status === "refused") rows.push({id: logged.id, entry: logged.entry, status: "refused", who: `${logged.rule ? `Rule ${logged.rule}: ` : ""}${logged.message || ""}`});
+    for (const row of S.outbox) if (!serverIds.has(row.entry.id)) rows.push({id: row.entry.id, entry: row.entry, status: voided.has(row.entry.id) ? "voided, waiting" : "waiting", who: t("this device")});
+    for (const logged of S.localLog.values()) if (logged.status === "refused") rows.push({id: logged.id, entry: logged.entry, status: "refused", who: withoutIds(logged.message || (logged.rule ? t("Rule {rule}", {rule: logged.rule}) : ""))});
     const items = rows.map((row) => el("li", {class: `log-${row.status.split(",")[0]}`, "data-id": row.id, "data-status": row.status},
       el("span", {class: "what"}, describe(row.entry)), " ",
-      el("span", {class: "status"}, row.status), " ",
+      el("span", {class: "status"}, t(`status:${row.status}`)), " ",
       el("span", {class: "muted small"}, row.who),
       row.status === "confirmed" || row.status === "waiting"
-        ? el("button", {type: "button", class: "void", onclick: () => { if (confirm(`Void: ${describe(row.entry)}?`)) voidEntry(row.id); }}, "Void")
+        ? el("button", {type: "button", class: "void", onclick: () => { if (confirm(t("Void: {what}?", {what: describe(row.entry)}))) voidEntry(row.id); }}, t("Void"))
         : null));
     $("#log").replaceChildren(...items.reverse());
   }
@@ -1152,13 +1298,16 @@
     }
     const loaded = new Date(DATA.rendered_at);
     const today = new Date().toDateString() === loaded.toDateString();
-    const when = loaded.toLocaleString([], {weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"});
+    let when;
+    try {
+      when = loaded.toLocaleString(document.documentElement.lang || [], {weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: DATA.game.zone || undefined});
+    } catch (error) { when = loaded.toLocaleString(); }
     if (worker && cached) {
-      badge.textContent = today ? `Ready offline (loaded ${when})` : `Loaded ${when}: re-load on game day (Safari may clear storage after 7 days)`;
+      badge.textContent = today ? t("Ready offline (loaded {when})", {when}) : t("Loaded {when}: re-load on game day (Safari may clear storage after 7 days)", {when});
       badge.className = today ? "pill ok" : "pill warn";
       badge.dataset.ready = today ? "yes" : "stale";
     } else {
-      badge.textContent = "Not ready offline: this browser keeps the entries, but the page needs the network to reload";
+      badge.textContent = t("Not ready offline: this browser keeps the entries, but the page needs the network to reload");
       badge.className = "pill warn";
       badge.dataset.ready = "no";
     }
@@ -1180,8 +1329,8 @@
     const side = event.shiftKey ? "away" : "home";  // Shift: the away team
     if (key === "g") { event.preventDefault(); goalDialog(side); }
     else if (key === "p") { event.preventDefault(); penaltyDialog(side); }
-    else if (key === "s") { event.preventDefault(); quick("shot", side); }
-    else if (key === "t") { event.preventDefault(); quick("timeout", side); }
+    else if (key === "s") { event.preventDefault(); keyDialog("shot", side); }
+    else if (key === "t") { event.preventDefault(); keyDialog("timeout", side); }
     else if (key === "u") { event.preventDefault(); undo(); }
   });
   // Space on the clock button itself: keep the browser from pressing it a second time.
