@@ -3317,7 +3317,6 @@ def _draft_rows() -> list[dict]:
 TARGETS += _draft_rows()
 
 
-
 # --- The public's game and team pages, setting up and publishing a championship with forms (issue 25) -------------
 
 
@@ -3353,8 +3352,12 @@ TARGETS += [
         "expect": DRAFT,
     },
     # A game not final has no box score yet (its live board is the page): no such page for anyone.
-    {"name": "page game box score, not final", "method": "get", "url": page("reports:game-page", "game"),
-     "expect": expect(404)},  # fmt: skip
+    {
+        "name": "page game box score, not final",
+        "method": "get",
+        "url": page("reports:game-page", "game"),
+        "expect": expect(404),
+    },
     {
         "name": "page publish confirmation",
         "method": "get",

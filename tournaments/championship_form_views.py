@@ -62,8 +62,9 @@ PARAMETERS = (
     Parameter("protests", "ruling_minutes", _("Protest of a ruling: filed within (minutes)"), "9.1 A, D"),
     Parameter("protests", "federation_minutes", _("Federation's protest: filed within (minutes)"), "9.1 C"),
     Parameter("protests", "answer_minutes", _("Opposing team's answer: within (minutes)"), "9.1 A, R-51"),
-    Parameter("appeals", "general_assembly_days", _("Appeal to the General Assembly: within (days)"), "9.2, R-54",
-              "optional"),  # fmt: skip
+    Parameter(
+        "appeals", "general_assembly_days", _("Appeal to the General Assembly: within (days)"), "9.2, R-54", "optional"
+    ),  # fmt: skip
     Parameter("appeals", "congress_days", _("Appeal to the Congress: within (days)"), "9.2, R-54", "optional"),
 )
 SECTIONS = (
@@ -182,7 +183,9 @@ def championship_edit(request, pk: int | None = None):
             if championship is None:
                 saved = services.championship_create(**form.service_values(), by=request.user)
             else:
-                saved = services.championship_update(championship=championship, **form.service_values(), by=request.user)
+                saved = services.championship_update(
+                    championship=championship, **form.service_values(), by=request.user
+                )
         except ValidationError as exc:
             apply_errors(form, exc)
         else:
