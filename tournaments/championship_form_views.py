@@ -195,7 +195,6 @@ def championship_edit(request, pk: int | None = None):
         request,
         "tournaments/championship_setup.html",
         {"form": form, "championship": championship},
-        status=400 if form.errors else 200,
     )
 
 

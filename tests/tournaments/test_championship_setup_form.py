@@ -93,7 +93,7 @@ def test_a_bad_value_is_an_error_beside_its_field_naming_the_rule_and_nothing_is
     staff_client, field, value, says
 ):
     response = staff_client.post(reverse("tournaments:championship-create"), _form(**{field: value}))
-    assert response.status_code == 400
+    assert response.status_code == 200
     errors = response.context["form"].errors
     assert field in errors, errors
     assert any(says in error for error in errors[field]), errors[field]
