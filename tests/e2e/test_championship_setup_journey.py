@@ -61,7 +61,7 @@ def test_an_executive_sets_up_a_championship_with_the_form_and_publishes_it_afte
     expect(page.get_by_role("heading", level=1)).to_have_text("Euro Cup Setup 2027")
     championship = Championship.objects.get(name="Euro Cup Setup 2027")
     assert championship.standings_preset == "iihf" and not championship.published
-    assert championship.ruleset == {"game": {"period_minutes": 15}, "protests": {"fee_amount": "150.00"}}
+    assert championship.ruleset == {"game": {"period_minutes": 15}, "protests": {"fee_amount": "150"}}
     screenshot(page, "draft-saved")
 
     # In Spanish: publish, after the page that says what becomes public.
