@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import game_page, views
 from .models import DocumentKind
 
 app_name = "reports"
@@ -16,6 +16,7 @@ def document_paths(prefix: str, kind: str, route: str) -> list:
 
 
 urlpatterns = [
+    path("games/<int:object_id>/box-score/", game_page.game_page, name="game-page"),
     *document_paths("games/<int:object_id>/", DocumentKind.GAME_REPORT, "game-report"),
     *document_paths("championships/<int:object_id>/standings/", DocumentKind.STANDINGS, "standings-report"),
     *document_paths("championships/<int:object_id>/statistics/", DocumentKind.STATISTICS, "statistics-report"),

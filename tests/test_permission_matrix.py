@@ -3424,6 +3424,71 @@ def _draft_rows() -> list[dict]:
 TARGETS += _draft_rows()
 
 
+# --- The public's game and team pages, setting up and publishing a championship with forms (issue 25) -------------
+
+
+def _setup_form(w) -> dict:
+    """A championship's set-up form as a browser posts it: the preset and the rules' parameters as fields."""
+    return {
+        "name": "Matrix Cup", "category": "senior_men", "level": "world", "start_date": "2027-07-01",
+        "end_date": "2027-07-10", "venue": w.pk("venue"), "entry_closing_date": "2027-05-01", "entry_fee": "500",
+        "entry_fee_currency": "EUR", "sanctioning_body": w.pk("fed_a"), "standings_preset": "iihf",
+        "game__period_minutes": "15", "game__halftime_minutes": "5", "game__overtime_minutes": "10",
+        "game__timeouts_per_period": "1", "game__shootout_shooters": "3", "roster__min_skaters": "6",
+        "roster__max_skaters": "14", "roster__max_goalkeepers": "2", "protests__fee_amount": "200",
+        "protests__fee_currency": "USD", "protests__administrative_confirm_minutes": "90",
+        "protests__ruling_minutes": "180", "protests__federation_minutes": "180", "protests__answer_minutes": "180",
+        "appeals__general_assembly_days": "", "appeals__congress_days": "",
+    }  # fmt: skip
+
+
+def _championships_named(name: str) -> Callable[[World], int]:
+    from tournaments.models import Championship
+
+    return lambda w: Championship.objects.filter(name=name).count()
+
+
+TARGETS += [
+    {"name": "page team", "method": "get", "url": page("tournaments:team", "entry_a"), "expect": PUBLIC},
+    {"name": "page draft team", "method": "get", "url": page("tournaments:team", "draft_entry"), "expect": DRAFT},
+    {"name": "page game box score", "method": "get", "url": page("reports:game-page", "final_game"), "expect": PUBLIC},
+    {
+        "name": "page draft game box score",
+        "method": "get",
+        "url": page("reports:game-page", "draft_final_game"),
+        "expect": DRAFT,
+    },
+    # A game not final has no box score yet (its live board is the page): no such page for anyone.
+    {
+        "name": "page game box score, not final",
+        "method": "get",
+        "url": page("reports:game-page", "game"),
+        "expect": expect(404),
+    },
+    {
+        "name": "page publish confirmation",
+        "method": "get",
+        "url": page("tournaments:championship-publish-confirm", "championship"),
+        "expect": PAGE_DIRECTORS,
+    },
+    {
+        "name": "page draft publish confirmation",
+        "method": "get",
+        "url": page("tournaments:championship-publish-confirm", "draft"),
+        "expect": DRAFT_DIRECTORS_PAGE,
+    },
+    {
+        "name": "page championship create (set-up form)",
+        "method": "post",
+        "url": page("tournaments:championship-create"),
+        "data": _setup_form,
+        "stored": _championships_named("Matrix Cup"),
+        # Staff of B may set up a championship, but not one sanctioned by A (its staff or international staff).
+        "expect": expect(SAVED, ANON=LOGIN, STAFF_B=403, TM=403, GO=403, DC=403),
+    },
+]
+
+
 ALL_TARGETS = TARGETS + _admin_changelist_rows() + _admin_object_redirect_rows()
 
 

@@ -64,6 +64,9 @@ LIST_PAGES = {
     "tournaments:entries": lambda w: reverse("tournaments:entries", args=[w["ch"]]),
     "tournaments:my-entries": lambda w: reverse("tournaments:my-entries"),
     "tournaments:entry-detail": lambda w: reverse("tournaments:entry-detail", args=[w["entry"]]),
+    # A team's public page (its roster grows with each slice) and a final game's box score (its teams' lists).
+    "tournaments:team": lambda w: reverse("tournaments:team", args=[w["entry"]]),
+    "reports:game-page": lambda w: reverse("reports:game-page", args=[w["game"]]),
     "games:my-games": lambda w: reverse("games:my-games"),
     "games:championship-live": lambda w: reverse("games:championship-live", args=[w["ch"]]),
     "games:assignments": lambda w: reverse("games:assignments", args=[w["ch"]]),
@@ -101,6 +104,7 @@ NOT_LIST_PAGES = {
     "tournaments:championship-create",
     "tournaments:championship-edit",
     "tournaments:championship-publish",
+    "tournaments:championship-publish-confirm",  # what publishing shows: one championship's counts
     "tournaments:schedule-generate",
     "tournaments:bracket-manage",
     "tournaments:entry-fee-paid",

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import championship_form_views, public_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -12,9 +12,11 @@ urlpatterns = [
     path("<int:pk>/standings/", views.standings, name="standings"),
     path("<int:pk>/bracket/", views.bracket, name="bracket"),
     path("<int:pk>/leaders/", views.leaders, name="leaders"),
+    path("teams/<int:pk>/", public_views.team, name="team"),
     # Tournament direction
-    path("new/", views.championship_edit, name="championship-create"),
-    path("<int:pk>/edit/", views.championship_edit, name="championship-edit"),
+    path("new/", championship_form_views.championship_edit, name="championship-create"),
+    path("<int:pk>/edit/", championship_form_views.championship_edit, name="championship-edit"),
+    path("<int:pk>/publish/confirm/", championship_form_views.publish_confirm, name="championship-publish-confirm"),
     path("<int:pk>/publish/", views.championship_publish, name="championship-publish"),
     path("<int:pk>/entries/", views.entries, name="entries"),
     path("<int:pk>/schedule/generate/", views.schedule_generate, name="schedule-generate"),

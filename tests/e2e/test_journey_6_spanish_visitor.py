@@ -63,7 +63,10 @@ def test_a_visitor_on_a_phone_reads_standings_and_a_game_report_in_spanish(
     screenshot(page, "standings-tie-breaks-in-spanish")
 
     page.get_by_role("link", name="Resultados").first.click()
-    page.get_by_title("Acta oficial del partido (PDF)").first.click()
+    # The score opens the game's page (issue 25); the official report's PDF is beside the box score.
+    page.get_by_title("Página del partido: estadísticas y acta oficial").first.click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text(f"Partido n.º {game.number}")
+    page.get_by_role("link", name="Acta oficial del partido (PDF, 4.2 O)").click()
     expect(page).to_have_url(re.compile(rf"/reports/games/{game.pk}/$"))
     expect(page.get_by_role("heading", level=1)).to_contain_text("Acta oficial del partido")
     state = page.locator(".report-state")

@@ -30,7 +30,9 @@ def test_a_visitor_on_a_phone_waits_for_the_game_report_then_downloads_it(
 
     page.set_viewport_size(PHONE)
     page.goto(f"/tournaments/{game.championship_id}/results/")
-    page.get_by_title("Official game report (PDF)").first.click()
+    # The score opens the game's page (issue 25); the report's PDF is beside the box score.
+    page.get_by_title("Game page: box score and official report").first.click()
+    page.get_by_role("link", name="Official game report (PDF, 4.2 O)").click()
     expect(page).to_have_url(re.compile(rf"/reports/games/{game.pk}/$"))
     expect(page.get_by_role("heading", level=1)).to_contain_text(f"{game.home.name} 2–1 {game.away.name}")
     state = page.locator(".report-state")

@@ -154,7 +154,7 @@ def test_directors_and_staff_see_the_draft_marked_as_a_draft(draft, body):
         assert draft.name in listing and "draft" in listing, who
         detail = client.get(reverse("tournaments:championship-detail", args=[draft.pk])).content.decode()
         assert "Only its directors see this championship" in detail
-        assert reverse("tournaments:championship-publish", args=[draft.pk]) in detail
+        assert reverse("tournaments:championship-publish-confirm", args=[draft.pk]) in detail
 
 
 def test_the_api_answers_404_for_every_row_of_a_draft_to_anonymous_and_unrelated_readers(draft, other_manager):

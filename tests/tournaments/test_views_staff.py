@@ -77,6 +77,15 @@ def test_a_team_manager_may_not_move_a_game(client):
 # --- set-up --------------------------------------------------------------------------------------------------------
 
 
+def _parameters() -> dict:
+    """The rules' parameters of the set-up form (issue 25: labelled fields, no JSON box), at their defaults."""
+    from tournaments.championship_form_views import PARAMETERS
+    from tournaments.ruleset import DEFAULT_RULESET
+
+    values = {p.field_name: getattr(getattr(DEFAULT_RULESET, p.section), p.name) for p in PARAMETERS}
+    return {name: "" if value is None else str(value) for name, value in values.items()}
+
+
 def _setup_data(championship: Championship, **changes):
     data = {
         "name": championship.name,
@@ -88,7 +97,7 @@ def _setup_data(championship: Championship, **changes):
         "entry_closing_date": championship.entry_closing_date.isoformat(),
         "sanctioning_body": championship.sanctioning_body_id,
         "standings_preset": championship.standings_preset,
-        "ruleset": "{}",
+        **_parameters(),
         "entry_fee": "500.00",
         "entry_fee_currency": "USD",
     }
@@ -111,13 +120,12 @@ def test_a_director_creates_a_championship(director_client):
 
 def test_a_bad_ruleset_is_refused_naming_the_parameter_and_the_input_is_kept(director_client):
     championship = ChampionshipFactory()
-    bad = '{"roster": {"max_skaters": "many"}}'
     response = director_client.post(
         reverse("tournaments:championship-edit", args=[championship.pk]),
-        _setup_data(championship, ruleset=bad, name="Renamed"),
+        _setup_data(championship, roster__max_skaters="many", name="Renamed"),
     )
     assert response.status_code == 200
-    assert "max_skaters" in response.context["form"].errors["ruleset"][0]
+    assert "R-04" in response.context["form"].errors["roster__max_skaters"][0]
     assert "Renamed" in response.text
     championship.refresh_from_db()
     assert championship.ruleset == {}
@@ -130,10 +138,9 @@ def test_the_ruleset_is_refused_once_the_championship_has_begun(director_client)
     pool = make_pool(championship, 2)
     _, games = round_robin_games(pool)
     finish(next(iter(games.values())), 1, 0)
-    ruleset = '{"roster": {"max_skaters": 12}}'
     response = director_client.post(
         reverse("tournaments:championship-edit", args=[championship.pk]),
-        _setup_data(championship, ruleset=ruleset, name="Renamed too"),
+        _setup_data(championship, roster__max_skaters="12", name="Renamed too"),
     )
     assert response.status_code == 200
     assert "frozen once the championship has begun" in response.text
@@ -146,7 +153,7 @@ def test_the_ruleset_can_change_before_the_start(director_client):
     championship = ChampionshipFactory()
     response = director_client.post(
         reverse("tournaments:championship-edit", args=[championship.pk]),
-        _setup_data(championship, ruleset='{"roster": {"max_skaters": 12}}', standings_preset="iihf"),
+        _setup_data(championship, roster__max_skaters="12", standings_preset="iihf"),
     )
     assert response.status_code == 302
     championship.refresh_from_db()
