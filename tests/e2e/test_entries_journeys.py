@@ -120,7 +120,7 @@ def test_national_staff_keep_the_roster_import_add_change_remove_confirm_and_exp
 
     login_as(staff)
     page.goto("/")
-    page.get_by_role("link", name="My teams").click()
+    page.get_by_role("link", name="My teams", exact=True).click()
     page.get_by_role("link", name="Italia", exact=True).click()
     expect(page.get_by_role("heading", name="Italia")).to_be_visible()
 
@@ -174,10 +174,10 @@ def test_national_staff_keep_the_roster_import_add_change_remove_confirm_and_exp
     accessible(page, "the import refused: two people match")
     screenshot(page, "import-homonym-refused")
     # The id is the one the person's page shows ("Person id"): People, then the second Luca Bianchi.
-    page.get_by_role("link", name="People").click()
+    page.get_by_role("link", name="People", exact=True).click()
     page.locator(f"a[href='{reverse('federation:person-detail', args=[twins[1].pk])}']").click()
     expect(page.locator("#person-id")).to_have_text(str(twins[1].pk))
-    page.get_by_role("link", name="My teams").click()
+    page.get_by_role("link", name="My teams", exact=True).click()
     page.get_by_role("link", name="Italia", exact=True).click()
     rows[-1][0] = twins[1].pk
     import_file(workbook_bytes())
@@ -188,12 +188,12 @@ def test_national_staff_keep_the_roster_import_add_change_remove_confirm_and_exp
 
     # Add a player by hand, change one, remove one (before the first game: 3.1.1 B allows it).
     add = page.locator("#add form")
-    add.get_by_label("Person").select_option(str(extra.pk))
-    add.get_by_label("Number").fill("21")
+    add.locator("#id_person").select_option(str(extra.pk))
+    add.locator("#id_number").fill("21")
     add.get_by_role("button", name="Add").click()
     expect(page.locator(".messages")).to_contain_text("#21")
     page.get_by_role("link", name=f"Change or remove {twins[1]}").click()
-    page.get_by_label("Number").fill("22")
+    page.locator("#id_number").fill("22")
     page.get_by_role("button", name="Save").click()
     expect(table.locator("tbody tr", has_text=str(twins[1]))).to_contain_text("22")
     page.get_by_role("link", name=f"Change or remove {extra}").click()
