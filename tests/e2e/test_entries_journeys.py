@@ -17,7 +17,6 @@ from playwright.sync_api import expect
 
 from accounts.models import Role
 from tests.factories import (
-    ChampionshipFactory,
     FederationFactory,
     GameFactory,
     RoleAssignmentFactory,
@@ -25,7 +24,7 @@ from tests.factories import (
     UserFactory,
     federation_staff,
 )
-from tests.tournaments.conftest import eligible_person
+from tests.tournaments.conftest import eligible_person, open_championship
 from tournaments import roster_files
 from tournaments.models import RosterEntry, TeamEntry
 
@@ -42,16 +41,6 @@ def _switch(page, language: str) -> None:
 
 def fits_the_phone(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], page.url
-
-
-def open_championship(**kwargs):
-    today = timezone.localdate()
-    values = {
-        "start_date": today + datetime.timedelta(days=60),
-        "end_date": today + datetime.timedelta(days=69),
-        "entry_closing_date": today + datetime.timedelta(days=30),
-    }
-    return ChampionshipFactory(**{**values, **kwargs})
 
 
 def download(page, link) -> bytes:

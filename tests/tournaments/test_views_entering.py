@@ -17,7 +17,6 @@ from django.utils import timezone
 
 from accounts.models import Role
 from tests.factories import (
-    ChampionshipFactory,
     FederationFactory,
     GameFactory,
     RosterEntryFactory,
@@ -29,7 +28,7 @@ from tests.factories import (
 from tournaments import roster_files, services
 from tournaments.models import EntryStatus, RosterEntry, TeamEntry
 
-from .conftest import eligible_person, xlsx_bytes
+from .conftest import eligible_person, open_championship, xlsx_bytes
 from .test_views import finish
 
 pytestmark = pytest.mark.django_db
@@ -37,17 +36,6 @@ pytestmark = pytest.mark.django_db
 
 def url(name, *args):
     return reverse(f"tournaments:{name}", args=args)
-
-
-def open_championship(**kwargs):
-    """A published championship whose entries are open today (closing in 30 days, starting in 60)."""
-    today = timezone.localdate()
-    values = {
-        "start_date": today + datetime.timedelta(days=60),
-        "end_date": today + datetime.timedelta(days=69),
-        "entry_closing_date": today + datetime.timedelta(days=30),
-    }
-    return ChampionshipFactory(**{**values, **kwargs})
 
 
 @pytest.fixture
