@@ -307,3 +307,19 @@ def test_my_teams_is_in_the_menu_of_team_managers_and_staff_only(client, entry, 
     assert url("my-entries") not in client.get("/").text
     client.force_login(federation_staff(federation))
     assert url("my-entries") in client.get("/").text
+
+
+def test_the_admin_offers_no_removal_once_the_first_game_has_started_3_1_1_b(client, federation):
+    from tests.factories import SuperuserFactory
+
+    entry = TeamEntryFactory(federation=federation)
+    line = RosterEntryFactory(entry=entry, person=eligible_person(federation), number="9")
+    finish(GameFactory(championship=entry.championship, home=entry), 1, 0)
+    client.force_login(SuperuserFactory())
+    assert client.get(reverse("admin:tournaments_rosterentry_delete", args=[line.pk])).status_code == 403
+    bulk = client.post(
+        reverse("admin:tournaments_rosterentry_changelist"),
+        {"action": "delete_selected", "_selected_action": [line.pk], "post": "yes"},
+    )
+    assert bulk.status_code in (302, 403)
+    assert RosterEntry.objects.filter(pk=line.pk).exists()
