@@ -117,6 +117,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.nav",
+                "tournaments.context_processors.nav",
                 "discipline.context_processors.nav",
                 "federation.context_processors.nav",
                 "portal.context_processors.nav",

@@ -55,6 +55,7 @@ from tests.factories import (
     jpeg_upload,
     pdf_upload,
 )
+from tournaments.models import RosterEntry, TeamEntry
 
 LOGIN = "login"
 ELSEWHERE = "elsewhere"
@@ -793,7 +794,27 @@ TARGETS += [
         ("my-entries", (), PAGE_ANY_USER),
         ("entry-detail", ("entry_a",), PAGE_ENTRY_A),
         ("roster-line-edit", ("roster_line_a",), PAGE_ENTRY_A),
+        # Entering a team (1.1 A): staff of a federation and international staff (the page then offers theirs).
+        ("entry-create", ("championship",), expect(200, ANON=LOGIN, TM=403, GO=403, DC=403)),
     ]
+]
+TARGETS += [
+    {
+        "name": f"page roster export {kind} of entry A",
+        "method": "get",
+        "url": lambda w, kind=kind: reverse("tournaments:roster-export", args=[w.pk("entry_a"), kind]),
+        "expect": PAGE_ENTRY_A,
+    }
+    for kind in ("csv", "xlsx")
+]
+TARGETS += [
+    {
+        "name": f"page roster import template {kind}",
+        "method": "get",
+        "url": lambda w, kind=kind: reverse("tournaments:roster-import-template", args=[kind]),
+        "expect": PAGE_ANY_USER,
+    }
+    for kind in ("csv", "xlsx")
 ]
 TARGETS += [
     {"name": f"api {name}", "method": "get", "url": tapi(name, *args), "expect": PUBLIC}
@@ -886,6 +907,23 @@ TARGETS += [
         "format": "multipart",
         "url": page("tournaments:roster-import", "entry_a"),
         "expect": expect(400, ANON=LOGIN, STAFF_B=403, GO=403, DC=403),
+    },
+    {
+        # A's staff enter A's team; B's staff may not (the form's choice is refused: 400); international staff may
+        # enter any national federation's; the others are no federation's staff.
+        "name": "page enter federation A's team",
+        "method": "post",
+        "url": page("tournaments:entry-create", "championship"),
+        "data": lambda w: {"federation": w.pk("fed_a"), "name": "Team A"},
+        "stored": lambda w: TeamEntry.objects.filter(federation=w["fed_a"]).count(),
+        "expect": expect(SAVED, ANON=LOGIN, STAFF_B=400, TM=403, GO=403, DC=403),
+    },
+    {
+        "name": "page roster remove from entry A",
+        "method": "post",
+        "url": page("tournaments:roster-remove", "roster_line_a"),
+        "stored": lambda w: RosterEntry.objects.filter(pk=w.pk("roster_line_a")).exists(),
+        "expect": expect(SAVED, ANON=LOGIN, STAFF_B=403, GO=403, DC=403),
     },
     {
         "name": "page official add to entry A",
@@ -3404,6 +3442,9 @@ def _draft_rows() -> list[dict]:
         ("tournaments:roster-add", "multipart", ["draft_entry"], page_refused),
         ("tournaments:roster-confirm", "multipart", ["draft_entry"], page_elsewhere),
         ("tournaments:roster-import", "multipart", ["draft_entry"], page_refused),
+        # A draft takes no entry (1.1 A: entries open once it is published): its directors are told so (400).
+        ("tournaments:entry-create", "post", ["draft"], page_refused),
+        ("tournaments:roster-remove", "post", ["draft_roster_line"], page_elsewhere),
         ("tournaments:game-manage", "get", ["draft_game"], page_read),
     ]
     rows = []
@@ -3422,6 +3463,14 @@ def _draft_rows() -> list[dict]:
 
 
 TARGETS += _draft_rows()
+TARGETS += [
+    {
+        "name": "draft tournaments:roster-export get",
+        "method": "get",
+        "url": lambda w: reverse("tournaments:roster-export", args=[w.pk("draft_entry"), "csv"]),
+        "expect": _draft_expect(200, LOGIN),
+    }
+]
 
 
 # --- The public's game and team pages, setting up and publishing a championship with forms (issue 25) -------------

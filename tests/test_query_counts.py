@@ -67,6 +67,9 @@ LIST_PAGES = {
     # A team's public page (its roster grows with each slice) and a final game's box score (its teams' lists).
     "tournaments:team": lambda w: reverse("tournaments:team", args=[w["entry"]]),
     "reports:game-page": lambda w: reverse("reports:game-page", args=[w["game"]]),
+    # The federations offered (every national one, to the superuser) and the roster as a file (it grows a slice).
+    "tournaments:entry-create": lambda w: reverse("tournaments:entry-create", args=[w["ch"]]),
+    "tournaments:roster-export": lambda w: reverse("tournaments:roster-export", args=[w["entry"], "csv"]),
     "games:my-games": lambda w: reverse("games:my-games"),
     "games:championship-live": lambda w: reverse("games:championship-live", args=[w["ch"]]),
     "games:assignments": lambda w: reverse("games:assignments", args=[w["ch"]]),
@@ -115,6 +118,8 @@ NOT_LIST_PAGES = {
     "tournaments:roster-import",
     "tournaments:official-add",
     "tournaments:roster-line-edit",
+    "tournaments:roster-remove",
+    "tournaments:roster-import-template",  # a file of one header row, the same for every roster
     "games:lineup-edit",
     "games:sheet-sign",
     "games:sheet-amend",

@@ -386,12 +386,21 @@ class RosterEntryAdmin(AccessAdmin):
             return
         services.roster_update(roster_entry=obj, **changes, by=request.user)
 
+    def has_delete_permission(self, request, obj=None):
+        # 3.1.1 B: once the championship has begun, no removal is offered (roster_remove refuses it too).
+        if obj is not None and services.championship_has_begun(obj.entry.championship):
+            return False
+        return super().has_delete_permission(request, obj)
+
     def delete_model(self, request, obj):
         services.roster_remove(roster_entry=obj, by=request.user)
 
     def delete_queryset(self, request, queryset):
         for line in queryset:
-            services.roster_remove(roster_entry=line, by=request.user)
+            try:
+                services.roster_remove(roster_entry=line, by=request.user)
+            except (ValidationError, PermissionDenied) as exc:
+                _report(self, request, exc)
 
 
 @admin.register(NumberChangeApproval)

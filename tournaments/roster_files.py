@@ -4,8 +4,9 @@ Pure Python (no Django, no database): ``services.roster_import`` checks what
 the rows say. Columns (a header row, any order, case-insensitive):
 
 - ``person_id`` — the person's id in the register, or
-- ``last_name``, ``first_name``, ``date_of_birth`` (YYYY-MM-DD, or a date
-  cell) — a person of the entering federation;
+- ``last_name``, ``first_name``, ``date_of_birth`` (a date cell, DD/MM/YYYY,
+  YYYY-MM-DD or an Excel date number: ``read_date``) — a person of the entering
+  federation; when two people match, the row gives ``person_id`` too;
 - ``number`` — jersey number as printed (3.2.9 C: 1-99, no leading zero);
 - ``position`` — ``player`` or ``goalkeeper`` (``P``/``G``/``GK`` accepted);
 - ``captain``, ``alternate`` — yes/no (``y``, ``x``, ``1``, ``true`` count as yes).
@@ -31,6 +32,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import re
 import zipfile
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
@@ -39,6 +41,7 @@ from typing import IO, Any
 
 import filetype  # type: ignore[import-untyped]  # no stubs; guess() reads magic bytes
 import openpyxl
+import openpyxl.utils
 from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
 from tournaments.errors import CoreInputError
@@ -135,6 +138,104 @@ def read_roster_file(file: IO[bytes] | IO[str], *, max_rows: int, name: str | No
     if not rows:
         raise _refused(name, f"has a header (row {header_number}) but no players")
     return RosterFile(name=name, kind=kind, rows=tuple(rows))
+
+
+# --- dates as a spreadsheet stores them ------------------------------------------------------------------------------
+
+# Excel's 1900 date system counts days from 30 December 1899 (its serial 60 is the 29 February 1900 that never was:
+# the serials a date of birth can have, from 1 March 1900, are right from this day).
+EXCEL_EPOCH = datetime.date(1899, 12, 30)
+_EXCEL_FIRST_SERIAL = 61  # 1 March 1900
+_EXCEL_LAST_SERIAL = 2958465  # 31 December 9999
+_DAY_MONTH_YEAR = re.compile(r"(\d{1,2})[./-](\d{1,2})[./-](\d{4})")
+_YEAR_MONTH_DAY = re.compile(r"(\d{4})[./-](\d{1,2})[./-](\d{1,2})(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?")
+_SERIAL = re.compile(r"\d{2,7}(?:\.\d+)?")
+DATE_FORMATS = "a date cell, DD/MM/YYYY, YYYY-MM-DD or an Excel date number"
+
+
+def read_date(text: str) -> datetime.date:
+    """A date as a roster file gives it, or ``ValueError`` saying which forms are read.
+
+    Read: a workbook's date cell (``_text`` gives it as YYYY-MM-DD, with its time if it has one), ISO text
+    (YYYY-MM-DD), day/month/year text (DD/MM/YYYY, with "/", "." or "-"; the year in four digits: "03/04/05" says
+    no century) and an Excel date serial (a date cell that lost its format, or saved as a number: 36892 is
+    1 January 2001).
+    """
+    value = (text or "").strip()
+    try:
+        if found := _YEAR_MONTH_DAY.fullmatch(value):
+            year, month, day = found.groups()
+            return datetime.date(int(year), int(month), int(day))
+        if found := _DAY_MONTH_YEAR.fullmatch(value):
+            day, month, year = found.groups()
+            return datetime.date(int(year), int(month), int(day))
+    except ValueError:
+        raise ValueError(f"{value!r} is no day of the calendar (read as {DATE_FORMATS})") from None
+    if _SERIAL.fullmatch(value):
+        serial = int(float(value))
+        if _EXCEL_FIRST_SERIAL <= serial <= _EXCEL_LAST_SERIAL:
+            return EXCEL_EPOCH + datetime.timedelta(days=serial)
+    raise ValueError(f"{DATE_FORMATS}, not {value!r}")
+
+
+# --- writing a roster file: the import's template and a roster's export ----------------------------------------------
+
+
+def write_csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
+    """A CSV file as a spreadsheet opens it: UTF-8 with a BOM (Excel reads the accents), commas, CRLF."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow(["" if value is None else _csv_cell(value) for value in row])
+    return ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
+def _csv_cell(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    text = str(value)
+    # A cell a spreadsheet would run as a formula (CSV injection): quoted as text.
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
+
+
+def write_xlsx(
+    header: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    *,
+    title: str = "Roster",
+    notes: Sequence[str] = (),
+    blank_rows: int = 0,
+) -> bytes:
+    """An XLSX workbook: the active sheet ``title`` with the header and the rows (dates as date cells, DD/MM/YYYY;
+    jersey numbers as text, so that a leading zero stays visible to the 3.2.9 C check), then ``notes`` on a
+    second sheet. ``blank_rows`` rows below the data get the same cell formats (a template to fill)."""
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    sheet.title = title[:31]
+    sheet.append(list(header))
+    count = 0
+    for count, row in enumerate(rows, start=1):  # noqa: B007 (the count is read after the loop)
+        sheet.append(["" if value is None else value for value in row])
+    formats = {"date_of_birth": "DD/MM/YYYY", "number": "@", "person_id": "0"}
+    for index, column in enumerate(header, start=1):
+        letter = openpyxl.utils.get_column_letter(index)
+        sheet.column_dimensions[letter].width = max(12, len(column) + 4)
+        if column in formats:
+            for (cell,) in sheet.iter_rows(min_row=2, max_row=count + 1 + blank_rows, min_col=index, max_col=index):
+                cell.number_format = formats[column]
+    sheet.freeze_panes = "A2"
+    if notes:
+        help_sheet = workbook.create_sheet("Help")
+        for line in notes:
+            help_sheet.append([line])
+        help_sheet.column_dimensions["A"].width = 100
+    workbook.active = 0
+    out = io.BytesIO()
+    workbook.save(out)
+    return out.getvalue()
 
 
 def _refused(name: str, message: str) -> CoreInputError:

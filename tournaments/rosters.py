@@ -249,15 +249,22 @@ def check_roster_change(
     """Return why a roster change is refused, or None (R-05).
 
     From the start of the championship's first game no player can be added or
-    substituted (3.1.1 B). A number change after the preliminary registration
-    needs the IHTC's written approval (3.2.9 D), before and during the
-    championship alike.
+    substituted (3.1.1 B), nor taken off: the roster is frozen (R-05), the
+    games played and the line-ups given name its players. A number change
+    after the preliminary registration needs the IHTC's written approval
+    (3.2.9 D), before and during the championship alike.
     """
     if kind not in CHANGE_KINDS:
         raise ValueError(f"kind must be one of {', '.join(CHANGE_KINDS)}, not {kind!r}")
     if kind in (ADD, SUBSTITUTE) and first_game_started:
         return _problem(
             "person_id", "3.1.1 B", "once the championship has begun, no player can be added or substituted (R-05)"
+        )
+    if kind == REMOVE and first_game_started:
+        return _problem(
+            "person_id",
+            "3.1.1 B",
+            "once the championship has begun, the roster is frozen: no player can be taken off it (R-05)",
         )
     if kind == NUMBER_CHANGE and registered and not number_change_approved:
         return _problem(

@@ -19,6 +19,7 @@ urlpatterns = [
     path("<int:pk>/publish/confirm/", championship_form_views.publish_confirm, name="championship-publish-confirm"),
     path("<int:pk>/publish/", views.championship_publish, name="championship-publish"),
     path("<int:pk>/entries/", views.entries, name="entries"),
+    path("<int:pk>/enter/", views.entry_create, name="entry-create"),
     path("<int:pk>/schedule/generate/", views.schedule_generate, name="schedule-generate"),
     path("<int:pk>/bracket/manage/", views.bracket_manage, name="bracket-manage"),
     path("entries/<int:pk>/fee-paid/", views.entry_fee_paid, name="entry-fee-paid"),
@@ -31,5 +32,8 @@ urlpatterns = [
     path("entries/<int:pk>/roster/confirm/", views.roster_confirm, name="roster-confirm"),
     path("entries/<int:pk>/roster/import/", views.roster_import, name="roster-import"),
     path("entries/<int:pk>/officials/add/", views.official_add, name="official-add"),
+    path("entries/<int:pk>/roster/export/<str:kind>/", views.roster_export, name="roster-export"),
+    path("roster/import-template/<str:kind>/", views.roster_import_template, name="roster-import-template"),
     path("roster/<int:pk>/", views.roster_line_edit, name="roster-line-edit"),
+    path("roster/<int:pk>/remove/", views.roster_remove, name="roster-remove"),
 ]

@@ -16,13 +16,17 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.roles import is_federation_staff
-from federation.models import Person
+from federation.access import federations_registering_for
+from federation.models import Federation, Person
 from portal.forms import DecimalField, IntegerField, apply_errors, focus_first_error
 
 from . import hooks as tournament_hooks
@@ -239,6 +243,28 @@ class RosterImportForm(forms.Form):
     )
 
 
+class EntryCreateForm(forms.Form):
+    """Enter a national team (1.1 A): the federation, one of those the login acts for; the team's name."""
+
+    federation = forms.ModelChoiceField(queryset=Federation.objects.none(), label=gettext_lazy("Federation"))
+    name = forms.CharField(
+        max_length=200,
+        required=False,
+        label=gettext_lazy("Team name"),
+        help_text=gettext_lazy("Leave empty for the federation's short name."),
+    )
+
+    def __init__(self, *args, user, offer: services.EntryOffer, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["federation"]
+        # Any federation the login acts for is taken (the service then says which rule refuses it); the ones that
+        # may enter now are offered.
+        field.queryset = federations_registering_for(user)
+        field.widget.choices = [("", "—"), *((f.pk, f.name) for f in offer.federations)]
+        if len(offer.federations) == 1:
+            self.initial.setdefault("federation", offer.federations[0].pk)
+
+
 # --- access ---------------------------------------------------------------------------------------------------------
 
 
@@ -321,8 +347,48 @@ def championship_detail(request, pk: int):
             "pools": pools,
             "entries_count": TeamEntry.objects.filter(championship=championship).count(),
             "director": can_direct(request.user, championship),
+            "offer": services.entry_offer(request.user, championship),
+            "our_entries": selectors.entries_managed_by(request.user).filter(championship=championship)
+            if request.user.is_authenticated and not can_direct(request.user, championship)
+            else [],
             "tab": "overview",
         },
+    )
+
+
+@login_required
+def entry_create(request, pk: int):
+    """Enter a national team in a published championship (1.1 A): staff of a national federation, or international
+    staff for any; the fee and the closing date shown; a draft is no such page (404) to anyone but its directors."""
+    championship = _championship(request, pk)
+    if not is_federation_staff(request.user):
+        raise PermissionDenied("Only staff of a national federation (or international staff) enter a team.")
+    offer = services.entry_offer(request.user, championship)
+    form = EntryCreateForm(request.POST or None, user=request.user, offer=offer)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                entry = services.entry_create(
+                    championship=championship,
+                    federation=form.cleaned_data["federation"],
+                    name=form.cleaned_data["name"],
+                    by=request.user,
+                )
+            except ValidationError as exc:
+                apply_errors(form, exc)
+            else:
+                messages.success(
+                    request,
+                    _("%(team)s is entered in %(championship)s; the entry fee of %(fee)s is due (Rule 1.1 A).")
+                    % {"team": entry.name, "championship": championship.name, "fee": entry.fee_due},
+                )
+                return redirect("tournaments:entry-detail", pk=entry.pk)
+        focus_first_error(form)
+    return render(
+        request,
+        "tournaments/entry_create.html",
+        {"championship": championship, "form": form, "offer": offer, "tab": "overview"},
+        status=400 if form.errors else 200,
     )
 
 
@@ -773,11 +839,57 @@ def roster_add(request, pk: int):
 
 
 @login_required
-def roster_line_edit(request, pk: int):
+@require_POST
+def roster_remove(request, pk: int):
+    """Take a player off the roster before the championship begins (3.1.1 B, R-05)."""
+    line = _roster_line(request, pk)
+    entry = _managed_entry(request, line.entry_id)
+    try:
+        services.roster_remove(roster_entry=line, by=request.user)
+    except ValidationError as exc:
+        _error_messages(request, exc)
+        return redirect("tournaments:roster-line-edit", pk=line.pk)
+    messages.success(
+        request, _("#%(number)s %(person)s taken off the roster.") % {"number": line.number, "person": line.person}
+    )
+    return redirect("tournaments:entry-detail", pk=entry.pk)
+
+
+def _file_answer(document: services.RosterDocument) -> HttpResponse:
+    response = HttpResponse(document.content, content_type=document.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{document.filename}"'
+    return response
+
+
+def _file_kind(kind: str) -> str:
+    if kind not in roster_files.CONTENT_TYPES:
+        raise Http404("CSV or XLSX")
+    return kind
+
+
+@login_required
+def roster_export(request, pk: int, kind: str):
+    """The roster as CSV or XLSX, in the import's columns."""
+    entry = _managed_entry(request, pk)
+    return _file_answer(services.roster_export(entry=entry, kind=_file_kind(kind), by=request.user))
+
+
+@login_required
+def roster_import_template(request, kind: str):
+    """The roster import's template, CSV or XLSX: its header (and, in the workbook, a help sheet)."""
+    return _file_answer(services.roster_import_template(_file_kind(kind)))
+
+
+def _roster_line(request, pk: int) -> RosterEntry:
     lines = RosterEntry.objects.select_related("person", "entry")
-    line = get_object_or_404(
+    return get_object_or_404(
         selectors.of_visible_championships(lines, request.user, through="entry__championship"), pk=pk
     )
+
+
+@login_required
+def roster_line_edit(request, pk: int):
+    line = _roster_line(request, pk)
     entry = _managed_entry(request, line.entry_id)
     initial = {f: getattr(line, f) for f in services.ROSTER_LINE_FIELDS}
     form = RosterLineForm(request.POST or None, initial=initial)
@@ -793,7 +905,15 @@ def roster_line_edit(request, pk: int):
     return render(
         request,
         "tournaments/roster_line_form.html",
-        {"form": form, "line": line, "entry": entry, "approvals": approvals},
+        {
+            "form": form,
+            "line": line,
+            "entry": entry,
+            "approvals": approvals,
+            # 3.1.1 B (R-05): once frozen, no removal is offered (the service refuses it too).
+            "frozen": (frozen := services.championship_has_begun(entry.championship)),
+            "removable": entry.status not in (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED) and not frozen,
+        },
         status=400 if form.errors else 200,
     )
 

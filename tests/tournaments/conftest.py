@@ -197,3 +197,16 @@ def circle_of_wins(championship, *, name: str | None = None):
     finish(games[(b.name, c.name)], 3, 0)
     finish(games[(a.name, c.name)], 0, 5)
     return pool
+
+
+def open_championship(**kwargs):
+    """A published championship whose entries are open today (closing in 30 days, starting in 60; 1.1 A)."""
+    from django.utils import timezone
+
+    today = timezone.localdate()
+    values = {
+        "start_date": today + datetime.timedelta(days=60),
+        "end_date": today + datetime.timedelta(days=69),
+        "entry_closing_date": today + datetime.timedelta(days=30),
+    }
+    return ChampionshipFactory(**{**values, **kwargs})

@@ -95,7 +95,7 @@ def test_it_reports_every_bad_row(entry, director):
     text += f"{entry.federation.people.first().last_name},x,1990-13-01,51,player,,\n"
     with pytest.raises(ValidationError) as exc:
         import_file(entry, director, csv_file(text))
-    assert errors(exc)[0].startswith("Row 10, last_name: no person")
+    assert errors(exc)[0].startswith("Row 10, last_name: Rule 1.1 A: no person")
     assert errors(exc)[1].startswith("Row 11, date_of_birth")
     assert not RosterEntry.objects.exists()
 

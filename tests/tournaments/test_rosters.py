@@ -186,8 +186,12 @@ def test_the_roster_is_frozen_once_the_first_game_started(kind):
     assert "R-05" in problem.message
 
 
-def test_a_player_can_be_removed_after_the_first_game():
-    assert check_roster_change(first_game_started=True, kind="remove") is None
+def test_a_player_can_be_removed_before_the_first_game_and_not_after_it_3_1_1_b():
+    """3.1.1 B / R-05: once the first game has started the roster is frozen, a removal included."""
+    assert check_roster_change(first_game_started=False, kind="remove") is None
+    problem = check_roster_change(first_game_started=True, kind="remove")
+    assert (problem.field, problem.article) == ("person_id", "3.1.1 B")
+    assert problem.message.startswith("Rule 3.1.1 B:") and "frozen" in problem.message
 
 
 @pytest.mark.parametrize("started", [False, True])

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections.abc import Iterable
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from djmoney.money import Money
 
 from accounts.models import Role, RoleAssignment, User
-from federation.access import can_edit_federation
+from accounts.roles import is_international_staff
+from federation.access import can_edit_federation, federations_registering_for
 from federation.models import Federation, FederationLevel
 from portal.services import audited_create, audited_delete, audited_save, check_transition
 from tournaments.facts import (
@@ -85,6 +87,48 @@ def check_entries_open(championship: Championship, *, now: datetime.datetime) ->
             f"Rule 1.1 A: entries closed on {championship.entry_closing_date:%Y-%m-%d}; "
             "an entry must be made prior to the closing date.",
         )
+
+
+@dataclasses.dataclass(frozen=True)
+class EntryOffer:
+    """What a championship's page offers a login about entering a team (1.1 A): the federations it may enter now,
+    or why not (entries closed; its own federations that may not enter, each with the rule)."""
+
+    federations: tuple[Federation, ...] = ()
+    closed: str = ""
+    refused: tuple[str, ...] = ()
+
+    @property
+    def shown(self) -> bool:
+        return bool(self.federations or self.closed or self.refused)
+
+
+def entry_offer(user: User, championship: Championship, *, now: datetime.datetime | None = None) -> EntryOffer:
+    """The "Enter a team" action for ``user`` on ``championship``: the national federations they act for
+    (``can_edit_federation``) that may enter (1.1 A: national, affiliated, in good standing) and have not entered
+    yet. A draft is never offered (its directors publish it first); after the closing date the page says so."""
+    if not getattr(user, "is_authenticated", False) or not championship.published:
+        return EntryOffer()
+    now = resolve_now(now)
+    entered = TeamEntry.objects.filter(championship=championship).values("federation_id")
+    candidates = federations_registering_for(user).filter(level=FederationLevel.NATIONAL).exclude(pk__in=entered)
+    federations, refused = [], []
+    international = is_international_staff(user)
+    for federation in candidates.order_by("name"):
+        try:
+            check_federation_may_enter(federation)
+        except ValidationError as exc:
+            if not international:  # their own federation: say why it may not
+                refused.extend(exc.messages)
+            continue
+        federations.append(federation)
+    closed = ""
+    if federations:
+        try:
+            check_entries_open(championship, now=now)
+        except ValidationError as exc:
+            closed, federations = " ".join(exc.messages), []
+    return EntryOffer(federations=tuple(federations), closed=closed, refused=tuple(refused))
 
 
 def entry_create(

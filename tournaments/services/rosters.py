@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.text import slugify
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from accounts.models import User
@@ -35,7 +36,7 @@ from tournaments.models import (
     TeamEntry,
     TeamOfficial,
 )
-from tournaments.selectors import roster_for_entry
+from tournaments.selectors import NUMBER_ORDER, roster_for_entry
 from tournaments.services.entries import check_can_manage_entry, check_entry_open
 
 
@@ -303,8 +304,8 @@ def roster_update(
 
 
 def roster_remove(*, roster_entry: RosterEntry, by: User, now: datetime.datetime | None = None) -> None:
-    """Take a player off the roster. 3.1.1 B forbids additions and substitutions once the championship
-    has begun, not a removal; a removed player cannot be replaced then."""
+    """Take a player off the roster before the championship begins; refused after (3.1.1 B, R-05: the roster is
+    frozen once the first game has started)."""
     now = resolve_now(now)
     check_can_manage_entry(by, roster_entry.entry)
     with transaction.atomic():
@@ -430,38 +431,66 @@ def _import_flag(cells: dict[str, str], column: str) -> bool:
 
 
 def _import_person(entry: TeamEntry, cells: dict[str, str]) -> Person:
+    """The row's person in the entering federation's register: by ``person_id`` (the "Person id" its pages show),
+    or by name and date of birth; when two people match these, the row must give the id (its error lists them)."""
     if cells.get("person_id"):
         try:
             # Only the entering federation's register (1.1 A): the row names the id, never another federation's person.
             pk = whole_number(cells["person_id"], minimum=1, maximum=MAX_ID)
-            return Person.objects.get(pk=pk, federation_id=entry.federation_id)
+            person = Person.objects.get(pk=pk, federation_id=entry.federation_id)
         except (NotANumber, Person.DoesNotExist):
             raise _RowError(
                 "person_id", f"Rule 1.1 A: no person with id {cells['person_id']!r} in {entry.federation}"
             ) from None
+        _check_id_agrees(person, cells)
+        return person
     missing = [column for column in roster_files.IDENTITY_COLUMNS if not cells.get(column)]
     if missing:
         raise _RowError(missing[0], "required when there is no person_id")
     try:
-        born = datetime.date.fromisoformat(cells["date_of_birth"])
-    except ValueError:
-        raise _RowError("date_of_birth", f"a date as YYYY-MM-DD, not {cells['date_of_birth']!r}") from None
+        born = roster_files.read_date(cells["date_of_birth"])
+    except ValueError as exc:
+        raise _RowError("date_of_birth", f"a date of birth as {exc}") from None
     matches = list(
         Person.objects.filter(
             federation=entry.federation,
             last_name__iexact=cells["last_name"],
             first_name__iexact=cells["first_name"],
             date_of_birth=born,
-        )[:2]
+        ).order_by("pk")[:5]
     )
     if not matches:
         raise _RowError(
             "last_name",
-            f"no person of {entry.federation} named {cells['first_name']} {cells['last_name']}, born {born}",
+            f"Rule 1.1 A: no person of {entry.federation} named {cells['first_name']} {cells['last_name']}, "
+            f"born {born:%d/%m/%Y}",
         )
     if len(matches) > 1:
-        raise _RowError("last_name", "two people of the federation match; give person_id")
+        ids = ", ".join(str(person.pk) for person in matches)
+        raise _RowError(
+            "person_id",
+            f"{len(matches)} people of {entry.federation} are named {cells['first_name']} {cells['last_name']}, "
+            f"born {born:%d/%m/%Y} (person ids {ids}): give the one you mean in the person_id column, "
+            "the Person id their pages show",
+        )
     return matches[0]
+
+
+def _check_id_agrees(person: Person, cells: dict[str, str]) -> None:
+    """A row that gives the id and a name or date of birth too: they must be that person's (a mistyped id must not
+    put another player on the roster)."""
+    for column, value in (("last_name", person.last_name), ("first_name", person.first_name)):
+        if cells.get(column) and cells[column].casefold() != value.casefold():
+            raise _RowError(column, f"person id {person.pk} is {person}, not {cells[column]!r}")
+    if cells.get("date_of_birth"):
+        try:
+            born = roster_files.read_date(cells["date_of_birth"])
+        except ValueError as exc:
+            raise _RowError("date_of_birth", f"a date of birth as {exc}") from None
+        if born != person.date_of_birth:
+            raise _RowError(
+                "date_of_birth", f"person id {person.pk} ({person}) was born on {person.date_of_birth:%d/%m/%Y}"
+            )
 
 
 def _import_line(entry: TeamEntry, row: roster_files.RosterRow) -> ImportLine:
@@ -597,3 +626,61 @@ def team_official_add(*, entry: TeamEntry, person: Person, role: str, by: User):
     if TeamOfficial.objects.filter(entry=entry, person=person, role=role).exists():
         raise field_error("person", f"{person} is already named as {role}")
     return audited_create(TeamOfficial, by, entry=entry, person=person, role=role)
+
+
+# --- roster files out: the import's template and a roster's export (read back by the import) -----------------------
+
+TEMPLATE_NOTES = (
+    "One row per player; the header row names the columns (any order, upper or lower case).",
+    "person_id: the Person id shown on the person's page. Give it, or last_name, first_name and date_of_birth.",
+    "When two people of the federation have the same name and date of birth, give person_id as well.",
+    "date_of_birth: a date cell, DD/MM/YYYY, YYYY-MM-DD, or the number Excel stores for a date.",
+    "number: the jersey number, 1 to 99, no leading zero (Rule 3.2.9 C), unique in the team (3.2.9 D).",
+    "position: player or goalkeeper (P, G, GK). 14 floor players and 2 goalkeepers at most (Rule 3.1.1 A, R-04).",
+    "captain, alternate: yes or leave empty. One captain, at most three alternates, no goalkeeper (Rule 3.1.2).",
+    "If any row is refused, nothing is saved: each error names the row, the column and the rule.",
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class RosterDocument:
+    filename: str
+    content_type: str
+    content: bytes
+
+
+def _document(stem: str, kind: str, rows: list[list], *, notes: Sequence[str] = (), blank_rows: int = 0):
+    header = roster_files.COLUMNS
+    if kind == roster_files.XLSX:
+        content = roster_files.write_xlsx(header, rows, notes=notes, blank_rows=blank_rows)
+    elif kind == roster_files.CSV:
+        content = roster_files.write_csv(header, rows)
+    else:
+        raise ValueError(f"kind must be {roster_files.CSV} or {roster_files.XLSX}, not {kind!r}")
+    return RosterDocument(f"{stem}.{kind}", roster_files.CONTENT_TYPES[kind], content)
+
+
+def roster_import_template(kind: str) -> RosterDocument:
+    """The file to fill for a roster import: the header of every column, the help on a second sheet (XLSX)."""
+    return _document("roster-template", kind, [], notes=TEMPLATE_NOTES, blank_rows=20)
+
+
+def roster_export(*, entry: TeamEntry, kind: str, by: User) -> RosterDocument:
+    """The entry's roster as CSV or XLSX, in the import's columns (a roster exported reads back as an import),
+    for those who may read the entry's page (its managers, its federation's staff, international staff)."""
+    check_can_manage_entry(by, entry)
+    rows = [
+        [
+            line.person_id,
+            line.person.last_name,
+            line.person.first_name,
+            line.person.date_of_birth,
+            line.number,
+            line.position,
+            "yes" if line.captain else "",
+            "yes" if line.alternate else "",
+        ]
+        for line in RosterEntry.objects.filter(entry=entry).select_related("person").order_by("position", *NUMBER_ORDER)
+    ]
+    stem = "-".join(part for part in slugify(f"{entry.name} {entry.championship.name}").split("-") if part)
+    return _document(f"roster-{stem or entry.pk}", kind, rows)
