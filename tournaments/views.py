@@ -32,7 +32,6 @@ from portal.forms import DecimalField, IntegerField, apply_errors, focus_first_e
 from . import hooks as tournament_hooks
 from . import rinks as rink_rules
 from . import roster_files, selectors, services
-from .forms import ChampionshipForm
 from .models import (
     Championship,
     DecidedIn,
@@ -523,29 +522,6 @@ def leaders(request, pk: int):
 
 
 # --- tournament direction (staff) -----------------------------------------------------------------------------------
-
-
-@login_required
-def championship_edit(request, pk: int | None = None):
-    championship = _directed_championship(request, pk) if pk else None
-    if championship is None and not is_federation_staff(request.user):
-        # Championships are set up by federation staff; which body a user may sanction is the service's check.
-        raise PermissionDenied("Only federation staff set up championships.")
-    form = ChampionshipForm(request.POST or None, instance=championship, by=request.user)
-    if request.method == "POST" and form.is_valid():
-        try:
-            if championship is None:
-                saved = services.championship_create(**form.service_values(), by=request.user)
-            else:
-                saved = services.championship_update(
-                    championship=championship, **form.service_values(), by=request.user
-                )
-        except ValidationError as exc:
-            apply_errors(form, exc)
-        else:
-            messages.success(request, f"{saved} saved.")
-            return redirect("tournaments:championship-detail", pk=saved.pk)
-    return render(request, "tournaments/championship_form.html", {"form": form, "championship": championship})
 
 
 @login_required
