@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime
 import threading
 import uuid
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -112,8 +113,21 @@ def _roster_team(name: str, lines: Sequence[RosterEntry]) -> dict[str, Any]:
         "players": sorted(players),
         "goalkeepers": sorted(goalkeepers),
         "captain": captain,
+        "staff": [],  # a list handed over on paper: the sheet knows no bench official (5.1 A)
         "source": ROSTER,
     }
+
+
+def bench_staff_names(lineup) -> list[str]:
+    """The names under which the engine knows the line-up's team officials on the bench (5.1 B, 5.4 F).
+
+    A penalty may name one of them instead of a player (6.4.28 B, 8.2 C): his minutes are counted on him and a
+    game misconduct or match penalty sends him off. Each is his person's name ("ROSSI Marco"); two people of one
+    name on a bench are told apart by their person number. ``lineup.bench_officials`` may be prefetched.
+    """
+    people = [official.person for official in lineup.bench_officials.all()]
+    names = Counter(str(person) for person in people)
+    return sorted(str(person) if names[str(person)] == 1 else f"{person} ({person.pk})" for person in people)
 
 
 def _lineup_team(lineup) -> dict[str, Any]:
@@ -123,6 +137,7 @@ def _lineup_team(lineup) -> dict[str, Any]:
         "players": sorted(roster.skaters),
         "goalkeepers": sorted(roster.goalkeepers),
         "captain": roster.captain,
+        "staff": bench_staff_names(lineup),
         "source": LINEUP,
     }
 
@@ -133,7 +148,8 @@ def engine_teams(game: Game) -> dict[str, dict[str, Any]]:
     A team's line-up for the game (5.1 A, R-07: players, goalkeepers, captain by number; a goalkeeper
     replaced under 5.1 C no longer plays) is what the engine knows, so an event naming a player off the line-up
     is refused (5.1 B) and the period start counts what ``games.services.check_game_can_start`` counts (5.3 B,
-    the same ``lineup_team_roster``). A team that gave no line-up (a list handed over on paper; the readiness
+    the same ``lineup_team_roster``). Its team officials on the bench are the engine's ``staff``, whom a penalty
+    may name (6.4.28 B, 8.2 C; ``bench_staff_names``). A team that gave no line-up (a list handed over on paper; the readiness
     check names it, 5.1 A) is read from its frozen roster (3.1.1 B), marked ``"source": "roster"``.
     """
     if game.home_id is None or game.away_id is None:
@@ -141,7 +157,9 @@ def engine_teams(game: Game) -> dict[str, dict[str, Any]]:
     sides = {"home": game.home, "away": game.away}
     lineups = {
         lineup.entry_id: lineup
-        for lineup in Lineup.objects.filter(game=game).select_related("entry").prefetch_related("players")
+        for lineup in Lineup.objects.filter(game=game)
+        .select_related("entry")
+        .prefetch_related("players", "bench_officials__person")
     }
     missing = [entry.pk for entry in sides.values() if entry.pk not in lineups]
     lines: dict[int, list[RosterEntry]] = {pk: [] for pk in missing}
@@ -162,7 +180,11 @@ def engine_game_type(game: Game) -> str:
 def _engine_game(teams: Mapping[str, Any], game_type: str) -> engine.Game:
     def roster(data: Mapping[str, Any]) -> engine.TeamRoster:
         return engine.TeamRoster(
-            data["name"], frozenset(data["players"]), frozenset(data["goalkeepers"]), captain=data.get("captain")
+            data["name"],
+            frozenset(data["players"]),
+            frozenset(data["goalkeepers"]),
+            captain=data.get("captain"),
+            staff=frozenset(data.get("staff", ())),  # sheets opened before the bench staff was kept have none
         )
 
     return engine.Game(home=roster(teams["home"]), away=roster(teams["away"]), game_type=game_type)

@@ -523,19 +523,23 @@ class Replayer:
             record.ended_penalty = ended.penalty.id
             self._refresh_next_end()
         state.goals.append(record)
-        if conceding.signalled:
-            # 6.3 C, F, R-26: a signalled minor is washed out by the goal, unless the team was already
-            # shorthanded by a running minor that the goal ended (6.3 E, 6.2.2 D).
-            # R-58: a signalled double minor loses its first half (recorded, not served); the second is served.
-            kept = []
-            for pending in conceding.signalled:
-                if ended is None and pending.penalty in (MINOR, BENCH_MINOR):
-                    self.record_penalty(pending, status="not_served", signalled=True)
-                else:
-                    if ended is None and pending.penalty == DOUBLE_MINOR:
-                        self.washed_halves.add(pending.id)
-                    kept.append(pending)
-            conceding.signalled = kept
+        if conceding.signalled and ended is None:
+            self.wash_out(conceding)
+
+    def wash_out(self, conceding: TeamState) -> None:
+        """R-59, 6.3 C, F, R-26: the goal washes out ONE signalled minor, the one signalled first (at the same
+        instant, the first entered: the list keeps replay order); the others are served from the goal.
+        R-58: when that one is a double minor, its first half is washed out and its second is served.
+        Majors, match penalties and misconducts are served anyway. The caller skips this when the goal
+        ended a running minor instead (6.3 E, 6.2.2 D): then every signalled penalty is served."""
+        for pending in conceding.signalled:
+            if pending.penalty in (MINOR, BENCH_MINOR):
+                self.record_penalty(pending, status="not_served", signalled=True)
+                conceding.signalled = [e for e in conceding.signalled if e is not pending]
+                return
+            if pending.penalty == DOUBLE_MINOR:
+                self.washed_halves.add(pending.id)
+                return
 
     # -- penalties ----------------------------------------------------------------------------
 

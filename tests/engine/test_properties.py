@@ -441,12 +441,14 @@ class ModelGame:
             self.now
         )
         if not ended:  # 6.3 C: a signalled minor is washed out; 6.3 E: served when the goal ended a running minor
+            # only the minor signalled first (at one instant, the first entered); the others are served.
             # a signalled double minor loses its first half.
-            self.signalled[conceding] = [
-                ("washed", *s[1:]) if s[0] == "double_minor" else s
-                for s in self.signalled[conceding]
-                if s[0] != "minor"
-            ]
+            waiting = self.signalled[conceding]
+            first = next((i for i, s in enumerate(waiting) if s[0] in ("minor", "double_minor")), None)
+            if first is not None:
+                kind, player, server = waiting[first]
+                washed = [("washed", player, server)] if kind == "double_minor" else []
+                self.signalled[conceding] = waiting[:first] + washed + waiting[first + 1 :]
         self.stoppage({})
 
 

@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 from games import services
 from games.models import GameSheet
 from games.sheet import engine_teams, record_events
-from tests.factories import international_staff
-from tournaments.models import Position, RosterEntry
+from tests.factories import PersonFactory, international_staff
+from tournaments.models import OfficialRole, Position, RosterEntry, TeamOfficial
 
 from .sheet_helpers import entry, sheet_game, sign_in
 
@@ -38,8 +38,9 @@ def game():
     return game
 
 
-def give_lineup(game, team, numbers, *, by, captain=None):
-    """The team's line-up of the roster lines with these numbers (``captain``: the captain's, else the first)."""
+def give_lineup(game, team, numbers, *, by, captain=None, officials=()):
+    """The team's line-up of the roster lines with these numbers (``captain``: the captain's, else the first),
+    with these team officials on the bench."""
     captain = numbers[0] if captain is None else captain
     lines = RosterEntry.objects.filter(entry=team, number__in=[str(n) for n in numbers])
     return services.lineup_submit(
@@ -48,8 +49,19 @@ def give_lineup(game, team, numbers, *, by, captain=None):
         players=[
             services.LineupChoice(person_id=line.person_id, captain=line.number == str(captain)) for line in lines
         ],
+        bench_officials=[official.person_id for official in officials],
         by=by,
         now=BEFORE,
+    )
+
+
+def team_official(team, role, first_name, last_name):
+    return TeamOfficial.objects.create(
+        entry=team,
+        person=PersonFactory(
+            federation=team.federation, first_name=first_name, last_name=last_name, is_team_official=True
+        ),
+        role=role,
     )
 
 
@@ -62,6 +74,7 @@ def test_the_sheet_reads_both_line_ups_when_both_are_given_5_1_a(game, director)
         "players": [2, 3, 4, 5, 9],
         "goalkeepers": [1],
         "captain": 9,
+        "staff": [],
         "source": "lineup",
     }
     assert teams["away"]["players"] == [12, 13, 14, 15] and teams["away"]["goalkeepers"] == [31]
@@ -75,6 +88,7 @@ def test_a_team_without_a_line_up_is_read_from_its_frozen_roster_and_marked(game
     assert teams["away"]["source"] == "roster"
     assert teams["away"]["players"] == list(range(12, 22)) and teams["away"]["goalkeepers"] == [31, 35]
     assert teams["away"]["captain"] == 12
+    assert teams["away"]["staff"] == []  # 5.1 A: a list on paper names no bench official the sheet knows
 
 
 def test_an_event_naming_a_rostered_player_off_the_line_up_is_refused_5_1_b(game, director):
@@ -122,3 +136,85 @@ def test_a_goalkeeper_replaced_under_5_1_c_leaves_the_sheets_teams_and_the_repla
     )
     teams = engine_teams(game)
     assert teams["home"]["players"] == [2, 3, 4, 5] and teams["home"]["goalkeepers"] == [6]
+
+
+def test_the_line_ups_bench_officials_are_the_engines_staff_6_4_28_b(game, director):
+    coach = team_official(game.home, OfficialRole.COACH, "Marco", "Rossi")
+    manager = team_official(game.home, OfficialRole.MANAGER, "Luca", "Bianchi")
+    team_official(game.home, OfficialRole.TRAINER, "Paolo", "Verdi")  # registered, not on this game's bench
+    give_lineup(game, game.home, [2, 3, 4, 5, 9, 1], by=director, captain=9, officials=[coach, manager])
+    give_lineup(game, game.away, [12, 13, 14, 15, 31], by=director, captain=12)
+    teams = engine_teams(game)
+    assert teams["home"]["staff"] == ["BIANCHI Luca", "ROSSI Marco"]
+    assert teams["away"]["staff"] == []
+
+
+def test_two_bench_officials_of_one_name_are_told_apart(game, director):
+    first = team_official(game.home, OfficialRole.COACH, "Marco", "Rossi")
+    second = team_official(game.home, OfficialRole.ASSISTANT_COACH, "Marco", "Rossi")
+    give_lineup(game, game.home, [2, 3, 4, 5, 9, 1], by=director, officials=[first, second])
+    staff = engine_teams(game)["home"]["staff"]
+    assert sorted(staff) == sorted([f"ROSSI Marco ({first.person_id})", f"ROSSI Marco ({second.person_id})"])
+
+
+def test_a_bench_minor_to_the_named_coach_is_accepted_and_counted_on_him_6_4_28_b_8_2_c(game, director):
+    coach = team_official(game.home, OfficialRole.COACH, "Marco", "Rossi")
+    give_lineup(game, game.home, [2, 3, 4, 5, 9, 1], by=director, captain=9, officials=[coach])
+    give_lineup(game, game.away, [12, 13, 14, 15, 31], by=director, captain=12)
+    start, stop = entry("period_start", period=1), entry("clock_stop", period=1, time="6:00")
+    bench = entry(
+        "penalty",
+        period=1,
+        time="6:00",
+        team="home",
+        staff="ROSSI Marco",
+        penalty="bench_minor",
+        infraction="throwing_stick_from_bench",
+        served_by=5,
+    )
+    answer = record_events(game=game, by=director, device="t", events=[start, stop, bench])
+    home = answer.state["teams"]["home"]
+    assert home["staff"] == {"ROSSI Marco": {"minutes": 2, "out_of_game_by": None}}
+    assert home["bench_minutes"] == 0 and answer.state["players"]["home"]["5"]["minutes"] == 0
+    [record] = answer.state["penalties"]
+    assert (record["staff"], record["player"], record["served_by"]) == ("ROSSI Marco", None, 5)
+    assert [s["player"] for s in home["box"]] == [5]
+    # 8.2 C: a game misconduct sends him off; the sheet refuses a penalty naming him at a later stoppage.
+    misconduct = entry(
+        "penalty",
+        period=1,
+        time="6:00",
+        team="home",
+        staff="ROSSI Marco",
+        penalty="game_misconduct",
+        infraction="throwing_stick_from_bench",
+    )
+    resume, later = entry("clock_start", period=1, time="6:00"), entry("clock_stop", period=1, time="7:00")
+    answer = record_events(game=game, by=director, device="t", events=[misconduct, resume, later])
+    assert answer.state["teams"]["home"]["staff"]["ROSSI Marco"] == {"minutes": 12, "out_of_game_by": "6.4.32 A"}
+    with pytest.raises(ValidationError) as refused:
+        record_events(
+            game=game,
+            by=director,
+            device="t",
+            events=[entry("penalty", period=1, time="7:00", team="home", staff="ROSSI Marco", penalty="minor")],
+        )
+    assert "out of the game" in str(refused.value)
+
+
+def test_a_penalty_naming_someone_off_the_bench_is_refused_5_1_b(game, director):
+    coach = team_official(game.home, OfficialRole.COACH, "Marco", "Rossi")
+    team_official(game.home, OfficialRole.TRAINER, "Paolo", "Verdi")
+    give_lineup(game, game.home, [2, 3, 4, 5, 9, 1], by=director, captain=9, officials=[coach])
+    give_lineup(game, game.away, [12, 13, 14, 15, 31], by=director, captain=12)
+    start, stop = entry("period_start", period=1), entry("clock_stop", period=1, time="6:00")
+    record_events(game=game, by=director, device="t", events=[start, stop])
+    with pytest.raises(ValidationError) as refused:
+        record_events(
+            game=game,
+            by=director,
+            device="t",
+            events=[entry("penalty", period=1, time="6:00", team="home", staff="VERDI Paolo", penalty="bench_minor")],
+        )
+    assert "5.1 B" in str(refused.value) and "VERDI Paolo" in str(refused.value)
+    assert GameSheet.objects.get(game=game).teams["home"]["staff"] == ["ROSSI Marco"]
