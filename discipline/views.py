@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from common.numbers import NotANumber, whole_number
 from discipline import access, appeals, cases, selectors
 from discipline.appeal_forms import DecideAppealForm, LodgeAppealForm
+from discipline.case_forms import CaseFilterForm
 from discipline.models import (
     Appeal,
     AppealStatus,
@@ -46,6 +47,32 @@ def queue(request):
     """The committee's queue: open incident reports, oldest first, with their deadlines."""
     access.check_committee(request.user)
     return render(request, "discipline/queue.html", {"reports": list(selectors.report_queue(request.user))})
+
+
+@login_required
+def case_list(request):
+    """The committee's cases (R-53), newest first: open and decided, searched by person, team, game or title and
+    filtered by status and championship; beside the queue of incident reports."""
+    access.check_committee(request.user)
+    form = CaseFilterForm(request.GET or None, championships=selectors.case_championships(request.user))
+    chosen = {}
+    if form.is_bound:
+        form.is_valid()
+        chosen = {k: v for k, v in getattr(form, "cleaned_data", {}).items() if k not in form.errors}
+    rows = selectors.case_rows(
+        selectors.case_list(
+            request.user,
+            q=chosen.get("q") or "",
+            status=chosen.get("status") or "",
+            championship=chosen.get("championship"),
+        )
+    )
+    return render(
+        request,
+        "discipline/case_list.html",
+        {"form": form, "rows": rows, "searched": any(chosen.values()), "limit": selectors.CASE_LIST_LIMIT},
+        status=400 if form.errors else 200,
+    )
 
 
 @login_required
@@ -151,7 +178,8 @@ def case_detail(request, pk: int):
         "transitions": case.transitions.select_related("by"),
         "decision": decision,
         "may_appeal": decision is not None and appeals.may_appeal_now(request.user, decision),
-        "persons": {r.person for r in reports if r.person_id},
+        # R-53, 8.2: the people of the case's reports, its protests' incidents and its games' line-ups.
+        "candidates": selectors.sanction_candidates(case),
         "decided": case.status == CaseStatus.DECIDED,
         "outcomes": DecisionOutcome.choices,
         "kinds": [k for k in SuspensionKind.choices if k[0] != SuspensionKind.UNTIL_DECISION],
