@@ -120,6 +120,7 @@ def _case_word(word: str) -> Q:
     for path in (
         "incident_reports__entry__name",
         "protests__entry__name",
+        "protests__incident",  # the incident as the protest names it: "Goal by Spain, P1 12:29 (#8 FAVRE)"
         "incident_reports__game__home__name",
         "incident_reports__game__away__name",
         "protests__game__home__name",
