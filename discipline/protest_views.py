@@ -24,7 +24,6 @@ from . import protests as svc
 from .models import DeadlineKind, DeadlineStatus, Protest, ProtestAttachment, ProtestStatus
 from .protest_forms import FeeForm, FileProtestForm, ProtestFilterForm, ReasonForm, TextForm
 
-
 # How many of his teams' latest games a team manager's protest list offers to protest.
 RECENT_GAMES = 10
 
