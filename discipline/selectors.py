@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import QueryDict
@@ -14,9 +13,8 @@ from discipline.filters import SuspensionFilter
 from discipline.models import Case, CaseStatus, IncidentReport, Protest, ReportStatus, Suspension
 from discipline.models.protests import CLOSED_STATUSES
 from discipline.suspensions import suspensions_visible_to
-from games.models import Lineup, LineupPlayer, SheetEvent
 from portal.filters import query_parameter_errors
-from tournaments.models import Championship, Game, GameStatus, RosterEntry, TeamOfficial
+from tournaments.models import Championship, Game, GameStatus
 
 # How many cases the list shows at most (the newest first); the search and filters narrow it.
 CASE_LIST_LIMIT = 200
@@ -191,103 +189,3 @@ def case_rows(cases) -> list[dict]:
             }
         )
     return rows
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A person the committee may sanction in a case, as the decision form offers them: "#8 FAVRE Jean (Spain)"."""
-
-    person_id: int
-    label: str
-    group: str  # "named": on a report or a protest's incident; "lineup": on a line-up of a game of the case
-
-
-def _number_key(number: str) -> tuple[int, int, str]:
-    """Players first, in number order (5 before 36), the text kept for the odd one."""
-    return (0, int(number), number) if number.isdigit() else (0, 10_000, number)
-
-
-def _role_key(role: str) -> tuple[int, int, str]:
-    """Team officials after the players, by role."""
-    return (1, 0, role)
-
-
-def sanction_candidates(case: Case) -> list[Candidate]:
-    """The people of ``case`` (R-53, 8.2) the decision form offers: first those named on its incident reports and
-    on its protests' incidents (the sheet entry's player, assistants, the one serving), then the players and team
-    officials of its games' line-ups (or the team's roster where no line-up was given), by team and in number
-    order. Each person once, with number and team, never an id; in a constant number of queries."""
-    reports = list(case.incident_reports.select_related("game", "person", "entry"))
-    protests = list(case.protests.select_related("game__home", "game__away", "entry"))
-    games = {r.game_id: r.game for r in reports} | {p.game_id: p.game for p in protests}
-    teams = {}
-    for game in games.values():
-        for team in (game.home, game.away):
-            if team is not None:
-                teams[team.pk] = team
-    for report in reports:
-        teams.setdefault(report.entry_id, report.entry)
-    # Who wore which number for which team in which game: the line-up, else the team's roster.
-    numbers: dict[tuple[int, int, str], int] = {}
-    lineup_rows: list[tuple[int, tuple, int, str]] = []  # (entry, sort, person, label)
-    lined_up: set[tuple[int, int]] = set()
-    lineups = Lineup.objects.filter(game_id__in=games).prefetch_related(
-        Prefetch("players", queryset=LineupPlayer.objects.select_related("person")),
-        "bench_officials__person",
-        "bench_officials__team_official",
-    )
-    for lineup in lineups:
-        lined_up.add((lineup.game_id, lineup.entry_id))
-        team = teams.get(lineup.entry_id)
-        for line in lineup.players.all():
-            numbers[(lineup.game_id, lineup.entry_id, line.number)] = line.person_id
-            lineup_rows.append((lineup.entry_id, _number_key(line.number), line.person_id,
-                                f"#{line.number} {line.person} ({team})"))  # fmt: skip
-        for official in lineup.bench_officials.all():
-            role = official.team_official.get_role_display()
-            lineup_rows.append(
-                (lineup.entry_id, _role_key(role), official.person_id, f"{official.person} ({team}, {role})")
-            )
-    missing = {entry for game in games.values() for entry in (game.home_id, game.away_id)
-               if entry is not None and (game.pk, entry) not in lined_up}  # fmt: skip
-    roster = RosterEntry.objects.filter(entry_id__in=missing).select_related("person") if missing else []
-    for line in roster:
-        for game in games.values():
-            if line.entry_id in (game.home_id, game.away_id) and (game.pk, line.entry_id) not in lined_up:
-                numbers.setdefault((game.pk, line.entry_id, line.number), line.person_id)
-        lineup_rows.append((line.entry_id, _number_key(line.number), line.person_id,
-                            f"#{line.number} {line.person} ({teams.get(line.entry_id)})"))  # fmt: skip
-    officials = TeamOfficial.objects.filter(entry_id__in=missing).select_related("person") if missing else []
-    for official in officials:
-        role = official.get_role_display()
-        lineup_rows.append((official.entry_id, _role_key(role), official.person_id,
-                            f"{official.person} ({teams.get(official.entry_id)}, {role})"))  # fmt: skip
-    labels = {person: label for _, _, person, label in lineup_rows}
-
-    named: dict[int, str] = {}
-    for report in reports:
-        if report.person_id:
-            named.setdefault(report.person_id, labels.get(report.person_id) or f"{report.person} ({report.entry})")
-    event_ids = [p.incident_event_id for p in protests if p.incident_event_id]
-    events = SheetEvent.objects.filter(event_id__in=event_ids).values("event_id", "payload", "sheet__game_id")
-    by_event = {row["event_id"]: row for row in events} if event_ids else {}
-    for protest in protests:
-        row = by_event.get(protest.incident_event_id)
-        if row is None:
-            continue
-        payload, game = row["payload"], games.get(row["sheet__game_id"])
-        side = payload.get("team")
-        entry_id = getattr(game, f"{side}_id", None) if game is not None and side in ("home", "away") else None
-        assists = payload.get("assists") or ([payload["assist"]] if payload.get("assist") else [])
-        for number in [payload.get("player"), payload.get("served_by"), *assists]:
-            person = numbers.get((row["sheet__game_id"], entry_id, str(number))) if number not in (None, "") else None
-            if person is not None:
-                named.setdefault(person, labels[person])
-    candidates = [Candidate(person, label, "named") for person, label in named.items()]
-    seen = set(named)
-    order = sorted(lineup_rows, key=lambda r: (str(teams.get(r[0], "")), r[1]))
-    for _, _, person, label in order:
-        if person not in seen:
-            seen.add(person)
-            candidates.append(Candidate(person, label, "lineup"))
-    return candidates

@@ -17,7 +17,7 @@ from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from common.numbers import NotANumber, whole_number
-from discipline import access, appeals, cases, selectors
+from discipline import access, appeals, cases, involved, selectors
 from discipline.appeal_forms import DecideAppealForm, LodgeAppealForm
 from discipline.case_forms import CaseFilterForm
 from discipline.models import (
@@ -212,7 +212,7 @@ def case_detail(request, pk: int):
         "decision": decision,
         "may_appeal": decision is not None and appeals.may_appeal_now(request.user, decision),
         # R-53, 8.2: the people of the case's reports, its protests' incidents and its games' line-ups.
-        "candidates": selectors.sanction_candidates(case),
+        "candidates": involved.sanction_candidates(case),
         "decided": case.status == CaseStatus.DECIDED,
         "outcomes": DecisionOutcome.choices,
         "kinds": [k for k in SuspensionKind.choices if k[0] != SuspensionKind.UNTIL_DECISION],

@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from discipline import cases, selectors
+from discipline import cases, involved
 from discipline import protests as svc
 from tournaments.models import RosterEntry
 
@@ -67,7 +67,7 @@ def test_the_list_is_the_committees(w):
 
 def test_the_decision_offers_the_protests_player_first_then_the_line_ups_in_number_order(w):
     case, _ = penalty_case(w)
-    offered = selectors.sanction_candidates(case)
+    offered = involved.sanction_candidates(case)
     player = RosterEntry.objects.get(entry=w.game.away, number="12").person
     assert offered[0].group == "named"
     assert offered[0].person_id == player.pk
