@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.views.decorators.http import require_POST
 
 from federation.files import private_file_response
@@ -126,6 +127,8 @@ def _fee_to_pay(protest: Protest) -> dict | None:
     championship = protest.game.championship
     return {
         "amount": protest.fee_due,
+        # The currency by its code ("200.00 USD"): "$" alone does not say which dollar.
+        "label": f"{number_format(protest.fee_due.amount, 2)} {protest.fee_due.currency}",
         "due_at": due.due_at if due is not None else None,
         "venue": championship.venue,
         "body": championship.sanctioning_body,

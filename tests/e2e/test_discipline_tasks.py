@@ -177,7 +177,7 @@ def test_a_team_manager_files_a_protest_from_his_game_and_reads_how_to_pay_the_f
     # The fee: not received yet, and how to pay it: how much, by when, where and to whom, the articles.
     fee = page.locator(".fee-how")
     expect(page.locator(".fee")).to_contain_text("Not received yet.")
-    expect(fee).to_contain_text("Pay US$200.00")
+    expect(fee).to_contain_text("Pay 200.00 USD (or the equivalent in another currency) by ")
     expect(fee).to_contain_text("(Rule 9.1 A, R-52)")
     venue = w.game.championship.venue
     expect(fee).to_contain_text(f"In cash at the venue ({venue.name}, {venue.city})")
@@ -189,7 +189,7 @@ def test_a_team_manager_files_a_protest_from_his_game_and_reads_how_to_pay_the_f
     # In French, as a French team manager reads it.
     _switch(page, "fr")
     expect(page.get_by_role("heading", name="Comment payer la caution")).to_be_visible()
-    expect(page.locator(".fee-how")).to_contain_text("Payez")
+    expect(page.locator(".fee-how")).to_contain_text("Payez 200,00 USD")
     expect(page.locator(".fee-how")).to_contain_text("(règle 9.1 A, R-52)")
     screenshot(page, "protest-fee-how-french")
     assert outside_requests == []
