@@ -82,3 +82,27 @@ def test_the_decision_offers_the_protests_player_first_then_the_line_ups_in_numb
     page = logged_in(w.committee).get(reverse("discipline:case", args=[case.pk]))
     assert f'<option value="{player.pk}">#12 {player} ({w.game.away})</option>' in page.text
     assert "Named in the reports and protests" in page.text
+
+
+def test_the_decision_sanctions_a_person_of_the_protest_with_its_team_and_game_and_refuses_a_stranger(w):
+    from django.core.exceptions import ValidationError
+
+    from discipline.models import Suspension
+    from tests.factories import PersonFactory
+
+    case, _ = penalty_case(w)
+    player = RosterEntry.objects.get(entry=w.game.away, number="12").person
+    stranger = PersonFactory()
+    with pytest.raises(ValidationError) as refused:
+        cases.decide_case(
+            case=case, outcome="sanctions", reasons="Tripping.", by=w.committee,
+            sanctions=[cases.Sanction(person_id=stranger.pk, kind="games", article="8.2", games=1)],
+        )  # fmt: skip
+    assert "R-53" in refused.value.message_dict["sanctions"][0]
+    assert not Suspension.objects.filter(person=stranger).exists()
+    cases.decide_case(
+        case=case, outcome="sanctions", reasons="Tripping.", by=w.committee,
+        sanctions=[cases.Sanction(person_id=player.pk, kind="games", article="8.2", games=1)],
+    )  # fmt: skip
+    suspension = Suspension.objects.get(person=player, decision__case=case)
+    assert (suspension.entry, suspension.offence_game, suspension.games_required) == (w.game.away, w.game, 1)
