@@ -17,6 +17,7 @@ from django.utils import timezone
 from accounts.models import User
 from discipline import suspension_rules as sr
 from discipline.access import check_can_file_confidential, check_committee
+from discipline.involved import sanction_candidates
 from discipline.models import (
     CASE_TRANSITIONS,
     Attachment,
@@ -266,7 +267,12 @@ class Sanction:
 
 def check_sanction(sanction: Sanction, *, persons: set[int], now: datetime.datetime) -> None:
     if sanction.person_id not in persons:
-        raise ValidationError({"sanctions": "R-53: a sanction is for a person of the case's reports."})
+        raise ValidationError(
+            {
+                "sanctions": "R-53: a sanction is for a person of the case: named in its reports or its protests' "
+                "incidents, or on its games' line-ups."
+            }
+        )
     if sanction.kind == SuspensionKind.GAMES and not (sanction.games and sanction.games >= 1):
         raise ValidationError({"sanctions": "Rule 8.2: a suspension for games names at least one game."})
     if sanction.kind == SuspensionKind.PERIOD:
@@ -302,7 +308,9 @@ def decide_case(
             IncidentReport.objects.select_for_update().filter(case=case).exclude(status=ReportStatus.WITHDRAWN)
             .select_related("game")
         )  # fmt: skip
-        persons = {r.person_id for r in reports if r.person_id}
+        # R-53, 8.2: the people of its reports, its protests' incidents and its games' line-ups (discipline.involved).
+        involved = {c.person_id: c for c in sanction_candidates(case)} if sanctions else {}
+        persons = {r.person_id for r in reports if r.person_id} | set(involved)
         for sanction in sanctions:
             check_sanction(sanction, persons=persons, now=now)
         _transition(case, CaseStatus.DECIDED, by=by, why=reasons.strip(), now=now)
@@ -322,10 +330,12 @@ def decide_case(
             close_suspension(provisional, SuspensionStatus.REPLACED, now, by=by)
         by_person = {r.person_id: r for r in reports if r.person_id}
         for sanction in sanctions:
-            report = by_person[sanction.person_id]
+            # The team and offence game: the person's report's, else the case's game that brings them in.
+            report = by_person.get(sanction.person_id)
+            found = report or involved[sanction.person_id]
             suspension = audited_create(
                 Suspension, by, person_id=sanction.person_id, sanctioning_body_id=case.championship.sanctioning_body_id,
-                championship=case.championship, entry_id=report.entry_id, offence_game=report.game,
+                championship=case.championship, entry_id=found.entry_id, offence_game_id=found.game_id,
                 decision=decision, provisional=False, kind=sanction.kind,
                 games_required=sanction.games if sanction.kind == sr.GAMES else None,
                 ends_at=sanction.until if sanction.kind == sr.PERIOD else None,

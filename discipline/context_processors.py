@@ -4,6 +4,7 @@ roles, which the navigation reads anyway)."""
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from accounts.models import Role
 from accounts.roles import has_role
@@ -14,7 +15,7 @@ from . import access
 def nav(request) -> dict:
     """``nav_discipline``: (label, url) pairs, asked only when a page renders the navigation.
 
-    The committee and the executive: their queue of incident reports, every protest and every suspension (R-53,
+    The committee and the executive: their queue of incident reports, their cases, every protest and every suspension (R-53,
     9.1 A, 8.2); staff who record protest fees: the protests (R-52); team managers: their teams' protests and
     suspensions (9.1, 8.2)."""
     user = getattr(request, "user", None)
@@ -24,14 +25,18 @@ def nav(request) -> dict:
             return []
         if access.is_committee(user):
             return [
-                ("Discipline", reverse("discipline:queue")),
-                ("Protests", reverse("discipline:protest-list")),
-                ("Suspensions", reverse("discipline:suspensions")),
+                (gettext("Discipline"), reverse("discipline:queue")),
+                (gettext("Cases"), reverse("discipline:cases")),
+                (gettext("Protests"), reverse("discipline:protest-list")),
+                (gettext("Suspensions"), reverse("discipline:suspensions")),
             ]
         if access.keeps_protest_fees(user):
-            return [("Protests", reverse("discipline:protest-list"))]
+            return [(gettext("Protests"), reverse("discipline:protest-list"))]
         if has_role(user, Role.TEAM_MANAGER):
-            return [("Protests", reverse("discipline:my-protests")), ("Suspensions", reverse("discipline:suspensions"))]
+            return [
+                (gettext("Protests"), reverse("discipline:my-protests")),
+                (gettext("Suspensions"), reverse("discipline:suspensions")),
+            ]
         return []
 
     return {"nav_discipline": links}

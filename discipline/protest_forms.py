@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from djmoney.forms.fields import MoneyField
 
 from portal.forms import IntegerField
@@ -32,19 +34,28 @@ class MultipleFileField(forms.FileField):
 
 
 class FileProtestForm(forms.Form):
-    game = forms.TypedChoiceField(coerce=int, label="Game")
-    incident = forms.ChoiceField(label="Incident (as the game's records hold it)", widget=forms.RadioSelect)
+    game = forms.TypedChoiceField(coerce=int, label=_("Game"))
+    incident = forms.ChoiceField(label=_("Incident (as the game's records hold it)"), widget=forms.RadioSelect)
     statement = forms.CharField(
+        label=_("Statement"),
         widget=forms.Textarea(attrs={"rows": 6}),
         required=False,
-        help_text="The written protest (9.1). It may follow, but the protest lapses without it at the deadline.",
+        help_text=_("The written protest (9.1). It may follow, but the protest lapses without it at the deadline."),
     )
-    attachments = MultipleFileField(help_text="JPEG, PNG or PDF, at most 5 MB each, at most 5 files.")
+    attachments = MultipleFileField(
+        label=_("Attachments"), help_text=_("JPEG, PNG or PDF, at most 5 MB each, at most 5 files.")
+    )
 
     def __init__(self, *args, games=(), incidents=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [("", "Choose a game")] + [
-            (g.pk, f"#{g.number} {g.home} – {g.away} ({g.championship})") for g in games
+        # "Game #8: Spain – Italy": the game's number said as one, never "#8 Spain" (read as a jersey).
+        self.fields["game"].choices = [("", gettext("Choose a game"))] + [
+            (
+                g.pk,
+                gettext("Game #%(number)s: %(home)s – %(away)s (%(championship)s)")
+                % {"number": g.number, "home": g.home or "?", "away": g.away or "?", "championship": g.championship},
+            )
+            for g in games
         ]
         # The kind of protest each incident makes, with its article (9.1 A-D), before the incident itself.
         self.fields["incident"].choices = [

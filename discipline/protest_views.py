@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.views.decorators.http import require_POST
 
 from federation.files import private_file_response
@@ -21,8 +22,11 @@ from tournaments.models import Game
 from . import access as pa
 from . import appeals
 from . import protests as svc
-from .models import DeadlineStatus, Protest, ProtestAttachment, ProtestStatus
+from .models import DeadlineKind, DeadlineStatus, Protest, ProtestAttachment, ProtestStatus
 from .protest_forms import FeeForm, FileProtestForm, ProtestFilterForm, ReasonForm, TextForm
+
+# How many of his teams' latest games a team manager's protest list offers to protest.
+RECENT_GAMES = 10
 
 
 def _list_queryset(queryset):
@@ -35,7 +39,7 @@ def _managed_games(user):
     entries = user.managed_entries.values("pk")
     return (
         Game.objects.filter(Q(home__in=entries) | Q(away__in=entries))
-        .select_related("championship", "home", "away")
+        .select_related("championship__venue", "home", "away")
         .order_by("-start_at", "-pk")[:100]
     )
 
@@ -65,7 +69,10 @@ def my_protests(request):
     if not pa.manages_entries(request.user):
         raise PermissionDenied("This list is a team manager's.")
     protests = _list_queryset(pa.protests_visible_to(request.user))[:200]
-    return render(request, "discipline/protest_list.html", {"protests": protests, "form": None, "mine": True})
+    # The games a protest may be about (9.1): those begun, newest first; each links to the filing, game chosen.
+    begun = [g for g in _managed_games(request.user)[:RECENT_GAMES] if g.start_at and g.start_at <= timezone.now()]
+    context = {"protests": protests, "form": None, "mine": True, "games": begun}
+    return render(request, "discipline/protest_list.html", context)
 
 
 @login_required
@@ -110,6 +117,24 @@ def protest_file(request):
     return render(request, "discipline/protest_file.html", context, status=status)
 
 
+def _fee_to_pay(protest: Protest) -> dict | None:
+    """What the protesting team reads of a fee still to pay (R-52, 9.1 A): how much, by when (the written
+    protest's deadline: without the fee the protest lapses then, R-51), to whom and how; None when no fee is due or
+    it is in."""
+    if protest.fee_due is None or protest.fee_received is not None or protest.status != ProtestStatus.FILED:
+        return None
+    due = next((d for d in protest.deadlines.all() if d.kind == DeadlineKind.PROTEST), None)
+    championship = protest.game.championship
+    return {
+        "amount": protest.fee_due,
+        # The currency by its code ("200.00 USD"): "$" alone does not say which dollar.
+        "label": f"{number_format(protest.fee_due.amount, 2)} {protest.fee_due.currency}",
+        "due_at": due.due_at if due is not None else None,
+        "venue": championship.venue,
+        "body": championship.sanctioning_body,
+    }
+
+
 def _detail_context(request, protest: Protest, **forms) -> dict:
     user = request.user
     tz = protest.game.championship.venue.zone
@@ -121,6 +146,7 @@ def _detail_context(request, protest: Protest, **forms) -> dict:
     open_ = protest.status in (ProtestStatus.FILED, ProtestStatus.UNDER_REVIEW)
     context = {
         "protest": protest,
+        "fee_to_pay": _fee_to_pay(protest),
         "deadlines": deadlines,
         "server_now": now,
         "tz_name": str(tz),

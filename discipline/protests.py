@@ -32,12 +32,12 @@ from djmoney.money import Money
 from accounts.models import User
 from federation.files import check_scan_upload
 from games import labels
-from games.models import GameProtestMark, SheetEvent
+from games.models import GameProtestMark, LineupPlayer, SheetEvent
 from games.selectors import on_rink_protests, protest_marks
 from games.sheet import decided_at as sheet_decided_at
 from portal.services import audited_create, audited_save, check_transition
 from tournaments.facts import championship_ruleset
-from tournaments.models import Game, TeamEntry
+from tournaments.models import Game, RosterEntry, TeamEntry
 from tournaments.ruleset import ProtestRules
 from tournaments.venue_time import venue_stamp
 
@@ -136,25 +136,70 @@ def _ruling_incidents(game: Game) -> list[Incident]:
     ]
 
 
+def _wearers(game: Game) -> dict[tuple[str, str], str]:
+    """Who wore each number for each side of ``game`` (``("home", "8") -> "FAVRE"``): the line-up's, else the
+    team's roster's; two queries."""
+    sides = {game.home_id: "home", game.away_id: "away"}
+    sides.pop(None, None)
+    named: dict[tuple[str, str], str] = {}
+    lined = LineupPlayer.objects.filter(lineup__game=game, lineup__entry_id__in=sides)
+    for entry_id, number, last in lined.values_list("lineup__entry_id", "number", "person__last_name"):
+        named[(sides[entry_id], number)] = last.upper()
+    given = {side for side, _ in named}
+    rest = [entry_id for entry_id, side in sides.items() if side not in given]
+    if rest:
+        rows = RosterEntry.objects.filter(entry_id__in=rest).values_list("entry_id", "number", "person__last_name")
+        for entry_id, number, last in rows:
+            named.setdefault((sides[entry_id], number), last.upper())
+    return named
+
+
+def _numbered(wearers: dict[tuple[str, str], str], side: object, number: object) -> str:
+    """``#8 FAVRE`` (the number alone when nobody of the side wore it)."""
+    name = wearers.get((str(side), str(number)))
+    return f"#{number} {name}" if name else f"#{number}"
+
+
+def sheet_incident_label(game: Game, payload: dict, wearers: dict[tuple[str, str], str]) -> str:
+    """A sheet entry as a protest names it (issue 25): "Goal by Spain, P1 12:29 (#8 FAVRE): assists #9 DURAND";
+    "Penalty to Italy, P1 3:00 (#12 ROSSI): Tripping (6.4.33 A), Minor"."""
+    kind, side = payload.get("type"), payload.get("team")
+    team = labels.side_name(game, side) if side else ""
+    if kind == "goal" and team:
+        head = gettext("Goal by %(team)s") % {"team": team}
+    elif kind == "penalty" and team:
+        head = gettext("Penalty to %(team)s") % {"team": team}
+    elif team:
+        head = f"{labels.event_kind_label(kind)}, {team}"
+    else:
+        head = labels.event_kind_label(kind)
+    where = labels.period_clock(payload.get("period"), payload.get("time"))
+    text = f"{head}, {where}" if where else head
+    if payload.get("player") not in (None, ""):
+        text += f" ({_numbered(wearers, side, payload['player'])})"
+    rest = {key: value for key, value in payload.items() if key not in ("team", "player", "assist", "assists")}
+    parts = [labels.event_details(game, rest)] if labels.event_details(game, rest) else []
+    assists = payload.get("assists") or ([payload["assist"]] if payload.get("assist") else [])
+    if assists:
+        numbers = ", ".join(_numbered(wearers, side, a) for a in assists)
+        parts.insert(0, gettext("assists %(numbers)s") % {"numbers": numbers})
+    return f"{text}: {', '.join(parts)}" if parts else text
+
+
 def _sheet_incidents(game: Game) -> list[Incident]:
     rows = SheetEvent.objects.filter(sheet__game=game, payload__type__in=INCIDENT_EVENT_TYPES).order_by("sequence")
-    incidents = []
-    for row in rows.values("event_id", "payload", "received_at"):
-        payload = row["payload"]
-        what = labels.event_kind_label(payload.get("type"))
-        detail = labels.event_details(game, payload)
-        where = labels.period_clock(payload.get("period"), payload.get("time"))
-        incidents.append(
-            Incident(
-                ProtestKind.FEDERATION,
-                f"event:{row['event_id']}",
-                ", ".join(part for part in (f"{what}: {detail}" if detail else what, where) if part),
-                row["received_at"],
-                None,
-                event_id=str(row["event_id"]),
-            )
+    wearers = _wearers(game)
+    return [
+        Incident(
+            ProtestKind.FEDERATION,
+            f"event:{row['event_id']}",
+            sheet_incident_label(game, row["payload"], wearers),
+            row["received_at"],
+            None,
+            event_id=str(row["event_id"]),
         )
-    return incidents
+        for row in rows.values("event_id", "payload", "received_at")
+    ]
 
 
 def incidents_of(game: Game, kind: str) -> list[Incident]:

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+import re
+
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import QueryDict
 
 from accounts.models import User
 from discipline.access import cases_visible_to, incident_reports_visible_to, protests_visible_to
 from discipline.filters import SuspensionFilter
-from discipline.models import CaseStatus, IncidentReport, ReportStatus, Suspension
+from discipline.models import Case, CaseStatus, IncidentReport, Protest, ReportStatus, Suspension
 from discipline.models.protests import CLOSED_STATUSES
 from discipline.suspensions import suspensions_visible_to
 from portal.filters import query_parameter_errors
-from tournaments.models import Game, GameStatus
+from tournaments.models import Championship, Game, GameStatus
+
+# How many cases the list shows at most (the newest first); the search and filters narrow it.
+CASE_LIST_LIMIT = 200
+_GAME_NUMBER = re.compile(r"#?(\d{1,6})")
 
 
 def report_queue(user: User) -> QuerySet[IncidentReport]:
@@ -92,3 +98,94 @@ def open_matters_by_championship(user: User, championship_ids: list[int]) -> dic
     for row in protests:
         counts[row["game__championship_id"]]["protests"] = row["n"]
     return counts
+
+
+def case_championships(user: User) -> QuerySet[Championship]:
+    """The championships of the cases ``user`` may see: the case list's championship filter, in one query."""
+    return Championship.objects.filter(pk__in=cases_visible_to(user).values("championship_id")).order_by(
+        "-start_date", "name"
+    )
+
+
+def _case_word(word: str) -> Q:
+    """What one search word matches in a case: its title, a person of its reports or sanctions, a team of its
+    reports or protests (or their games), a game number ("12" or "#12") or the case's own number."""
+    names = ("first_name__icontains", "last_name__icontains")
+    q = Q(title__icontains=word)
+    for path in ("incident_reports__person__", "decision__suspensions__person__"):
+        for name in names:
+            q |= Q(**{path + name: word})
+    for path in (
+        "incident_reports__entry__name",
+        "protests__entry__name",
+        "protests__incident",  # the incident as the protest names it: "Goal by Spain, P1 12:29 (#8 FAVRE)"
+        "incident_reports__game__home__name",
+        "incident_reports__game__away__name",
+        "protests__game__home__name",
+        "protests__game__away__name",
+        "championship__name",
+    ):
+        q |= Q(**{path + "__icontains": word})
+    number = _GAME_NUMBER.fullmatch(word)
+    if number:
+        n = int(number.group(1))
+        q |= Q(pk=n) | Q(incident_reports__game__number=n) | Q(protests__game__number=n)
+    return q
+
+
+def case_list(user: User, *, q: str = "", status: str = "", championship: int | None = None) -> QuerySet[Case]:
+    """The cases ``user`` may see (R-53), newest first: every word of ``q`` must match (``_case_word``);
+    ``status`` is a case status or ``pending`` (open or with a hearing set); ``championship`` an id. In a constant
+    number of queries: the reports, protests, decision and its sanctions come prefetched."""
+    cases = cases_visible_to(user)
+    if status == "pending":
+        cases = cases.exclude(status=CaseStatus.DECIDED)
+    elif status:
+        cases = cases.filter(status=status)
+    if championship:
+        cases = cases.filter(championship_id=championship)
+    for word in q.split()[:8]:
+        cases = cases.filter(pk__in=Case.objects.filter(_case_word(word)).values("pk"))
+    return (
+        cases.select_related("championship__venue", "decision")
+        .prefetch_related(
+            Prefetch(
+                "incident_reports",
+                queryset=IncidentReport.objects.select_related("game__home", "game__away", "person", "entry"),
+            ),
+            Prefetch("protests", queryset=Protest.objects.select_related("game__home", "game__away", "entry")),
+            Prefetch("decision__suspensions", queryset=Suspension.objects.select_related("person")),
+        )
+        .order_by("-opened_at", "-pk")[:CASE_LIST_LIMIT]
+    )
+
+
+def case_rows(cases) -> list[dict]:
+    """Each case of ``case_list`` with what the list shows of it, from the prefetched rows (no query): its games,
+    its people (of its reports and sanctions) and its teams, each once, in the order met."""
+    rows = []
+    for case in cases:
+        games: dict[int, Game] = {}
+        people: dict[int, object] = {}
+        teams: dict[int, object] = {}
+        for report in case.incident_reports.all():
+            games.setdefault(report.game_id, report.game)
+            if report.person_id:
+                people.setdefault(report.person_id, report.person)
+            teams.setdefault(report.entry_id, report.entry)
+        for protest in case.protests.all():
+            games.setdefault(protest.game_id, protest.game)
+            teams.setdefault(protest.entry_id, protest.entry)
+        decision = getattr(case, "decision", None)
+        if decision is not None:
+            for suspension in decision.suspensions.all():
+                people.setdefault(suspension.person_id, suspension.person)
+        rows.append(
+            {
+                "case": case,
+                "games": list(games.values()),
+                "people": list(people.values()),
+                "teams": list(teams.values()),
+            }
+        )
+    return rows

@@ -20,6 +20,7 @@ urlpatterns: list = [
     # --- incident reports, cases, suspensions (R-53) ---
     path("reports/", views.queue, name="queue"),
     path("reports/<int:pk>/", views.report_detail, name="report"),
+    path("cases/", views.case_list, name="cases"),
     path("cases/<int:pk>/", views.case_detail, name="case"),
     path("protests/<int:pk>/case/", views.protest_open_case, name="protest-open-case"),
     path("games/<int:game_pk>/confidential/", views.confidential_file, name="confidential-file"),

@@ -12,11 +12,14 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from common.numbers import NotANumber, whole_number
-from discipline import access, appeals, cases, selectors
+from discipline import access, appeals, cases, involved, selectors
 from discipline.appeal_forms import DecideAppealForm, LodgeAppealForm
+from discipline.case_forms import CaseFilterForm
 from discipline.models import (
     Appeal,
     AppealStatus,
@@ -41,11 +44,68 @@ def _errors(exc: ValidationError) -> dict[str, list[str]]:
     return exc.message_dict if hasattr(exc, "error_dict") else {"__all__": list(exc.messages)}
 
 
+# The names the case and report pages give the fields a refusal names (never the parameter's own name).
+FIELD_LABELS = {
+    "title": _("Title"),
+    "reports": _("Reports"),
+    "report": _("Report"),
+    "protest": _("Protest"),
+    "protests": _("Protests (9.1)"),
+    "hearing_at": _("Hearing"),
+    "text": _("Statement"),
+    "attachments": _("Attachments"),
+    "outcome": _("Outcome"),
+    "reasons": _("Reasons"),
+    "sanctions": _("Sanction (8.2)"),
+    "person": _("Person"),
+    "kind": _("Kind"),
+    "games": pgettext_lazy("number of games of a suspension", "Games"),
+    "until": _("Until (venue time)"),
+    "article": _("Article"),
+    "action": _("Action"),
+}
+
+
+def _said(errors: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """A refusal's messages as the page shows them: each with its field's label (none for the whole form)."""
+    return [
+        (str(FIELD_LABELS.get(field, "")) if field != "__all__" else "", message)
+        for field, messages_ in errors.items()
+        for message in messages_
+    ]
+
+
 @login_required
 def queue(request):
     """The committee's queue: open incident reports, oldest first, with their deadlines."""
     access.check_committee(request.user)
     return render(request, "discipline/queue.html", {"reports": list(selectors.report_queue(request.user))})
+
+
+@login_required
+def case_list(request):
+    """The committee's cases (R-53), newest first: open and decided, searched by person, team, game or title and
+    filtered by status and championship; beside the queue of incident reports."""
+    access.check_committee(request.user)
+    form = CaseFilterForm(request.GET or None, championships=selectors.case_championships(request.user))
+    chosen = {}
+    if form.is_bound:
+        form.is_valid()
+        chosen = {k: v for k, v in getattr(form, "cleaned_data", {}).items() if k not in form.errors}
+    rows = selectors.case_rows(
+        selectors.case_list(
+            request.user,
+            q=chosen.get("q") or "",
+            status=chosen.get("status") or "",
+            championship=chosen.get("championship"),
+        )
+    )
+    return render(
+        request,
+        "discipline/case_list.html",
+        {"form": form, "rows": rows, "searched": any(chosen.values()), "limit": selectors.CASE_LIST_LIMIT},
+        status=400 if form.errors else 200,
+    )
 
 
 @login_required
@@ -70,7 +130,7 @@ def report_detail(request, pk: int):
     return render(
         request,
         "discipline/report.html",
-        {"report": report, "confidential": confidential, "errors": errors},
+        {"report": report, "confidential": confidential, "errors": _said(errors)},
         status=400 if errors else 200,
     )
 
@@ -151,11 +211,12 @@ def case_detail(request, pk: int):
         "transitions": case.transitions.select_related("by"),
         "decision": decision,
         "may_appeal": decision is not None and appeals.may_appeal_now(request.user, decision),
-        "persons": {r.person for r in reports if r.person_id},
+        # R-53, 8.2: the people of the case's reports, its protests' incidents and its games' line-ups.
+        "candidates": involved.sanction_candidates(case),
         "decided": case.status == CaseStatus.DECIDED,
         "outcomes": DecisionOutcome.choices,
         "kinds": [k for k in SuspensionKind.choices if k[0] != SuspensionKind.UNTIL_DECISION],
-        "errors": errors,
+        "errors": _said(errors),
         "tz": case.championship.venue.zone,
     }
     return render(request, "discipline/case.html", context, status=400 if errors else 200)
@@ -171,9 +232,8 @@ def protest_open_case(request, pk: int):
     try:
         case = cases.open_case(protests=[protest], title=request.POST.get("title", ""), by=request.user)
     except ValidationError as exc:
-        for field, msgs in _errors(exc).items():
-            for message in msgs:
-                messages.error(request, f"{field}: {message}")
+        for label, message in _said(_errors(exc)):
+            messages.error(request, f"{label}: {message}" if label else message)
         return redirect("discipline:protest-detail", pk=protest.pk)
     messages.success(request, f"Case #{case.pk} opened from protest #{protest.pk}.")
     return redirect("discipline:case", pk=case.pk)

@@ -2658,6 +2658,13 @@ SUSPENSIONS_OF_CHAMPIONSHIP = {"EXEC": 200, "INTL": 200, "DC": 200, "SU": 200}
 
 TARGETS += [
     {"name": "page discipline queue", "method": "get", "url": page("discipline:queue"), "expect": PAGE_COMMITTEE_LIST},
+    {"name": "page case list", "method": "get", "url": page("discipline:cases"), "expect": PAGE_COMMITTEE_LIST},
+    {
+        "name": "page case list (a status outside its choices: the field's error)",
+        "method": "get",
+        "url": lambda w: reverse("discipline:cases") + "?status=bogus&q=%00",
+        "expect": expect(403, ANON=LOGIN, EXEC=400, DC=400, SU=400),
+    },
     {
         "name": "page incident report",
         "method": "get",

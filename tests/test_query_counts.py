@@ -76,6 +76,7 @@ LIST_PAGES = {
     "discipline:protest-list": lambda w: reverse("discipline:protest-list"),
     "discipline:my-protests": lambda w: reverse("discipline:my-protests"),
     "discipline:queue": lambda w: reverse("discipline:queue"),
+    "discipline:cases": lambda w: reverse("discipline:cases") + "?status=decided",
     "discipline:championship-suspensions": lambda w: reverse("discipline:championship-suspensions", args=[w["ch"]]),
     "discipline:suspensions": lambda w: reverse("discipline:suspensions"),
 }

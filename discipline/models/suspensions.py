@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from discipline import suspension_rules as sr
+from tournaments.venue_time import venue_stamp
 
 
 class SuspensionKind(models.TextChoices):
@@ -83,7 +84,7 @@ class Suspension(models.Model):
         if self.kind == SuspensionKind.GAMES:
             what = f"{self.games_required} game(s), {self.games_served} served"
         elif self.kind == SuspensionKind.PERIOD:
-            what = f"until {self.ends_at:%Y-%m-%d %H:%M} UTC"
+            what = f"until {venue_stamp(self.ends_at, self.championship)}"  # the venue's clock, as every page
         else:
             what = f"{self.get_kind_display().lower()} of {self.championship}"
         state = "provisional" if self.provisional else "decided"

@@ -62,7 +62,7 @@ def test_a_ruling_protest_from_filing_to_upheld_with_countdown_fee_and_emails(
     # The home team's manager files the protest of the ruling its captain protested on the rink.
     login_as(w.home_manager)
     page.goto("/discipline/protests/mine/")
-    page.get_by_role("link", name="File a protest").click()
+    page.get_by_role("link", name="File a protest", exact=True).click()
     page.get_by_label("Game").select_option(str(w.game.pk))
     page.wait_for_url(f"**/discipline/protests/new/?game={w.game.pk}")
     accessible(page, "the protest filing form")

@@ -119,7 +119,8 @@ def test_a_match_penalty_is_decided_three_games_and_the_player_is_refused_on_the
     decide = page.locator("form", has=page.get_by_role("button", name="Record the decision"))
     decide.get_by_label("Outcome").select_option(label="Sanctions")
     decide.get_by_label("Reasons").fill(REASONS)
-    decide.get_by_label("Person").select_option(label=str(player))
+    # The people of the case are offered by number and team, the report's player first (issue 25).
+    decide.get_by_label("Person").select_option(label=f"#16 {player} ({game.away})")
     decide.get_by_label("Kind").select_option(label="Games")
     decide.get_by_label("Games").fill("3")
     decide.get_by_label("Article").fill("7.1")

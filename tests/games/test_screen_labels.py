@@ -12,6 +12,7 @@ from discipline.models import ProtestKind
 from discipline.protests import incidents_of
 from games import labels
 from tests.factories import international_staff
+from tournaments.models import RosterEntry
 
 from .endgame_helpers import played_game, post_log, whole_game
 from .sheet_helpers import entry
@@ -72,8 +73,11 @@ def test_the_sign_page_says_the_game_status_in_words(game, director):
 
 def test_a_protests_incidents_name_the_team_the_infraction_and_the_game_time(game):
     found = [i.label for i in incidents_of(game, ProtestKind.FEDERATION)]
-    assert f"Goal: {game.home}, #8, assists #9, P1 5:00" in found
-    assert f"Penalty: {game.away}, #14, Tripping (6.4.33 A), Minor, P1 6:00" in found
+    scorer, assist = (RosterEntry.objects.get(entry=game.home, number=n).person.last_name.upper() for n in "89")
+    penalized = RosterEntry.objects.get(entry=game.away, number="14").person.last_name.upper()
+    # Who wore the number, by the team's line-up or roster (issue 25: "Goal by Spain, P1 12:29 (#8 FAVRE)").
+    assert f"Goal by {game.home}, P1 5:00 (#8 {scorer}): assists #9 {assist}" in found
+    assert f"Penalty to {game.away}, P1 6:00 (#14 {penalized}): Tripping (6.4.33 A), Minor" in found
     assert not [label for label in found if "home" in label.split(",")[0] or " at " in label]
 
 

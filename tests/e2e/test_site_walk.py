@@ -1,0 +1,235 @@
+"""The site walk (issue 25): every demo role, in English, French and Spanish, at a phone's and a desktop's width,
+opens every page reachable from its home through the portal's own links, and posts each form it finds.
+
+It catches what the journeys forget: an answer >= 500, a JavaScript error or CSP violation, a page that scrolls
+sideways, a raw value on the screen (NaN, undefined, None, [object Object], a snake_case identifier, an ISO timestamp
+with seconds) and a configuration note. Pages are counted once per URL pattern (``/federation/people/7/`` and
+``/federation/people/8/`` are one page); the Django admin and the API's own pages (for developers) are outside the
+walk; documents (PDF, CSV, XLSX) are downloads, not pages.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.e2e.conftest import ARTIFACTS, LOCAL_HOSTS
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LANGUAGES = ("en", "fr", "es")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+# One login per role of the demo (demo/data.py), and the public (no login).
+ROLES = ("", "admin", "ihtc.exec", "firs.staff", "ita.staff", "ita.manager", "referee", "scorer", "discipline")
+FORMS_PER_PAGE = 3  # a page of one form per row (the officials' assignments) posts its first rows' forms
+MAX_PAGES = 45  # URL patterns per role and language: the walk's bound, far above what a role reaches today
+
+OUTSIDE = re.compile(
+    r"^/(admin|api|static|media|__debug__)/|/(pdf|csv|xlsx|download|export|template)(/|$)|\.(pdf|csv|xlsx|js|png|ico)$"
+    r"|/attachments?/|/scan/|/prescription/|/report/|/logout/|/i18n/|/console-worker"
+)
+RAW = [
+    (re.compile(r"\bNaN\b"), "NaN"),
+    (re.compile(r"\bundefined\b"), "undefined"),
+    (re.compile(r"\bNone\b"), "None"),
+    (re.compile(r"\[object Object\]"), "[object Object]"),
+    (re.compile(r"(?<![\w@./-])[a-z]+(?:_[a-z0-9]+)+(?![\w@./-])"), "a snake_case identifier"),
+    (re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}"), "an ISO timestamp with seconds"),
+    (re.compile(r"parameter with no default|no default\)", re.I), "a configuration note"),
+]
+
+
+@dataclass
+class Walk:
+    pages: set[str] = field(default_factory=set)
+    forms: int = 0
+    views: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+def pattern(path: str) -> str:
+    return re.sub(r"\d+", "N", path)
+
+
+def _links(page) -> list[str]:
+    return page.eval_on_selector_all(
+        "a[href]", "els => els.filter(a => !a.hasAttribute('download')).map(a => a.href)"
+    )
+
+
+def _raw_values(text: str) -> list[str]:
+    found = []
+    for regex, name in RAW:
+        match = regex.search(text)
+        if match:
+            start = max(match.start() - 30, 0)
+            found.append(f"{name}: …{text[start : match.end() + 30]!r}…")
+    return found
+
+
+def _visible_text(page) -> str:
+    # What a person reads: the page's body text, without code samples (none on these pages) and the hidden.
+    return page.evaluate("() => document.body.innerText")
+
+
+def _check_page(page, url, errors, walk, where) -> None:
+    for size in (DESKTOP, PHONE):
+        page.set_viewport_size(size)
+        width, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        if width > inner + 1:
+            walk.failures.append(f"{where} {url}: {width}px wide at {inner}px")
+    for problem in _raw_values(_visible_text(page)):
+        walk.failures.append(f"{where} {url}: {problem}")
+    for error in errors:
+        walk.failures.append(f"{where} {url}: browser console: {error}")
+    errors.clear()
+
+
+def _open(page, url, errors, walk, where) -> bool:
+    try:
+        response = page.goto(url, wait_until="load")
+    except Exception as error:  # a download or an aborted navigation: not a page
+        if "Download is starting" in str(error) or "net::ERR_ABORTED" in str(error):
+            return False
+        walk.failures.append(f"{where} {url}: {error}")
+        return False
+    walk.views += 1
+    if response is None:
+        return False
+    if response.status >= 500:
+        walk.failures.append(f"{where} {url}: HTTP {response.status}")
+        return False
+    content_type = response.headers.get("content-type", "")
+    if "text/html" not in content_type:
+        return False
+    _check_page(page, url, errors, walk, where)
+    return True
+
+
+FILL = """(form) => {
+  form.noValidate = true;
+  for (const el of form.elements) {
+    if (el.disabled || el.type === 'hidden' || el.name === 'csrfmiddlewaretoken') continue;
+    if (el.tagName === 'SELECT') {
+      const option = [...el.options].find(o => o.value);
+      if (option && !el.value) el.value = option.value;
+    } else if (el.type === 'checkbox' || el.type === 'radio' || el.type === 'file' || el.type === 'submit') {
+      continue;
+    } else if (!el.value) {
+      const today = new Date().toISOString().slice(0, 10);
+      el.value = {number: '1', date: today, email: 'walk@example.org', 'datetime-local': today + 'T12:00',
+                  time: '12:00', url: 'https://example.org/', tel: '+390000000'}[el.type] || 'Walk';
+    }
+  }
+}"""
+EMPTY = """(form) => {
+  form.noValidate = true;
+  for (const el of form.elements) {
+    if (el.disabled || el.type === 'hidden' || el.name === 'csrfmiddlewaretoken' || el.type === 'submit') continue;
+    if (el.type === 'checkbox' || el.type === 'radio') el.checked = false; else el.value = '';
+  }
+}"""
+
+
+def _post_forms(page, url, errors, walk, where, posted: set[str]) -> None:
+    """Each POST form of the page, once per (action pattern, form), empty and then filled: never a 500."""
+    forms = page.eval_on_selector_all(
+        "main form",
+        "fs => fs.map((f, i) => [i, (f.getAttribute('method') || 'get').toLowerCase(), f.action])",
+    )
+    for index, method, action in forms[:FORMS_PER_PAGE]:
+        key = f"{pattern(urlsplit(action).path)}#{pattern(urlsplit(url).path)}#{index}"
+        if method != "post" or key in posted or OUTSIDE.search(urlsplit(action).path):
+            continue
+        posted.add(key)
+        for filler in (EMPTY, FILL):
+            if not _open(page, url, errors, walk, where):
+                return
+            form = page.locator("main form").nth(index)
+            if form.count() == 0:
+                break
+            form.evaluate(filler)
+            try:
+                with page.expect_navigation(wait_until="load") as navigation:
+                    form.evaluate("f => f.requestSubmit ? f.requestSubmit() : f.submit()")
+                response = navigation.value
+            except Exception:  # a form handled in the page (scripted), or a download: no navigation to judge
+                continue
+            walk.forms += 1
+            if response is not None and response.status >= 500:
+                walk.failures.append(f"{where} POST {action} (from {url}): HTTP {response.status}")
+            elif response is not None and "text/html" in response.headers.get("content-type", ""):
+                _check_page(page, page.url, errors, walk, f"{where} after POST")
+
+
+def walk_role(browser, base_url, username, language, walk) -> None:
+    from demo.data import DEMO_PASSWORD
+
+    context = browser.new_context(base_url=base_url, viewport=DESKTOP, locale={"en": "en-GB", "fr": "fr-FR", "es": "es-ES"}[language])
+    context.add_cookies([{"name": "django_language", "value": language, "url": base_url}])
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    where = f"[{username or 'public'} {language}]"
+    try:
+        if username:
+            page.goto("/accounts/login/")
+            page.fill("#id_username", username)
+            page.fill("#id_password", DEMO_PASSWORD)
+            page.locator("form:has(#id_password) [type=submit]").click()
+            page.wait_for_load_state()
+            assert "/accounts/login/" not in page.url, f"{where} login failed"
+        seen: set[str] = set()
+        posted: set[str] = set()
+        queue = deque(["/"])
+        origin = urlsplit(base_url)
+        while queue and len(seen) < MAX_PAGES:
+            url = queue.popleft()
+            key = pattern(urlsplit(url).path)
+            if key in seen:
+                continue
+            seen.add(key)
+            if not _open(page, url, errors, walk, where):
+                continue
+            walk.pages.add(key)
+            links = _links(page)
+            if language == "en":  # a form's answer is the same code in every language: posted once
+                _post_forms(page, url, errors, walk, where, posted)
+            for href in links:
+                parts = urlsplit(href)
+                if parts.hostname not in LOCAL_HOSTS or parts.port != origin.port or OUTSIDE.search(parts.path):
+                    continue
+                if pattern(parts.path) not in seen:
+                    queue.append(parts.path + (f"?{parts.query}" if parts.query else ""))
+    finally:
+        context.close()
+
+
+@pytest.mark.timeout(1800)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_role_walks_its_site_in_each_language_at_two_widths(browser, live_server, language):
+    from demo.world import build_world
+
+    build_world()
+    walk = Walk()
+    for username in ROLES:
+        started = time.perf_counter()
+        walk_role(browser, live_server.url, username, language, walk)
+        print(f"  {username or 'public'} {language}: {time.perf_counter() - started:.0f} s, {len(walk.pages)} patterns so far")
+    report = ARTIFACTS / f"site-walk-{language}.txt"
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text("\n".join(sorted(walk.pages)) + "\n\nFAILURES\n" + "\n".join(walk.failures) + "\n")
+    print(
+        f"\nsite walk [{language}]: {len(ROLES)} roles, {len(walk.pages)} page patterns, {walk.views} page views, "
+        f"{walk.forms} form posts, 2 widths, {len(walk.failures)} failures"
+    )
+    assert len(walk.pages) >= 20
+    assert not walk.failures, "\n".join(walk.failures[:80])
