@@ -17,6 +17,7 @@ Everything happens in one transaction: a failure leaves the database as it was.
 
 from __future__ import annotations
 
+import datetime
 import os
 from pathlib import Path
 
@@ -24,11 +25,15 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from accounts.models import User
 from demo import data
+from demo.timeline import Timeline
 from demo.world import WorldSummary, build_world, demo_logins, is_demo_world
 from federation.models import Federation, Passport, ProtectiveDeviceRequest
+from tournaments.models import Championship
 from reports.models import Document
 
 
@@ -64,6 +69,19 @@ def logins_table(url: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _parse_now(text: str) -> datetime.datetime:
+    moment = parse_datetime(text)
+    if moment is None or timezone.is_naive(moment):
+        raise CommandError(f"--now: {text!r} is not an ISO 8601 time with its UTC offset (2027-07-04T15:00+02:00).")
+    return moment
+
+
+def _built_for(now: datetime.datetime) -> bool:
+    """Whether the demo world in the database was built for the day of ``now`` (its championship began yesterday)."""
+    timeline = Timeline(now, data.VENUE.time_zone)
+    return Championship.objects.filter(name__endswith=data.CHAMPIONSHIP_NAME_END, start_date=timeline.start).exists()
+
+
 class Command(BaseCommand):
     help = (
         "Build the demo world (FIRS, continental bodies, 15 national federations, a Senior Men world championship "
@@ -82,14 +100,35 @@ class Command(BaseCommand):
             help="The portal's address in the logins table (default: PORTAL_URL, else " + data.DEMO_URL + ").",
         )
         parser.add_argument(
+            "--now",
+            default=None,
+            help="Build the world around this time (ISO 8601 with its offset; default: now). The same time always "
+            "builds the same world.",
+        )
+        parser.add_argument(
             "--logins-file",
             default=None,
             help="Where to write the logins table (default: PORTAL_DATA_DIR/demo-logins.txt, i.e. var/demo-logins.txt).",
         )
 
-    def handle(self, *args, reset: bool = False, logins_file: str | None = None, url: str | None = None, **options):
+    def handle(
+        self,
+        *args,
+        reset: bool = False,
+        logins_file: str | None = None,
+        url: str | None = None,
+        now: str | None = None,
+        **options,
+    ):
         summary: WorldSummary | None = None
+        moment = _parse_now(now) if now else timezone.now().replace(second=0, microsecond=0)
         with transaction.atomic():
+            stale = is_demo_world() and not _built_for(moment)
+            if stale and not reset:
+                self.stdout.write(
+                    "The demo world in this database happened on another day: it is built again around today."
+                )
+                reset = True
             if reset:
                 self._reset()
             if not reset and is_demo_world():
@@ -104,7 +143,7 @@ class Command(BaseCommand):
                     "database: `python manage.py demo --reset` empties EVERY table first, then builds it."
                 )
             else:
-                summary = build_world()
+                summary = build_world(moment)
 
         table = logins_table(url or portal_url())
         path = Path(logins_file) if logins_file else Path(settings.DATA_DIR) / "demo-logins.txt"
