@@ -190,7 +190,7 @@ def play(
         while (left := (due - clock()).total_seconds()) > 0:
             sleep(min(left, 1.0))
         answer = send(game, index, now=clock())
-        stored += sum(1 for ack in answer.acks if not ack.duplicate)
+        stored += sum(1 for ack in answer.acknowledged if not ack.duplicate)
         step = script[index]
         score = answer.state.get("score", {})
         say(f"  P{step.period or '-'} {step.at or ''} {step.kind}: {score.get('home', 0)}-{score.get('away', 0)}")

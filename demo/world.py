@@ -25,6 +25,7 @@ from django.contrib.auth.hashers import make_password
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
+from django.db import models
 from djmoney.money import Money
 from PIL import Image, ImageDraw
 
@@ -342,7 +343,9 @@ class WorldBuilder:
             **roles,
         )
         if passports is None:
-            expiry = datetime.date(self.t.year(self.rng.randint(2028, 2036)), self.rng.randint(1, 12), 1) - datetime.timedelta(1)
+            expiry = datetime.date(
+                self.t.year(self.rng.randint(2028, 2036)), self.rng.randint(1, 12), 1
+            ) - datetime.timedelta(1)
             passports = ((national.country, expiry),)
         for country, expiry in passports:
             # Countries outside the demo (Canada, Andorra) issue plain nine-digit numbers.
@@ -378,7 +381,10 @@ class WorldBuilder:
             n_skaters = data.SKATERS_PER_TEAM - (1 if code in specials else 0)
             skaters = [
                 self._person(
-                    code, *self._pick_name(national), date_of_birth=self._birth_date(self.t.year(1990), self.t.year(2007)), is_player=True
+                    code,
+                    *self._pick_name(national),
+                    date_of_birth=self._birth_date(self.t.year(1990), self.t.year(2007)),
+                    is_player=True,
                 )
                 for _ in range(n_skaters)
             ]
@@ -396,7 +402,12 @@ class WorldBuilder:
             for role in data.OFFICIAL_ROLES:
                 login = managers.get(code) if role == "manager" else None
                 name = (login.first_name, login.last_name) if login else self._pick_name(national)
-                person = self._person(code, *name, date_of_birth=self._birth_date(self.t.year(1962), self.t.year(1988)), is_team_official=True)
+                person = self._person(
+                    code,
+                    *name,
+                    date_of_birth=self._birth_date(self.t.year(1962), self.t.year(1988)),
+                    is_team_official=True,
+                )
                 officials.append((role, person))
             # Numbers 3.2.9 C-D: unique in the team, 1-99, no leading zero; goalkeepers wear 1 and 30.
             free = [n for n in range(2, 100) if str(n) not in data.GOALKEEPER_NUMBERS]
@@ -1026,7 +1037,9 @@ class WorldBuilder:
         from games.services import protest_mark_record
 
         game = self.recent_game
-        managed = {self.entries[login.scope].pk: login.username for login in data.LOGINS if login.role == "team_manager"}
+        managed = {
+            self.entries[login.scope].pk: login.username for login in data.LOGINS if login.role == "team_manager"
+        }
         entry = game.home if game.home_id in managed else game.away
         mark = protest_mark_record(
             game=game, entry=entry, subject="equipment", details="the opponents' sticks' blade curves",
@@ -1148,3 +1161,80 @@ def world_digest() -> str:
         rows.append(_row("U", u.username, u.first_name, u.last_name, u.is_staff, u.is_superuser, roles))
     rows.append(_row("POOLS", Pool.objects.count()))
     return hashlib.sha256("\n".join(rows).encode()).hexdigest()
+
+
+def _venue_time(moment: datetime.datetime, zone) -> str:
+    return f"{moment.astimezone(zone):%a %d %b %H:%M}"
+
+
+def happening_now(url: str) -> list[str]:
+    """What the demo world holds now, with who sees it and where (the logins table's second part); empty when
+    the database holds no demo world."""
+    from demo import live
+    from discipline.models import Case, Deadline, DeadlineStatus, Suspension, SuspensionKind, SuspensionStatus
+
+    championship = (
+        Championship.objects.filter(name__endswith=data.CHAMPIONSHIP_NAME_END).select_related("venue").first()
+    )
+    if championship is None:
+        return []
+    zone = championship.venue.zone
+    lines = [f"Happening now (times on the venue's clock, {championship.venue.time_zone}):"]
+    lines.append(
+        f"- {championship.name}, day 2: yesterday's games final, today's being played: {url}tournaments/"
+        f"{championship.pk}/ (everyone, no login)."
+    )
+    game = live.live_game()
+    if game is not None and game.status == GameStatus.FINAL:
+        lines.append(
+            f"- Played live today: game #{game.number}, {game.home.name} {game.home_goals} - {game.away_goals} "
+            f"{game.away.name}, final and signed: {url}games/{game.pk}/live/ (everyone)."
+        )
+    elif game is not None:
+        lines.append(
+            f"- LIVE: game #{game.number}, {game.home.name} - {game.away.name}, face-off {_venue_time(game.start_at, zone)}: "
+            f"{url}games/{game.pk}/live/ (everyone). Played by `manage.py demo_live` through the officials' console "
+            "service: score, clock and penalties move; once it ends its officials sign it and the standings follow. "
+            "The scorer login sees its console (/games/my/)."
+        )
+    for deadline in (
+        Deadline.objects.filter(
+            status=DeadlineStatus.OPEN, protest__game__championship=championship, due_at__gt=live_now()
+        )
+        .select_related("protest__game", "protest__entry")
+        .order_by("due_at")
+    ):
+        protest = deadline.protest
+        lines.append(
+            f"- Protest of {protest.entry.name} on game #{protest.game.number} (ended "
+            f"{_venue_time(protest.incident_at, zone)}): {deadline.get_kind_display().lower()} due "
+            f"{_venue_time(deadline.due_at, zone)} (Rule {deadline.article}); its team manager and the discipline "
+            "login see it (/discipline/protests/)."
+        )
+    for case in Case.objects.filter(hearing_at__gt=live_now()).order_by("hearing_at"):
+        lines.append(
+            f'- Hearing of "{case.title}": {_venue_time(case.hearing_at, zone)} (the discipline login, '
+            "/discipline/reports/)."
+        )
+    for suspension in Suspension.objects.filter(
+        status=SuspensionStatus.ACTIVE, kind=SuspensionKind.GAMES, entry__isnull=False
+    ).select_related("person", "entry"):
+        upcoming = (
+            Game.objects.filter(status=GameStatus.SCHEDULED, start_at__gt=live_now())
+            .filter(models.Q(home=suspension.entry) | models.Q(away=suspension.entry))
+            .order_by("start_at")
+            .first()
+        )
+        if upcoming is not None:
+            lines.append(
+                f"- {suspension.person} ({suspension.entry.name}) is suspended for {suspension.games_required} "
+                f"game(s) (Rule {suspension.article}), starting with game #{upcoming.number}, "
+                f"{_venue_time(upcoming.start_at, zone)}."
+            )
+    return lines
+
+
+def live_now() -> datetime.datetime:
+    from django.utils import timezone
+
+    return timezone.now()

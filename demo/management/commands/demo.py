@@ -31,10 +31,10 @@ from django.utils.dateparse import parse_datetime
 from accounts.models import User
 from demo import data
 from demo.timeline import Timeline
-from demo.world import WorldSummary, build_world, demo_logins, is_demo_world
+from demo.world import WorldSummary, build_world, demo_logins, happening_now, is_demo_world
 from federation.models import Federation, Passport, ProtectiveDeviceRequest
-from tournaments.models import Championship
 from reports.models import Document
+from tournaments.models import Championship
 
 
 def portal_url() -> str:
@@ -146,6 +146,9 @@ class Command(BaseCommand):
                 summary = build_world(moment)
 
         table = logins_table(url or portal_url())
+        now_lines = happening_now(url or portal_url())
+        if now_lines:
+            table += "\n" + "\n".join(now_lines) + "\n"
         path = Path(logins_file) if logins_file else Path(settings.DATA_DIR) / "demo-logins.txt"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(table, encoding="utf-8")
