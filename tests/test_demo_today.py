@@ -44,7 +44,9 @@ def test_the_timeline_puts_the_championship_around_the_venues_today(now):
     assert timeline.now - timeline.live_face_off == datetime.timedelta(minutes=10)
     assert timeline.now - timeline.recent_end == datetime.timedelta(hours=1)
     later = timeline.later_today(2).astimezone(ROME)
-    assert later.minute % 15 == 0 and datetime.timedelta(hours=2) <= later - now < datetime.timedelta(hours=2, minutes=15)
+    assert later.minute % 15 == 0 and datetime.timedelta(hours=2) <= later - now < datetime.timedelta(
+        hours=2, minutes=15
+    )
 
 
 def test_on_the_dst_day_yesterday_was_cet_and_tomorrow_is_cest():
