@@ -990,6 +990,7 @@ class WorldBuilder:
         plan += [(game, self.t.later_today(2), rink) for game, rink in zip(later, (rink_a, rink_b), strict=False)]
         for game, start, rink in plan:
             tournament_services.game_move(game=game, start_at=start, rink=rink, by=director)
+        self.later_games = later
         self.recent_game = Game.objects.select_related("home", "away", "championship").get(pk=recent.pk)
         self.live_game = Game.objects.select_related("home", "away", "championship", "phase").get(pk=live.pk)
 
@@ -1007,6 +1008,8 @@ class WorldBuilder:
         assigned_at = self.t.utc(data.CHAMPIONSHIP.start_date) - datetime.timedelta(days=7)
         self._crew(game, data.LIVE_GAME_REFEREES, data.LIVE_GAME_TABLE, now=assigned_at)
         self._lineups(game, now=assigned_at)
+        # The same crew has the next game on its rink later today (their homes' "next games").
+        self._crew(self.later_games[0], data.LIVE_GAME_REFEREES, data.LIVE_GAME_TABLE, now=assigned_at)
         for signer in signers(game):  # each captain signs with a login of their own (4.3 A)
             if signer.role.endswith("_captain") and signer.login is None:
                 user = self.users["live." + signer.role.replace("_", ".")]

@@ -64,8 +64,9 @@ def feeder():
 
 
 def _to_the_live_game(tab, game) -> None:
-    """From the home page: the championship, its live games, then "Follow this game" on the live one."""
+    """From the home page: the championships, this one, its live games, then "Follow this game" on the live one."""
     championship = game.championship
+    tab.locator(f'main a[href="{reverse("tournaments:championship-list")}"]').first.click()
     tab.locator(f'a[href="{reverse("tournaments:championship-detail", args=[championship.pk])}"]').first.click()
     tab.locator(f'a[href="{reverse("games:championship-live", args=[championship.pk])}"]').first.click()
     tab.locator(f'[data-games] a[href="{reverse("games:game-live", args=[game.pk])}"]').first.click()
