@@ -3,8 +3,10 @@
 ``build_world()`` creates federations, people, passports, equipment, the
 Senior Men world championship with eight rosters, its schedule and a few
 results. Every name, date and number comes from ``demo.data`` or from
-``random.Random(SEED)``; every timestamp is a fixed date of the world (2027),
-never the wall clock, so two runs build the same world (``world_digest``).
+``random.Random(SEED)``; every timestamp is a date of the data moved around the
+moment the world is built (``demo.timeline.Timeline``: the championship began
+yesterday, one game is live now), never read from the wall clock while
+building, so the same moment builds the same world (``world_digest``).
 
 Where a service refuses something on purpose (an ineligible player's
 confirmation, an entry of a federation not in good standing), the refusal is

@@ -3,15 +3,18 @@
 Idempotent, as documented in the README's tour:
 
 - on an empty database it builds the world;
-- on a database that already holds the demo world it builds nothing, changes
-  nothing, prints the logins again and succeeds (so ``make run`` can call it
-  every time);
+- on a database that already holds the demo world built for today it builds
+  nothing, changes nothing, prints the logins again and succeeds (so ``make run``
+  can call it every time); a demo world built on another day is built again
+  around today (every table emptied first, as ``--reset`` does): the demo
+  happens today (``demo.timeline``);
 - on a database that holds other data (users or federations) it refuses with
   an error and changes nothing;
 - ``--reset`` first empties EVERY table (like ``manage.py flush``, non-demo
   data included) and the demo's private files, then builds the same world
   again.
 
+``--now`` builds the world around another moment (the same moment, the same world).
 Everything happens in one transaction: a failure leaves the database as it was.
 """
 
