@@ -145,6 +145,42 @@ def send(game, index: int, *, now: datetime.datetime | None = None):
     return record_events(game=game, by=scorer, device=data.LIVE_GAME_DEVICE, events=[event], now=now)
 
 
+class PortalSession:
+    """The scorer's logged-in browser session on the running portal (``url``): entries posted to its API are
+    published by the web process itself, so the scoreboard's viewers hear each one at once (``make run``'s
+    channel layer lives in the web process; an entry stored by another process only shows on a viewer's next
+    snapshot)."""
+
+    def __init__(self, url: str):
+        from django.conf import settings
+        from django.middleware.csrf import _get_new_csrf_string
+        from django.test import Client
+
+        from accounts.models import User
+
+        client = Client()
+        client.force_login(User.objects.get(username="scorer"))
+        csrf = _get_new_csrf_string()
+        cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+        self.url = url.rstrip("/")
+        self.headers = {"Cookie": f"{cookie}; {settings.CSRF_COOKIE_NAME}={csrf}", "X-CSRFToken": csrf,
+                        "Content-Type": "application/json", "Referer": self.url + "/"}  # fmt: skip
+
+    def post(self, game, event: dict) -> tuple[int, dict]:
+        """Post one entry as the console does; return (entries newly stored, the score)."""
+        import json
+        import urllib.request
+
+        body = json.dumps({"device": data.LIVE_GAME_DEVICE, "events": [event]}).encode()
+        request = urllib.request.Request(
+            f"{self.url}/api/games/{game.pk}/sheet/events/", data=body, headers=self.headers, method="POST"
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 (the portal's own address)
+            answer = json.loads(response.read())
+        stored = sum(1 for ack in answer.get("acknowledged", []) if not ack.get("duplicate"))
+        return stored, answer.get("state", {}).get("score", {})
+
+
 def sign(game, *, now: datetime.datetime | None = None) -> None:
     """The game has ended: its referees, its scorer and both captains sign on the table's device (4.2 O, 4.3 A)."""
     from accounts.models import User
@@ -171,6 +207,7 @@ def play(
     clock: Callable[[], datetime.datetime] = timezone.now,
     sleep: Callable[[float], None] = time.sleep,
     say: Callable[[str], None] = print,
+    url: str | None = None,
 ) -> int:
     """Play the live game's pending steps at ``pace``, then sign it; return how many steps were stored."""
     game = live_game()
@@ -184,17 +221,35 @@ def play(
     if todo:
         say(f"Playing the demo's live {label}: {len(todo)} entries to go (pace x{pace:g}).")
     stored = 0
+    session = None
+    if url and todo:
+        try:
+            session = PortalSession(url)
+        except Exception as error:  # noqa: BLE001 (the feeder goes on in-process)
+            say(f"Entries go in through the service in this process ({error}).")
     for index in todo:
         previous = last_received(game) or clock()
         due = previous + datetime.timedelta(seconds=gaps[index] * pace)
         while (left := (due - clock()).total_seconds()) > 0:
             sleep(min(left, 1.0))
-        answer = send(game, index, now=clock())
-        stored += sum(1 for ack in answer.acknowledged if not ack.duplicate)
         step = script[index]
-        score = answer.state.get("score", {})
+        stored_now, score = _enter(game, index, session, now=clock(), say=say)
+        stored += stored_now
         say(f"  P{step.period or '-'} {step.at or ''} {step.kind}: {score.get('home', 0)}-{score.get('away', 0)}")
     sign(game, now=clock())
     game.refresh_from_db()
     say(f"The demo's live {label} has ended and is signed ({game.home_goals}-{game.away_goals}).")
     return stored
+
+
+def _enter(game, index: int, session: PortalSession | None, *, now: datetime.datetime, say) -> tuple[int, dict]:
+    """Enter one step: through the running portal's API when there is one (its viewers hear it at once), else
+    through the service in this process; either way ``games.sheet.record_events`` stores it once."""
+    if session is not None:
+        event = entry(game, index, steps()[index], skaters=skater_numbers(game), made=now)
+        try:
+            return session.post(game, event)
+        except Exception as error:  # noqa: BLE001 (a portal not answering yet: the service in this process)
+            say(f"  the portal did not take it ({error}); entered in this process")
+    answer = send(game, index, now=now)
+    return sum(1 for ack in answer.acknowledged if not ack.duplicate), answer.state.get("score", {})

@@ -27,7 +27,14 @@ class Command(BaseCommand):
             help="Multiply every wait by this (1: real pace; 0.02: a game in under two minutes).",
         )
 
-    def handle(self, *args, pace: float = 1.0, **options):
+        parser.add_argument(
+            "--url",
+            default=None,
+            help="The running portal's address (make run passes it): entries are posted to its API as the console "
+            "posts them, so its scoreboard viewers hear each at once; without it, through the service here.",
+        )
+
+    def handle(self, *args, pace: float = 1.0, url: str | None = None, **options):
         if not 0 <= pace <= 10:
             raise CommandError("--pace is between 0 and 10 (1: real pace).")
         # SIGTERM (make run stopping, kill) ends the feeder like Ctrl-C: between two entries, nothing half-stored.
@@ -38,6 +45,6 @@ class Command(BaseCommand):
             self.stdout.flush()
 
         try:
-            live.play(pace=pace, say=say)
+            live.play(pace=pace, say=say, url=url)
         except KeyboardInterrupt:
             say("Stopped; `python manage.py demo_live` goes on from the sheet's last entry.")
