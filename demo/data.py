@@ -19,8 +19,8 @@ DEMO_PIN = "270727"  # pragma: allowlist secret
 # The portal's address in the logins table when nobody says otherwise (`make run` passes PORTAL_URL from HOST/PORT).
 DEMO_URL = "http://127.0.0.1:8000/"
 
-# The reference "today" of the world: when entries, approvals and inspections are dated.
-WORLD_YEAR = 2027
+# Every date below is written for a championship starting on 3 July 2027; the builder moves them all whole days
+# (demo.timeline.Timeline) so that the championship starts yesterday on the venue's clock, whatever today is.
 
 
 @dataclass(frozen=True)
@@ -282,7 +282,7 @@ class ChampionshipData:
 
 
 CHAMPIONSHIP = ChampionshipData(
-    name="2027 Inline Hockey World Championship - Senior Men",
+    name="{year} Inline Hockey World Championship - Senior Men",
     category="senior_men",
     level="world",
     start_date=datetime.date(2027, 7, 3),
@@ -294,6 +294,9 @@ CHAMPIONSHIP = ChampionshipData(
     pool_days=(datetime.date(2027, 7, 3), datetime.date(2027, 7, 4), datetime.date(2027, 7, 5)),
     slot_times=(datetime.time(10, 0), datetime.time(13, 0), datetime.time(16, 0), datetime.time(19, 0)),
 )
+
+# What every demo championship's name ends with (the name starts with its year).
+CHAMPIONSHIP_NAME_END = "Inline Hockey World Championship - Senior Men"
 
 # The elimination phase (1.3 B): all eight teams go to the quarter-finals, losers play on for every place.
 # Each bracket game is moved to its local day and time and its rink: code -> (day, time, rink name).
@@ -353,7 +356,7 @@ SPECIAL_PLAYERS = (
     SpecialPlayer(
         "ger", "expired", "Jonas", "Albrecht", datetime.date(1996, 8, 14), "M", "DE",
         (("DE", datetime.date(2027, 7, 6)),),
-        "passport expires on 6 July 2027, before the championship's last day (1.1 B, R-03)",
+        "passport expires on the championship's fourth day, before its last (1.1 B, R-03)",
     ),
     SpecialPlayer(
         "cze", "too_young", "Matyas", "Brabec", datetime.date(2012, 4, 18), "M", "CZ",
@@ -501,6 +504,21 @@ LOGINS = (
         sees="The away captain of that game, likewise (4.3 A).",
     ),
     LoginData(
+        "live.home.captain",
+        "Home",
+        "Captain",
+        "",
+        sees="The home captain of today's live game, a login of their own without a role: signs its report with "
+        "the PIN once it ends (4.3 A; `manage.py demo_live` signs for them when it plays the game to its end).",
+    ),
+    LoginData(
+        "live.away.captain",
+        "Away",
+        "Captain",
+        "",
+        sees="The away captain of today's live game, likewise (4.3 A).",
+    ),
+    LoginData(
         "discipline",
         "Ines",
         "Albuquerque",
@@ -535,6 +553,38 @@ LIVE_GAME_ENTRIES = (
     ("shot", "7:05", "home", {"skater": 0}),
     ("clock_stop", "7:31", None, {}),
 )
+
+# The rest of the live game, played while the portal runs (`manage.py demo_live`, started by `make run`):
+# (type, period, game time, side, fields) as in SIGNED_GAME_ENTRIES. Home wins 3-1; the away minor of period 1
+# ends on its own (nobody scores in its 2 minutes), the home minor of period 2 too.
+LIVE_GAME_REST = (
+    ("clock_start", 1, "7:31", None, {}),
+    ("shot", 1, "9:15", "home", {"skater": 5}),
+    ("shot", 1, "11:02", "away", {"skater": 1}),
+    ("goal", 1, "12:48", "away", {"skater": 2, "assist": 3}),
+    ("clock_start", 1, "12:48", None, {}),
+    ("shot", 1, "16:30", "home", {"skater": 3}),
+    ("period_end", 1, "20:00", None, {}),
+    ("period_start", 2, "0:00", None, {}),
+    ("shot", 2, "2:20", "away", {"skater": 4}),
+    ("goal", 2, "4:05", "home", {"skater": 0, "assist": 1}),
+    ("clock_start", 2, "4:05", None, {}),
+    ("penalty", 2, "8:30", "home", {"skater": 6, "infraction": "hooking", "penalty": "minor"}),
+    ("clock_start", 2, "8:30", None, {}),
+    ("shot", 2, "9:45", "away", {"skater": 4}),
+    ("shot", 2, "13:10", "home", {"skater": 2}),
+    ("goal", 2, "15:52", "home", {"skater": 3, "assist": 0}),
+    ("clock_start", 2, "15:52", None, {}),
+    ("shot", 2, "18:20", "away", {"skater": 0}),
+    ("period_end", 2, "20:00", None, {}),
+    ("game_end", None, None, None, {}),
+)
+# The live game's pace on the real clock: the game clock runs in real time; each stoppage (a goal, a penalty, a
+# time-out) lasts this long before the clock starts again, and the intermission between the periods (1.2 A).
+LIVE_STOPPAGE_SECONDS = 30
+LIVE_INTERMISSION_SECONDS = 5 * 60  # 1.2 A: five minutes at half time
+# Who plays the game from the officials' table (its console's login and device).
+LIVE_GAME_DEVICE = "demo-officials-table"
 
 
 # A game of the result days played on the live sheet to its end and signed (4.2 O, 4.3 A): its last signature makes

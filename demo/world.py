@@ -3,8 +3,10 @@
 ``build_world()`` creates federations, people, passports, equipment, the
 Senior Men world championship with eight rosters, its schedule and a few
 results. Every name, date and number comes from ``demo.data`` or from
-``random.Random(SEED)``; every timestamp is a fixed date of the world (2027),
-never the wall clock, so two runs build the same world (``world_digest``).
+``random.Random(SEED)``; every timestamp is a date of the data moved around the
+moment the world is built (``demo.timeline.Timeline``: the championship began
+yesterday, one game is live now), never read from the wall clock while
+building, so the same moment builds the same world (``world_digest``).
 
 Where a service refuses something on purpose (an ineligible player's
 confirmation, an entry of a federation not in good standing), the refusal is
@@ -25,11 +27,13 @@ from django.contrib.auth.hashers import make_password
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
+from django.db import models
 from djmoney.money import Money
 from PIL import Image, ImageDraw
 
 from accounts.models import Role, RoleAssignment, User
 from demo import data
+from demo.timeline import Timeline
 from discipline.demo import build_discipline_demo, build_protest_marks
 from federation import services as federation_services
 from federation.models import (
@@ -63,10 +67,6 @@ ROLE_LABELS = {"superuser": "Superuser", "": "No role (signs game reports)", **d
 
 # Minor penalties the demo results use (Annex C codes, 2 minutes, R-21).
 _MINOR_CODES = ("tripping", "hooking", "holding", "slashing", "interference", "roughing", "boarding")
-
-
-def _utc(day: datetime.date, hour: int = 12, minute: int = 0) -> datetime.datetime:
-    return datetime.datetime(day.year, day.month, day.day, hour, minute, tzinfo=datetime.UTC)
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def is_demo_world() -> bool:
     """Return True if the database holds the demo world (its international body and its championship)."""
     return (
         Federation.objects.filter(name=data.FIRS.name, level=FederationLevel.INTERNATIONAL).exists()
-        and Championship.objects.filter(name=data.CHAMPIONSHIP.name).exists()
+        and Championship.objects.filter(name__endswith=data.CHAMPIONSHIP_NAME_END).exists()
     )
 
 
@@ -139,7 +139,8 @@ def pdf_bytes(title: str, lines: tuple[str, ...]) -> bytes:
 
 
 class WorldBuilder:
-    def __init__(self) -> None:
+    def __init__(self, timeline: Timeline) -> None:
+        self.t = timeline
         self.rng = random.Random(data.SEED)
         self.summary = WorldSummary()
         self.federations: dict[str, Federation] = {}
@@ -175,8 +176,10 @@ class WorldBuilder:
         self.build_results()
         self.build_official_accounts()
         self.build_signed_game()
+        self.place_today()
         self.build_game_day()
         build_discipline_demo(self)  # incident reports, suspensions, a case (discipline.demo)
+        self.build_recent_game()
         self.summary.counts = {
             "federations": Federation.objects.count(),
             "people": Person.objects.count(),
@@ -342,7 +345,9 @@ class WorldBuilder:
             **roles,
         )
         if passports is None:
-            expiry = datetime.date(self.rng.randint(2028, 2036), self.rng.randint(1, 12), 1) - datetime.timedelta(1)
+            expiry = datetime.date(
+                self.t.year(self.rng.randint(2028, 2036)), self.rng.randint(1, 12), 1
+            ) - datetime.timedelta(1)
             passports = ((national.country, expiry),)
         for country, expiry in passports:
             # Countries outside the demo (Canada, Andorra) issue plain nine-digit numbers.
@@ -362,7 +367,7 @@ class WorldBuilder:
                 code,
                 first,
                 last,
-                date_of_birth=self._birth_date(1972, 1994),
+                date_of_birth=self._birth_date(self.t.year(1972), self.t.year(1994)),
                 gender=gender,
                 is_referee=referee,
                 is_official=official,
@@ -378,7 +383,10 @@ class WorldBuilder:
             n_skaters = data.SKATERS_PER_TEAM - (1 if code in specials else 0)
             skaters = [
                 self._person(
-                    code, *self._pick_name(national), date_of_birth=self._birth_date(1990, 2007), is_player=True
+                    code,
+                    *self._pick_name(national),
+                    date_of_birth=self._birth_date(self.t.year(1990), self.t.year(2007)),
+                    is_player=True,
                 )
                 for _ in range(n_skaters)
             ]
@@ -386,7 +394,7 @@ class WorldBuilder:
                 self._person(
                     code,
                     *self._pick_name(national),
-                    date_of_birth=self._birth_date(1989, 2004),
+                    date_of_birth=self._birth_date(self.t.year(1989), self.t.year(2004)),
                     is_player=True,
                     is_goalkeeper=True,
                 )
@@ -396,7 +404,12 @@ class WorldBuilder:
             for role in data.OFFICIAL_ROLES:
                 login = managers.get(code) if role == "manager" else None
                 name = (login.first_name, login.last_name) if login else self._pick_name(national)
-                person = self._person(code, *name, date_of_birth=self._birth_date(1962, 1988), is_team_official=True)
+                person = self._person(
+                    code,
+                    *name,
+                    date_of_birth=self._birth_date(self.t.year(1962), self.t.year(1988)),
+                    is_team_official=True,
+                )
                 officials.append((role, person))
             # Numbers 3.2.9 C-D: unique in the team, 1-99, no leading zero; goalkeepers wear 1 and 30.
             free = [n for n in range(2, 100) if str(n) not in data.GOALKEEPER_NUMBERS]
@@ -417,7 +430,7 @@ class WorldBuilder:
                 self._person(
                     national.code,
                     *self._pick_name(national),
-                    date_of_birth=self._birth_date(1988, 2008),
+                    date_of_birth=self._birth_date(self.t.year(1988), self.t.year(2008)),
                     is_player=True,
                     is_goalkeeper=i == 0,
                 )
@@ -428,10 +441,10 @@ class WorldBuilder:
                 special.team,
                 special.first_name,
                 special.last_name,
-                date_of_birth=special.date_of_birth,
+                date_of_birth=self.t.day(special.date_of_birth),
                 gender=special.gender,
                 nationality=special.nationality,
-                passports=special.passports,
+                passports=tuple((country, self.t.day(expiry)) for country, expiry in special.passports),
                 is_player=True,
             )
             self.teams[special.team]["special"] = (special, person)
@@ -449,8 +462,8 @@ class WorldBuilder:
                 reason=reason,
                 approved_by=executive,
                 category=data.CHAMPIONSHIP.category,
-                year=data.WORLD_YEAR,
-                at=_utc(datetime.date(2027, 1, 20), 10),
+                year=self.t.start.year,
+                at=self.t.utc(datetime.date(2027, 1, 20), 10),
             )
 
     def build_passport_scans(self) -> None:
@@ -486,10 +499,10 @@ class WorldBuilder:
                 certifications=certifications,
                 approved=approved,
                 by=executive,
-                on=data.EQUIPMENT_APPROVED_ON,
+                on=self.t.day(data.EQUIPMENT_APPROVED_ON),
             )
         referee = self.users["referee"]
-        inspected_at = _utc(datetime.date(2027, 7, 2), 15)
+        inspected_at = self.t.utc(datetime.date(2027, 7, 2), 15)
         italy, germany = self.teams["ita"], self.teams["ger"]
         federation_services.equipment_inspection_record(
             person=italy["skaters"][1],
@@ -555,11 +568,11 @@ class WorldBuilder:
                     name="prescription.pdf",
                 ),
                 submitted_by=self.users[data.national_staff_login(code)],
-                at=_utc(day, 9),
+                at=self.t.utc(day, 9),
             )
             if approve:
                 federation_services.device_request_decide(
-                    request=request, approve=True, decided_by=executive, at=_utc(day + datetime.timedelta(14), 11)
+                    request=request, approve=True, decided_by=executive, at=self.t.utc(day + datetime.timedelta(14), 11)
                 )
 
     # --- the championship ---------------------------------------------------------------------------------------------
@@ -590,13 +603,13 @@ class WorldBuilder:
         spec = data.CHAMPIONSHIP
         # Set up by the sanctioning body's staff (FIRS), who direct it.
         championship = tournament_services.championship_create(
-            name=spec.name,
+            name=spec.name.format(year=self.t.start.year),
             category=spec.category,
             level=spec.level,
-            start_date=spec.start_date,
-            end_date=spec.end_date,
+            start_date=self.t.day(spec.start_date),
+            end_date=self.t.day(spec.end_date),
             venue=venue,
-            entry_closing_date=spec.entry_closing_date,
+            entry_closing_date=self.t.day(spec.entry_closing_date),
             entry_fee=tournament_services.money(spec.entry_fee, spec.currency),
             sanctioning_body=self.federations[spec.sanctioning_body],
             by=self.users["firs.staff"],
@@ -611,7 +624,7 @@ class WorldBuilder:
 
     def build_entries(self) -> None:
         director = self.users["firs.staff"]
-        entered_at = _utc(data.ENTRY_DATE, 9)
+        entered_at = self.t.utc(data.ENTRY_DATE, 9)
         for i, code in enumerate(data.ENTERED):
             national = self.nationals[code]
             entry = tournament_services.entry_create(
@@ -624,7 +637,7 @@ class WorldBuilder:
             entry = tournament_services.entry_record_fee_paid(
                 entry=entry,
                 amount=Money(data.CHAMPIONSHIP.entry_fee, data.CHAMPIONSHIP.currency),
-                paid_at=_utc(data.FEE_PAID_DATE, 10 + i),
+                paid_at=self.t.utc(data.FEE_PAID_DATE, 10 + i),
                 by=director,
             )
             self.entries[code] = entry
@@ -662,7 +675,7 @@ class WorldBuilder:
         return self.users[data.national_staff_login(code)]
 
     def build_rosters(self) -> None:
-        now = _utc(data.ROSTER_CONFIRMED_DATE, 8)
+        now = self.t.utc(data.ROSTER_CONFIRMED_DATE, 8)
         for code in data.ENTERED:
             team = self.teams[code]
             entry = self.entries[code]
@@ -724,7 +737,7 @@ class WorldBuilder:
             tournament_services.pool_add_entry(pool=pool, entry=self.entries[code], seed=seed + 1, by=director)
         tournament_services.schedule_generate(
             championship=self.championship,
-            days=spec.pool_days,
+            days=tuple(self.t.day(day) for day in spec.pool_days),
             slot_times=spec.slot_times,
             rinks=self.rinks,
             by=director,
@@ -734,10 +747,9 @@ class WorldBuilder:
             championship=self.championship, qualifiers=data.ELIMINATION_QUALIFIERS, by=director
         )
         rinks = {rink.name: rink for rink in self.rinks}
-        zone = self.championship.venue.zone
         for game in bracket:
             day, at, rink = data.ELIMINATION_SLOTS[game.bracket_slot]
-            start = datetime.datetime.combine(day, at, tzinfo=zone).astimezone(datetime.UTC)
+            start = self.t.local(day, at)
             tournament_services.game_move(game=game, start_at=start, rink=rinks[rink], by=director)
 
     def build_results(self) -> None:
@@ -745,7 +757,7 @@ class WorldBuilder:
         of those days is not entered here: it is played on the sheet and signed (``build_signed_game``)."""
         director = self.users["firs.staff"]
         zone = self.championship.venue.zone
-        last_day = data.CHAMPIONSHIP.pool_days[data.RESULT_DAYS - 1]
+        last_day = self.t.day(data.CHAMPIONSHIP.pool_days[data.RESULT_DAYS - 1])
         games = [
             game
             for game in Game.objects.filter(championship=self.championship, pool__isnull=False)
@@ -760,12 +772,7 @@ class WorldBuilder:
         if signed.pk == forfeit_game.pk or signed not in games:
             raise RuntimeError("the demo's signed game is a game of the result days other than the forfeit")
         games = [g for g in games if g.pk != signed.pk]
-        roster = _group(
-            RosterEntry.objects.filter(entry__championship=self.championship, confirmed=True)
-            .select_related("person")
-            .order_by("entry_id", "position", "number"),
-            key=lambda line: line.entry_id,
-        )
+        roster = self._rosters()
         for game in games:
             finished = game.start_at + datetime.timedelta(hours=2)
             if game.pk == forfeit_game.pk:
@@ -774,27 +781,40 @@ class WorldBuilder:
                     game=game, decided_in=DecidedIn.FORFEIT, forfeited_by=forfeiting, by=director, now=finished
                 )
                 continue
-            home_goals, away_goals = self.rng.randint(0, 7), self.rng.randint(0, 6)
-            sides = ((game.home, home_goals, game.away), (game.away, away_goals, game.home))
-            # The goals first: the final score is what the summary's goal lines add up to (5.5.11 B).
-            for entry, goals, _ in sides:
-                self._game_summary(game, entry, roster[entry.pk], goals=goals, by=director, now=finished)
-            tournament_services.game_record_result(
-                game=game, home_goals=home_goals, away_goals=away_goals, by=director, now=finished
+            self._final_result(game, roster, finished=finished)
+
+    def _rosters(self) -> dict:
+        return _group(
+            RosterEntry.objects.filter(entry__championship=self.championship, confirmed=True)
+            .select_related("person")
+            .order_by("entry_id", "position", "number"),
+            key=lambda line: line.entry_id,
+        )
+
+    def _final_result(self, game: Game, roster: dict, *, finished: datetime.datetime) -> None:
+        """A game's result entered by the staff: the goals, penalties and goalkeepers' lines, then the score."""
+        director = self.users["firs.staff"]
+        home_goals, away_goals = self.rng.randint(0, 7), self.rng.randint(0, 6)
+        sides = ((game.home, home_goals, game.away), (game.away, away_goals, game.home))
+        # The goals first: the final score is what the summary's goal lines add up to (5.5.11 B).
+        for entry, goals, _ in sides:
+            self._game_summary(game, entry, roster[entry.pk], goals=goals, by=director, now=finished)
+        tournament_services.game_record_result(
+            game=game, home_goals=home_goals, away_goals=away_goals, by=director, now=finished
+        )
+        for _, goals, opponent in sides:
+            goalkeeper = next(line.person for line in roster[opponent.pk] if line.position == Position.GOALKEEPER)
+            saves = self.rng.randint(14, 32)
+            tournament_services.goalkeeper_record_set(
+                game=game,
+                entry=opponent,
+                goalkeeper=goalkeeper,
+                shots_against=saves + goals,
+                saves=saves,
+                goals_against=goals,
+                by=director,
+                now=finished,
             )
-            for _, goals, opponent in sides:
-                goalkeeper = next(line.person for line in roster[opponent.pk] if line.position == Position.GOALKEEPER)
-                saves = self.rng.randint(14, 32)
-                tournament_services.goalkeeper_record_set(
-                    game=game,
-                    entry=opponent,
-                    goalkeeper=goalkeeper,
-                    shots_against=saves + goals,
-                    saves=saves,
-                    goals_against=goals,
-                    by=director,
-                    now=finished,
-                )
 
     # --- the game day (issue 9): officials, line-ups and a live sheet -----------------------------------------------
 
@@ -872,7 +892,7 @@ class WorldBuilder:
 
     def _signed_game(self) -> Game:
         day, at, rink = data.SIGNED_GAME_SLOT
-        start = datetime.datetime.combine(day, at, tzinfo=self.championship.venue.zone).astimezone(datetime.UTC)
+        start = self.t.local(day, at)
         return Game.objects.select_related("home", "away", "championship", "phase").get(
             championship=self.championship, pool__isnull=False, start_at=start, rink__name=rink
         )
@@ -889,7 +909,7 @@ class WorldBuilder:
         from games.sheet import record_events
 
         game = self._signed_game()
-        assigned_at = _utc(data.CHAMPIONSHIP.start_date) - datetime.timedelta(days=7)
+        assigned_at = self.t.utc(data.CHAMPIONSHIP.start_date) - datetime.timedelta(days=7)
         self._crew(game, data.SIGNED_GAME_REFEREES, data.SIGNED_GAME_TABLE, now=assigned_at)
         skaters = self._lineups(game, now=assigned_at)
         scorer = self.users["scorer"]
@@ -940,38 +960,103 @@ class WorldBuilder:
             raise RuntimeError("the demo expects its signed sheet game to be final after the last signature")
         self.signed_game = game
 
-    def build_game_day(self) -> None:
-        """The first game after the result days is live: its crew, both line-ups, and its first period so far."""
-        from games.access import SHEET_DUTIES
-        from games.devices import console_sign_in
-        from games.sheet import record_events
-
-        zone = self.championship.venue.zone
-        last_day = data.CHAMPIONSHIP.pool_days[data.RESULT_DAYS - 1]
-        crew_federations = {self.federations[code].pk for code, *_ in data.LIVE_GAME_REFEREES}
-        game = next(
+    def place_today(self) -> None:
+        """Today's four round-robin games, moved around now (2.1: no team, no rink twice within a game's slot): one
+        ended an hour ago (its protest window still open, 9.1 B), one is live (face-off ten minutes ago), two are
+        still to play later today."""
+        director = self.users["firs.staff"]
+        zone = self.t.zone
+        today = self.t.day(data.CHAMPIONSHIP.pool_days[data.RESULT_DAYS])
+        games = [
             g
             for g in Game.objects.filter(championship=self.championship, pool__isnull=False)
-            .select_related("home", "away", "championship", "phase")
+            .select_related("home", "away")
             .order_by("start_at", "number")
-            if g.start_at.astimezone(zone).date() > last_day
-            and not {g.home.federation_id, g.away.federation_id} & crew_federations  # R-08
-        )
-        assigned_at = _utc(data.CHAMPIONSHIP.start_date) - datetime.timedelta(days=7)
-        self._crew(game, data.LIVE_GAME_REFEREES, data.LIVE_GAME_TABLE, now=assigned_at)
-        skaters = self._lineups(game, now=assigned_at)
-        scorer = self.users["scorer"]
-        device = "demo-officials-table"
-        face_off = game.start_at
-        console_sign_in(game=game, by=scorer, device=device, duties=list(SHEET_DUTIES), now=face_off)
-        entries = [
-            self._console_entry(
-                kind, 1, at, side, fields, skaters=skaters, made=face_off + datetime.timedelta(minutes=n)
-            )
-            for n, (kind, at, side, fields) in enumerate(data.LIVE_GAME_ENTRIES)
+            if g.start_at.astimezone(zone).date() == today
         ]
-        record_events(game=game, by=scorer, device=device, events=entries, now=face_off + datetime.timedelta(minutes=9))
-        self.live_game = game
+        managed = {self.entries[login.scope].pk for login in data.LOGINS if login.role == Role.TEAM_MANAGER}
+        crew = {self.federations[code].pk for code, *_ in data.LIVE_GAME_REFEREES}
+        recent = next(g for g in games if {g.home_id, g.away_id} & managed)
+        live = next(
+            g
+            for g in games
+            if g.pk != recent.pk and not {g.home.federation_id, g.away.federation_id} & crew  # R-08
+        )
+        later = [g for g in games if g.pk not in (recent.pk, live.pk)]
+        # Out of the way first (after the championship), so that no move meets a game not moved yet.
+        parked = self.t.venue(self.t.day(data.CHAMPIONSHIP.end_date) + datetime.timedelta(days=30), 6)
+        for n, game in enumerate(games):
+            tournament_services.game_move(game=game, start_at=parked + datetime.timedelta(hours=3 * n), by=director)
+        rink_a, rink_b = self.rinks[0], self.rinks[1]
+        plan = [(recent, self.t.recent_face_off, rink_b), (live, self.t.live_face_off, rink_a)]
+        plan += [(game, self.t.later_today(2), rink) for game, rink in zip(later, (rink_a, rink_b), strict=False)]
+        for game, start, rink in plan:
+            tournament_services.game_move(game=game, start_at=start, rink=rink, by=director)
+        self.later_games = later
+        self.recent_game = Game.objects.select_related("home", "away", "championship").get(pk=recent.pk)
+        self.live_game = Game.objects.select_related("home", "away", "championship", "phase").get(pk=live.pk)
+
+    def build_game_day(self) -> None:
+        """Today's live game: its crew, both line-ups, its captains' logins and its first period so far, entered
+        from the table's console (the rest is played while the portal runs: demo.live, ``manage.py demo_live``)."""
+        from demo import live
+        from games import services as games_services
+        from games.access import SHEET_DUTIES
+        from games.devices import console_sign_in
+        from games.finalize import signers
+        from games.sheet import record_events
+
+        game = self.live_game
+        assigned_at = self.t.utc(data.CHAMPIONSHIP.start_date) - datetime.timedelta(days=7)
+        self._crew(game, data.LIVE_GAME_REFEREES, data.LIVE_GAME_TABLE, now=assigned_at)
+        self._lineups(game, now=assigned_at)
+        # The same crew has the next game on its rink later today (their homes' "next games").
+        self._crew(self.later_games[0], data.LIVE_GAME_REFEREES, data.LIVE_GAME_TABLE, now=assigned_at)
+        for signer in signers(game):  # each captain signs with a login of their own (4.3 A)
+            if signer.role.endswith("_captain") and signer.login is None:
+                user = self.users["live." + signer.role.replace("_", ".")]
+                user.first_name, user.last_name = signer.person.first_name, signer.person.last_name
+                user.save(update_fields=["first_name", "last_name"])
+                games_services.official_account_link(person=signer.person, user=user, by=self.users["ihtc.exec"])
+        scorer = self.users["scorer"]
+        face_off = game.start_at
+        console_sign_in(game=game, by=scorer, device=data.LIVE_GAME_DEVICE, duties=list(SHEET_DUTIES), now=face_off)
+        skaters = live.skater_numbers(game)
+        script = live.steps()
+        entries = [
+            live.entry(game, n, script[n], skaters=skaters, made=face_off + datetime.timedelta(minutes=n))
+            for n in range(len(data.LIVE_GAME_ENTRIES))
+        ]
+        record_events(
+            game=game, by=scorer, device=data.LIVE_GAME_DEVICE, events=entries,
+            now=face_off + datetime.timedelta(minutes=len(entries)),
+        )  # fmt: skip
+
+    def build_recent_game(self) -> None:
+        """The game that ended an hour ago: played under an administrative protest made before its start, its
+        result entered by the staff; the protesting team's manager filed the written protest a quarter of an hour
+        ago, so its fee is due within the half hour left of the 9.1 B window and the opponents' answer (R-51)
+        within hours."""
+        from discipline import protests as protest_services
+        from discipline.models import ProtestKind
+        from games.services import protest_mark_record
+
+        game = self.recent_game
+        managed = {
+            self.entries[login.scope].pk: login.username for login in data.LOGINS if login.role == "team_manager"
+        }
+        entry = game.home if game.home_id in managed else game.away
+        mark = protest_mark_record(
+            game=game, entry=entry, subject="equipment", details="the opponents' sticks' blade curves",
+            by=self.users["firs.staff"], now=game.start_at - datetime.timedelta(minutes=20),
+        )  # fmt: skip
+        self._final_result(game, self._rosters(), finished=self.t.recent_end)
+        protest_services.protest_file(
+            by=self.users[managed[entry.pk]], game=game, entry=entry, kind=ProtestKind.ADMINISTRATIVE,
+            incident=f"mark:{mark.pk}", now=self.t.now - datetime.timedelta(minutes=15),
+            statement="Two of the opponents' sticks had blades curved past the limit (3.2.2 C); we protested before "
+            "the start and confirm it in writing (9.1 B). The fee follows.",
+        )  # fmt: skip
 
     def _game_summary(
         self, game: Game, entry: TeamEntry, lines: list[RosterEntry], *, goals: int, by: User, now: datetime.datetime
@@ -1005,9 +1090,9 @@ def _group(items, *, key):
     return groups
 
 
-def build_world() -> WorldSummary:
-    """Build the demo world into an empty database (the caller holds the transaction)."""
-    return WorldBuilder().build()
+def build_world(now: datetime.datetime) -> WorldSummary:
+    """Build the demo world around ``now`` into an empty database (the caller holds the transaction)."""
+    return WorldBuilder(Timeline(now, data.VENUE.time_zone)).build()
 
 
 def _row(kind: str, *fields) -> str:
@@ -1081,3 +1166,80 @@ def world_digest() -> str:
         rows.append(_row("U", u.username, u.first_name, u.last_name, u.is_staff, u.is_superuser, roles))
     rows.append(_row("POOLS", Pool.objects.count()))
     return hashlib.sha256("\n".join(rows).encode()).hexdigest()
+
+
+def _venue_time(moment: datetime.datetime, zone) -> str:
+    return f"{moment.astimezone(zone):%a %d %b %H:%M}"
+
+
+def happening_now(url: str) -> list[str]:
+    """What the demo world holds now, with who sees it and where (the logins table's second part); empty when
+    the database holds no demo world."""
+    from demo import live
+    from discipline.models import Case, Deadline, DeadlineStatus, Suspension, SuspensionKind, SuspensionStatus
+
+    championship = (
+        Championship.objects.filter(name__endswith=data.CHAMPIONSHIP_NAME_END).select_related("venue").first()
+    )
+    if championship is None:
+        return []
+    zone = championship.venue.zone
+    lines = [f"Happening now (times on the venue's clock, {championship.venue.time_zone}):"]
+    lines.append(
+        f"- {championship.name}, day 2: yesterday's games final, today's being played: {url}tournaments/"
+        f"{championship.pk}/ (everyone, no login)."
+    )
+    game = live.live_game()
+    if game is not None and game.status == GameStatus.FINAL:
+        lines.append(
+            f"- Played live today: game #{game.number}, {game.home.name} {game.home_goals} - {game.away_goals} "
+            f"{game.away.name}, final and signed: {url}games/{game.pk}/live/ (everyone)."
+        )
+    elif game is not None:
+        lines.append(
+            f"- LIVE: game #{game.number}, {game.home.name} - {game.away.name}, face-off {_venue_time(game.start_at, zone)}: "
+            f"{url}games/{game.pk}/live/ (everyone). Played by `manage.py demo_live` through the officials' console "
+            "service: score, clock and penalties move; once it ends its officials sign it and the standings follow. "
+            "The scorer login sees its console (/games/my/)."
+        )
+    for deadline in (
+        Deadline.objects.filter(
+            status=DeadlineStatus.OPEN, protest__game__championship=championship, due_at__gt=live_now()
+        )
+        .select_related("protest__game", "protest__entry")
+        .order_by("due_at")
+    ):
+        protest = deadline.protest
+        lines.append(
+            f"- Protest of {protest.entry.name} on game #{protest.game.number} (ended "
+            f"{_venue_time(protest.incident_at, zone)}): {deadline.get_kind_display().lower()} due "
+            f"{_venue_time(deadline.due_at, zone)} (Rule {deadline.article}); its team manager and the discipline "
+            "login see it (/discipline/protests/)."
+        )
+    for case in Case.objects.filter(hearing_at__gt=live_now()).order_by("hearing_at"):
+        lines.append(
+            f'- Hearing of "{case.title}": {_venue_time(case.hearing_at, zone)} (the discipline login, '
+            "/discipline/reports/)."
+        )
+    for suspension in Suspension.objects.filter(
+        status=SuspensionStatus.ACTIVE, kind=SuspensionKind.GAMES, entry__isnull=False
+    ).select_related("person", "entry"):
+        upcoming = (
+            Game.objects.filter(status=GameStatus.SCHEDULED, start_at__gt=live_now())
+            .filter(models.Q(home=suspension.entry) | models.Q(away=suspension.entry))
+            .order_by("start_at")
+            .first()
+        )
+        if upcoming is not None:
+            lines.append(
+                f"- {suspension.person} ({suspension.entry.name}) is suspended for {suspension.games_required} "
+                f"game(s) (Rule {suspension.article}), starting with game #{upcoming.number}, "
+                f"{_venue_time(upcoming.start_at, zone)}."
+            )
+    return lines
+
+
+def live_now() -> datetime.datetime:
+    from django.utils import timezone
+
+    return timezone.now()

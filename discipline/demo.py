@@ -2,7 +2,7 @@
 
 From the last final game of the result days: a match penalty (7.1: an incident report, suspended for the rest
 of the tournament until the committee decides) and a major with its game misconduct (8.2 A: the next game the
-team plays); the committee opens a case on the match penalty with a hearing the next morning, and decides
+team plays); the committee opens a case on the match penalty with a hearing tomorrow morning (the builder's timeline), and decides
 another on the major the same evening (two games, 8.2 A, replacing the automatic one); the live game's
 lead referee files his confidential report (4.2 P). Protests (9.1 B, R-51, R-52): on the first two final games
 a team with a manager's login played, an administrative protest made before the start and confirmed in writing
@@ -78,7 +78,7 @@ def build_discipline_demo(builder) -> None:
         reports=[report], title=f"Attempt to injure, game #{game.number}", by=committee, now=finished
     )
     cases.schedule_hearing(
-        case=case, hearing_at=finished + datetime.timedelta(hours=14), by=committee, now=finished,
+        case=case, hearing_at=builder.t.hearing_at, by=committee, now=finished,
         why="The player, his coach and the referees are heard before the team's next game.",
     )  # fmt: skip
     # 8.2 A: the major with its game misconduct; the committee adds a game to the automatic one the same evening.
@@ -96,7 +96,7 @@ def build_discipline_demo(builder) -> None:
     live = getattr(builder, "live_game", None)
     if live is not None:
         cases.file_confidential_report(
-            game=live, kind="referee", by=builder.users["referee"], now=live.start_at + datetime.timedelta(minutes=15),
+            game=live, kind="referee", by=builder.users["referee"], now=live.start_at + datetime.timedelta(minutes=5),
             text="Home bench: repeated abuse of the officials after the first goal; warned once (6.4.29).",
         )  # fmt: skip
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core.management.base import CommandError
+from django.utils import timezone
 from djmoney.money import Money
 
 from accounts.models import Role, RoleAssignment, User
@@ -42,6 +43,8 @@ from tournaments.models import Championship, DecidedIn, Game, GameStatus, GoalRe
 from tournaments.selectors import roster_with_eligibility, standings_for_pool
 
 BASE_DIR = Path(settings.BASE_DIR)
+# A fixed moment to build the world around: the same moment always builds the same world (demo.timeline).
+NOW = "2027-07-04T15:20:00+02:00"
 
 
 @pytest.fixture(scope="class")
@@ -90,11 +93,14 @@ class TestTheDemoWorld:
     # --- the championship
 
     @pytest.mark.django_db
-    def test_the_championship_is_senior_men_world_level_in_july_2027_with_conforming_rinks(self, world):
+    def test_the_championship_is_senior_men_world_level_started_yesterday_with_conforming_rinks(self, world):
         championship = Championship.objects.select_related("venue", "sanctioning_body").get()
         assert championship.category == "senior_men"
         assert championship.level == "world"
-        assert (championship.start_date.year, championship.start_date.month) == (2027, 7)
+        # Built around today (demo.timeline): its first day was yesterday on the venue's clock.
+        today = timezone.now().astimezone(championship.venue.zone).date()
+        assert championship.start_date == today - datetime.timedelta(days=1)
+        assert championship.name == f"{championship.start_date.year} {data.CHAMPIONSHIP_NAME_END}"
         assert championship.entry_closing_date < championship.start_date
         assert championship.entry_fee == Money("200.00", "USD")
         assert championship.sanctioning_body.short_name == "FIRS"
@@ -197,7 +203,12 @@ class TestTheDemoWorld:
         assert [(p.kind, p.status, p.fee_outcome) for p in rows] == [
             ("administrative", "under_review", ""),
             ("administrative", "rejected", "forfeited"),  # 9.1 A, R-52: an unjustified protest forfeits its fee
+            ("administrative", "filed", ""),  # today's, on the game that ended an hour ago: its fee still due
         ]
+        today = rows.pop()
+        assert today.protest_mark.made_at < today.game.start_at
+        written = today.deadlines.get(kind="protest")
+        assert written.status == DeadlineStatus.OPEN and written.due_at > today.filed_at
         for protest in rows:
             assert protest.protest_mark.made_at < protest.game.start_at  # 9.1 B: made before the start
             assert protest.fee_received == protest.fee_due and protest.statement
@@ -206,7 +217,7 @@ class TestTheDemoWorld:
             assert written.status == DeadlineStatus.MET and protest.filed_at < written.due_at
         # Nothing for beat's sweep to lapse, whatever today's date: only the opponents' answer time passes.
         due = protests.due_deadline_ids(now=rows[-1].decided_at + datetime.timedelta(days=365))
-        assert {d.kind for d in Deadline.objects.filter(pk__in=due)} == {"answer"}
+        assert {d.kind for d in Deadline.objects.filter(pk__in=due, protest__in=rows)} == {"answer"}
 
     def test_a_live_game_with_its_crew_line_ups_and_first_period_entered(self, world, client):
         from games.models import ConsoleSignIn, GameOfficial, GameSheet, Lineup, SheetStatus
@@ -246,7 +257,7 @@ class TestTheDemoWorld:
         )
         game = sheet.game
         assert game.status == GameStatus.FINAL and game.pool_id is not None
-        first_day = data.CHAMPIONSHIP.pool_days[0]
+        first_day = game.championship.start_date  # yesterday
         assert game.start_at.astimezone(game.championship.venue.zone).date() == first_day
         # The sheet gave the result and the summary (games.finalize): the goals add up to the score.
         summary = derive_summary(sheet)
@@ -335,10 +346,12 @@ class TestTheDemoWorld:
     @pytest.mark.django_db
     def test_a_national_staff_login_sees_its_players_eligibility_reasons_and_not_other_federations(self, world, client):
         expired = Person.objects.get(last_name="Albrecht")
+        start = Championship.objects.get().start_date
         client.post("/accounts/login/", {"username": "ger.staff", "password": data.DEMO_PASSWORD})
-        page = client.get(f"/federation/people/{expired.pk}/?year=2027")
+        page = client.get(f"/federation/people/{expired.pk}/?year={start.year}")
         assert page.status_code == 200
-        assert "1.1 B" in page.text and "2027-07-06" in page.text
+        # The passport expires on the championship's fourth day (demo.data, moved with the championship).
+        assert "1.1 B" in page.text and (start + datetime.timedelta(days=3)).isoformat() in page.text
         other = Person.objects.get(last_name="Brabec")
         assert client.get(f"/federation/people/{other.pk}/").status_code == 404
 
@@ -359,13 +372,13 @@ def test_it_refuses_to_build_over_existing_data_and_changes_nothing(fresh):
 def test_running_it_twice_builds_nothing_the_second_time_and_reset_rebuilds_the_same_world(
     fresh, django_capture_on_commit_callbacks
 ):
-    run_demo(logins_file=fresh / "logins.txt")
+    run_demo("--now", NOW, logins_file=fresh / "logins.txt")
     digest = world_digest()
     counts = (User.objects.count(), Person.objects.count(), Game.objects.count())
     (fresh / "logins.txt").unlink()
 
     # On the demo world: nothing built or changed, the logins printed (and written) again.
-    output = run_demo(logins_file=fresh / "logins.txt")
+    output = run_demo("--now", NOW, logins_file=fresh / "logins.txt")
     assert "already in this database" in output
     assert data.DEMO_PASSWORD in output and "ita.manager" in output
     assert (fresh / "logins.txt").read_text(encoding="utf-8") in output
@@ -373,7 +386,7 @@ def test_running_it_twice_builds_nothing_the_second_time_and_reset_rebuilds_the_
     assert (User.objects.count(), Person.objects.count(), Game.objects.count()) == counts
 
     with django_capture_on_commit_callbacks(execute=True):
-        output = run_demo("--reset", logins_file=fresh / "logins.txt")
+        output = run_demo("--reset", "--now", NOW, logins_file=fresh / "logins.txt")
     assert world_digest() == digest
     assert f"World digest: {digest}" in output
     assert (User.objects.count(), Person.objects.count(), Game.objects.count()) == counts
@@ -385,11 +398,17 @@ def test_running_it_twice_builds_nothing_the_second_time_and_reset_rebuilds_the_
     assert reports == Game.objects.filter(status=GameStatus.FINAL).count()
     assert len(stored) == documents + reports
 
+    # The next day, the world of yesterday is built again around the new today (make run every morning).
+    with django_capture_on_commit_callbacks(execute=True):
+        output = run_demo("--now", "2027-07-05T09:00:00+02:00", logins_file=fresh / "logins.txt")
+    assert "happened on another day" in output and "Demo world built." in output
+    assert Championship.objects.get().start_date == datetime.date(2027, 7, 4)
+
 
 @pytest.mark.django_db
 def test_two_fresh_databases_get_the_same_world(fresh):
     """Deterministic: a run in another process, on a new SQLite database, gives the same digest."""
-    run_demo(logins_file=fresh / "logins.txt")
+    run_demo("--now", NOW, logins_file=fresh / "logins.txt")
     digest = world_digest()
     env = {**os.environ, "PORTAL_DATA_DIR": str(fresh / "other"), "PYTHONHASHSEED": "random"}
     # The embedded default: a new SQLite file in PORTAL_DATA_DIR, no server.
@@ -397,5 +416,7 @@ def test_two_fresh_databases_get_the_same_world(fresh):
         env.pop(name, None)
     manage = [sys.executable, str(BASE_DIR / "manage.py")]
     subprocess.run([*manage, "migrate", "-v0"], cwd=BASE_DIR, env=env, check=True, capture_output=True)
-    result = subprocess.run([*manage, "demo"], cwd=BASE_DIR, env=env, check=True, capture_output=True, text=True)
+    result = subprocess.run(
+        [*manage, "demo", "--now", NOW], cwd=BASE_DIR, env=env, check=True, capture_output=True, text=True
+    )
     assert f"World digest: {digest}" in result.stdout

@@ -3,20 +3,24 @@
 Idempotent, as documented in the README's tour:
 
 - on an empty database it builds the world;
-- on a database that already holds the demo world it builds nothing, changes
-  nothing, prints the logins again and succeeds (so ``make run`` can call it
-  every time);
+- on a database that already holds the demo world built for today it builds
+  nothing, changes nothing, prints the logins again and succeeds (so ``make run``
+  can call it every time); a demo world built on another day is built again
+  around today (every table emptied first, as ``--reset`` does): the demo
+  happens today (``demo.timeline``);
 - on a database that holds other data (users or federations) it refuses with
   an error and changes nothing;
 - ``--reset`` first empties EVERY table (like ``manage.py flush``, non-demo
   data included) and the demo's private files, then builds the same world
   again.
 
+``--now`` builds the world around another moment (the same moment, the same world).
 Everything happens in one transaction: a failure leaves the database as it was.
 """
 
 from __future__ import annotations
 
+import datetime
 import os
 from pathlib import Path
 
@@ -24,12 +28,16 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from accounts.models import User
 from demo import data
-from demo.world import WorldSummary, build_world, demo_logins, is_demo_world
+from demo.timeline import Timeline
+from demo.world import WorldSummary, build_world, demo_logins, happening_now, is_demo_world
 from federation.models import Federation, Passport, ProtectiveDeviceRequest
 from reports.models import Document
+from tournaments.models import Championship
 
 
 def portal_url() -> str:
@@ -64,6 +72,19 @@ def logins_table(url: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _parse_now(text: str) -> datetime.datetime:
+    moment = parse_datetime(text)
+    if moment is None or timezone.is_naive(moment):
+        raise CommandError(f"--now: {text!r} is not an ISO 8601 time with its UTC offset (2027-07-04T15:00+02:00).")
+    return moment
+
+
+def _built_for(now: datetime.datetime) -> bool:
+    """Whether the demo world in the database was built for the day of ``now`` (its championship began yesterday)."""
+    timeline = Timeline(now, data.VENUE.time_zone)
+    return Championship.objects.filter(name__endswith=data.CHAMPIONSHIP_NAME_END, start_date=timeline.start).exists()
+
+
 class Command(BaseCommand):
     help = (
         "Build the demo world (FIRS, continental bodies, 15 national federations, a Senior Men world championship "
@@ -82,14 +103,35 @@ class Command(BaseCommand):
             help="The portal's address in the logins table (default: PORTAL_URL, else " + data.DEMO_URL + ").",
         )
         parser.add_argument(
+            "--now",
+            default=None,
+            help="Build the world around this time (ISO 8601 with its offset; default: now). The same time always "
+            "builds the same world.",
+        )
+        parser.add_argument(
             "--logins-file",
             default=None,
             help="Where to write the logins table (default: PORTAL_DATA_DIR/demo-logins.txt, i.e. var/demo-logins.txt).",
         )
 
-    def handle(self, *args, reset: bool = False, logins_file: str | None = None, url: str | None = None, **options):
+    def handle(
+        self,
+        *args,
+        reset: bool = False,
+        logins_file: str | None = None,
+        url: str | None = None,
+        now: str | None = None,
+        **options,
+    ):
         summary: WorldSummary | None = None
+        moment = _parse_now(now) if now else timezone.now().replace(second=0, microsecond=0)
         with transaction.atomic():
+            stale = is_demo_world() and not _built_for(moment)
+            if stale and not reset:
+                self.stdout.write(
+                    "The demo world in this database happened on another day: it is built again around today."
+                )
+                reset = True
             if reset:
                 self._reset()
             if not reset and is_demo_world():
@@ -104,9 +146,12 @@ class Command(BaseCommand):
                     "database: `python manage.py demo --reset` empties EVERY table first, then builds it."
                 )
             else:
-                summary = build_world()
+                summary = build_world(moment)
 
         table = logins_table(url or portal_url())
+        now_lines = happening_now(url or portal_url())
+        if now_lines:
+            table += "\n" + "\n".join(now_lines) + "\n"
         path = Path(logins_file) if logins_file else Path(settings.DATA_DIR) / "demo-logins.txt"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(table, encoding="utf-8")
