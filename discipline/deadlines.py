@@ -80,8 +80,12 @@ class DeadlineSpec:
 
     def describe(self, tz: zoneinfo.ZoneInfo | datetime.tzinfo) -> str:
         """The due time as a refusal cites it: the venue's local time and its zone."""
-        local = self.local_due(tz)
-        return f"{local:%Y-%m-%d %H:%M:%S} {local.tzname()}"
+        return moment_text(self.local_due(tz))
+
+
+def moment_text(local: datetime.datetime) -> str:
+    """A local moment as a refusal or a notification says it, to the second (R-51): "Sat 3 Jul 2027, 13:30:00 CEST"."""
+    return f"{local:%a} {local.day} {local:%b %Y, %H:%M:%S} {local.tzname()}"
 
 
 def _utc(moment: datetime.datetime) -> datetime.datetime:

@@ -277,7 +277,7 @@ def check_filing_in_time(spec: dl.DeadlineSpec, *, now: datetime.datetime, tz) -
         raise ValidationError(
             {
                 "incident": f"Rule {spec.article}: the written protest was due by {spec.describe(tz)}; it is now "
-                f"{local_now:%Y-%m-%d %H:%M:%S} {local_now.tzname()}, too late (R-51)."
+                f"{dl.moment_text(local_now)}, too late (R-51)."
             }
         )
 

@@ -57,7 +57,7 @@ def test_a_deadline_across_the_autumn_daylight_saving_change_is_three_real_hours
     local = spec.local_due(ROME)
     # Three real hours after 01:00 CEST read 03:00 CET on the venue's clock, not 04:00.
     assert (local.hour, local.tzname()) == (3, "CET")
-    assert spec.describe(ROME) == "2027-10-31 03:00:00 CET"
+    assert spec.describe(ROME) == "Sun 31 Oct 2027, 03:00:00 CET"
     assert spec.is_open(datetime.datetime(2027, 10, 31, 3, 0, tzinfo=ROME))
     assert not spec.is_open(datetime.datetime(2027, 10, 31, 3, 0, 1, tzinfo=ROME))
 
@@ -67,7 +67,7 @@ def test_a_deadline_across_the_spring_daylight_saving_change_is_ninety_real_minu
     anchor = datetime.datetime(2027, 3, 28, 1, 15, tzinfo=ROME)
     spec = dl.protest_deadline(dl.ADMINISTRATIVE, anchor=anchor, rules=RULES)
     assert spec.due - spec.anchor == datetime.timedelta(minutes=90)
-    assert spec.describe(ROME) == "2027-03-28 03:45:00 CEST"
+    assert spec.describe(ROME) == "Sun 28 Mar 2027, 03:45:00 CEST"
 
 
 def test_naive_times_are_refused():

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from discipline.deadlines import moment_text
 from discipline.models import DeadlineKind, Protest
 from portal.models import EmailStatus, Notification
 from portal.notifications import MAX_EMAIL_ATTEMPTS
@@ -111,7 +112,7 @@ def assert_told_of_filing(message, protest: Protest, w: World) -> None:
     # starts with that line's blank, which mail programs drop.
     assert message["Subject"].strip() == f"Protest #{protest.pk}, {w.game}: filed by {w.game.home}"
     body = message.get_content()
-    assert f"The written protest is due by {due:%Y-%m-%d %H:%M:%S} {due.tzname()} (Rule 9.1 A, D)." in body
+    assert f"The written protest is due by {moment_text(due)} (Rule 9.1 A, D)." in body
     assert f"/discipline/protests/{protest.pk}/" in body
 
 
