@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import invite_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -29,5 +29,6 @@ urlpatterns = [
     path("entries/<int:pk>/roster/confirm/", views.roster_confirm, name="roster-confirm"),
     path("entries/<int:pk>/roster/import/", views.roster_import, name="roster-import"),
     path("entries/<int:pk>/officials/add/", views.official_add, name="official-add"),
+    path("entries/<int:pk>/invite/", invite_views.entry_invite, name="entry-invite"),
     path("roster/<int:pk>/", views.roster_line_edit, name="roster-line-edit"),
 ]
