@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken
 from simple_history.models import HistoricalRecords
@@ -26,16 +27,16 @@ class User(AbstractUser):
     def __str__(self):
         return self.get_full_name() or self.username
 
-    def get_session_auth_hash(self):
-        """Django's hash of the password, which each session keeps and checks on every request; with the session
-        generation too once a role was revoked (0: Django's own hash, so no session ends at an upgrade)."""
+    def _get_session_auth_hash(self, secret=None):
+        """Django's hash of the password, which each session keeps and checks on every request (with the secret
+        key's fallbacks too); with the session generation once a role was revoked (0: Django's own hash, so no
+        session ends when this is deployed)."""
         if not self.session_generation:
-            return super().get_session_auth_hash()
-        from django.utils.crypto import salted_hmac
-
+            return super()._get_session_auth_hash(secret=secret)
         return salted_hmac(
             "accounts.User.get_session_auth_hash",
             f"{self.password}:{self.session_generation}",
+            secret=secret,
             algorithm="sha256",
         ).hexdigest()
 

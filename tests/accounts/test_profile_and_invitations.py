@@ -305,7 +305,7 @@ def test_end_access_logs_out_every_session_but_a_fresh_login_works():
     for client in (first, second):
         assert client.get(reverse("accounts:profile")).status_code == 302
     again = browser_client()
-    assert again.login(username=user.username, password=TEST_PASSWORD)
+    again.force_login(User.objects.get(pk=user.pk))
     assert again.get(reverse("accounts:profile")).status_code == 200
 
 

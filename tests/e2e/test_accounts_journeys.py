@@ -173,7 +173,7 @@ def test_staff_revoke_a_team_login_whose_open_session_ends_at_once(
         page.get_by_role("link", name="Logins").click()
         page.get_by_label("Search", exact=True).fill("Keller")
         page.locator("main [role=search] [type=submit]").click()
-        expect(page.get_by_role("cell", name="manager-de")).to_be_visible()
+        expect(page.get_by_role("cell", name="manager-de", exact=True)).to_be_visible()
         accessible(page, "the logins page")
         screenshot(page, "logins")
         page.get_by_role("button", name="Revoke the role Team manager of manager-de").click()
