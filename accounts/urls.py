@@ -22,6 +22,6 @@ urlpatterns = [
         "password-reset/complete/", password_reset.PasswordResetCompleteView.as_view(), name="password-reset-complete"
     ),
     path("invitations/<str:token>/", invitation_views.invitation, name="invitation"),
-    path("logins/", login_views.login_list, name="logins"),
-    path("logins/roles/<int:pk>/revoke/", login_views.role_revoke, name="role-revoke"),
+    path("team-access/", login_views.login_list, name="logins"),
+    path("team-access/roles/<int:pk>/revoke/", login_views.role_revoke, name="role-revoke"),
 ]

@@ -2177,7 +2177,8 @@ PAGE_FEDERATION_STAFF = expect(403, ANON=LOGIN, EXEC=200, INTL=200, STAFF_A=200,
 PAGE_EVERYONE = expect(200)
 
 # Issue 25, "everyone with a login" (accounts.profile, accounts.password_reset, accounts.invitation_views,
-# accounts.login_views) and naming a team's managers by invitation (tournaments.invite_views).
+# accounts.login_views) and naming a team's managers by invitation (tournaments.invite_views). The "Logins" page lives
+# at accounts/team-access/: a redirect to a URL holding "login" reads as the login page here.
 TARGETS += [
     {"name": "page profile", "method": "get", "url": page("accounts:profile"), "expect": PAGE_ANY_USER},
     {
