@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken
 from simple_history.models import HistoricalRecords
@@ -19,9 +20,25 @@ class User(AbstractUser):
     # locked until ``signing_locked_until`` (AXES_COOLOFF_TIME hours), as a login is (accounts.pins).
     signing_failures = models.PositiveSmallIntegerField(default=0)
     signing_locked_until = models.DateTimeField(null=True, blank=True)
+    # Raised when a role of the login is revoked (accounts.logins.end_access): every open session of the login
+    # ends on its next request, as a new password ends them (``get_session_auth_hash``).
+    session_generation = models.PositiveIntegerField(default=0)
 
     def __str__(self):
         return self.get_full_name() or self.username
+
+    def _get_session_auth_hash(self, secret=None):
+        """Django's hash of the password, which each session keeps and checks on every request (with the secret
+        key's fallbacks too); with the session generation once a role was revoked (0: Django's own hash, so no
+        session ends when this is deployed)."""
+        if not self.session_generation:
+            return super()._get_session_auth_hash(secret=secret)
+        return salted_hmac(
+            "accounts.User.get_session_auth_hash",
+            f"{self.password}:{self.session_generation}",
+            secret=secret,
+            algorithm="sha256",
+        ).hexdigest()
 
     # --- A new password revokes the API tokens (issue 23) -----------------------------------------------------
     # Every way a password changes ends in ``save()``: the admin's "change password" of a login and its own
@@ -123,3 +140,40 @@ class ApiToken(AbstractAuthToken):
 
     def __str__(self):
         return f"{self.name} ({self.token_key}…)"
+
+
+class Invitation(models.Model):
+    """An invitation by e-mail to take a role (issue 25): the link is valid ``INVITATION_DAYS`` days, once.
+
+    The role and its scope are those of a ``RoleAssignment`` (``role``, ``federation``); ``target_kind`` and
+    ``target_id`` name what a higher app does on acceptance (a team entry's managers: ``accounts.hooks``). Only
+    the SHA-256 digest of the link's token is stored.
+    """
+
+    email = models.EmailField(_("e-mail"))
+    role = models.CharField(_("role"), max_length=32, choices=Role.choices)
+    federation = models.ForeignKey(
+        "federation.Federation", null=True, blank=True, on_delete=models.CASCADE, related_name="invitations"
+    )
+    target_kind = models.CharField(max_length=32, blank=True, default="")
+    target_id = models.PositiveBigIntegerField(null=True, blank=True)
+    # What the invitee does for the target, in words the target's app chose (e.g. "coach"); shown, not enforced.
+    duty = models.CharField(max_length=32, blank=True, default="")
+    token_digest = models.CharField(max_length=64, unique=True)
+    invited_by = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="invitations_sent")
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="invitations_accepted"
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        indexes = [models.Index(fields=["target_kind", "target_id"])]
+
+    def __str__(self):
+        return f"{self.email}: {self.get_role_display()}"

@@ -116,6 +116,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.nav",
                 "games.context_processors.nav",
                 "tournaments.context_processors.nav",
                 "discipline.context_processors.nav",

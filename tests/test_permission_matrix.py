@@ -2292,6 +2292,124 @@ TARGETS += [
 ]
 
 
+def _team_login_a(world: World) -> object:
+    """A team manager's role of federation A (accounts.logins): its federation's staff may revoke it."""
+    user = UserFactory()
+    return RoleAssignmentFactory(user=user, role=Role.TEAM_MANAGER, federation=world["fed_a"])
+
+
+def _role_exists(name: str) -> Callable[[World], bool]:
+    from accounts.models import RoleAssignment
+
+    return lambda w: RoleAssignment.objects.filter(pk=w.pk(name)).exists()
+
+
+def _invitations_of(name: str) -> Callable[[World], int]:
+    from accounts.models import Invitation
+
+    return lambda w: Invitation.objects.filter(target_kind="team_entry", target_id=w.pk(name)).count()
+
+
+def _clear_reset_limits(world, user) -> None:
+    """The reset page counts asks per network address in the cache (accounts.password_reset): start each row afresh."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+OBJECTS["team_login_a"] = _team_login_a
+PAGE_FEDERATION_STAFF = expect(403, ANON=LOGIN, EXEC=200, INTL=200, STAFF_A=200, STAFF_B=200, SU=200)
+PAGE_EVERYONE = expect(200)
+
+# Issue 25, "everyone with a login" (accounts.profile, accounts.password_reset, accounts.invitation_views,
+# accounts.login_views) and naming a team's managers by invitation (tournaments.invite_views). The "Logins" page lives
+# at accounts/team-access/: a redirect to a URL holding "login" reads as the login page here.
+TARGETS += [
+    {"name": "page profile", "method": "get", "url": page("accounts:profile"), "expect": PAGE_ANY_USER},
+    {
+        "name": "page profile save",
+        "method": "post",
+        "url": page("accounts:profile"),
+        "data": lambda w: {"first_name": "Ana", "last_name": "Ruiz", "email": "matrix@example.org", "language": "fr"},
+        "expect": expect(ELSEWHERE, ANON=LOGIN),
+    },
+    {"name": "page password change", "method": "get", "url": page("accounts:password-change"), "expect": PAGE_ANY_USER},
+    {
+        "name": "page password change (wrong current password)",
+        "method": "post",
+        "url": page("accounts:password-change"),
+        "data": lambda w: {
+            "old_password": "not-the-password",  # pragma: allowlist secret
+            "new_password1": "a-brand-new-passphrase-42",  # pragma: allowlist secret
+            "new_password2": "a-brand-new-passphrase-42",  # pragma: allowlist secret
+        },
+        "expect": PAGE_ANY_USER,
+    },
+    {
+        "name": "page password changed",
+        "method": "get",
+        "url": page("accounts:password-change-done"),
+        "expect": PAGE_ANY_USER,
+    },
+    {"name": "page password reset", "method": "get", "url": page("accounts:password-reset"), "expect": PAGE_EVERYONE},
+    {
+        "name": "page password reset ask",
+        "method": "post",
+        "url": page("accounts:password-reset"),
+        "prepare": _clear_reset_limits,
+        "data": lambda w: {"email": "nobody@example.org"},
+        "expect": expect(ELSEWHERE),
+    },
+    {
+        "name": "page password reset sent",
+        "method": "get",
+        "url": page("accounts:password-reset-done"),
+        "expect": PAGE_EVERYONE,
+    },
+    {
+        "name": "page password reset link (not valid)",
+        "method": "get",
+        "url": lambda w: reverse("accounts:password-reset-confirm", args=["MQ", "not-a-token"]),
+        "expect": PAGE_EVERYONE,
+    },
+    {
+        "name": "page password reset complete",
+        "method": "get",
+        "url": page("accounts:password-reset-complete"),
+        "expect": PAGE_EVERYONE,
+    },
+    {
+        "name": "page invitation (unknown link)",
+        "method": "get",
+        "url": lambda w: reverse("accounts:invitation", args=["not-a-token"]),
+        "expect": expect(404),
+    },
+    {"name": "page logins", "method": "get", "url": page("accounts:logins"), "expect": PAGE_FEDERATION_STAFF},
+    {
+        "name": "page revoke a team login of A",
+        "method": "post",
+        "url": page("accounts:role-revoke", "team_login_a"),
+        "data": lambda w: {},
+        "stored": _role_exists("team_login_a"),
+        "expect": expect(404, ANON=LOGIN, TM=403, GO=403, DC=403, EXEC=SAVED, INTL=SAVED, STAFF_A=SAVED, SU=SAVED),
+    },
+    {
+        "name": "page invite to entry A",
+        "method": "get",
+        "url": page("tournaments:entry-invite", "entry_a"),
+        "expect": expect(200, ANON=LOGIN, STAFF_B=403, TM=403, GO=403, DC=403),
+    },
+    {
+        "name": "page invite to entry A send",
+        "method": "post",
+        "url": page("tournaments:entry-invite", "entry_a"),
+        "data": lambda w: {"email": "coach@example.org", "duty": "coach"},
+        "stored": _invitations_of("entry_a"),
+        "expect": expect(403, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, STAFF_A=SAVED, SU=SAVED),
+    },
+]
+
+
 def _protest_objects() -> dict[str, Callable[[World], object]]:
     """A ruling protest of A's entry (managed by A's team managers) in an internationally sanctioned championship."""
     from djmoney.money import Money
@@ -3446,6 +3564,8 @@ def _draft_rows() -> list[dict]:
         ("tournaments:schedule-generate", "get", ["draft"], page_read),
         ("tournaments:entry-fee-paid", "multipart", ["draft_entry"], page_elsewhere),
         ("tournaments:official-add", "multipart", ["draft_entry"], page_refused),
+        ("tournaments:entry-invite", "get", ["draft_entry"], page_read),
+        ("tournaments:entry-invite", "multipart", ["draft_entry"], page_refused),
         ("tournaments:roster-add", "multipart", ["draft_entry"], page_refused),
         ("tournaments:roster-confirm", "multipart", ["draft_entry"], page_elsewhere),
         ("tournaments:roster-import", "multipart", ["draft_entry"], page_refused),

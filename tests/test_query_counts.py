@@ -48,6 +48,7 @@ from tests.factories import (
 LIST_PAGES = {
     "home": lambda w: reverse("home"),
     "accounts:tokens": lambda w: reverse("accounts:tokens"),
+    "accounts:logins": lambda w: reverse("accounts:logins"),
     "notifications": lambda w: reverse("notifications"),
     "search": lambda w: reverse("search") + "?q=a",
     "federation:person-list": lambda w: reverse("federation:person-list"),
@@ -94,6 +95,17 @@ NOT_LIST_PAGES = {
     "notifications-read",
     "accounts:token-revoke",
     "accounts:signing-pin",  # one login's signing PIN: a form
+    # One login's profile and password, the reset pages (one link each) and an invitation's page: forms.
+    "accounts:profile",
+    "accounts:password-change",
+    "accounts:password-change-done",
+    "accounts:password-reset",
+    "accounts:password-reset-done",
+    "accounts:password-reset-confirm",
+    "accounts:password-reset-complete",
+    "accounts:invitation",
+    "accounts:role-revoke",
+    "tournaments:entry-invite",  # one entry's invitation form, its managers and pending invitations
     "discipline:protest-appeal-lodge",  # a form of one protest
     "federation:person-register",
     "federation:person-edit",

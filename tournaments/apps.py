@@ -25,3 +25,11 @@ class TournamentsConfig(AppConfig):
                 (GoalkeeperRecord, "goalkeeper"),
             ],
         )
+
+        # The accounts app asks these of the tournaments app: invitations to a team entry, revoked team roles.
+        from accounts import hooks as accounts_hooks
+        from tournaments import team_logins
+
+        accounts_hooks.team_entry_label.register_attribute(team_logins, "team_entry_label")
+        accounts_hooks.team_entry_accept.register_attribute(team_logins, "team_entry_accept")
+        accounts_hooks.role_revoked.register_attribute(team_logins, "role_revoked")

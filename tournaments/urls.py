@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import championship_form_views, public_views, views
+from . import championship_form_views, invite_views, public_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -34,6 +34,7 @@ urlpatterns = [
     path("entries/<int:pk>/officials/add/", views.official_add, name="official-add"),
     path("entries/<int:pk>/roster/export/<str:kind>/", views.roster_export, name="roster-export"),
     path("roster/import-template/<str:kind>/", views.roster_import_template, name="roster-import-template"),
+    path("entries/<int:pk>/invite/", invite_views.entry_invite, name="entry-invite"),
     path("roster/<int:pk>/", views.roster_line_edit, name="roster-line-edit"),
     path("roster/<int:pk>/remove/", views.roster_remove, name="roster-remove"),
 ]
