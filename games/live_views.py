@@ -50,7 +50,10 @@ def game_live(request, game_id: int, arena: bool = False):
         raise Http404("No such game.")
     arena = arena or request.GET.get("arena") == "1"
     snapshot = viewers.game_snapshot(game)
-    board = {**_page_settings(f"/live/games/{game.pk}/", game.championship), "sheet_url": f"/api/games/{game.pk}/sheet/"}
+    board = {
+        **_page_settings(f"/live/games/{game.pk}/", game.championship),
+        "sheet_url": f"/api/games/{game.pk}/sheet/",
+    }
     return render(
         request,
         "games/live.html",
@@ -69,7 +72,10 @@ def championship_live(request, pk: int):
     if championship is None:
         raise Http404("No such championship.")
     snapshot = viewers.championship_snapshot(championship)
-    board = {**_page_settings(f"/live/championships/{championship.pk}/", championship), "sheet_url": "/api/games/{game}/sheet/"}
+    board = {
+        **_page_settings(f"/live/championships/{championship.pk}/", championship),
+        "sheet_url": "/api/games/{game}/sheet/",
+    }
     return render(
         request,
         "games/championship_live.html",
