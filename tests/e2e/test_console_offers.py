@@ -62,7 +62,9 @@ def test_the_time_out_is_not_offered_at_a_periods_end_with_its_reason_r71_in_fre
     expect(away_timeout).to_be_disabled()
     expect(home_timeout).to_be_disabled()
     reason = page.locator("#timeout-refused-away")
-    expect(reason).to_have_text("Pas de temps mort à la sirène qui termine Période 1 : la même période doit reprendre (R-71, 1.2 B).")
+    expect(reason).to_have_text(
+        "Pas de temps mort à la sirène qui termine Période 1 : la même période doit reprendre (R-71, 1.2 B)."
+    )
     expect(away_timeout).to_have_attribute("aria-describedby", "timeout-refused-away")
     # The key T says the same and sends nothing.
     page.locator("body").press("t")
@@ -103,8 +105,16 @@ def test_a_shooter_who_may_not_shoot_is_greyed_with_the_reason_r67(page, login_a
             entry("period_start", period=2),
             entry("period_end", period=2, time="20:00"),
             entry("period_start", period=3),
-            entry("penalty", period=3, time="9:50", team="away", player=13, penalty="minor", infraction="tripping",
-                  delayed=True),  # fmt: skip
+            entry(
+                "penalty",
+                period=3,
+                time="9:50",
+                team="away",
+                player=13,
+                penalty="minor",
+                infraction="tripping",
+                delayed=True,
+            ),  # fmt: skip
             entry("period_end", period=3, time="10:00"),
         ],
         device="table-tablet",
