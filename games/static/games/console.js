@@ -1042,6 +1042,8 @@
     }
     const reason = state.teams[side] ? state.teams[side].timeout_refused : null;
     if (!reason || !/^(R-71 |Rule 5\.5\.2 D )/.test(reason)) return null;
+    // The state's time is its last entry's: "before the opening face-off" holds only while this clock shows 0.
+    if (/opening face-off/.test(reason) && elapsedNow(model) > 0) return null;
     return reasonText(reason);
   }
 
