@@ -8,7 +8,9 @@ document and message (templates through ``games.templatetags.game_labels``).
 - ``game_state_label``: the engine's game status ("In progress" for ``in_progress``);
 - ``sheet_status_label``: the sheet's status (open, final);
 - ``side_name``: the team of a side of the game (its name, not "home");
-- ``event_details``: the rest of an entry as a phrase ("Team A, #64, Holding (6.4.18), Minor").
+- ``event_details``: the rest of an entry as a phrase ("Team A, #64, Holding (6.4.18), Minor");
+- ``goal_outcomes`` / ``penalty_outcomes``: what the penalty situations the rulebook leaves open made of a goal or
+  a penalty (R-58, R-69, R-70), as codes, said by ``OUTCOMES`` (the game report and the live scoreboard).
 """
 
 from __future__ import annotations
@@ -162,3 +164,36 @@ def event_details(game, payload: Mapping[str, Any]) -> str:
         voids = payload["voids"] if isinstance(payload["voids"], list) else [payload["voids"]]
         parts.append(gettext("voids %(entries)s") % {"entries": ", ".join(str(v)[:8] for v in voids)})
     return ", ".join(p for p in parts if p)
+
+
+# What a goal or a penalty became under the decisions on penalty situations the rulebook leaves open, as the game
+# report and the live scoreboard say it (the same words: one translation each).
+OUTCOMES: Mapping[str, Any] = {
+    "awarded": _("awarded goal, no assist (R-69)"),
+    "washed_out_half": _("first half washed out by a goal, second half served (R-58)"),
+    "at_buzzer": _("assessed at the buzzer that ended the period (R-70)"),
+}
+
+
+def goal_outcomes(goal: Mapping[str, Any]) -> list[str]:
+    """The ``OUTCOMES`` codes of one goal of the engine's state: an awarded goal, credited with no assist (R-69)."""
+    return ["awarded"] if goal.get("awarded") else []
+
+
+def period_end_time(period: int, rules: Any) -> str:
+    """The game time (m:ss elapsed) at which a period's buzzer sounds (1.2 A, 1.3 B; R-11)."""
+    return ev.format_time(rules.overtime_length if period > rules.periods else rules.period_length)
+
+
+def penalty_outcomes(penalty: Mapping[str, Any], rules: Any) -> list[str]:
+    """The ``OUTCOMES`` codes of one penalty of the engine's state (``rules``: the game's ``Ruleset``).
+
+    R-58: a goal washed out the first half of a signalled double minor; R-70: the period's end assessed it (its
+    time is the buzzer's).
+    """
+    codes = []
+    if penalty.get("washed_out_half"):
+        codes.append("washed_out_half")
+    if penalty.get("time") == period_end_time(int(penalty.get("period") or 0), rules):
+        codes.append("at_buzzer")
+    return codes

@@ -10,11 +10,37 @@ from __future__ import annotations
 from django.http import Http404
 from django.shortcuts import render
 
+from tournaments.facts import championship_ruleset
+
 from . import live, viewers
+from .engine import Ruleset
+from .labels import OUTCOMES, period_end_time
 
 
-def _page_settings(path: str) -> dict:
-    return {"socket": path, "heartbeat_seconds": live.HEARTBEAT_SECONDS, "stale_seconds": live.STALE_SECONDS}
+def board_words(championship) -> dict:
+    """What the board needs to say the outcomes of goals and penalties (R-58, R-69, R-70) in the reader's language.
+
+    ``outcomes``: ``games.labels.OUTCOMES`` translated; ``period_ends``: the game time of a period's buzzer, regular
+    and overtime (the championship's ruleset), by which the board knows a penalty assessed at the buzzer (R-70).
+    """
+    rules = Ruleset.from_dict(championship_ruleset(championship).game.engine_parameters())
+    return {
+        "outcomes": {code: str(words) for code, words in OUTCOMES.items()},
+        "period_ends": {
+            "periods": rules.periods,
+            "regular": period_end_time(1, rules),
+            "overtime": period_end_time(rules.periods + 1, rules),
+        },
+    }
+
+
+def _page_settings(path: str, championship) -> dict:
+    return {
+        "socket": path,
+        "heartbeat_seconds": live.HEARTBEAT_SECONDS,
+        "stale_seconds": live.STALE_SECONDS,
+        **board_words(championship),
+    }
 
 
 def game_live(request, game_id: int, arena: bool = False):
@@ -24,7 +50,10 @@ def game_live(request, game_id: int, arena: bool = False):
         raise Http404("No such game.")
     arena = arena or request.GET.get("arena") == "1"
     snapshot = viewers.game_snapshot(game)
-    board = {**_page_settings(f"/live/games/{game.pk}/"), "sheet_url": f"/api/games/{game.pk}/sheet/"}
+    board = {
+        **_page_settings(f"/live/games/{game.pk}/", game.championship),
+        "sheet_url": f"/api/games/{game.pk}/sheet/",
+    }
     return render(
         request,
         "games/live.html",
@@ -43,7 +72,10 @@ def championship_live(request, pk: int):
     if championship is None:
         raise Http404("No such championship.")
     snapshot = viewers.championship_snapshot(championship)
-    board = {**_page_settings(f"/live/championships/{championship.pk}/"), "sheet_url": "/api/games/{game}/sheet/"}
+    board = {
+        **_page_settings(f"/live/championships/{championship.pk}/", championship),
+        "sheet_url": "/api/games/{game}/sheet/",
+    }
     return render(
         request,
         "games/championship_live.html",

@@ -25,7 +25,7 @@ from games.engine.events import format_time
 from games.engine.penalty_index import get_infraction
 from games.engine.replay import Replayer, sort_events
 from games.finalize import sheet_people
-from games.labels import penalty_kind_label
+from games.labels import goal_outcomes, penalty_kind_label, penalty_outcomes
 from games.models import (
     GameOfficial,
     GameProtestMark,
@@ -194,6 +194,9 @@ def _from_sheet(game: Game, sheet: GameSheet) -> dict[str, Any]:
                 "assist": _who(people[goal["team"]], goal["assist"]),
                 "strength": " ".join(flags) or "EQ",
                 "score": f"{score['home']}-{score['away']}",
+                # said in words by the template (games.labels.OUTCOMES); only when there is one, so a report
+                # without such a goal keeps its data, and its version, as before.
+                **({"outcomes": goal_outcomes(goal)} if goal_outcomes(goal) else {}),
             }
         )
 
@@ -233,6 +236,8 @@ def _from_sheet(game: Game, sheet: GameSheet) -> dict[str, Any]:
                 "minutes": penalty["minutes"],
                 "served": "; ".join(served) + (f" ({status})" if served and status else status) or "-",
                 "note": status,
+                # said in words by the template (games.labels.OUTCOMES), only when there is one.
+                **({"outcomes": penalty_outcomes(penalty, rules)} if penalty_outcomes(penalty, rules) else {}),
             }
         )
 

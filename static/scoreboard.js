@@ -140,6 +140,26 @@
     stacked: "(waits: 6.2.2 A)", queued: "(waits)", expired: "(out at the stoppage)"
   };
 
+  // The outcomes of the penalty situations the rulebook leaves open, in the reader's language
+  // (games.labels.OUTCOMES, from the page's settings), and the game time of a period's buzzer.
+  var OUTCOMES = {};
+  var PERIOD_ENDS = null;
+
+  function outcomeWords(codes) {
+    var words = codes.filter(function (code) { return OUTCOMES[code]; }).map(function (code) { return OUTCOMES[code]; });
+    return words.length ? " · " + words.join(" · ") : "";
+  }
+
+  function goalOutcomes(goal) { return goal.awarded ? ["awarded"] : []; } // R-69 (games.labels.goal_outcomes)
+
+  function penaltyOutcomes(penalty) { // R-58, R-70 (games.labels.penalty_outcomes)
+    var codes = penalty.washed_out_half ? ["washed_out_half"] : [];
+    if (PERIOD_ENDS && penalty.time === (penalty.period > PERIOD_ENDS.periods ? PERIOD_ENDS.overtime : PERIOD_ENDS.regular)) {
+      codes.push("at_buzzer");
+    }
+    return codes;
+  }
+
   function Board(root, feed, sheetUrl) {
     this.root = root;
     this.feed = feed;
@@ -236,7 +256,8 @@
         var item = document.createElement("li");
         item.textContent = "P" + goal.period + " " + goal.time + " " + teams[goal.team].name + " #" +
           (goal.scorer === null ? "?" : goal.scorer) + (goal.assist ? " (#" + goal.assist + ")" : "") +
-          (goal.strength && goal.strength !== "even" ? " " + goal.strength.replace(/_/g, " ") : "");
+          (goal.strength && goal.strength !== "even" ? " " + goal.strength.replace(/_/g, " ") : "") +
+          outcomeWords(goalOutcomes(goal));
         goals.appendChild(item);
       });
     }
@@ -248,7 +269,7 @@
         item.textContent = "P" + penalty.period + " " + penalty.time + " " + teams[penalty.team].name + " #" +
           (penalty.player === null ? "bench" : penalty.player) + " " + penalty.penalty.replace(/_/g, " ") +
           (penalty.infraction ? ", " + penalty.infraction.replace(/_/g, " ") : "") +
-          (penalty.article ? " (" + penalty.article + ")" : "");
+          (penalty.article ? " (" + penalty.article + ")" : "") + outcomeWords(penaltyOutcomes(penalty));
         penalties.appendChild(item);
       });
     }
@@ -364,6 +385,10 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     var settings = readJson("board-settings");
+    if (settings) {
+      OUTCOMES = settings.outcomes || {};
+      PERIOD_ENDS = settings.period_ends || null;
+    }
     var game = document.querySelector("[data-board]");
     var championship = document.querySelector("[data-championship-live]");
     var reload = document.querySelector("[data-live-reload]");

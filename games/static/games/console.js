@@ -685,7 +685,7 @@
   function selectField(name, label, options, {blank = null, value = null} = {}) {
     const select = el("select", {name, id: `f-${name}`});
     if (blank !== null) select.append(el("option", {value: ""}, blank));
-    for (const option of options) select.append(el("option", {value: option.value, selected: String(option.value) === String(value)}, option.label));
+    for (const option of options) select.append(el("option", {value: option.value, selected: String(option.value) === String(value), disabled: !!option.disabled}, option.label));
     return el("label", {for: `f-${name}`}, el("span", {}, label), select);
   }
 
@@ -950,10 +950,21 @@
     }, "#f-reason");
   }
 
+  // The shooters a team may choose: one the engine would refuse (R-67: barred, or a team-mate has not shot yet)
+  // stays in the list, greyed, with the reason (the state's shootout.barred).
+  function shooters(side) {
+    const state = S.answer ? S.answer.state : null;
+    const barred = (state && state.shootout && state.shootout.barred && state.shootout.barred[side]) || {};
+    return roster(side, {goalkeepers: false}).map((option) => {
+      const reason = barred[String(option.value)];
+      return reason ? {...option, disabled: true, label: t("{who} – {reason}", {who: option.label, reason: reasonText(reason)})} : option;
+    });
+  }
+
   function shootoutDialog(side) {
     openDialog(t("Shoot-out attempt (1.3 E)"), [
       teamField(side),
-      playerField("player", t("Shooter"), roster(side, {goalkeepers: false})),
+      playerField("player", t("Shooter"), shooters(side)),
       check("scored", t("Scored")),
     ], (values) => {
       const missing = chosen(values, "player", "1.3 E");
@@ -961,7 +972,7 @@
       enter({type: "shootout_attempt", team: values.team, player: int(values.player), scored: !!values.scored});
       return null;
     }, "#f-player");
-    onTeamChange((team) => [["player", roster(team, {goalkeepers: false})]]);
+    onTeamChange((team) => [["player", shooters(team)]]);
   }
 
   // Quick entries: one press of a team's button, at the clock's time (the button stands in the team's column).
@@ -974,6 +985,13 @@
   // sent with Enter, changed or dropped (Esc) before it goes. Undo stays offered once it is sent.
   function keyDialog(type, side) {
     if (!DATA.event_types.includes(type)) return;
+    const refused = type === "timeout" ? timeoutRefusal(side) : null;
+    if (refused) {
+      const note = $("#controls-note");
+      note.textContent = t("{what}: {reason}", {what: t("{what}: {team}", {what: typeName(type), team: sideName(side)}), reason: refused});
+      note.hidden = false;
+      return;
+    }
     const at = now();
     const title = (team) => t("{what}: {team}", {what: typeName(type), team: sideName(team)});
     openDialog(title(side), [teamField(side), timeField(at)], (values) => {
@@ -983,6 +1001,50 @@
       return null;
     }, "#entry-ok");
     $("#f-team").addEventListener("change", (e) => { $("#entry-title").textContent = title(e.target.value); });
+  }
+
+  // --- what the engine would refuse is not offered (R-67, R-71) --------------------------------------------------
+
+  // The engine's reasons (games/engine/state.py: timeout_problem, shooter_problem) in the reader's language: a
+  // known reason is read by its pattern and said with the page's texts; another is shown as the engine says it.
+  const REASONS = [
+    [/^R-71 \/ 1\.2 B: no time-out at the buzzer that ends period (\d+)$/,
+      (m) => t("No time-out at the buzzer that ends {period}: the same period must resume (R-71, 1.2 B).", {period: periodName(Number(m[1]))})],
+    [/^R-71 \/ 5\.5\.2 A: no time-out before period (\d+)'s opening face-off$/,
+      (m) => t("No time-out before the opening face-off of {period} (R-71, 5.5.2 A).", {period: periodName(Number(m[1]))})],
+    [/^R-71 \/ 1\.2 B: (no time-out at a period's end or in an intermission|a time-out is called during a period)/,
+      () => t("No time-out at a period's end, in an intermission or outside a period: it is called at a stoppage within a period (R-71, 1.2 B).")],
+    [/^Rule 5\.5\.2 D \/ R-12: no time-out in overtime$/, () => t("No time-out in overtime (5.5.2 D, R-12).")],
+    [/^R-40: \d+ cannot shoot: /,
+      () => t("may not shoot: goalkeeper, out of the game or penalty time left at the end of overtime (R-40, R-67)")],
+    [/^Rule 1\.3 E \/ R-40: \d+ already shot; /, () => t("already shot: every eligible team-mate shoots first (1.3 E, R-67)")],
+  ];
+  function reasonText(reason) {
+    for (const [pattern, say] of REASONS) {
+      const match = pattern.exec(String(reason));
+      if (match) return say(match);
+    }
+    return String(reason);
+  }
+
+  // Why the team's time-out is not offered now, or null. The server's state decides (teams.<side>.timeout_refused)
+  // only for what R-71 and 5.5.2 D settle, and only while no clock entry of this device waits (the state is then
+  // this device's game); the clock run out on this device is the buzzer (R-71). Other refusals (the clock runs,
+  // the time-out already used) stay the server's, shown with their article when it answers.
+  function timeoutRefusal(side) {
+    const state = S.answer ? S.answer.state : null;
+    if (!state) return null;
+    const clockTypes = ["period_start", "period_end", "clock_start", "clock_stop", "goal", "penalty"];
+    if (waitingRows().some((row) => clockTypes.includes(row.entry.type))) return null;
+    const model = clockModel();
+    if (state.status === "in_progress" && model.period && model.period <= DATA.rules.periods && elapsedNow(model) >= periodLength(model.period)) {
+      return reasonText(`R-71 / 1.2 B: no time-out at the buzzer that ends period ${model.period}`);
+    }
+    const reason = state.teams[side] ? state.teams[side].timeout_refused : null;
+    if (!reason || !/^(R-71 |Rule 5\.5\.2 D )/.test(reason)) return null;
+    // The state's time is its last entry's: "before the opening face-off" holds only while this clock shows 0.
+    if (/opening face-off/.test(reason) && elapsedNow(model) > 0) return null;
+    return reasonText(reason);
   }
 
   // --- undo: a correction voiding the entry, offered for a few seconds ---------------------------------------
@@ -1076,6 +1138,9 @@
       $(".remaining", node).textContent = remaining > 0 || node.dataset.status !== "running" ? countdownText(Math.max(0, remaining)) : t("0:00 time over");
     }
     $("#period-end").classList.toggle("primary", model.period > 0 && elapsed >= length && model.running === false);
+    // The clock running out is the buzzer: the time-out stops being offered then (R-71), without waiting for a render.
+    const refusals = SIDES.map((side) => timeoutRefusal(side) || "").join("|");
+    if (refusals !== S.timeoutRefusals) { S.timeoutRefusals = refusals; renderTeams(); }
   }
 
   function renderBoard() {
@@ -1119,8 +1184,16 @@
     if (!state || state.status === "not_started" || state.status === "in_progress" || state.status === "intermission") {
       buttons.push(["forfeit", t("Forfeit (8.1)"), () => forfeitDialog(side)]);
     }
-    return buttons.filter(([type]) => DATA.event_types.includes(type))
-      .map(([type, label, action]) => el("button", {type: "button", "data-type": type, "data-side": side, onclick: action}, label));
+    const refused = timeoutRefusal(side);
+    const out = buttons.filter(([type]) => DATA.event_types.includes(type))
+      .map(([type, label, action]) => el("button", {
+        type: "button", "data-type": type, "data-side": side, onclick: action,
+        disabled: type === "timeout" && !!refused, title: type === "timeout" && refused ? refused : null,
+        "aria-describedby": type === "timeout" && refused ? `timeout-refused-${side}` : null,
+      }, label));
+    // R-71: the time-out not offered says why, next to its button.
+    if (refused && DATA.event_types.includes("timeout")) out.push(el("p", {id: `timeout-refused-${side}`, class: "refused-reason small muted", "data-refused": "timeout"}, refused));
+    return out;
   }
 
   function renderTeams() {
