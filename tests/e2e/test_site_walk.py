@@ -10,6 +10,7 @@ walk; documents (PDF, CSV, XLSX) are downloads, not pages.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections import deque
@@ -22,11 +23,17 @@ from tests.e2e.conftest import ARTIFACTS, LOCAL_HOSTS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LANGUAGES = ("en", "fr", "es")
+LANGUAGES = tuple(os.environ.get("SITE_WALK_LANGUAGES", "en fr es").split())
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 # One login per role of the demo (demo/data.py), and the public (no login).
-ROLES = ("", "admin", "ihtc.exec", "firs.staff", "ita.staff", "ita.manager", "referee", "scorer", "discipline")
+ROLES = tuple(
+    os.environ.get(
+        "SITE_WALK_ROLES", "public admin ihtc.exec firs.staff ita.staff ita.manager referee scorer discipline"
+    )
+    .replace("public", "-")
+    .split()
+)
 FORMS_PER_PAGE = 3  # a page of one form per row (the officials' assignments) posts its first rows' forms
 MAX_PAGES = 45  # URL patterns per role and language: the walk's bound, far above what a role reaches today
 
@@ -115,6 +122,11 @@ def _open(page, url, errors, walk, where) -> bool:
         return False
     if response.status >= 500:
         walk.failures.append(f"{where} {url}: HTTP {response.status}")
+        return False
+    if response.status >= 400:
+        # A link of the portal's own pages that this role may not follow is a dead end.
+        walk.failures.append(f"{where} {url}: a link leading to HTTP {response.status}")
+        errors.clear()
         return False
     content_type = response.headers.get("content-type", "")
     if "text/html" not in content_type:
@@ -229,9 +241,11 @@ def walk_role(browser, base_url, username, language, walk) -> None:
 @pytest.mark.timeout(2400)
 def test_every_role_walks_its_site_in_each_language_at_two_widths(browser, asgi_server):
     """One demo world (built once: it takes a minute or more), walked by each role in each language."""
+    from django.utils import timezone
+
     from demo.world import build_world
 
-    build_world()
+    build_world(timezone.now())
     lines, failures, covered = [], [], set()
     for language in LANGUAGES:
         walk = Walk()
@@ -253,5 +267,5 @@ def test_every_role_walks_its_site_in_each_language_at_two_widths(browser, asgi_
         "\n".join(lines) + "\n\n" + "\n".join(sorted(covered)) + "\n\nFAILURES\n" + "\n".join(failures) + "\n"
     )
     print("\n" + "\n".join(lines))
-    assert len(covered) >= 40
+    assert len(covered) >= (40 if len(ROLES) >= 9 else 1)
     assert not failures, f"{len(failures)} failures (all in {report}):\n" + "\n".join(failures[:60])
