@@ -28,11 +28,10 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 # One login per role of the demo (demo/data.py), and the public (no login).
 ROLES = tuple(
-    os.environ.get(
+    "" if name == "public" else name
+    for name in os.environ.get(
         "SITE_WALK_ROLES", "public admin ihtc.exec firs.staff ita.staff ita.manager referee scorer discipline"
-    )
-    .replace("public", "-")
-    .split()
+    ).split()
 )
 FORMS_PER_PAGE = 3  # a page of one form per row (the officials' assignments) posts its first rows' forms
 MAX_PAGES = 45  # URL patterns per role and language: the walk's bound, far above what a role reaches today
