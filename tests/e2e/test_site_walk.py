@@ -23,14 +23,16 @@ from tests.e2e.conftest import ARTIFACTS, LOCAL_HOSTS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LANGUAGES = tuple(os.environ.get("SITE_WALK_LANGUAGES", "en fr es").split())
+LANGUAGES = tuple(os.environ.get("SITE_WALK_LANGUAGES", "fr es en").split())
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-# One login per role of the demo (demo/data.py), and the public (no login).
+# One login per role of the demo (demo/data.py), and the public (no login). Forms are posted in the last language's
+# pass (English), and the roles whose forms change the most (staff, the superuser) walk last, so that what one role's
+# posts change (a login revoked, records merged) does not hide pages from the walk of another.
 ROLES = tuple(
     "" if name == "public" else name
     for name in os.environ.get(
-        "SITE_WALK_ROLES", "public admin ihtc.exec firs.staff ita.staff ita.manager referee scorer discipline"
+        "SITE_WALK_ROLES", "public ita.manager referee scorer discipline ita.staff firs.staff ihtc.exec admin"
     ).split()
 )
 FORMS_PER_PAGE = 3  # a page of one form per row (the officials' assignments) posts its first rows' forms
@@ -213,15 +215,15 @@ def walk_role(browser, base_url, username, language, walk) -> None:
             assert "/accounts/login/" not in page.url, f"{where} login failed"
         seen: set[str] = set()
         posted: set[str] = set()
-        queue = deque(["/"])
+        queue = deque([("/", "/")])
         origin = urlsplit(base_url)
         while queue and len(seen) < MAX_PAGES:
-            url = queue.popleft()
+            url, came_from = queue.popleft()
             key = pattern(urlsplit(url).path)
             if key in seen:
                 continue
             seen.add(key)
-            if not _open(page, url, errors, walk, where):
+            if not _open(page, url, errors, walk, f"{where} (from {came_from})"):
                 continue
             walk.pages.add(key)
             links = _links(page)
@@ -232,7 +234,7 @@ def walk_role(browser, base_url, username, language, walk) -> None:
                 if parts.hostname not in LOCAL_HOSTS or parts.port != origin.port or OUTSIDE.search(parts.path):
                     continue
                 if pattern(parts.path) not in seen:
-                    queue.append(parts.path + (f"?{parts.query}" if parts.query else ""))
+                    queue.append((parts.path + (f"?{parts.query}" if parts.query else ""), urlsplit(url).path))
     finally:
         context.close()
 
