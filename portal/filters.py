@@ -31,14 +31,16 @@ class SafeIsoDateTimeField(django_filters.fields.IsoDateTimeField):
     """An ISO 8601 datetime that must also exist in UTC, where the database keeps it.
 
     ``0001-01-01T00:00:00+14:00`` parses, but is before year 1 in UTC: a form
-    error naming the parameter, not an OverflowError when the query is run.
+    error naming the parameter, not an OverflowError when the query is run. The value is
+    given to the query in UTC: an offset such as ``-19:06`` parses in Python but is a 500 on PostgreSQL.
     """
 
     def to_python(self, value):
         value = super().to_python(value)
         if value is not None and timezone.is_aware(value):
             try:
-                value.astimezone(datetime.UTC)
+                # In UTC, as the database keeps it: PostgreSQL refuses an offset beyond 15:59 (``-19:06``) in a query.
+                return value.astimezone(datetime.UTC)
             except (OverflowError, ValueError):
                 raise forms.ValidationError(
                     "Enter a date and time between the years 1 and 9999 in UTC.", code="invalid"

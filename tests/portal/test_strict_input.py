@@ -9,6 +9,7 @@ from tests.factories import (
     FederationFactory,
     PassportFactory,
     PersonFactory,
+    SuperuserFactory,
     client_for,
     federation_staff,
     international_staff,
@@ -92,3 +93,18 @@ def test_an_id_as_decimal_digits_in_a_form_is_still_an_id():
     response = client.post("/api/people/", body, format="multipart")
     assert response.status_code == 201, response.json()
     assert Person.objects.get(last_name="Form").federation == federation
+
+
+@pytest.mark.parametrize(
+    "moment", ["0147-12-16T17:51:51.6-19:06", "2027-07-03T12:00:00+23:59", "2027-07-03T12:00:00-15:59"]
+)
+def test_a_date_filter_with_an_offset_postgresql_refuses_is_read_in_utc_not_a_500(moment):
+    """A time zone offset Python accepts but PostgreSQL does not (beyond 15:59) is given to the query in UTC."""
+    import datetime
+
+    from portal.filters import SafeIsoDateTimeField
+
+    value = SafeIsoDateTimeField().clean(moment)
+    assert value.utcoffset() == datetime.timedelta(0)
+    answer = client_for(SuperuserFactory()).get("/api/equipment-inspections/", {"inspected_before": moment})
+    assert answer.status_code == 200, answer.content
