@@ -126,7 +126,9 @@ def test_a_web_process_killed_mid_game_loses_and_doubles_no_console_entry(shared
         # Period 1 on a running server: the start, a shot, a goal with its assist, a penalty.
         space(page)
         minutes(page, "02:00")
-        page.locator("body").press("s")
+        page.locator("body").press("s")  # a home shot on goal: the key shows the team first, Enter sends it
+        expect(page.locator("#entry-title")).to_contain_text(game.home.name)
+        page.keyboard.press("Enter")
         minutes(page, "01:00")
         goal(page, "home", 8, assist=9)
         space(page)
