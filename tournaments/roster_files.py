@@ -213,7 +213,7 @@ def write_xlsx(
     jersey numbers as text, so that a leading zero stays visible to the 3.2.9 C check), then ``notes`` on a
     second sheet. ``blank_rows`` rows below the data get the same cell formats (a template to fill)."""
     workbook = openpyxl.Workbook()
-    sheet = workbook.active
+    sheet = workbook.worksheets[0]  # the active sheet of a new workbook
     sheet.title = title[:31]
     sheet.append(list(header))
     count = 0

@@ -3,7 +3,7 @@
 from collections.abc import Iterable
 from itertools import combinations
 from operator import attrgetter
-from typing import NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from . import penalties as box
 from .errors import EventFormatError, InvalidEvent
@@ -821,8 +821,8 @@ class Replayer:
                 return ("substitute", record.id)
             return None if record.player in serving else record.player
 
-        def rank(option: tuple[PenaltyRecord, ...]) -> tuple[object, ...]:
-            keys: list[object] = []
+        def rank(option: tuple[PenaltyRecord, ...]) -> tuple[Any, ...]:
+            keys: list[Any] = []
             for criterion in self.rules.differential_order:
                 if criterion == "captain":
                     keys.append(-sum(1 for r in option if r.id in chosen))
@@ -839,7 +839,7 @@ class Replayer:
         else:  # never on a real sheet: the last entered
             option = tuple(sorted(units, key=lambda r: r.seq)[-count:])
             options[("last",)] = option
-        return list(min(options.values(), key=rank))
+        return list(min(options.items(), key=lambda item: rank(item[1]))[1])
 
     def seat(self, team: TeamState, records: list[PenaltyRecord]) -> None:
         """Create the serves of a team's penalties of this stoppage and start or stack them."""

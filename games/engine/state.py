@@ -95,7 +95,7 @@ class GoalDict(TypedDict):
 
 class ShootoutAttemptDict(TypedDict):
     team: str
-    player: int
+    player: int | None  # None: a team with no eligible shooter takes its turn with no player
     scored: bool
 
 
