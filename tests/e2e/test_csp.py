@@ -81,9 +81,11 @@ def test_the_pages_and_the_api_docs_run_under_the_policy(watched_tab):
     expect(tab.locator("#new-token")).to_be_visible()
 
     docs = open_tab("/api/docs/")
-    expect(docs.locator(".swagger-ui .info .title")).to_contain_text("IHTC Portal API")
+    expect(docs.locator(".swagger-ui .info .title")).to_contain_text("IHTC Portal API", timeout=30_000)
     redoc = open_tab("/api/redoc/")
-    expect(redoc.locator("h1").first).to_contain_text("IHTC Portal API")
+    expect(redoc.locator("h1").first).to_contain_text(
+        "IHTC Portal API", timeout=30_000
+    )  # ReDoc renders the whole schema
     assert violations() == [], "\n".join(violations())
 
 
