@@ -243,7 +243,17 @@ def _checked_scan(scan):
     return scan
 
 
-class PersonRegistrationForm(forms.ModelForm):
+class _PassportFields:
+    """The passport number and scan cleaned one way wherever a form takes a passport (1.1 B)."""
+
+    def clean_number(self):
+        return services.normalize_passport_number(self.cleaned_data.get("number"))
+
+    def clean_scan(self):
+        return _checked_scan(self.cleaned_data.get("scan"))
+
+
+class PersonRegistrationForm(_PassportFields, forms.ModelForm):
     """Register a person and one passport (1.1 B) on the site.
 
     ``federations`` are those the user registers people in: a national staff
@@ -287,12 +297,6 @@ class PersonRegistrationForm(forms.ModelForm):
             # value is ignored for the initial one).
             field.initial = federations[0].pk
             field.disabled = True
-
-    def clean_number(self):
-        return services.normalize_passport_number(self.cleaned_data.get("number"))
-
-    def clean_scan(self):
-        return _checked_scan(self.cleaned_data.get("scan"))
 
     def clean(self):
         data = super().clean()
@@ -404,7 +408,7 @@ class PersonEditForm(forms.ModelForm):
         return {name: self.cleaned_data[name] for name in services.PERSON_FIELDS if name in self.fields}
 
 
-class PassportEntryForm(forms.Form):
+class PassportEntryForm(_PassportFields, forms.Form):
     """A passport with its scan, added to a person or renewing one of their passports (1.1 B)."""
 
     issuing_country = Passport._meta.get_field("issuing_country").formfield(
@@ -413,12 +417,6 @@ class PassportEntryForm(forms.Form):
     number = forms.CharField(label=_("Passport number"), max_length=40)
     expiry_date = forms.DateField(label=_("Expiry date"), widget=_DateInput)
     scan = forms.FileField(label=_("Passport scan"), help_text=_("JPEG, PNG or PDF, at most 5 MB (Rule 1.1 B)."))
-
-    def clean_number(self):
-        return services.normalize_passport_number(self.cleaned_data.get("number"))
-
-    def clean_scan(self):
-        return _checked_scan(self.cleaned_data.get("scan"))
 
     def clean(self):
         data = super().clean()
