@@ -97,7 +97,11 @@ def test_a_wrong_current_password_changes_nothing():
     response = post_form(
         logged_in(user),
         reverse("accounts:password-change"),
-        {"old_password": "wrong", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+        {
+            "old_password": "wrong",  # pragma: allowlist secret
+            "new_password1": NEW_PASSWORD,
+            "new_password2": NEW_PASSWORD,
+        },
     )
     assert response.status_code == 200 and "old_password" in response.context["form"].errors
     user.refresh_from_db()
