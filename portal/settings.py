@@ -141,16 +141,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"].setdefault("timeout", 20)
     DATABASES["default"]["OPTIONS"].setdefault("transaction_mode", "IMMEDIATE")
-elif env.int("DATABASE_POOL_SIZE", default=0) > 0:
+elif env.int("DATABASE_POOL_SIZE", default=8 if PRODUCTION else 0) > 0:
     # psycopg's connection pool (Django 5.1+), for an ASGI web node: Django runs each request's view in a thread of
     # its own, and a persistent connection (CONN_MAX_AGE) stays open with each such thread, so under load a node
     # would open connections until PostgreSQL refuses more. The pool holds at most this many; a request waits for
-    # one (scripts/topology sets it).
+    # one. On by default in production (8 per process; DATABASE_POOL_SIZE=0 turns it off); scripts/topology sets it.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": 1,
-        "max_size": env.int("DATABASE_POOL_SIZE"),
+        "max_size": env.int("DATABASE_POOL_SIZE", default=8),
         "timeout": env.float("DATABASE_POOL_TIMEOUT", default=20.0),
     }
 else:

@@ -197,3 +197,27 @@ def test_production_without_the_https_redirect_passes_check_deploy_with_only_tha
         "check", "--deploy", "--fail-level", "WARNING", tmp_path=tmp_path, **{**variables, "DJANGO_HSTS_SECONDS": "0"}
     )
     assert done.returncode != 0 and "security.W004" in done.stdout + done.stderr
+
+
+_POOL_AS_JSON = (
+    "import json; from django.conf import settings as s; d = s.DATABASES['default']; "
+    "print(json.dumps({'pool': d.get('OPTIONS', {}).get('pool'), 'conn_max_age': d['CONN_MAX_AGE']}))"
+)
+
+
+def _pool(tmp_path, **variables):
+    done = _manage("shell", "-c", _POOL_AS_JSON, tmp_path=tmp_path, **variables)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_production_on_postgresql_takes_connections_from_psycopgs_pool_by_default(tmp_path):
+    # Issue 27: no CONN_MAX_AGE exhaustion outside the topology: one bounded pool per process.
+    database = {"DATABASE_URL": "postgres://portal@db.example:5432/portal"}
+    pooled = _pool(tmp_path, **_production(**database))
+    assert pooled == {"pool": {"min_size": 1, "max_size": 8, "timeout": 20.0}, "conn_max_age": 0}
+    assert _pool(tmp_path, **_production(DATABASE_POOL_SIZE="3", **database))["pool"]["max_size"] == 3
+    unpooled = _pool(tmp_path, **_production(DATABASE_POOL_SIZE="0", **database))
+    assert unpooled["pool"] is None and unpooled["conn_max_age"] == 60
+    # The development default keeps persistent connections (no pool) unless asked.
+    assert _pool(tmp_path, **database)["pool"] is None

@@ -165,3 +165,20 @@ def test_anonymous_visitors_are_sent_to_log_in(client):
     response = client.get(reverse("notifications"))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     assert client.post(reverse("notifications-read")).status_code == 302
+
+
+def test_a_repeated_send_carries_the_first_ones_message_id(settings):
+    # Issue 27: the worker dies after the mail server's 250 and before the commit, so the row stays pending and the
+    # sweep sends it again: the second copy is recognisable, the same Message-ID derived from the notification.
+    settings.DEFAULT_FROM_EMAIL = "IHTC Portal <portal@ihtc.example>"
+    ana = UserFactory(email="ana@example.org")
+    with mock.patch.object(send_notification_email, "delay"):
+        (made,) = _told([ana])
+    assert email_notification(made.pk, now=NOON) == EmailStatus.SENT
+    Notification.objects.filter(pk=made.pk).update(email_status=EmailStatus.PENDING)  # the lost commit
+    assert email_notification(made.pk, now=NOON) == EmailStatus.SENT
+    first, second = (message.message()["Message-ID"] for message in mail.outbox)
+    assert first == second == f"<notification-{made.pk}@ihtc.example>"
+    (other,) = _told([ana], key="protest:1:decided")
+    assert email_notification(other.pk, now=NOON) == EmailStatus.SENT
+    assert mail.outbox[-1].message()["Message-ID"] != first
