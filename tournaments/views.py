@@ -765,6 +765,8 @@ def _entry_page(request, entry, *, add=None, imp=None, official=None, status=200
             "championship": entry.championship,
             "roster": roster,
             "officials": entry.officials.select_related("person"),
+            # 5.1 A: each game's line-up is given from here (and from the home while it is due).
+            "games": selectors.games_of_entry(entry),
             "add_form": add or RosterAddForm(entry=entry),
             "import_form": imp or RosterImportForm(),
             "official_form": official or OfficialForm(entry=entry),

@@ -182,6 +182,8 @@ def test_my_games_lists_each_game_once_with_its_duties_links_and_the_past_apart(
     past = page[page.index("Past games") :]
     assert upcoming.count(f"Game #{game.number}:") == 1 and f"Game #{done.number}:" not in upcoming
     assert f"Game #{done.number}:" in past and "3–1" in past
+    # The next games' last column says whether the game can start (5.3 B), not a result.
+    assert "Before the start" in upcoming and "Result" not in upcoming and "Result" in past
     for url in (
         reverse("games:lineups", args=[game.pk]),
         reverse("games:console", args=[game.pk]),
