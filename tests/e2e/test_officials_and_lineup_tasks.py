@@ -355,8 +355,10 @@ def test_a_team_manager_gives_the_line_up_from_my_teams_on_a_phone_and_the_next_
     page.set_viewport_size(DESKTOP)
     _switch(page, "fr")
     page.locator("a.brand").click()
-    page.get_by_role("link", name=re.compile(rf"n° {second.number}$")).first.click()
-    expect(page.get_by_role("heading", level=1)).to_contain_text(f"Composition de {team.name} — match n° {second.number}")
+    page.get_by_role("link", name=f"Donner la composition de {team.name} pour le match n° {second.number}").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text(
+        f"Composition de {team.name} — match n° {second.number}"
+    )
     expect(page.locator("main")).to_contain_text(f"match n° {first.number}")
     for number in given:
         expect(_ticked(page, number, "listed")).to_be_checked()
