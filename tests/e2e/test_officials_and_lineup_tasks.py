@@ -2,14 +2,15 @@
 clicking, never typing a URL (4.1-4.3, 4.2 P, 5.1 A-C, 5.3 A-B, 6.4.29; R-07):
 
 - a referee goes from the home to "My games": one row per game in the order of the day, his duties, the links to
-  the line-ups (read), the signing and the confidential report; a finished game under "Past games"; he reads a
+  the line-ups (read), the signing (4.2 O) and the confidential report; a finished game under "Past games"; he reads a
   line-up in number order and files his confidential report from the game's row, then again on a phone;
 - an official who keeps the table as timekeeper and scorer sees that game once, with both duties, on the home and
   in "My games", with the console and the signing;
 - a team manager goes from the home to My teams, the team, the game's line-up: ticked from the roster's captain
   and alternate, players in number order (5 before 36), the game's date and time and a link back to the game, 390 px
   wide; a wrong line-up is refused naming the players, the rule and its article, a right one is stored; the next
-  game's line-up is ticked as the last one given, in French.
+  game's line-up is ticked as the last one given, in French;
+- the staff open a game's page while its sheet is open: the sheet's state and its link, no form it would refuse.
 """
 
 from __future__ import annotations
@@ -146,14 +147,21 @@ def test_a_referee_finds_his_games_reads_a_line_up_and_files_the_confidential_re
     expect(finished).to_have_count(1)
     expect(finished).to_contain_text(f"Game #{past.number}:")
     expect(finished).to_contain_text("3–1")
-    # A referee keeps no sheet (4.2 A, 4.3): no console, no signing link of the table's; his own links are there.
+    # A referee keeps no sheet (4.3): no console; he signs the report (4.2 O) and files his own (4.2 P).
     row = upcoming.nth(0)
-    for name in ("Line-ups", "Confidential report"):
+    for name in ("Line-ups", "Signing", "Confidential report"):
         expect(row.get_by_role("link", name=name, exact=True)).to_be_visible()
     expect(row.get_by_role("link", name="Open the console")).to_have_count(0)
     _readable(page)
     accessible(page, "a referee's games")
     screenshot(page, "my-games")
+
+    # The signing page, where he will sign once the game ends (4.2 O).
+    row.get_by_role("link", name="Signing", exact=True).click()
+    expect(page.locator("main")).to_contain_text(f"#{early.number}")
+    _readable(page)
+    page.go_back()
+    row = page.locator("table.my-games").first.locator("tbody tr").nth(0)
 
     # The line-ups, to read: the home team's in number order (2 before 10, 30 last), the away team's not given.
     row.get_by_role("link", name="Line-ups", exact=True).click()
@@ -377,4 +385,48 @@ def test_a_team_manager_gives_the_line_up_from_my_teams_on_a_phone_and_the_next_
     # The game's page, reached from the line-up's link.
     page.locator(".lineup-game").get_by_role("link", name="La page du match").click()
     page.wait_for_url(f"**/games/{second.pk}/live/")
+    assert outside_requests == []
+
+
+# --- the staff's game page while its sheet is open ----------------------------------------------------------------
+
+
+def test_staff_open_a_game_page_while_its_sheet_is_open_and_follow_it(page, login_as, screenshot, outside_requests):
+    """4.3 A: while the officials keep the live sheet, the staff's game page shows the sheet's state and links to
+    it; it offers no result, goal or penalty form the service would refuse (the sheet is the record)."""
+    from tests.e2e.live_helpers import entered_at_the_table
+    from tests.games.sheet_helpers import entry, sheet_game
+
+    director = international_staff(username="director-sheet-open")
+    game = sheet_game()
+    entered_at_the_table(
+        game,
+        by=director,
+        device="table",
+        events=[
+            entry("period_start", period=1, time="00:00"),
+            entry("goal", period=1, time="04:10", team="home", player=8, assist=9, seconds=1),
+        ],
+    )
+    login_as(director)
+    page.goto("/")
+    page.get_by_role("navigation").get_by_role("link", name="Championships", exact=True).click()
+    page.get_by_role("link", name=game.championship.name, exact=True).click()
+    page.get_by_role("link", name="Schedule", exact=True).click()
+    page.locator("tr", has=page.locator("td.num", has_text=re.compile(rf"^{game.number}$"))).get_by_role(
+        "link", name="Manage"
+    ).click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text(f"Game {game.number}:")
+    facts = page.locator("dl.facts")
+    expect(facts).to_contain_text("Live sheet: ")
+    expect(facts).to_contain_text("period 1, 1–0")
+    expect(facts).not_to_contain_text("Scheduled")
+    expect(page.locator("main")).to_contain_text("The goals are entered on the live sheet.")
+    expect(page.locator("main")).not_to_contain_text("No goal entered.")
+    for refused in ("Record the result", "Add the goal", "Add the penalty"):
+        expect(page.get_by_role("button", name=refused)).to_have_count(0)
+    _readable(page)
+    screenshot(page, "game-page-sheet-open")
+    facts.get_by_role("link", name="Follow the live sheet").click()
+    page.wait_for_url(f"**/games/{game.pk}/live/")
     assert outside_requests == []
