@@ -393,7 +393,7 @@ def test_a_team_manager_gives_the_line_up_from_my_teams_on_a_phone_and_the_next_
 
 def test_staff_open_a_game_page_while_its_sheet_is_open_and_follow_it(page, login_as, screenshot, outside_requests):
     """4.3 A: while the officials keep the live sheet, the staff's game page shows the sheet's state and links to
-    it; it offers no result, goal or penalty form the service would refuse (the sheet is the record)."""
+    it; it offers no move, result, goal or penalty form the services would refuse (the sheet is the record)."""
     from tests.e2e.live_helpers import entered_at_the_table
     from tests.games.sheet_helpers import entry, sheet_game
 
@@ -423,7 +423,7 @@ def test_staff_open_a_game_page_while_its_sheet_is_open_and_follow_it(page, logi
     expect(facts).not_to_contain_text("Scheduled")
     expect(page.locator("main")).to_contain_text("The goals are entered on the live sheet.")
     expect(page.locator("main")).not_to_contain_text("No goal entered.")
-    for refused in ("Record the result", "Add the goal", "Add the penalty"):
+    for refused in ("Move", "Record the result", "Add the goal", "Add the penalty"):
         expect(page.get_by_role("button", name=refused)).to_have_count(0)
     _readable(page)
     screenshot(page, "game-page-sheet-open")
