@@ -70,6 +70,8 @@ def my_games(request):
         duties = {a.duty for a in row["duties"]}
         row["keeps_the_sheet"] = bool(duties & set(SHEET_DUTIES))
         row["referee"] = OfficialDuty.REFEREE in duties
+        # 4.2 O: the referees sign the report with the table that keeps it (games.finalize.signers).
+        row["signs"] = row["keeps_the_sheet"] or row["referee"]
     rows = list(by_game.values())
     context = {
         "next": [row for row in rows if row["game"].status != GameStatus.FINAL],

@@ -89,28 +89,29 @@ def _lineups_due(entries, now) -> list[dict]:
 
 
 def official_section(user) -> dict | None:
-    """A game official's next games (assignments), as "My games" lists them."""
+    """A game official's next games, one row per game with every duty held in it, as "My games" lists them."""
     person_id = game_services.official_person_id(user)
     if person_id is None:
         return None
-    rows = []
+    rows: dict[int, dict] = {}
     for a in (
         GameOfficial.objects.filter(person_id=person_id, game__start_at__gte=timezone.now())
         .select_related("game__championship__venue", "game__championship__sanctioning_body", "game__home", "game__away")
-        .order_by("game__start_at", "game__number")[:10]
+        .order_by("game__start_at", "game__number", "duty")
     ):
-        game = a.game
-        rows.append(
-            {
-                "assignment": a,
-                "game": game,
-                # The console opens once both teams are known (R-10), to the officials' table (4.3-4.5).
-                "console": game.home_id is not None
-                and game.away_id is not None
-                and can_enter_game_events(user, game, duties=[a.duty]),
-            }
+        if a.game_id not in rows and len(rows) == 10:
+            break
+        row = rows.setdefault(a.game_id, {"game": a.game, "duties": []})
+        row["duties"].append(a)
+    for row in rows.values():
+        game = row["game"]
+        # The console opens once both teams are known (R-10), to the officials' table (4.3-4.5).
+        row["console"] = (
+            game.home_id is not None
+            and game.away_id is not None
+            and can_enter_game_events(user, game, duties=[a.duty for a in row["duties"]])
         )
-    return {"games": rows}
+    return {"games": list(rows.values())}
 
 
 def committee_section(user) -> dict | None:

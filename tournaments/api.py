@@ -683,7 +683,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
 
     @extend_schema(
         summary="Move a game to another time or rink (no team or rink twice at once; rinks meet the level, 2.1 C)",
-        description="The championship's directors. ``start_at`` with its UTC offset; no team or rink twice at once; the rink must meet the championship's level (2.1 C).",
+        description="The championship's directors. ``start_at`` with its UTC offset; no team or rink twice at once; the rink must meet the championship's level (2.1 C). A final game, or one under way (its live sheet open, 4.3 A), is not moved: 400 naming ``start_at``.",
         request=GameMoveInputSerializer,
         responses={200: GameSerializer, **_REFUSED},
     )

@@ -4,7 +4,6 @@ finished game's page. Read only, through ``tournaments.selectors``: a team of a 
 
 from __future__ import annotations
 
-from django.db.models import Q
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
@@ -22,12 +21,7 @@ def team(request, pk: int):
         RosterEntry.objects.filter(entry=entry).select_related("person"),
         key=lambda line: selectors.number_order(line.number),
     )
-    games = list(
-        selectors.games_shown()
-        .filter(championship=championship)
-        .filter(Q(home=entry) | Q(away=entry))
-        .order_by("start_at", "number")
-    )
+    games = list(selectors.games_of_entry(entry))
     record = {"played": 0, "wins": 0, "ties": 0, "losses": 0}
     for game in games:
         if game.start_at:

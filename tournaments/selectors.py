@@ -203,6 +203,11 @@ def roster_with_eligibility(entry: TeamEntry) -> list[tuple[RosterEntry, Eligibi
     return [(line, results[line.pk]) for line in roster]
 
 
+def games_of_entry(entry: TeamEntry) -> QuerySet[Game]:
+    """Return the games the entry plays, in the order of the schedule (its team page, its managers' line-ups)."""
+    return games_shown().filter(Q(home=entry) | Q(away=entry)).order_by("start_at", "number")
+
+
 def games_shown() -> QuerySet[Game]:
     """Return games with what the schedule, results and the API show of them (teams, rink, phase, venue) joined."""
     return Game.objects.select_related("championship__venue", "home", "away", "rink", "pool", "phase", "forfeited_by")

@@ -635,6 +635,11 @@ def game_manage(request, pk: int):
         summary_entry = True
     except (ValidationError, PermissionDenied):
         summary_entry = False
+    try:
+        services.check_game_movable(game)
+        movable = True
+    except ValidationError:
+        movable = False
     with timezone.override(zone):
         return render(
             request,
@@ -650,6 +655,7 @@ def game_manage(request, pk: int):
                 "amend": amend,
                 "amend_goal": amend_goal,
                 "summary_entry": summary_entry,
+                "movable": movable,
                 "live": tournament_hooks.game_live_board(game),
                 "amendable": game.is_final and game.decided_in != DecidedIn.FORFEIT,
                 "amendments": game.amendments.select_related("amended_by"),
@@ -765,6 +771,8 @@ def _entry_page(request, entry, *, add=None, imp=None, official=None, status=200
             "championship": entry.championship,
             "roster": roster,
             "officials": entry.officials.select_related("person"),
+            # 5.1 A: each game's line-up is given from here (and from the home while it is due).
+            "games": selectors.games_of_entry(entry),
             "add_form": add or RosterAddForm(entry=entry),
             "import_form": imp or RosterImportForm(),
             "official_form": official or OfficialForm(entry=entry),

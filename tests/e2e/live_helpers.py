@@ -95,3 +95,15 @@ def goal(page, side: str, scorer: int, assist: int | None = None) -> None:
 
 def space(page) -> None:
     page.locator("body").press("Space")
+
+
+def entered_at_the_table(game, *, by, device: str, events: list[dict]) -> None:
+    """Record ``events`` as another device of the officials' table does, then sign that device out (the sheet
+    stays open, as a page opened later finds it)."""
+    from games.access import SHEET_DUTIES
+    from games.devices import console_sign_in, console_sign_out
+    from games.sheet import record_events
+
+    console_sign_in(game=game, by=by, device=device, duties=list(SHEET_DUTIES))
+    record_events(game=game, by=by, device=device, events=events)
+    console_sign_out(game=game, by=by, device=device)

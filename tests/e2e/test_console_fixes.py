@@ -13,11 +13,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.access import SHEET_DUTIES
-from games.devices import console_sign_in, console_sign_out
 from games.models import SheetEvent
-from games.sheet import record_events
-from tests.e2e.live_helpers import minutes, open_console, space, waiting
+from tests.e2e.live_helpers import entered_at_the_table, minutes, open_console, space, waiting
 from tests.factories import international_staff
 from tests.games.sheet_helpers import entry, sheet_game
 
@@ -54,9 +51,8 @@ def test_the_log_reads_period_and_clock_and_the_bar_knows_what_the_server_confir
     page, login_as, director, game, screenshot
 ):
     # As the demo enters them: times written "mm:ss" (R-10), from another device of the officials' table.
-    console_sign_in(game=game, by=director, device="demo-table", duties=list(SHEET_DUTIES))
-    record_events(
-        game=game,
+    entered_at_the_table(
+        game,
         by=director,
         device="demo-table",
         events=[
@@ -65,7 +61,6 @@ def test_the_log_reads_period_and_clock_and_the_bar_knows_what_the_server_confir
             entry("goal", period=1, time="12:29", team="home", player=8, assist=9, seconds=2),
         ],
     )
-    console_sign_out(game=game, by=director, device="demo-table")
     page.clock.install()
     login_as(director)
     open_console(page, game)

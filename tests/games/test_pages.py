@@ -182,6 +182,8 @@ def test_my_games_lists_each_game_once_with_its_duties_links_and_the_past_apart(
     past = page[page.index("Past games") :]
     assert upcoming.count(f"Game #{game.number}:") == 1 and f"Game #{done.number}:" not in upcoming
     assert f"Game #{done.number}:" in past and "3–1" in past
+    # The next games' last column says whether the game can start (5.3 B), not a result.
+    assert "Before the start" in upcoming and "Result" not in upcoming and "Result" in past
     for url in (
         reverse("games:lineups", args=[game.pk]),
         reverse("games:console", args=[game.pk]),
@@ -191,6 +193,9 @@ def test_my_games_lists_each_game_once_with_its_duties_links_and_the_past_apart(
         assert f'href="{url}"' in upcoming, url
     assert "Referee" in upcoming and "Official scorer" in upcoming
     assert f'href="{reverse("discipline:confidential-file", args=[done.pk])}"' in past
+    # The referee signs the report (4.2 O) without keeping the sheet: signing, not the console.
+    assert f'href="{reverse("games:sheet-sign", args=[done.pk])}"' in past
+    assert f'href="{reverse("games:console", args=[done.pk])}"' not in past
 
 
 def test_the_lineups_page_shows_both_teams_in_number_order_to_the_games_referee(game, director, referee, home_roster):

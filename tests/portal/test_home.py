@@ -283,6 +283,28 @@ def test_the_console_link_is_for_the_officials_table_only():
     assert f"/games/{refereed.pk}/console/" not in body
 
 
+def test_an_official_with_two_duties_in_a_game_sees_it_once_with_both():
+    """4.1 B: a timekeeper who also keeps the score has one game, not two (issue 25)."""
+    import datetime
+
+    from django.utils import timezone
+
+    from games.models import GameOfficial, OfficialAccount
+    from tests.factories import GameFactory, PersonFactory
+
+    official = with_role(Role.GAME_OFFICIAL)
+    person = PersonFactory(is_official=True)
+    OfficialAccount.objects.create(person=person, user=official)
+    game = GameFactory(start_at=timezone.now() + datetime.timedelta(days=1))
+    for duty in ("timekeeper", "scorer"):
+        GameOfficial.objects.create(game=game, person=person, duty=duty, assigned_at=timezone.now())
+    body = get_home(official).content.decode()
+    section = body[body.index("Your next games") :]
+    assert section.count(f"Game #{game.number}</a>") == 1
+    assert "Game timekeeper (4.4)" in section and "Official scorer (4.3)" in section
+    assert section.count(f"/games/{game.pk}/console/") == 1
+
+
 def _count(client) -> int:
     with CaptureQueriesContext(connection) as queries:
         client.get("/")

@@ -60,6 +60,21 @@ def test_a_manager_finds_the_team_under_my_teams(manager_client, entry):
     assert url("entry-detail", entry.pk) in response.text
 
 
+def test_the_team_page_lists_its_games_in_order_each_with_its_line_up(manager_client, entry):
+    """5.1 A: the team's managers give each game's line-up from the team's page (issue 25)."""
+    from tests.factories import GameFactory
+
+    day = datetime.datetime(2027, 7, 2, tzinfo=datetime.UTC)
+    later = GameFactory(championship=entry.championship, home=entry, start_at=day + datetime.timedelta(hours=16))
+    sooner = GameFactory(championship=entry.championship, away=entry, start_at=day + datetime.timedelta(hours=8))
+    elsewhere = GameFactory(championship=entry.championship)
+    page = manager_client.get(url("entry-detail", entry.pk)).text
+    links = [reverse("games:lineup-edit", args=[game.pk, entry.pk]) for game in (sooner, later)]
+    assert page.index(links[0]) < page.index(links[1])
+    assert f"Line-up for game #{sooner.number}" in page
+    assert f"/games/{elsewhere.pk}/" not in page
+
+
 def test_national_staff_find_their_federations_entries_under_my_teams(client, entry):
     staff = federation_staff(entry.federation)
     own = TeamEntryFactory(championship=ChampionshipFactory(), federation=entry.federation)

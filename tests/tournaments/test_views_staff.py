@@ -320,6 +320,24 @@ def test_moving_a_game_onto_another_game_of_its_team_is_refused(director_client,
     assert Game.objects.get(pk=game.pk).start_at == game.start_at
 
 
+def test_a_game_under_way_on_its_live_sheet_is_not_offered_nor_taken_to_move(director_client, director, pool_games):
+    """4.3 A: once the officials opened the live sheet the game is under way; the page offers no move and a posted
+    one is refused naming the field and the rule, nothing changed."""
+    from django.utils import timezone
+
+    from games.models import GameSheet
+
+    championship, pool, (a, b, c), games = pool_games
+    game = games[(a.name, b.name)]
+    url = reverse("tournaments:game-manage", args=[game.pk])
+    assert 'value="move"' in director_client.get(url).content.decode()
+    GameSheet.objects.create(game=game, teams={}, game_type="round_robin", opened_at=timezone.now(), opened_by=director)
+    assert 'value="move"' not in director_client.get(url).content.decode()
+    response = director_client.post(url, {"action": "move", "start_at": "2027-07-05T15:00", "rink": ""})
+    assert "Rule 4.3 A: the game's live sheet is open" in " ".join(response.context["move"].errors["start_at"])
+    assert Game.objects.get(pk=game.pk).start_at == game.start_at
+
+
 def test_a_director_records_a_forfeit_1_0_to_the_captain(director_after, pool_games):
     """8.1 B: recorded 1-0, the goal to the winner's captain."""
     championship, pool, (a, b, c), games = pool_games

@@ -13,8 +13,8 @@ from simple_history.utils import bulk_create_with_history
 
 from accounts.models import User
 from portal.services import audited_create, audited_save
+from tournaments import hooks, scheduling
 from tournaments import rinks as rink_rules
-from tournaments import scheduling
 from tournaments.facts import (
     core_error,
     field_error,
@@ -312,11 +312,21 @@ def game_conflicts(game: Game, *, start_at: datetime.datetime, rink: Rink | None
     return problems
 
 
-def check_game_move(game: Game, *, start_at: datetime.datetime | None, rink: Rink | None) -> None:
-    """Refuse to move the game to ``start_at`` on ``rink``: only a scheduled game moves, to a rink that meets
-    the championship's level (2.1 C), with no team and no rink twice at the same time."""
+def check_game_movable(game: Game) -> None:
+    """Refuse to move a game that is final or being played: once its officials opened the live sheet, the sheet
+    is the record of a game under way (4.3 A)."""
     if game.status != GameStatus.SCHEDULED:
         raise field_error("start_at", "a final game cannot be moved")
+    if hooks.game_sheet_final(game.pk) is not None:  # answered by the games app: the game has a live sheet
+        raise field_error(
+            "start_at", "Rule 4.3 A: the game's live sheet is open, the game is under way: it can no longer be moved."
+        )
+
+
+def check_game_move(game: Game, *, start_at: datetime.datetime | None, rink: Rink | None) -> None:
+    """Refuse to move the game to ``start_at`` on ``rink``: only a scheduled game not yet under way moves, to a
+    rink that meets the championship's level (2.1 C), with no team and no rink twice at the same time."""
+    check_game_movable(game)
     if rink is not None and rink.pk != game.rink_id:
         check_rink_for(rink, game.championship)
     if start_at is not None:
