@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -12,6 +13,7 @@ from django.db.models import Prefetch, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
 from common.numbers import whole_number_or_none
@@ -204,7 +206,10 @@ def console(request, game_pk: int):
 
 def console_worker(request):
     """The console's service worker, served from /games/ so that it may keep the console pages for offline use."""
-    response = HttpResponse(render_to_string("games/console-worker.js"), content_type="text/javascript")
+    catalogue = reverse("javascript-catalogue", args=[settings.LANGUAGE_CODE]).removesuffix(f"{settings.LANGUAGE_CODE}/")
+    response = HttpResponse(
+        render_to_string("games/console-worker.js", {"catalogue_prefix": catalogue}), content_type="text/javascript"
+    )
     response["Cache-Control"] = "no-cache"
     return response
 
