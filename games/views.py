@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -13,12 +12,12 @@ from django.db.models import Prefetch, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
 
 from common.numbers import whole_number_or_none
 from federation.models import Person
 from portal.filters import MAX_ID, id_or_none
+from portal.i18n import catalogue_prefix
 from tournaments.models import Championship, Game, GameStatus, RosterEntry, TeamEntry
 from tournaments.selectors import (
     NUMBER_ORDER,
@@ -206,9 +205,9 @@ def console(request, game_pk: int):
 
 def console_worker(request):
     """The console's service worker, served from /games/ so that it may keep the console pages for offline use."""
-    catalogue = reverse("javascript-catalogue", args=[settings.LANGUAGE_CODE]).removesuffix(f"{settings.LANGUAGE_CODE}/")
     response = HttpResponse(
-        render_to_string("games/console-worker.js", {"catalogue_prefix": catalogue}), content_type="text/javascript"
+        render_to_string("games/console-worker.js", {"catalogue_prefix": catalogue_prefix()}),
+        content_type="text/javascript",
     )
     response["Cache-Control"] = "no-cache"
     return response

@@ -67,6 +67,12 @@ def catalogue_url(language: str | None = None) -> str:
     return f"{reverse('javascript-catalogue', args=[code])}?v={catalogue_version(code)}"
 
 
+def catalogue_prefix() -> str:
+    """The path every language's catalogue starts with ("/jsi18n/"): the console's service worker keeps them."""
+    code = settings.LANGUAGE_CODE
+    return reverse("javascript-catalogue", args=[code]).removesuffix(f"{code}/")
+
+
 _catalogue_view = JavaScriptCatalog.as_view(packages=CATALOGUE_PACKAGES)
 
 

@@ -48,15 +48,24 @@ class ThreadedAsgiServer:
         return post_entries(self.url, game.pk, events, session=session)
 
 
-def open_console(page, game, *, sign_in: bool = True):
+def open_console(page, game, *, sign_in: bool = True, duty: str = "official scorer (4.3)"):
+    """Open the game's console and sign this device in (``duty``: the scorer's duty as the page names it)."""
     page.goto(f"/games/{game.pk}/console/")
     expect(page.locator("body[data-started=yes]")).to_be_attached()
     if sign_in:
         expect(page.locator("#signin")).to_be_visible()
         page.locator("#signin-go").click()
         expect(page.locator("#signin")).to_be_hidden()
-        expect(page.locator("#device")).to_contain_text("official scorer (4.3)")
+        expect(page.locator("#device")).to_contain_text(duty)
     return page
+
+
+def choose_language(page, code: str) -> None:
+    """Choose the pages' language with the switch in the header, as a person does (the login keeps it)."""
+    switch = page.locator("form.language-switch")
+    switch.locator("select[name=language]").select_option(code)
+    switch.locator("[type=submit]").click()
+    expect(page.locator("html")).to_have_attribute("lang", code)
 
 
 def waiting(page, count: int) -> None:

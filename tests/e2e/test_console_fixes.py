@@ -17,7 +17,7 @@ from games.access import SHEET_DUTIES
 from games.devices import console_sign_in, console_sign_out
 from games.models import SheetEvent
 from games.sheet import record_events
-from tests.e2e.live_helpers import minutes, open_console, space, waiting
+from tests.e2e.live_helpers import choose_language, minutes, open_console, space, waiting
 from tests.factories import international_staff
 from tests.games.sheet_helpers import entry, sheet_game
 
@@ -221,10 +221,7 @@ def test_an_official_opens_the_console_from_the_home_in_french_on_a_phone(page, 
     game, scorer = played_game(director, start_at=timezone.now() + datetime.timedelta(hours=1))
     page.set_viewport_size(PHONE)
     login_as(scorer)
-    switch = page.locator("form.language-switch")
-    switch.locator("select[name=language]").select_option("fr")
-    switch.locator("[type=submit]").click()
-    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    choose_language(page, "fr")
     page.locator(f"a[href='/games/{game.pk}/console/']").first.click()
     expect(page.locator("body[data-started=yes]")).to_be_attached()
     page.locator("#signin-go").click()
