@@ -48,15 +48,14 @@ class ThreadedAsgiServer:
         return post_entries(self.url, game.pk, events, session=session)
 
 
-def open_console(page, game, *, sign_in: bool = True, duty: str = "official scorer (4.3)"):
-    """Open the game's console and sign this device in (``duty``: the scorer's duty as the page names it)."""
+def open_console(page, game, *, sign_in: bool = True):
     page.goto(f"/games/{game.pk}/console/")
     expect(page.locator("body[data-started=yes]")).to_be_attached()
     if sign_in:
         expect(page.locator("#signin")).to_be_visible()
         page.locator("#signin-go").click()
         expect(page.locator("#signin")).to_be_hidden()
-        expect(page.locator("#device")).to_contain_text(duty)
+        expect(page.locator("#device")).to_contain_text("official scorer (4.3)")
     return page
 
 

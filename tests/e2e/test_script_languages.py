@@ -8,13 +8,16 @@ sentence of the catalogue's appears on a French or Spanish page.
 
 from __future__ import annotations
 
+import datetime
 import re
 
+from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.e2e.live_helpers import choose_language, open_console, space, waiting
+from tests.e2e.live_helpers import choose_language, space, waiting
 from tests.e2e.test_scoreboard_journey import now_entry
 from tests.factories import international_staff
+from tests.games.endgame_helpers import played_game
 from tests.games.sheet_helpers import sheet_game, sign_in
 from tests.live_servers import DEVICE, Session
 from tests.portal.test_js_translations import JS_PLACEHOLDER, js_catalogue
@@ -48,15 +51,20 @@ def no_english(page, language: str) -> None:
 
 def test_a_spanish_official_gets_the_console_in_spanish_offline_included(page, login_as, screenshot):
     director = international_staff(username="director-es")
-    game = sheet_game()
+    game, scorer = played_game(director, start_at=timezone.now() + datetime.timedelta(hours=1))
     page.clock.install()
     page.set_viewport_size(PHONE)
-    login_as(director)
+    login_as(scorer)
     choose_language(page, "es")
 
+    # From the scorer's home to the console, signed in as the scorer.
+    page.locator(f"a[href='/games/{game.pk}/console/']").first.click()
+    expect(page.locator("body[data-started=yes]")).to_be_attached()
+    page.locator("#signin-go").click()
+    expect(page.locator("#signin")).to_be_hidden()
     # The bar: the script's words ("Dispositivo", "En línea") around the server's (the duty's name).
-    open_console(page, game, duty="anotador oficial (4.3)")
     expect(page.locator("#device")).to_contain_text("Dispositivo")
+    expect(page.locator("#device")).to_contain_text("anotador oficial (4.3)")
     expect(page.locator("#net")).to_have_text("En línea")
     expect(page.locator("#waiting")).to_have_text("0 en espera")
     expect(page.locator("#offline-ready")).to_have_attribute("data-ready", "yes")
