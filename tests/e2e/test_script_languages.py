@@ -96,11 +96,18 @@ def test_a_spanish_official_gets_the_console_in_spanish_offline_included(page, l
     expect(queued.locator(".what")).to_contain_text("Tiro a puerta")
     expect(page.locator("#undo .what")).to_contain_text("Introducido: Tiro a puerta")
 
-    # A reload while offline: the page and its Spanish catalogue come from the service worker's cache.
+    # A reload while offline: the page and its Spanish catalogue come from the service worker's cache (the
+    # browser's HTTP cache emptied first: the console's own cache alone must be enough).
+    page.context.new_cdp_session(page).send("Network.clearBrowserCache")
+    catalogues = []
+    page.on("response", lambda answer: catalogues.append(answer) if "/jsi18n/" in answer.url else None)
     response = page.reload()
     assert response is not None and response.from_service_worker
     expect(page.locator("body[data-started=yes]")).to_be_attached()
     assert page.evaluate("() => window.gettext('Online')") == "En línea"
+    assert [(answer.url.split("?")[0], answer.from_service_worker) for answer in catalogues] == [
+        (page.url.split("/games/")[0] + "/jsi18n/es/", True)
+    ]
     expect(page.locator("#net")).to_contain_text("Sin conexión desde")
     expect(page.locator("#waiting")).to_have_text("1 en espera")
     expect(page.locator("#log li[data-status=waiting] .status")).to_have_text("en espera")
