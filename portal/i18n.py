@@ -84,6 +84,7 @@ def javascript_catalogue(request: HttpRequest, language: str) -> HttpResponse:
         raise Http404("No such language.")
     with override(language):
         response = _catalogue_view(request)
+    response["Content-Language"] = language  # the URL's, not the reader's (LocaleMiddleware keeps one already set)
     current = request.GET.get("v") == catalogue_version(language)
     patch_cache_control(response, public=True, max_age=VERSIONED_MAX_AGE if current else UNVERSIONED_MAX_AGE)
     return response

@@ -92,6 +92,7 @@ def test_the_catalogue_says_the_scripts_strings_in_the_language_of_its_url(clien
     response = client.get(catalogue_url("es"), HTTP_ACCEPT_LANGUAGE="fr")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/javascript")
+    assert response["Content-Language"] == "es"
     body = response.content.decode()
     assert '"Offline since %(time)s": "Sin conexi\\u00f3n desde %(time)s"' in body
     assert "function (msgid)" in body or "django.gettext" in body
