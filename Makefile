@@ -136,8 +136,9 @@ loadtest: $(VENV)/.installed-dev messages nginx services
 pdf-tools:
 	scripts/pdf-tools
 
-# The French and Spanish catalogues (locale/*/LC_MESSAGES/django.po, in the repository) compiled to .mo files,
-# which are not: every run and test run compiles them first (gettext's msgfmt, installed by scripts/pdf-tools).
+# The French and Spanish catalogues (locale/*/LC_MESSAGES/django.po, and djangojs.po for the scripts' strings, in the
+# repository) compiled to .mo files, which are not: every run and test run compiles them first (gettext's msgfmt,
+# installed by scripts/pdf-tools).
 messages: $(VENV)/.installed-run pdf-tools
 	$(PY) manage.py compilemessages --ignore=.venv --verbosity 0
 
@@ -145,3 +146,5 @@ messages: $(VENV)/.installed-run pdf-tools
 # fails on any string left untranslated or fuzzy).
 makemessages: $(VENV)/.installed-run pdf-tools
 	$(PY) manage.py makemessages --locale fr --locale es --ignore .venv --ignore tests --ignore var --no-obsolete --no-location
+	$(PY) manage.py makemessages --domain djangojs --locale fr --locale es --ignore .venv --ignore tests --ignore var \
+		--ignore node_modules --ignore 'static/vendor' --no-obsolete --no-location

@@ -29,6 +29,7 @@ from games.labels import EVENT_KINDS
 from games.labels import PENALTY_KINDS as PENALTY_KIND_LABELS
 from games.models import GameOfficial, GameSheet
 from games.sheet import engine_game_type, engine_teams
+from portal.i18n import catalogue_url
 from tournaments.facts import championship_ruleset
 from tournaments.models import Game, RosterEntry
 from tournaments.venue_time import venue_zone
@@ -156,7 +157,8 @@ def console_data(game: Game, user: User) -> dict[str, Any]:
             "sign": reverse("games:sheet-sign", args=[game.pk]),
         },
         # What the page needs offline besides itself: kept in the browser's cache by the page (and served by the
-        # service worker) under the names the pages use (collectstatic's hashed names in production).
-        "assets": [static("portal.css"), static("games/console.css"), static("games/console.js")],
+        # service worker) under the names the pages use (collectstatic's hashed names in production), the scripts'
+        # strings in the reader's language included (a Spanish official offline still reads Spanish).
+        "assets": [static("portal.css"), static("games/console.css"), static("games/console.js"), catalogue_url()],
         "rendered_at": timezone.now().isoformat(),
     }

@@ -14,18 +14,20 @@ from tournaments.facts import championship_ruleset
 
 from . import live, viewers
 from .engine import Ruleset
-from .labels import OUTCOMES, period_end_time
+from .labels import OUTCOMES, PENALTY_KINDS, period_end_time
 
 
 def board_words(championship) -> dict:
     """What the board needs to say the outcomes of goals and penalties (R-58, R-69, R-70) in the reader's language.
 
-    ``outcomes``: ``games.labels.OUTCOMES`` translated; ``period_ends``: the game time of a period's buzzer, regular
-    and overtime (the championship's ruleset), by which the board knows a penalty assessed at the buzzer (R-70).
+    ``outcomes``: ``games.labels.OUTCOMES`` translated; ``kinds``: the penalty kinds (``games.labels.PENALTY_KINDS``)
+    translated; ``period_ends``: the game time of a period's buzzer, regular and overtime (the championship's
+    ruleset), by which the board knows a penalty assessed at the buzzer (R-70).
     """
     rules = Ruleset.from_dict(championship_ruleset(championship).game.engine_parameters())
     return {
         "outcomes": {code: str(words) for code, words in OUTCOMES.items()},
+        "kinds": {kind: str(words) for kind, words in PENALTY_KINDS.items()},
         "period_ends": {
             "periods": rules.periods,
             "regular": period_end_time(1, rules),

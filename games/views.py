@@ -17,6 +17,7 @@ from django.utils import timezone
 from common.numbers import whole_number_or_none
 from federation.models import Person
 from portal.filters import MAX_ID, id_or_none
+from portal.i18n import catalogue_prefix
 from tournaments.models import Championship, Game, GameStatus, RosterEntry, TeamEntry
 from tournaments.selectors import (
     NUMBER_ORDER,
@@ -206,7 +207,10 @@ def console(request, game_pk: int):
 
 def console_worker(request):
     """The console's service worker, served from /games/ so that it may keep the console pages for offline use."""
-    response = HttpResponse(render_to_string("games/console-worker.js"), content_type="text/javascript")
+    response = HttpResponse(
+        render_to_string("games/console-worker.js", {"catalogue_prefix": catalogue_prefix()}),
+        content_type="text/javascript",
+    )
     response["Cache-Control"] = "no-cache"
     return response
 

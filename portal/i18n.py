@@ -1,8 +1,19 @@
-"""Saying the pure cores' sentences (``common.text.Text``) in the active language (issue 12)."""
+"""Saying the pure cores' sentences (``common.text.Text``) in the active language (issue 12), and the scripts'
+strings: Django's JavaScript catalogue (issue 26)."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.translation import get_language, gettext, override
+from django.views.decorators.http import require_GET
+from django.views.i18n import JavaScriptCatalog
 
 from common.text import Text
 
@@ -17,3 +28,63 @@ def say(value: object) -> object:
     if not value.args:
         return message
     return message % {name: say(argument) for name, argument in value.args.items()}
+
+
+# --- The JavaScript catalogue (issue 26): the scripts' strings, in the language the URL names -------------------
+
+# The project's own apps: the catalogue holds the strings of locale/<language>/LC_MESSAGES/djangojs.po (LOCALE_PATHS),
+# none of the installed libraries' (the admin's djangojs strings are not the portal's).
+CATALOGUE_PACKAGES = ["portal", "accounts", "federation", "tournaments", "games", "discipline", "reports", "hub"]
+# A URL with the catalogue's current version never changes: a browser keeps it a year. Without it (or an old one),
+# an hour.
+VERSIONED_MAX_AGE = 60 * 60 * 24 * 365
+UNVERSIONED_MAX_AGE = 60 * 60
+
+
+@lru_cache(maxsize=16)
+def _fingerprint(path: str, mtime_ns: int, size: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+
+
+def catalogue_version(language: str) -> str:
+    """A fingerprint of the compiled catalogue of ``language`` (djangojs.mo), "0" when there is none (English)."""
+    path = Path(settings.LOCALE_PATHS[0]) / language / "LC_MESSAGES" / "djangojs.mo"
+    try:
+        stat = path.stat()
+    except OSError:
+        return "0"
+    return _fingerprint(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+def catalogue_url(language: str | None = None) -> str:
+    """The URL of the scripts' catalogue in ``language`` (the active one by default), with its version.
+
+    The language is in the path, not negotiated: the console's offline cache (templates/games/console-worker.js)
+    keeps one copy per language, and a Spanish official's page finds the Spanish one."""
+    code = language or get_language() or settings.LANGUAGE_CODE
+    if code not in dict(settings.LANGUAGES):
+        code = settings.LANGUAGE_CODE
+    return f"{reverse('javascript-catalogue', args=[code])}?v={catalogue_version(code)}"
+
+
+def catalogue_prefix() -> str:
+    """The path every language's catalogue starts with ("/jsi18n/"): the console's service worker keeps them."""
+    code = settings.LANGUAGE_CODE
+    return reverse("javascript-catalogue", args=[code]).removesuffix(f"{code}/")
+
+
+_catalogue_view = JavaScriptCatalog.as_view(packages=CATALOGUE_PACKAGES)
+
+
+@require_GET
+def javascript_catalogue(request: HttpRequest, language: str) -> HttpResponse:
+    """Django's JavaScript catalogue (``gettext``, ``ngettext``, ``interpolate``...) of the scripts' strings in
+    ``language``; a language the portal does not speak is a 404. Public: it holds the interface's words only."""
+    if language not in dict(settings.LANGUAGES):
+        raise Http404("No such language.")
+    with override(language):
+        response = _catalogue_view(request)
+    response["Content-Language"] = language  # the URL's, not the reader's (LocaleMiddleware keeps one already set)
+    current = request.GET.get("v") == catalogue_version(language)
+    patch_cache_control(response, public=True, max_age=VERSIONED_MAX_AGE if current else UNVERSIONED_MAX_AGE)
+    return response

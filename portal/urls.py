@@ -9,6 +9,7 @@ from accounts.views import LogoutView
 from hub import views
 
 from .api import ApiRootView, api_not_found, redoc_bundle
+from .i18n import javascript_catalogue
 
 # A database that cannot be reached answers 503, not 500 (portal.errors).
 handler500 = "portal.errors.server_error"
@@ -29,6 +30,8 @@ urlpatterns = [
     path("search/", views.search, name="search"),
     path("notifications/read/", views.notification_mark_read, name="notifications-read"),
     path("i18n/setlang/", views.set_language, name="set_language"),
+    # The scripts' strings in one language (portal.i18n): the console keeps its language's copy offline.
+    path("jsi18n/<str:language>/", javascript_catalogue, name="javascript-catalogue"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     # The browser's caches of the portal's pages are cleared on logout (accounts.views.LogoutView).
     path("accounts/logout/", LogoutView.as_view(), name="logout"),

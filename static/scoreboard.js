@@ -6,6 +6,15 @@
 (function () {
   "use strict";
 
+  // The board's words come from Django's JavaScript catalogue in the page's language (portal.i18n, loaded before
+  // this file); without it (the results pages load none) the board speaks English.
+  var gettext = window.gettext || function (msgid) { return msgid; };
+  var pgettext = window.pgettext || function (context, msgid) { return msgid; };
+  var interpolate = window.interpolate || function (text, params) {
+    return text.replace(/%\((\w+)\)s/g, function (match, name) { return String(params[name]); });
+  };
+  function say(text, params) { return interpolate(text, params, true); }
+
   function readJson(id) {
     var node = document.getElementById(id);
     return node ? JSON.parse(node.textContent) : null;
@@ -132,18 +141,30 @@
   /* --- one game's board ------------------------------------------------------------------------------------ */
 
   var STATUS_TEXT = {
-    connecting: "Connecting…", live: "Live", late: "Waiting for the server…", offline: "Offline: reconnecting…",
-    stale: "Stale: no news from the server for 10 seconds"
+    connecting: gettext("Connecting…"), live: pgettext("scoreboard connection", "Live"),
+    late: gettext("Waiting for the server…"), offline: gettext("Offline: reconnecting…"),
+    stale: gettext("Stale: no news from the server for 10 seconds")
   };
 
   var WAITING_TEXT = { // box entries whose time does not run
-    stacked: "(waits: 6.2.2 A)", queued: "(waits)", expired: "(out at the stoppage)"
+    stacked: gettext("(waits: 6.2.2 A)"), queued: gettext("(waits)"), expired: gettext("(out at the stoppage)")
+  };
+
+  var GOAL_STRENGTH = { // the scoring team's strength (games/engine/replay.py)
+    power_play: pgettext("goal strength", "power play"), shorthanded: pgettext("goal strength", "shorthanded")
   };
 
   // The outcomes of the penalty situations the rulebook leaves open, in the reader's language
   // (games.labels.OUTCOMES, from the page's settings), and the game time of a period's buzzer.
   var OUTCOMES = {};
   var PERIOD_ENDS = null;
+  var KINDS = {}; // the penalty kinds in the reader's language (games.labels.PENALTY_KINDS)
+
+  function kindName(kind) { return KINDS[kind] || kind.replace(/_/g, " "); }
+
+  function periodClock(period, time) { // "P1 12:29", as the console and the game report read it
+    return say(pgettext("period and game time", "P%(period)s %(time)s"), {period: period, time: time});
+  }
 
   function outcomeWords(codes) {
     var words = codes.filter(function (code) { return OUTCOMES[code]; }).map(function (code) { return OUTCOMES[code]; });
@@ -217,18 +238,22 @@
       board.set('[data-team-name="' + side + '"]', teams[side].name);
       board.set('[data-score="' + side + '"]', state.score[side]);
       board.set('[data-shots="' + side + '"]', teams[side].shots);
-      board.set('[data-strength="' + side + '"]', teams[side].strength + " on the rink" +
-        (teams[side].goalkeeper_pulled ? ", goalkeeper pulled" : ""));
+      board.set('[data-strength="' + side + '"]', teams[side].goalkeeper_pulled
+        ? say(gettext("%(n)s on the rink, goalkeeper pulled"), {n: teams[side].strength})
+        : say(gettext("%(n)s on the rink"), {n: teams[side].strength}));
     });
     var status = state.status;
-    var period = status === "ended" ? "Final" : status === "not_started" ? "Not started" :
-      status === "shootout" ? "Shoot-out" : status === "intermission" ? "Intermission after period " + state.period :
-      state.period > 2 ? "Overtime" : "Period " + state.period;
+    var periods = PERIOD_ENDS ? PERIOD_ENDS.periods : 2;
+    var period = status === "ended" ? pgettext("game status", "Final") :
+      status === "not_started" ? gettext("Not started") : status === "shootout" ? gettext("Shoot-out") :
+      status === "intermission" ? say(gettext("Intermission after period %(n)s"), {n: state.period}) :
+      state.period > periods ? gettext("Overtime") : say(gettext("Period %(n)s"), {n: state.period});
     this.set("[data-period]", period);
-    this.set("[data-power-play]", state.power_play ? "Power play: " + teams[state.power_play].name : "");
+    this.set("[data-power-play]", state.power_play
+      ? say(gettext("Power play: %(team)s"), {team: teams[state.power_play].name}) : "");
     var called = ["home", "away"].filter(function (side) { return teams[side].timeouts_used > 0; });
-    this.set("[data-timeouts]", called.length ? "Time-out this period: " +
-      called.map(function (side) { return teams[side].name; }).join(", ") : ""); // 5.5.2 B, R-12
+    this.set("[data-timeouts]", called.length ? say(gettext("Time-out this period: %(teams)s"),
+      {teams: called.map(function (side) { return teams[side].name; }).join(", ")}) : ""); // 5.5.2 B, R-12
     ["home", "away"].forEach(function (side) {
       var list = board.find('[data-box="' + side + '"]');
       if (!list) return;
@@ -239,7 +264,7 @@
         item.setAttribute("data-remaining", parseTime(entry.remaining));
         item.setAttribute("data-status", entry.status);
         var who = document.createElement("span");
-        who.textContent = "#" + (entry.player === null ? "?" : entry.player) + " " + entry.penalty.replace(/_/g, " ");
+        who.textContent = "#" + (entry.player === null ? "?" : entry.player) + " " + kindName(entry.penalty);
         if (WAITING_TEXT[entry.status]) who.textContent += " " + WAITING_TEXT[entry.status];
         var time = document.createElement("span");
         time.className = "remaining";
@@ -254,9 +279,10 @@
       goals.innerHTML = "";
       state.goals.forEach(function (goal) {
         var item = document.createElement("li");
-        item.textContent = "P" + goal.period + " " + goal.time + " " + teams[goal.team].name + " #" +
+        item.textContent = periodClock(goal.period, goal.time) + " " + teams[goal.team].name + " #" +
           (goal.scorer === null ? "?" : goal.scorer) + (goal.assist ? " (#" + goal.assist + ")" : "") +
-          (goal.strength && goal.strength !== "even" ? " " + goal.strength.replace(/_/g, " ") : "") +
+          (goal.strength && goal.strength !== "even"
+            ? " " + (GOAL_STRENGTH[goal.strength] || goal.strength.replace(/_/g, " ")) : "") +
           outcomeWords(goalOutcomes(goal));
         goals.appendChild(item);
       });
@@ -266,8 +292,8 @@
       penalties.innerHTML = "";
       state.penalties.forEach(function (penalty) {
         var item = document.createElement("li");
-        item.textContent = "P" + penalty.period + " " + penalty.time + " " + teams[penalty.team].name + " #" +
-          (penalty.player === null ? "bench" : penalty.player) + " " + penalty.penalty.replace(/_/g, " ") +
+        item.textContent = periodClock(penalty.period, penalty.time) + " " + teams[penalty.team].name + " " +
+          (penalty.player === null ? gettext("bench") : "#" + penalty.player) + " " + kindName(penalty.penalty) +
           (penalty.infraction ? ", " + penalty.infraction.replace(/_/g, " ") : "") +
           (penalty.article ? " (" + penalty.article + ")" : "") + outcomeWords(penaltyOutcomes(penalty));
         penalties.appendChild(item);
@@ -388,6 +414,7 @@
     if (settings) {
       OUTCOMES = settings.outcomes || {};
       PERIOD_ENDS = settings.period_ends || null;
+      KINDS = settings.kinds || {};
     }
     var game = document.querySelector("[data-board]");
     var championship = document.querySelector("[data-championship-live]");

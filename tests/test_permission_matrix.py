@@ -2226,6 +2226,13 @@ TARGETS += [
         "url": page("favicon"),
         "expect": expect(302),
     },
+    # The scripts' strings (issue 26): anyone; the interface's words only.
+    {
+        "name": "page javascript catalogue",
+        "method": "get",
+        "url": lambda w: reverse("javascript-catalogue", args=["fr"]),
+        "expect": PUBLIC,
+    },
     # The language switch (issue 12): anyone, logged in or not, chooses the language of their pages.
     {
         "name": "page language switch",

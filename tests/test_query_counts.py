@@ -89,6 +89,8 @@ NOT_LIST_PAGES = {
     "set_language",
     # The site icon: a redirect to its static file.
     "favicon",
+    # The scripts' strings in one language (portal.i18n): a file, no database.
+    "javascript-catalogue",
     # One game's two line-ups: bounded by the roster's size (3.1.1), not by the world.
     "games:lineups",
     # Actions (POST) and forms of one object.

@@ -1,5 +1,6 @@
 from django import template
 
+from portal.i18n import catalogue_url
 from portal.i18n import say as say_text
 
 register = template.Library()
@@ -9,3 +10,10 @@ register = template.Library()
 def say(value):
     """A core's sentence in the reader's language: ``{{ line|say }}`` (portal.i18n.say)."""
     return say_text(value)
+
+
+@register.simple_tag
+def javascript_catalogue():
+    """The URL of the scripts' strings in the reader's language: ``<script src="{% javascript_catalogue %}">``,
+    before the page's own scripts (portal.i18n.catalogue_url)."""
+    return catalogue_url()

@@ -59,6 +59,14 @@ def open_console(page, game, *, sign_in: bool = True):
     return page
 
 
+def choose_language(page, code: str) -> None:
+    """Choose the pages' language with the switch in the header, as a person does (the login keeps it)."""
+    switch = page.locator("form.language-switch")
+    switch.locator("select[name=language]").select_option(code)
+    switch.locator("[type=submit]").click()
+    expect(page.locator("html")).to_have_attribute("lang", code)
+
+
 def waiting(page, count: int) -> None:
     """The bar shows ``count`` entries waiting; for 0, once every entry made has been sent and acknowledged."""
     expect(page.locator("#waiting")).to_have_attribute("data-count", str(count))

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import SheetEvent
-from tests.e2e.live_helpers import entered_at_the_table, minutes, open_console, space, waiting
+from tests.e2e.live_helpers import choose_language, entered_at_the_table, minutes, open_console, space, waiting
 from tests.factories import international_staff
 from tests.games.sheet_helpers import entry, sheet_game
 
@@ -216,10 +216,7 @@ def test_an_official_opens_the_console_from_the_home_in_french_on_a_phone(page, 
     game, scorer = played_game(director, start_at=timezone.now() + datetime.timedelta(hours=1))
     page.set_viewport_size(PHONE)
     login_as(scorer)
-    switch = page.locator("form.language-switch")
-    switch.locator("select[name=language]").select_option("fr")
-    switch.locator("[type=submit]").click()
-    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    choose_language(page, "fr")
     page.locator(f"a[href='/games/{game.pk}/console/']").first.click()
     expect(page.locator("body[data-started=yes]")).to_be_attached()
     page.locator("#signin-go").click()

@@ -13,7 +13,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.devices import console_sign_out
-from tests.e2e.live_helpers import minutes, space, waiting
+from tests.e2e.live_helpers import choose_language, minutes, space, waiting
 from tests.factories import international_staff
 from tests.games.endgame_helpers import played_game, post_log
 from tests.games.sheet_helpers import entry
@@ -39,10 +39,7 @@ def test_the_time_out_is_not_offered_at_a_periods_end_with_its_reason_r71_in_fre
     page.clock.install()
     page.set_viewport_size(PHONE)
     login_as(scorer)
-    switch = page.locator("form.language-switch")
-    switch.locator("select[name=language]").select_option("fr")
-    switch.locator("[type=submit]").click()
-    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    choose_language(page, "fr")
     _console_from_home(page, game)
     away_timeout = page.locator("[data-actions=away] [data-type=timeout]")
     home_timeout = page.locator("[data-actions=home] [data-type=timeout]")

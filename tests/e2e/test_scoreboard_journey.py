@@ -66,7 +66,7 @@ def test_a_viewer_follows_each_goal_and_penalty_as_the_table_enters_them(asgi_se
     for tab in (phone, arena):
         box = tab.locator('[data-box="away"] li')
         expect(box).to_have_count(1)
-        expect(box.first).to_contain_text("#14 minor")
+        expect(box.first).to_contain_text("#14 Minor")  # the kind in the reader's language (games.labels)
     expect(board.locator("[data-penalties] li").first).to_contain_text("hooking")
     expect(board.locator("[data-power-play]")).to_contain_text(game.home.name)
     remaining = board.locator('[data-box="away"] li .remaining')

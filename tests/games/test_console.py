@@ -14,6 +14,7 @@ from accounts.models import Role
 from games import services
 from games.engine.penalty_index import INFRACTIONS
 from games.models import OfficialAccount
+from portal.i18n import catalogue_url
 from tests.factories import PersonFactory, UserFactory, federation_staff, with_role
 from tests.games.sheet_helpers import DEVICE_TIME, sheet_game
 
@@ -102,7 +103,8 @@ def test_the_console_carries_the_penalty_index_the_teams_and_the_engines_event_t
     assert data["event_types"] == list(EVENT_TYPES)
     assert data["rules"]["calls_for_misconduct"] == 3
     assert data["urls"]["events"] == f"/api/games/{game.pk}/sheet/events/"
-    assert all(asset.startswith("/static/") for asset in data["assets"])
+    # Its files, and the scripts' strings in the reader's language (issue 26): kept offline with the page.
+    assert [asset for asset in data["assets"] if not asset.startswith("/static/")] == [catalogue_url("en")]
     html = response.content.decode()
     assert "games/console.js" in html
     assert "https://" not in html and "http://" not in html  # no CDN: the console works without the internet
@@ -136,6 +138,8 @@ def test_the_service_worker_is_served_from_games_for_its_scope(client):
     assert reverse("games:console-worker").startswith("/games/")
     body = response.content.decode()
     assert 'const STATIC_PREFIX = "/static/"' in body
+    # The scripts' strings are kept offline too, one copy per language (issue 26).
+    assert 'const CATALOGUE_PREFIX = "/jsi18n/"' in body
     assert "/api/" not in body.replace("touches the API", "")  # entries never go through a cache
 
 

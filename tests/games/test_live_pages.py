@@ -41,11 +41,13 @@ def test_the_board_of_a_game_shows_the_stored_state_to_anyone(director):
     snapshot = _snapshot(response)
     assert snapshot["sequence"] == 2 and snapshot["sheet"]["state"]["score"] == {"home": 1, "away": 0}
     settings = json.loads(page.split('<script id="board-settings" type="application/json">')[1].split("</script>")[0])
-    # The board's words for the outcomes (R-58, R-69, R-70) are games.live_views.board_words' own (tested beside it).
-    words = {key: settings.pop(key) for key in ("outcomes", "period_ends")}
+    # The board's words for the outcomes (R-58, R-69, R-70) and the penalty kinds are games.live_views.board_words' own
+    # (tested beside it).
+    words = {key: settings.pop(key) for key in ("outcomes", "kinds", "period_ends")}
     assert settings == {"socket": f"/live/games/{game.pk}/", "heartbeat_seconds": 5, "stale_seconds": 10,
                         "sheet_url": f"/api/games/{game.pk}/sheet/"}  # fmt: skip
     assert words["period_ends"]["periods"] == 2 and words["outcomes"]
+    assert words["kinds"]["double_minor"] == "Double minor"
 
 
 def test_the_arena_display_is_the_board_in_arena_mode_with_a_full_screen_button():

@@ -68,22 +68,23 @@ def _pairs(entry: polib.POEntry):
         yield entry.msgid, entry.msgstr
 
 
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_compiled_catalogue_is_current(language):
+def test_compiled_catalogue_is_current(language, domain):
     """The .mo files are built (`make messages`), not kept in the repository: a stale one would hide a change."""
-    po = BASE / "locale" / language / "LC_MESSAGES" / "django.po"
+    po = BASE / "locale" / language / "LC_MESSAGES" / f"{domain}.po"
     mo = po.with_suffix(".mo")
     assert mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime, f"run `make messages`: {mo} is missing or stale"
 
 
-@pytest.mark.skipif(shutil.which("xgettext") is None, reason="gettext is installed by scripts/pdf-tools")
-def test_catalogues_hold_every_marked_string(tmp_path):
-    """makemessages on a copy of the sources: a marked string missing from a catalogue comes back untranslated."""
+def makemessages_on_a_copy(tmp_path: Path, *options: str, skipped: str) -> Path:
+    """Run makemessages (``options``: a domain) for every language on a copy of the sources without the folders
+    named ``skipped``; return the copy, whose catalogues tell what the real ones lack."""
     copy = tmp_path / "src"
-    ignore = shutil.ignore_patterns(".venv", "var", "tests", "node_modules", "__pycache__", "*.mo", ".git", "static")
+    ignore = shutil.ignore_patterns(".venv", "var", "tests", "node_modules", "__pycache__", "*.mo", ".git", skipped)
     shutil.copytree(BASE, copy, ignore=ignore, symlinks=True)
     result = subprocess.run(
-        [sys.executable, "manage.py", "makemessages", *sum((["--locale", code] for code in LANGUAGES), [])]
+        [sys.executable, "manage.py", "makemessages", *options, *sum((["--locale", code] for code in LANGUAGES), [])]
         + ["--no-obsolete", "--verbosity", "0"],
         cwd=copy,
         capture_output=True,
@@ -91,6 +92,13 @@ def test_catalogues_hold_every_marked_string(tmp_path):
         timeout=300,
     )
     assert result.returncode == 0, result.stderr
+    return copy
+
+
+@pytest.mark.skipif(shutil.which("xgettext") is None, reason="gettext is installed by scripts/pdf-tools")
+def test_catalogues_hold_every_marked_string(tmp_path):
+    """makemessages on a copy of the sources: a marked string missing from a catalogue comes back untranslated."""
+    copy = makemessages_on_a_copy(tmp_path, skipped="static")
     for language in LANGUAGES:
         po = polib.pofile(str(copy / "locale" / language / "LC_MESSAGES" / "django.po"))
         unfinished = _unfinished(po)

@@ -21,18 +21,29 @@
   const CLOCK_SAMPLES = 5;
   const REQUEST_WAIT_MS = 8000;
 
-  // Every string a person reads comes from the page (templates/games/console.html, <template id="console-text">),
-  // translated there by Django's i18n; "{name}" in a text is replaced by the value given for it.
-  const TEXT = (() => {
-    const out = {};
-    const template = document.getElementById("console-text");
-    if (template) for (const node of template.content.querySelectorAll("[data-t]")) out[node.dataset.t] = node.textContent.trim();
-    return out;
-  })();
-  function t(key, params = {}) {
-    const text = TEXT[key] !== undefined ? TEXT[key] : key;
-    return text.replace(/\{(\w+)\}/g, (match, name) => (name in params ? String(params[name]) : match));
-  }
+  // Every string a person reads comes from Django's JavaScript catalogue in the page's language (portal.i18n, loaded
+  // before this file and kept offline with the page): gettext, ngettext, pgettext; "%(name)s" is filled by interpolate.
+  // Without the catalogue (a cache the browser emptied) the console still works, in English.
+  const gettext = window.gettext || ((msgid) => msgid);
+  const ngettext = window.ngettext || ((singular, plural, count) => (count === 1 ? singular : plural));
+  const pgettext = window.pgettext || ((context, msgid) => msgid);
+  const interpolate = window.interpolate || ((text, params) => text.replace(/%\((\w+)\)s/g, (match, name) => String(params[name])));
+
+  const SIDE_WORDS = {home: gettext("home"), away: gettext("away")};
+  // A penalty's state in the box (the engine's box entry status) and an entry's state in the log.
+  const BOX_WORDS = {
+    running: pgettext("penalty box", "running"),
+    stacked: pgettext("penalty box", "waits (6.2.2 A)"),
+    queued: pgettext("penalty box", "queued"),
+    expired: pgettext("penalty box", "time over"),
+  };
+  const STATUS_WORDS = {
+    confirmed: pgettext("console log entry", "confirmed"),
+    waiting: pgettext("console log entry", "waiting"),
+    refused: pgettext("console log entry", "refused"),
+    voided: pgettext("console log entry", "voided"),
+    "voided, waiting": pgettext("console log entry", "voided, waiting"),
+  };
 
   const $ = (selector, root = document) => root.querySelector(selector);
   const el = (tag, attrs = {}, ...children) => {
@@ -75,7 +86,7 @@
   // Period and clock as the log reads them: "P1 12:29" (overtime "OT 3:10").
   function periodClock(entry) {
     if (entry.period === undefined || entry.period === null) return "";
-    const period = entry.period > DATA.rules.periods ? t("OT") : t("P{n}", {n: entry.period});
+    const period = entry.period > DATA.rules.periods ? gettext("OT") : interpolate(gettext("P%(n)s"), {n: entry.period}, true);
     const time = tenthsOf(entry.time);
     return time === null ? period : `${period} ${formatTenths(time)}`;
   }
@@ -102,9 +113,9 @@
   }
 
   function periodName(period) {
-    if (!period) return t("Not started");
-    if (period > DATA.rules.periods) return t("Overtime");
-    return t("Period {n}", {n: period});
+    if (!period) return gettext("Not started");
+    if (period > DATA.rules.periods) return gettext("Overtime");
+    return interpolate(gettext("Period %(n)s"), {n: period}, true);
   }
 
   const sideName = (side) => DATA.game[side] || side;
@@ -210,7 +221,7 @@
     }
     if (response.status >= 500 || response.redirected) {
       // A server error or a login page: the entry was not taken; keep it and try again.
-      markOffline(response.redirected ? t("signed out: log in again") : t("server error {status}", {status: response.status}));
+      markOffline(response.redirected ? gettext("signed out: log in again") : interpolate(gettext("server error %(status)s"), {status: response.status}, true));
       throw new Offline(`HTTP ${response.status}`);
     }
     let json = null;
@@ -306,7 +317,8 @@
     if (S.foreign.length) {
       const who = [...new Set(S.foreign.map((row) => row.user))].join(", ");
       const banner = $("#foreign");
-      banner.textContent = t("{count} entries made on this device by {who} wait for {who} to log in here again; the rescue export keeps them.", {count: S.foreign.length, who});
+      banner.textContent = interpolate(ngettext("%(count)s entry made on this device by %(who)s waits for %(who)s to log in here again; the rescue export keeps it.",
+        "%(count)s entries made on this device by %(who)s wait for %(who)s to log in here again; the rescue export keeps them.", S.foreign.length), {count: S.foreign.length, who}, true);
       banner.hidden = false;
     }
     S.localLog = new Map((await db.all("log")).filter((row) => row.game === GAME).map((row) => [row.id, row]));
@@ -332,17 +344,17 @@
     const where = when ? ` (${when})` : "";
     const join = (...parts) => parts.filter((part) => part !== "" && part !== null && part !== undefined).join(" ");
     switch (entry.type) {
-      case "goal": return join(typeName("goal"), team, who, entry.assist ? t("assist #{n}", {n: entry.assist}) : "") + where;
+      case "goal": return join(typeName("goal"), team, who, entry.assist ? interpolate(gettext("assist #%(n)s"), {n: entry.assist}, true) : "") + where;
       case "penalty": {
         const line = DATA.index.find((l) => l.code === entry.infraction);
-        return join(typeName("penalty"), team, who || t("bench"), kindName(entry.penalty),
-          line ? `– ${line.name} (${line.article})` : "", entry.delayed ? t("signalled") : "") + where;
+        return join(typeName("penalty"), team, who || gettext("bench"), kindName(entry.penalty),
+          line ? `– ${line.name} (${line.article})` : "", entry.delayed ? gettext("signalled") : "") + where;
       }
       case "correction": {
         const voided = findEntry(entry.voids);
-        return t("Correction: voids {what}", {what: voided ? describe(voided) : t("an entry")});
+        return interpolate(gettext("Correction: voids %(what)s"), {what: voided ? describe(voided) : gettext("an entry")}, true);
       }
-      case "period_start": return t("{period} starts", {period: periodName(entry.period)});
+      case "period_start": return interpolate(gettext("%(period)s starts"), {period: periodName(entry.period)}, true);
       default: return join(typeName(entry.type), team, who) + where;
     }
   }
@@ -412,7 +424,7 @@
           stopSending(answer.status, answer.body);
           break;
         }
-        await refuse(batch[0], "", withoutIds(messagesOf(answer.body)) || t("HTTP {status}", {status: answer.status}));
+        await refuse(batch[0], "", withoutIds(messagesOf(answer.body)) || interpolate(gettext("HTTP %(status)s"), {status: answer.status}, true));
       }
       await fetchLog();
     } catch (error) {
@@ -479,14 +491,15 @@
   // 403: this device is not signed in (any more); 409: another device took its duties over. Either way it
   // sends nothing until it signs in again, and says so; its entries stay in the outbox.
   function stopSending(status, body) {
-    const message = (body && body.detail) || messagesOf(body) || t("HTTP {status}", {status});
+    const message = (body && body.detail) || messagesOf(body) || interpolate(gettext("HTTP %(status)s"), {status}, true);
     S.signedIn = false;
     S.duties = [];
     db.setMeta(`signin:${GAME}`, null);
     const banner = $("#takenover");
     banner.textContent = status === 409
-      ? t("Taken over: {message} This device stopped sending; its {count} waiting entries stay here (rescue export keeps them).", {message, count: S.outbox.length})
-      : t("Not signed in: {message} Its waiting entries stay here until it signs in.", {message});
+      ? interpolate(ngettext("Taken over: %(message)s This device stopped sending; its %(count)s waiting entry stays here (rescue export keeps it).",
+        "Taken over: %(message)s This device stopped sending; its %(count)s waiting entries stay here (rescue export keeps them).", S.outbox.length), {message, count: S.outbox.length}, true)
+      : interpolate(gettext("Not signed in: %(message)s Its waiting entries stay here until it signs in."), {message}, true);
     banner.hidden = false;
     banner.dataset.status = String(status);
     showSignIn(status === 409 ? message : "");
@@ -513,13 +526,13 @@
 
   async function signIn(takeOver) {
     const duties = chosenDuties();
-    if (!duties.length) { $("#signin-message").textContent = t("Choose at least one duty."); return; }
-    if (takeOver && !confirm(t("Take over {duties} from the other device? It will stop sending.", {duties: duties.map((d) => DATA.duty_names[d]).join(", ")}))) return;
+    if (!duties.length) { $("#signin-message").textContent = gettext("Choose at least one duty."); return; }
+    if (takeOver && !confirm(interpolate(gettext("Take over %(duties)s from the other device? It will stop sending."), {duties: duties.map((d) => DATA.duty_names[d]).join(", ")}, true))) return;
     let answer;
     try {
       answer = await request("POST", DATA.urls.devices, {device: S.device, duties, take_over: !!takeOver});
     } catch (error) {
-      $("#signin-message").textContent = t("No network: this device signs in when it is back. Entries wait here meanwhile.");
+      $("#signin-message").textContent = gettext("No network: this device signs in when it is back. Entries wait here meanwhile.");
       return;
     }
     if (answer.status === 201) {
@@ -535,7 +548,7 @@
       $("#signin-takeover").hidden = false;
       $("#signin-takeover").focus();
     } else {
-      $("#signin-message").textContent = messagesOf(answer.body) || t("HTTP {status}", {status: answer.status});
+      $("#signin-message").textContent = messagesOf(answer.body) || interpolate(gettext("HTTP %(status)s"), {status: answer.status}, true);
     }
   }
   $("#signin-go").addEventListener("click", () => signIn(false));
@@ -564,8 +577,8 @@
   function renderDevice() {
     const badge = $("#device");
     badge.textContent = S.signedIn
-      ? t("Device {device} · {duties}", {device: S.device.slice(0, 8), duties: S.duties.map((d) => DATA.duty_names[d]).join(", ")})
-      : t("Device {device} · not signed in", {device: S.device.slice(0, 8)});
+      ? interpolate(gettext("Device %(device)s · %(duties)s"), {device: S.device.slice(0, 8), duties: S.duties.map((d) => DATA.duty_names[d]).join(", ")}, true)
+      : interpolate(gettext("Device %(device)s · not signed in"), {device: S.device.slice(0, 8)}, true);
     badge.className = S.signedIn ? "pill" : "pill warn";
     badge.title = S.device;
     // The end of the game is signed on this device (4.2 O, 4.3 A): the signing page names it.
@@ -619,8 +632,8 @@
     const model = clockModel();
     if (!model.running && nextPeriod()) { startPeriod(); return; }  // the face-off of the game or of a period
     const at = now();
-    if (model.running) enter({type: "clock_stop", ...at}, t("Clock stopped at {time}", {time: formatTenths(at.time, true)}));
-    else enter({type: "clock_start", ...at}, t("Clock started at {time}", {time: formatTenths(at.time, true)}));
+    if (model.running) enter({type: "clock_stop", ...at}, interpolate(gettext("Clock stopped at %(time)s"), {time: formatTenths(at.time, true)}, true));
+    else enter({type: "clock_start", ...at}, interpolate(gettext("Clock started at %(time)s"), {time: formatTenths(at.time, true)}, true));
   }
 
   // The period a face-off would start now, or null: none before the game, or in an intermission, unless this
@@ -638,7 +651,7 @@
   function startPeriod() {
     const period = nextPeriod();
     if (!period) return;
-    enter({type: "period_start", period}, t("{period} started", {period: periodName(period)}));
+    enter({type: "period_start", period}, interpolate(gettext("%(period)s started"), {period: periodName(period)}, true));
   }
 
   // The engine ends a period at its length (1.2 A, R-11), and game time moves only while the clock runs (R-10):
@@ -648,12 +661,11 @@
     const state = S.answer ? S.answer.state : null;
     const status = state ? state.status : "not_started";
     const waitingStart = waitingRows().some((row) => row.entry.type === "period_start" && row.entry.period === model.period);
-    if (status !== "in_progress" && !waitingStart) return t("No period is in progress (R-11).");
+    if (status !== "in_progress" && !waitingStart) return gettext("No period is in progress (R-11).");
     const length = periodLength(model.period);
     const elapsed = elapsedNow(model);
     if (!model.running && elapsed < length) {
-      return t("The clock is stopped at {elapsed}: {period} ends when its time has run, at {length} (R-10: game time moves only while the clock runs). Start the clock, or void the clock stop in the log.",
-        {elapsed: formatTenths(elapsed, true), period: periodName(model.period), length: formatTenths(length)});
+      return interpolate(gettext("The clock is stopped at %(elapsed)s: %(period)s ends when its time has run, at %(length)s (R-10: game time moves only while the clock runs). Start the clock, or void the clock stop in the log."), {elapsed: formatTenths(elapsed, true), period: periodName(model.period), length: formatTenths(length)}, true);
     }
     return null;
   }
@@ -666,7 +678,7 @@
     const note = $("#controls-note");
     if (problem) { note.textContent = problem; note.hidden = false; return; }
     note.hidden = true;
-    if (elapsed < length && !confirm(t("The clock shows {left} left. End {period} now, at {length}?", {left: countdownText(length - elapsed), period: periodName(model.period), length: formatTenths(length)}))) return;
+    if (elapsed < length && !confirm(interpolate(gettext("The clock shows %(left)s left. End %(period)s now, at %(length)s?"), {left: countdownText(length - elapsed), period: periodName(model.period), length: formatTenths(length)}, true))) return;
     enter({type: "period_end", period: model.period, time: length});
   }
 
@@ -679,7 +691,7 @@
     const team = DATA.teams[side];
     const names = DATA.names[side] || {};
     const numbers = [...(skaters ? team.players : []), ...(goalkeepers ? team.goalkeepers : [])].sort((a, b) => a - b);
-    return numbers.map((n) => ({value: n, label: `${n}${names[String(n)] ? ` – ${names[String(n)]}` : ""}${team.goalkeepers.includes(n) ? ` ${t("(G)")}` : ""}`}));
+    return numbers.map((n) => ({value: n, label: `${n}${names[String(n)] ? ` – ${names[String(n)]}` : ""}${team.goalkeepers.includes(n) ? ` ${gettext("(G)")}` : ""}`}));
   }
 
   function selectField(name, label, options, {blank = null, value = null} = {}) {
@@ -691,7 +703,7 @@
 
   // A player the official chooses: the list starts on "Choose…", never on a player (the goalkeeper came first).
   function playerField(name, label, options, extra = []) {
-    const field = selectField(name, label, [...extra, ...options], {blank: t("Choose…")});
+    const field = selectField(name, label, [...extra, ...options], {blank: gettext("Choose…")});
     $("select", field).dataset.label = label;
     return field;
   }
@@ -701,15 +713,15 @@
     if (values[name]) return null;
     const select = $(`#f-${name}`);
     if (select) { select.setAttribute("aria-invalid", "true"); select.focus(); }
-    return t("{field}: choose one ({rule}).", {field: select ? select.dataset.label : name, rule});
+    return interpolate(gettext("%(field)s: choose one (%(rule)s)."), {field: select ? select.dataset.label : name, rule}, true);
   }
 
   function teamField(side) {
-    return selectField("team", t("Team"), SIDES.map((s) => ({value: s, label: `${sideName(s)} (${t(s)})`})), {value: side});
+    return selectField("team", gettext("Team"), SIDES.map((s) => ({value: s, label: `${sideName(s)} (${SIDE_WORDS[s] || s})`})), {value: side});
   }
 
   function timeField(at) {
-    return el("label", {for: "f-time"}, el("span", {}, t("Time in {period} (elapsed, m:ss.t)", {period: periodName(at.period)})),
+    return el("label", {for: "f-time"}, el("span", {}, interpolate(gettext("Time in %(period)s (elapsed, m:ss.t)"), {period: periodName(at.period)}, true)),
       el("input", {name: "time", id: "f-time", value: formatTenths(at.time, true), inputmode: "decimal", required: true}));
   }
 
@@ -749,7 +761,7 @@
 
   function timeOf(values, at) {
     const time = parseTime(values.time);
-    if (time === null) return t("Time: m:ss or m:ss.t, elapsed in the period (R-10).");
+    if (time === null) return gettext("Time: m:ss or m:ss.t, elapsed in the period (R-10).");
     return {period: at.period, time};
   }
 
@@ -771,9 +783,9 @@
     const at = now();
     openDialog(typeName("goal"), [
       teamField(side),
-      playerField("player", t("Scorer"), roster(side)),
-      selectField("assist", t("Assist (at most one, 5.5.11 C)"), roster(side), {blank: t("none")}),
-      check("own_goal", t("Own goal: the scorer is the attacking player credited (5.5.11 D)")),
+      playerField("player", gettext("Scorer"), roster(side)),
+      selectField("assist", gettext("Assist (at most one, 5.5.11 C)"), roster(side), {blank: gettext("none")}),
+      check("own_goal", gettext("Own goal: the scorer is the attacking player credited (5.5.11 D)")),
       timeField(at),
     ], (values) => {
       const missing = chosen(values, "player", "5.5.11 B");
@@ -794,7 +806,7 @@
   function enterGoal(fields) {
     const stop = lastClockEvent();
     if (stop && stop.type === "clock_stop" && stop.period === fields.period && tenthsOf(stop.time) === fields.time) {
-      enter({type: "correction", voids: stop.id}, t("The goal is the stoppage: the clock stop is voided"));
+      enter({type: "correction", voids: stop.id}, gettext("The goal is the stoppage: the clock stop is voided"));
     }
     enter(fields);
   }
@@ -827,17 +839,17 @@
 
   function penaltyDialog(side) {
     const at = now();
-    const search = el("input", {id: "f-search", name: "search", type: "search", placeholder: t("name, number (6.4.30) or signal"), "aria-controls": "f-matches", autocomplete: "off"});
-    const matches = el("ul", {id: "f-matches", class: "matches", role: "listbox", "aria-label": t("Annex C index")});
+    const search = el("input", {id: "f-search", name: "search", type: "search", placeholder: gettext("name, number (6.4.30) or signal"), "aria-controls": "f-matches", autocomplete: "off"});
+    const matches = el("ul", {id: "f-matches", class: "matches", role: "listbox", "aria-label": gettext("Annex C index")});
     const hidden = el("input", {type: "hidden", name: "infraction", id: "f-infraction"});
-    const chosenText = el("p", {class: "chosen", id: "f-chosen", "aria-live": "polite"}, t("No index line chosen (optional)."));
+    const chosenText = el("p", {class: "chosen", id: "f-chosen", "aria-live": "polite"}, gettext("No index line chosen (optional)."));
     const kinds = DATA.penalty_kinds.map((k) => ({value: k, label: kindName(k)}));
-    const bench = () => [{value: BENCH, label: t("bench – no player (bench minor, 6.1.2 D)")}];
+    const bench = () => [{value: BENCH, label: gettext("bench – no player (bench minor, 6.1.2 D)")}];
     let active = -1;
     let shown = [];
     function choose(line) {
       hidden.value = line.code;
-      chosenText.textContent = t("{name} – {article} – index: {penalties}", {name: line.name, article: line.article, penalties: line.penalties.join(" + ") || t("no penalty")});
+      chosenText.textContent = interpolate(gettext("%(name)s – %(article)s – index: %(penalties)s"), {name: line.name, article: line.article, penalties: line.penalties.join(" + ") || gettext("no penalty")}, true);
       if (line.kinds.length) $("#f-penalty").value = line.kinds[0];
       search.value = line.name;
       matches.replaceChildren();
@@ -851,7 +863,7 @@
       active = shown.length ? 0 : -1;
       matches.replaceChildren(...shown.map((line, i) => el("li", {role: "option", id: `m-${line.code}`, "aria-selected": i === active ? "true" : "false",
         onclick: () => choose(line)}, el("strong", {}, line.name), ` ${line.article} · ${line.penalties.join(" + ") || "–"}`,
-        line.signal ? el("span", {class: "muted small"}, ` · ${t("signal: {signal}", {signal: line.signal})}`) : null)));
+        line.signal ? el("span", {class: "muted small"}, ` · ${interpolate(gettext("signal: %(signal)s"), {signal: line.signal}, true)}`) : null)));
     }
     search.addEventListener("input", list);
     search.addEventListener("keydown", (e) => {
@@ -868,12 +880,12 @@
     const running = clockModel().running;
     openDialog(typeName("penalty"), [
       teamField(side),
-      el("label", {for: "f-search", class: "wide"}, el("span", {}, t("Annex C index (name, article or signal)")), search),
+      el("label", {for: "f-search", class: "wide"}, el("span", {}, gettext("Annex C index (name, article or signal)")), search),
       matches, hidden, chosenText,
-      selectField("penalty", t("Penalty"), kinds, {value: "minor"}),
-      playerField("player", t("Player"), roster(side), bench()),
-      selectField("served_by", t("Served by (if not the player)"), roster(side, {goalkeepers: false}), {blank: t("the engine's default")}),
-      check("delayed", t("Signalled: play goes on, assessed at the next stoppage (6.3 B)"), false),
+      selectField("penalty", gettext("Penalty"), kinds, {value: "minor"}),
+      playerField("player", gettext("Player"), roster(side), bench()),
+      selectField("served_by", gettext("Served by (if not the player)"), roster(side, {goalkeepers: false}), {blank: gettext("the engine's default")}),
+      check("delayed", gettext("Signalled: play goes on, assessed at the next stoppage (6.3 B)"), false),
       timeField(at),
     ], (values) => {
       const missing = chosen(values, "player", "6.1.2 D");
@@ -895,10 +907,10 @@
 
   function penaltyShotDialog(side) {
     const at = now();
-    openDialog(t("Penalty shot (6.1.8)"), [
+    openDialog(gettext("Penalty shot (6.1.8)"), [
       teamField(side),
-      playerField("player", t("Shooter"), roster(side, {goalkeepers: false})),
-      check("scored", t("Scored")),
+      playerField("player", gettext("Shooter"), roster(side, {goalkeepers: false})),
+      check("scored", gettext("Scored")),
       timeField(at),
     ], (values) => {
       const missing = chosen(values, "player", "6.1.8");
@@ -913,9 +925,9 @@
 
   function goalkeeperReturnedDialog(side) {
     const at = now();
-    openDialog(t("Goalkeeper in goal"), [
+    openDialog(gettext("Goalkeeper in goal"), [
       teamField(side),
-      selectField("player", t("Goalkeeper"), roster(side, {skaters: false}), {blank: t("the one who left")}),
+      selectField("player", gettext("Goalkeeper"), roster(side, {skaters: false}), {blank: gettext("the one who left")}),
       timeField(at),
     ], (values) => {
       const when = timeOf(values, at);
@@ -935,10 +947,10 @@
     const at = now();
     const fields = [
       teamField(side),
-      selectField("reason", t("Reason (8.1 A)"), DATA.forfeit_reasons.map((r) => ({value: r, label: r}))),
+      selectField("reason", gettext("Reason (8.1 A)"), DATA.forfeit_reasons.map((r) => ({value: r, label: r}))),
     ];
     if (started) fields.push(timeField(at));
-    openDialog(t("Forfeit: the team named forfeits the game (8.1)"), fields, (values) => {
+    openDialog(gettext("Forfeit: the team named forfeits the game (8.1)"), fields, (values) => {
       const event = {type: "forfeit", team: values.team, note: values.reason};
       if (started) {
         const when = timeOf(values, at);
@@ -957,15 +969,15 @@
     const barred = (state && state.shootout && state.shootout.barred && state.shootout.barred[side]) || {};
     return roster(side, {goalkeepers: false}).map((option) => {
       const reason = barred[String(option.value)];
-      return reason ? {...option, disabled: true, label: t("{who} – {reason}", {who: option.label, reason: reasonText(reason)})} : option;
+      return reason ? {...option, disabled: true, label: interpolate(gettext("%(who)s – %(reason)s"), {who: option.label, reason: reasonText(reason)}, true)} : option;
     });
   }
 
   function shootoutDialog(side) {
-    openDialog(t("Shoot-out attempt (1.3 E)"), [
+    openDialog(gettext("Shoot-out attempt (1.3 E)"), [
       teamField(side),
-      playerField("player", t("Shooter"), shooters(side)),
-      check("scored", t("Scored")),
+      playerField("player", gettext("Shooter"), shooters(side)),
+      check("scored", gettext("Scored")),
     ], (values) => {
       const missing = chosen(values, "player", "1.3 E");
       if (missing) return missing;
@@ -988,12 +1000,12 @@
     const refused = type === "timeout" ? timeoutRefusal(side) : null;
     if (refused) {
       const note = $("#controls-note");
-      note.textContent = t("{what}: {reason}", {what: t("{what}: {team}", {what: typeName(type), team: sideName(side)}), reason: refused});
+      note.textContent = interpolate(gettext("%(what)s: %(reason)s"), {what: interpolate(gettext("%(what)s: %(team)s"), {what: typeName(type), team: sideName(side)}, true), reason: refused}, true);
       note.hidden = false;
       return;
     }
     const at = now();
-    const title = (team) => t("{what}: {team}", {what: typeName(type), team: sideName(team)});
+    const title = (team) => interpolate(gettext("%(what)s: %(team)s"), {what: typeName(type), team: sideName(team)}, true);
     openDialog(title(side), [teamField(side), timeField(at)], (values) => {
       const when = timeOf(values, at);
       if (typeof when === "string") return when;
@@ -1009,15 +1021,15 @@
   // known reason is read by its pattern and said with the page's texts; another is shown as the engine says it.
   const REASONS = [
     [/^R-71 \/ 1\.2 B: no time-out at the buzzer that ends period (\d+)$/,
-      (m) => t("No time-out at the buzzer that ends {period}: the same period must resume (R-71, 1.2 B).", {period: periodName(Number(m[1]))})],
+      (m) => interpolate(gettext("No time-out at the buzzer that ends %(period)s: the same period must resume (R-71, 1.2 B)."), {period: periodName(Number(m[1]))}, true)],
     [/^R-71 \/ 5\.5\.2 A: no time-out before period (\d+)'s opening face-off$/,
-      (m) => t("No time-out before the opening face-off of {period} (R-71, 5.5.2 A).", {period: periodName(Number(m[1]))})],
+      (m) => interpolate(gettext("No time-out before the opening face-off of %(period)s (R-71, 5.5.2 A)."), {period: periodName(Number(m[1]))}, true)],
     [/^R-71 \/ 1\.2 B: (no time-out at a period's end or in an intermission|a time-out is called during a period)/,
-      () => t("No time-out at a period's end, in an intermission or outside a period: it is called at a stoppage within a period (R-71, 1.2 B).")],
-    [/^Rule 5\.5\.2 D \/ R-12: no time-out in overtime$/, () => t("No time-out in overtime (5.5.2 D, R-12).")],
+      () => gettext("No time-out at a period's end, in an intermission or outside a period: it is called at a stoppage within a period (R-71, 1.2 B).")],
+    [/^Rule 5\.5\.2 D \/ R-12: no time-out in overtime$/, () => gettext("No time-out in overtime (5.5.2 D, R-12).")],
     [/^R-40: \d+ cannot shoot: /,
-      () => t("may not shoot: goalkeeper, out of the game or penalty time left at the end of overtime (R-40, R-67)")],
-    [/^Rule 1\.3 E \/ R-40: \d+ already shot; /, () => t("already shot: every eligible team-mate shoots first (1.3 E, R-67)")],
+      () => gettext("may not shoot: goalkeeper, out of the game or penalty time left at the end of overtime (R-40, R-67)")],
+    [/^Rule 1\.3 E \/ R-40: \d+ already shot; /, () => gettext("already shot: every eligible team-mate shoots first (1.3 E, R-67)")],
   ];
   function reasonText(reason) {
     for (const [pattern, say] of REASONS) {
@@ -1054,13 +1066,13 @@
   function offerUndo(entry, label) {
     undoTarget = {entry, until: Date.now() + UNDO_MS};
     const toast = $("#undo");
-    $(".what", toast).textContent = t("Entered: {what}.", {what: label});
+    $(".what", toast).textContent = interpolate(gettext("Entered: %(what)s."), {what: label}, true);
     toast.hidden = false;
     clearInterval(undoTimer);
     const tick = () => {
       const left = undoTarget ? Math.ceil((undoTarget.until - Date.now()) / 1000) : 0;
       if (left <= 0) { hideUndo(); return; }
-      $(".left", toast).textContent = t("{n} s", {n: left});
+      $(".left", toast).textContent = interpolate(gettext("%(n)s s"), {n: left}, true);
     };
     tick();
     undoTimer = setInterval(tick, 250);
@@ -1077,12 +1089,12 @@
     const entry = undoTarget.entry;
     undoTarget = null;
     $("#undo").hidden = true;
-    voidEntry(entry.id, t("Undone: {what}", {what: describe(entry)}));
+    voidEntry(entry.id, interpolate(gettext("Undone: %(what)s"), {what: describe(entry)}, true));
   }
 
   function voidEntry(id, label) {
     const entry = findEntry(id);
-    enter({type: "correction", voids: id}, label || t("Voided: {what}", {what: entry ? describe(entry) : t("an entry")}));
+    enter({type: "correction", voids: id}, label || interpolate(gettext("Voided: %(what)s"), {what: entry ? describe(entry) : gettext("an entry")}, true));
   }
   $("#undo .undo-go").addEventListener("click", undo);
 
@@ -1090,11 +1102,11 @@
 
   function showRefusal(rule, message, entry) {
     const banner = $("#refusal");
-    $(".article", banner).textContent = rule ? t("Rule {rule}", {rule}) : t("Refused");
+    $(".article", banner).textContent = rule ? interpolate(gettext("Rule %(rule)s"), {rule}, true) : gettext("Refused");
     // The server's reason after the entry it refuses ("Rule 5.5.2 A: …" once: the article is the heading).
     let reason = String(message || "");
     for (const prefix of [`Rule ${rule}:`, `${rule}:`]) if (rule && reason.startsWith(prefix)) reason = reason.slice(prefix.length).trim();
-    $(".message", banner).textContent = entry ? t("{what}: {reason}", {what: describe(entry), reason}) : reason;
+    $(".message", banner).textContent = entry ? interpolate(gettext("%(what)s: %(reason)s"), {what: describe(entry), reason}, true) : reason;
     banner.hidden = false;
   }
   $("#refusal .dismiss").addEventListener("click", () => { $("#refusal").hidden = true; });
@@ -1103,18 +1115,18 @@
 
   function renderStatus() {
     const net = $("#net");
-    if (S.online === null) { net.textContent = t("Connecting…"); net.className = "pill"; }
-    else if (S.online) { net.textContent = t("Online"); net.className = "pill ok"; }
+    if (S.online === null) { net.textContent = gettext("Connecting…"); net.className = "pill"; }
+    else if (S.online) { net.textContent = gettext("Online"); net.className = "pill ok"; }
     else {
-      net.textContent = t("Offline since {time}", {time: S.offlineSince ? venueTime(S.offlineSince) : "?"}) + (S.offlineReason ? ` (${S.offlineReason})` : "");
+      net.textContent = interpolate(gettext("Offline since %(time)s"), {time: S.offlineSince ? venueTime(S.offlineSince) : "?"}, true) + (S.offlineReason ? ` (${S.offlineReason})` : "");
       net.className = "pill bad";
     }
     const waiting = $("#waiting");
-    waiting.textContent = t("{n} waiting", {n: S.outbox.length});
+    waiting.textContent = interpolate(ngettext("%(n)s waiting", "%(n)s waiting", S.outbox.length), {n: S.outbox.length}, true);
     waiting.className = S.outbox.length ? "pill warn" : "pill";
     waiting.dataset.count = String(S.outbox.length);
     const confirmed = lastConfirmed();
-    $("#confirmed").textContent = confirmed ? t("Last confirmed {time}", {time: venueTime(confirmed)}) : t("Nothing confirmed yet");
+    $("#confirmed").textContent = confirmed ? interpolate(gettext("Last confirmed %(time)s"), {time: venueTime(confirmed)}, true) : gettext("Nothing confirmed yet");
   }
 
   function renderClock() {
@@ -1125,17 +1137,17 @@
     $("#clock").dataset.elapsed = String(elapsed);
     $("#clock").classList.toggle("running", model.running);
     $("#period").textContent = periodName(model.period);
-    $("#clock-note").textContent = t("{time} elapsed", {time: formatTenths(elapsed, true)}) + (model.waiting ? ` · ${t("clock entry waiting")}` : "");
+    $("#clock-note").textContent = interpolate(gettext("%(time)s elapsed"), {time: formatTenths(elapsed, true)}, true) + (model.waiting ? ` · ${gettext("clock entry waiting")}` : "");
     $("#mark").hidden = !(model.period && length - elapsed <= DATA.rules.two_minute_mark && elapsed < length);
     const toggle = $("#clock-toggle");
-    toggle.firstChild.textContent = `${model.running ? t("Stop clock") : t("Start clock")} `;
+    toggle.firstChild.textContent = `${model.running ? gettext("Stop clock") : gettext("Start clock")} `;
     toggle.classList.toggle("running", model.running);
     // Boxes run with the clock: a running penalty's remaining time counts down from the state's.
     const stateElapsed = S.answer ? S.answer.clock.elapsed_tenths : 0;
     const stateRunning = S.answer ? S.answer.clock.period === model.period : false;
     for (const node of document.querySelectorAll(".box li[data-remaining]")) {
       const remaining = Number(node.dataset.remaining) - (node.dataset.status === "running" && stateRunning ? elapsed - stateElapsed : 0);
-      $(".remaining", node).textContent = remaining > 0 || node.dataset.status !== "running" ? countdownText(Math.max(0, remaining)) : t("0:00 time over");
+      $(".remaining", node).textContent = remaining > 0 || node.dataset.status !== "running" ? countdownText(Math.max(0, remaining)) : gettext("0:00 time over");
     }
     $("#period-end").classList.toggle("primary", model.period > 0 && elapsed >= length && model.running === false);
     // The clock running out is the buzzer: the time-out stops being offered then (R-71), without waiting for a render.
@@ -1149,15 +1161,15 @@
     const strength = $("#strength");
     if (state && state.status !== "not_started") {
       const pp = state.power_play;
-      strength.textContent = t("{home} on {away}", {home: state.strength.home, away: state.strength.away}) +
-        ` · ${pp ? t("Power play {team}", {team: sideName(pp)}) : t("even strength")}`;
+      strength.textContent = interpolate(gettext("%(home)s on %(away)s"), {home: state.strength.home, away: state.strength.away}, true) +
+        ` · ${pp ? interpolate(gettext("Power play %(team)s"), {team: sideName(pp)}, true) : gettext("even strength")}`;
       strength.className = pp ? "strength pp" : "strength";
     } else strength.textContent = "";
     const status = state ? state.status : "not_started";
     const next = nextPeriod();
     const startButton = $("#period-start");
     startButton.hidden = !next;
-    startButton.textContent = next ? t("Start {period}", {period: periodName(next)}) : t("Start period");
+    startButton.textContent = next ? interpolate(gettext("Start %(period)s"), {period: periodName(next)}, true) : gettext("Start period");
     $("#period-end").hidden = !(status === "in_progress");
     const note = $("#controls-note");
     if (!note.hidden && !periodEndProblem()) note.hidden = true;  // what kept the period from ending is over
@@ -1169,20 +1181,20 @@
     const state = S.answer ? S.answer.state : null;
     const team = state ? state.teams[side] : null;
     const buttons = [
-      ["goal", t("Goal"), () => goalDialog(side)],
-      ["penalty", t("Penalty"), () => penaltyDialog(side)],
-      ["shot", t("Shot on goal"), () => quick("shot", side)],
-      ["timeout", t("Time-out"), () => quick("timeout", side)],
+      ["goal", gettext("Goal"), () => goalDialog(side)],
+      ["penalty", gettext("Penalty"), () => penaltyDialog(side)],
+      ["shot", gettext("Shot on goal"), () => quick("shot", side)],
+      ["timeout", gettext("Time-out"), () => quick("timeout", side)],
       team && team.goalkeeper_pulled
-        ? ["goalkeeper_returned", t("Goalkeeper back"), () => goalkeeperReturnedDialog(side)]
-        : ["goalkeeper_pulled", t("Goalkeeper pulled"), () => quick("goalkeeper_pulled", side)],
+        ? ["goalkeeper_returned", gettext("Goalkeeper back"), () => goalkeeperReturnedDialog(side)]
+        : ["goalkeeper_pulled", gettext("Goalkeeper pulled"), () => quick("goalkeeper_pulled", side)],
     ];
-    if (team && team.penalty_shots_pending && team.penalty_shots_pending.length) buttons.push(["penalty_shot", t("Penalty shot"), () => penaltyShotDialog(side)]);
-    if (state && state.status === "shootout") buttons.push(["shootout_attempt", t("Shoot-out attempt"), () => shootoutDialog(side)]);
+    if (team && team.penalty_shots_pending && team.penalty_shots_pending.length) buttons.push(["penalty_shot", gettext("Penalty shot"), () => penaltyShotDialog(side)]);
+    if (state && state.status === "shootout") buttons.push(["shootout_attempt", gettext("Shoot-out attempt"), () => shootoutDialog(side)]);
     // 9.1 A, R-50: a captain's protest on the rink, once the engine knows the event.
-    buttons.push(["protest", t("Captain's protest (9.1 A)"), () => quick("protest", side)]);
+    buttons.push(["protest", gettext("Captain's protest (9.1 A)"), () => quick("protest", side)]);
     if (!state || state.status === "not_started" || state.status === "in_progress" || state.status === "intermission") {
-      buttons.push(["forfeit", t("Forfeit (8.1)"), () => forfeitDialog(side)]);
+      buttons.push(["forfeit", gettext("Forfeit (8.1)"), () => forfeitDialog(side)]);
     }
     const refused = timeoutRefusal(side);
     const out = buttons.filter(([type]) => DATA.event_types.includes(type))
@@ -1207,21 +1219,21 @@
       box.replaceChildren(...entries.map((e) => {
         const wait = e.status === "expired" || e.waits_for_stoppage;
         return el("li", {"data-remaining": String(parseTime(e.remaining) ?? 0), "data-status": e.status, class: `box-${e.status}`},
-          el("strong", {}, e.player === null ? t("substitute?") : `#${e.player}`),
-          e.penalized !== e.player && e.penalized !== null ? ` ${t("for #{n}", {n: e.penalized})}` : "",
+          el("strong", {}, e.player === null ? gettext("substitute?") : `#${e.player}`),
+          e.penalized !== e.player && e.penalized !== null ? ` ${interpolate(gettext("for #%(n)s"), {n: e.penalized}, true)}` : "",
           ` ${kindName(e.penalty)} `,
           el("span", {class: "remaining"}, e.countdown || e.remaining),
-          ` ${t(`box:${e.status}`)}`,
-          e.coincidental ? ` · ${t("coincidental")}` : "",
-          wait ? el("em", {}, ` · ${t("returns at the next stoppage")}`) : "",
-          e === firstOut && !wait ? el("em", {}, ` · ${t("returns next")}`) : "");
+          ` ${BOX_WORDS[e.status] || e.status}`,
+          e.coincidental ? ` · ${gettext("coincidental")}` : "",
+          wait ? el("em", {}, ` · ${gettext("returns at the next stoppage")}`) : "",
+          e === firstOut && !wait ? el("em", {}, ` · ${gettext("returns next")}`) : "");
       }));
-      if (!entries.length) box.append(el("li", {class: "muted"}, t("empty")));
+      if (!entries.length) box.append(el("li", {class: "muted"}, gettext("empty")));
       const team = state ? state.teams[side] : null;
       $(`#info-${side}`).textContent = team
-        ? t("Shots {shots} · time-outs this period {used}/{allowed}", {shots: team.shots, used: team.timeouts_used, allowed: DATA.rules.timeouts_per_period}) +
-          ` · ${team.goalkeeper !== null ? t("in goal #{n}", {n: team.goalkeeper}) : t("nobody in goal")}${team.goalkeeper_pulled ? ` ${t("(pulled)")}` : ""}` +
-          `${team.signalled_penalties.length ? ` · ${t("{n} signalled penalty waits for the stoppage", {n: team.signalled_penalties.length})}` : ""}`
+        ? interpolate(gettext("Shots %(shots)s · time-outs this period %(used)s/%(allowed)s"), {shots: team.shots, used: team.timeouts_used, allowed: DATA.rules.timeouts_per_period}, true) +
+          ` · ${team.goalkeeper !== null ? interpolate(gettext("in goal #%(n)s"), {n: team.goalkeeper}, true) : gettext("nobody in goal")}${team.goalkeeper_pulled ? ` ${gettext("(pulled)")}` : ""}` +
+          `${team.signalled_penalties.length ? ` · ${interpolate(ngettext("%(n)s signalled penalty waits for the stoppage", "%(n)s signalled penalties wait for the stoppage", team.signalled_penalties.length), {n: team.signalled_penalties.length}, true)}` : ""}`
         : "";
     }
   }
@@ -1234,8 +1246,8 @@
       for (const side of SIDES) {
         for (const [number, player] of Object.entries(state.players[side] || {})) {
           if (player.out_of_game) continue;
-          if (player.calls === DATA.rules.calls_for_misconduct - 1) out.push(el("li", {class: "warn"}, t("{team} #{n} has {count} penalty calls: the next one adds a misconduct (6.1.7 A).", {team: sideName(side), n: number, count: player.calls})));
-          if (player.stick_infractions === DATA.rules.stick_infractions_for_ejection - 1) out.push(el("li", {class: "warn"}, t("{team} #{n} has {count} stick infractions: the next one is a game ejection (6.1.7 C).", {team: sideName(side), n: number, count: player.stick_infractions})));
+          if (player.calls === DATA.rules.calls_for_misconduct - 1) out.push(el("li", {class: "warn"}, interpolate(gettext("%(team)s #%(n)s has %(count)s penalty calls: the next one adds a misconduct (6.1.7 A)."), {team: sideName(side), n: number, count: player.calls}, true)));
+          if (player.stick_infractions === DATA.rules.stick_infractions_for_ejection - 1) out.push(el("li", {class: "warn"}, interpolate(gettext("%(team)s #%(n)s has %(count)s stick infractions: the next one is a game ejection (6.1.7 C)."), {team: sideName(side), n: number, count: player.stick_infractions}, true)));
         }
       }
       for (const notice of [...state.notices].reverse().slice(0, 6)) {
@@ -1243,7 +1255,7 @@
       }
     }
     const list = el("ul", {}, ...out);
-    $("#warnings").replaceChildren(...(out.length ? [el("h2", {}, t("Warnings and notices")), list] : []));
+    $("#warnings").replaceChildren(...(out.length ? [el("h2", {}, gettext("Warnings and notices")), list] : []));
   }
 
   function renderProposals() {
@@ -1255,31 +1267,31 @@
         const name = DATA.game[side];
         // Who serves: a penalty whose time a substitute serves, still to be named (6.1.2 B, 6.1.3 A, 6.1.5 A).
         for (const entry of state.box[side].filter((e) => e.player === null)) {
-          const select = selectField(`serve-${entry.penalty_id}`, t("{team}: who serves the {penalty} of {who}?", {team: name, penalty: kindName(entry.penalty).toLocaleLowerCase(), who: entry.penalized !== null && entry.penalized !== undefined ? `#${entry.penalized}` : t("the bench")}),
+          const select = selectField(`serve-${entry.penalty_id}`, interpolate(gettext("%(team)s: who serves the %(penalty)s of %(who)s?"), {team: name, penalty: kindName(entry.penalty).toLocaleLowerCase(), who: entry.penalized !== null && entry.penalized !== undefined ? `#${entry.penalized}` : gettext("the bench")}, true),
             roster(side, {goalkeepers: false}).filter((o) => !(state.players[side][String(o.value)] || {}).out_of_game));
           out.push(el("li", {class: "proposal"}, select, el("button", {type: "button", onclick: () => {
             enter({type: "serve", ...now(), team: side, penalty: entry.penalty_id, player: int($("select", select).value)});
-          }}, t("Confirm server"))));
+          }}, gettext("Confirm server"))));
         }
         // The goalkeeper's replacement (6.1.5 B, 6.1.6 B): the engine proposes, the officials confirm.
         const replacement = team.goalkeeper_replacement;
         if (replacement && !replacement.confirmed) {
-          const select = selectField(`gk-${side}`, t("{team}: #{n} sent off ({article}); in goal:", {team: name, n: replacement.replaces, article: replacement.article}),
+          const select = selectField(`gk-${side}`, interpolate(gettext("%(team)s: #%(n)s sent off (%(article)s); in goal:"), {team: name, n: replacement.replaces, article: replacement.article}, true),
             roster(side).filter((o) => !(state.players[side][String(o.value)] || {}).out_of_game), {value: replacement.proposed});
           out.push(el("li", {class: "proposal"}, select, el("button", {type: "button", onclick: () => {
             enter({type: "goalkeeper_replaced", ...now(), team: side, player: int($("select", select).value)});
-          }}, replacement.proposed !== null ? t("Confirm (engine proposes #{n})", {n: replacement.proposed}) : t("Confirm"))));
+          }}, replacement.proposed !== null ? interpolate(gettext("Confirm (engine proposes #%(n)s)"), {n: replacement.proposed}, true) : gettext("Confirm"))));
         }
         // The captain's choice of who returns first when two penalties end together (6.2.2 C).
         const running = state.box[side].filter((e) => e.status === "running" && e.player !== null);
         const together = running.filter((e) => running.some((o) => o !== e && o.remaining === e.remaining));
         if (together.length >= 2) {
-          out.push(el("li", {class: "proposal"}, `${t("{team}: captain's choice, who returns first (6.2.2 C)?", {team: name})} `,
+          out.push(el("li", {class: "proposal"}, `${interpolate(gettext("%(team)s: captain's choice, who returns first (6.2.2 C)?"), {team: name}, true)} `,
             ...together.map((e) => el("button", {type: "button", onclick: () => enter({type: "return_first", ...now(), team: side, player: e.player})}, `#${e.player}`))));
         }
       }
     }
-    $("#proposals").replaceChildren(...(out.length ? [el("h2", {}, t("To confirm")), el("ul", {}, ...out)] : []));
+    $("#proposals").replaceChildren(...(out.length ? [el("h2", {}, gettext("To confirm")), el("ul", {}, ...out)] : []));
   }
 
   // A device as the bar names it: a device-made UUID by its first eight characters, as the sign-in badge does.
@@ -1293,16 +1305,16 @@
     for (const line of S.serverLog) {
       const mine = S.localLog.has(line.id);
       rows.push({id: line.id, entry: line.event, status: voided.has(line.id) ? "voided" : "confirmed",
-        who: `${line.entered_by} · ${t("Device {device}", {device: shortDevice(line.device)})}${mine ? ` ${t("(this device)")}` : ""}`, sequence: line.sequence});
+        who: `${line.entered_by} · ${interpolate(gettext("Device %(device)s"), {device: shortDevice(line.device)}, true)}${mine ? ` ${gettext("(this device)")}` : ""}`, sequence: line.sequence});
     }
-    for (const row of S.outbox) if (!serverIds.has(row.entry.id)) rows.push({id: row.entry.id, entry: row.entry, status: voided.has(row.entry.id) ? "voided, waiting" : "waiting", who: t("this device")});
-    for (const logged of S.localLog.values()) if (logged.status === "refused") rows.push({id: logged.id, entry: logged.entry, status: "refused", who: withoutIds(logged.message || (logged.rule ? t("Rule {rule}", {rule: logged.rule}) : ""))});
+    for (const row of S.outbox) if (!serverIds.has(row.entry.id)) rows.push({id: row.entry.id, entry: row.entry, status: voided.has(row.entry.id) ? "voided, waiting" : "waiting", who: gettext("this device")});
+    for (const logged of S.localLog.values()) if (logged.status === "refused") rows.push({id: logged.id, entry: logged.entry, status: "refused", who: withoutIds(logged.message || (logged.rule ? interpolate(gettext("Rule %(rule)s"), {rule: logged.rule}, true) : ""))});
     const items = rows.map((row) => el("li", {class: `log-${row.status.split(",")[0]}`, "data-id": row.id, "data-status": row.status},
       el("span", {class: "what"}, describe(row.entry)), " ",
-      el("span", {class: "status"}, t(`status:${row.status}`)), " ",
+      el("span", {class: "status"}, STATUS_WORDS[row.status] || row.status), " ",
       el("span", {class: "muted small"}, row.who),
       row.status === "confirmed" || row.status === "waiting"
-        ? el("button", {type: "button", class: "void", onclick: () => { if (confirm(t("Void: {what}?", {what: describe(row.entry)}))) voidEntry(row.id); }}, t("Void"))
+        ? el("button", {type: "button", class: "void", onclick: () => { if (confirm(interpolate(gettext("Void: %(what)s?"), {what: describe(row.entry)}, true))) voidEntry(row.id); }}, gettext("Void"))
         : null));
     $("#log").replaceChildren(...items.reverse());
   }
@@ -1376,11 +1388,11 @@
       when = loaded.toLocaleString(document.documentElement.lang || [], {weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: DATA.game.zone || undefined});
     } catch (error) { when = loaded.toLocaleString(); }
     if (worker && cached) {
-      badge.textContent = today ? t("Ready offline (loaded {when})", {when}) : t("Loaded {when}: re-load on game day (Safari may clear storage after 7 days)", {when});
+      badge.textContent = today ? interpolate(gettext("Ready offline (loaded %(when)s)"), {when}, true) : interpolate(gettext("Loaded %(when)s: re-load on game day (Safari may clear storage after 7 days)"), {when}, true);
       badge.className = today ? "pill ok" : "pill warn";
       badge.dataset.ready = today ? "yes" : "stale";
     } else {
-      badge.textContent = t("Not ready offline: this browser keeps the entries, but the page needs the network to reload");
+      badge.textContent = gettext("Not ready offline: this browser keeps the entries, but the page needs the network to reload");
       badge.className = "pill warn";
       badge.dataset.ready = "no";
     }
