@@ -26,7 +26,7 @@ from django.conf import settings
 from django.db.models import Sum
 from django.http import JsonResponse
 from django.shortcuts import render
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 
 def failures_toward_lockout(per_address: int, per_account: int, *, address_limit: int, account_limit: int) -> int:
@@ -59,21 +59,20 @@ def is_locked_out(request) -> bool:
 
 
 def lockout_message() -> str:
-    """What a locked-out login is told: for how long, and how to be unlocked sooner (the page says the same)."""
+    """What a locked-out login is told: for how long, and how to be unlocked sooner (the page's words)."""
     hours = settings.AXES_COOLOFF_TIME
-    return ngettext(
-        "Too many wrong passwords for this login: it is locked for %(hours)s hour (%(address_limit)s failures "
-        "from one address, or %(account_limit)s from any addresses). Wait until then, or ask an IHTC executive to "
-        "unlock it now.",
+    locked = ngettext(
+        "Too many wrong passwords for this login: it is locked for %(hours)s hour (%(address_limit)s failures from "
+        "one address, or %(account_limit)s from any addresses).",
         "Too many wrong passwords for this login: it is locked for %(hours)s hours (%(address_limit)s failures "
-        "from one address, or %(account_limit)s from any addresses). Wait until then, or ask an IHTC executive to "
-        "unlock it now.",
+        "from one address, or %(account_limit)s from any addresses).",
         hours,
     ) % {
         "hours": hours,
         "address_limit": settings.AXES_FAILURE_LIMIT,
         "account_limit": settings.AXES_ACCOUNT_FAILURE_LIMIT,
     }
+    return f"{locked} {gettext('Wait until then, or ask an IHTC executive to unlock it now.')}"
 
 
 def lockout_response(request, original_response=None, credentials=None):
