@@ -331,3 +331,32 @@ def test_a_refused_token_is_documented_as_a_401_and_a_refused_caller_as_a_403(sc
         assert "not allowed" in responses["403"]["description"]
     missing = [(m, p) for p, m, operation in _operations(schema) if "401" not in operation["responses"]]
     assert missing == [("post", "/api/auth/token/")]
+
+
+def test_the_protest_incident_key_and_the_sheet_entries_say_their_format(schema):
+    """Issue 29: the formats the services check are in the schema (pattern, nullability, description, example)."""
+    import re
+
+    from discipline.protests import INCIDENT_KEY_PATTERN
+
+    components = schema["components"]["schemas"]
+    for key in (
+        components["ProtestFileInputRequest"]["properties"]["incident"],
+        components["Incident"]["properties"]["key"],
+    ):
+        assert key["pattern"] == INCIDENT_KEY_PATTERN
+        assert re.fullmatch(key["pattern"], key["example"])
+        assert "mark:<id>" in key["description"] and "event:<uuid>" in key["description"]
+    events = components["SheetEventsInputRequest"]["properties"]["events"]
+    entry = events["items"]
+    assert {"id", "type", "device_time"} <= set(entry["required"]) and "clock_offset_ms" not in entry["required"]
+    device_time, offset = entry["properties"]["device_time"], entry["properties"]["clock_offset_ms"]
+    assert device_time["format"] == "date-time" and not device_time.get("nullable")
+    assert "never null" in device_time["description"] and "R-10" in device_time["description"]
+    assert offset["nullable"] is True and "unknown" in offset["description"]
+    assert entry["properties"]["id"]["format"] == "uuid"
+    assert [e["clock_offset_ms"] for e in events["example"]] == [-350, None]
+    assert all(set(entry["required"]) <= set(e) for e in events["example"])
+    assert "never null" in events["description"]
+    log_line = components["SheetLogLine"]["properties"]
+    assert log_line["clock_offset_ms"]["nullable"] is True and "null" in log_line["clock_offset_ms"]["description"]
