@@ -91,7 +91,11 @@ class TokenView(ServiceAnswerMixin, APIView):
         examples=[
             OpenApiExample(
                 "A federation's script",
-                value={"username": "fed-script", "password": "its password", "name": "registrations sync"},  # pragma: allowlist secret
+                value={
+                    "username": "fed-script",
+                    "password": "its password",  # pragma: allowlist secret
+                    "name": "registrations sync",
+                },
                 request_only=True,
             ),
         ],

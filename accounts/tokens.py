@@ -78,9 +78,7 @@ def token_list(request):
     created = None
     form = TokenForm(request.POST or None, request=request)
     if request.method == "POST" and form.is_valid():
-        token, created = token_issue(
-            user=request.user, name=form.cleaned_data["name"], days=form.cleaned_data["days"]
-        )
+        token, created = token_issue(user=request.user, name=form.cleaned_data["name"], days=form.cleaned_data["days"])
         form = TokenForm(request=request)
     tokens = ApiToken.objects.filter(user=request.user)
     return render(request, "accounts/tokens.html", {"form": form, "tokens": tokens, "created": created})

@@ -2309,7 +2309,11 @@ TARGETS += [
         "name": "api token exchange (wrong password)",
         "method": "post",
         "url": lambda w: reverse("accounts-api:token"),
-        "data": lambda w: {"username": w["token_owner"].username, "password": "not-it", "name": "matrix"},  # pragma: allowlist secret
+        "data": lambda w: {
+            "username": w["token_owner"].username,
+            "password": "not-it",  # pragma: allowlist secret
+            "name": "matrix",
+        },
         "expect": expect(400),
     },
     {

@@ -47,7 +47,9 @@ def test_a_login_and_password_make_a_named_token_that_opens_the_api(client):
 def test_the_token_lives_the_days_asked_from_1_to_365(client):
     user = UserFactory()
     for days in (1, 365):
-        response = exchange(client, username=user.username, password=TEST_PASSWORD, name=f"d{days}", expires_in_days=days)
+        response = exchange(
+            client, username=user.username, password=TEST_PASSWORD, name=f"d{days}", expires_in_days=days
+        )
         assert response.status_code == 201
     lives = {t.name: t.expiry - t.created for t in ApiToken.objects.filter(user=user)}
     assert {name: round(life / datetime.timedelta(days=1)) for name, life in lives.items()} == {"d1": 1, "d365": 365}
@@ -110,10 +112,14 @@ def test_wrong_passwords_lock_the_login_as_on_the_login_page_and_a_locked_one_ge
     response = exchange(client, username=user.username, password=TEST_PASSWORD, name="script")
     assert response.status_code == 403 and "locked" in response.json()["detail"]
     assert not ApiToken.objects.exists()
-    page = Client().post(reverse("login"), {"username": user.username, "password": TEST_PASSWORD}, REMOTE_ADDR="203.0.113.7")
+    page = Client().post(
+        reverse("login"), {"username": user.username, "password": TEST_PASSWORD}, REMOTE_ADDR="203.0.113.7"
+    )
     assert page.status_code == 429
     # Another address is not locked out (per login and address, accounts.lockout).
-    assert exchange(client, ip="198.51.100.9", username=user.username, password=TEST_PASSWORD, name="s").status_code == 201
+    assert (
+        exchange(client, ip="198.51.100.9", username=user.username, password=TEST_PASSWORD, name="s").status_code == 201
+    )
 
 
 def test_failures_on_the_login_page_count_toward_the_exchange(client):
@@ -128,7 +134,10 @@ def test_guesses_from_many_addresses_lock_the_login_too(client):
     """The per-login limit (10 from any addresses) holds for the exchange as for the login page."""
     user = UserFactory()
     for i in range(9):
-        assert exchange(client, ip=f"198.51.100.{i + 1}", username=user.username, password=WRONG, name="s").status_code == 400
+        assert (
+            exchange(client, ip=f"198.51.100.{i + 1}", username=user.username, password=WRONG, name="s").status_code
+            == 400
+        )
     response = exchange(client, ip="198.51.100.200", username=user.username, password=WRONG, name="s")
     assert response.status_code == 403
     response = exchange(client, ip="192.0.2.1", username=user.username, password=TEST_PASSWORD, name="s")

@@ -227,7 +227,9 @@ def test_a_draft_is_no_such_championship_to_who_may_not_see_it():
     response = client.post("/api/entries/", {"championship": draft.pk, "federation": federation.pk}, format="json")
     missing = client.post("/api/entries/", {"championship": 999999, "federation": federation.pk}, format="json")
     assert response.status_code == missing.status_code == 400
-    assert response.json()["championship"] == [m.replace("999999", str(draft.pk)) for m in missing.json()["championship"]]
+    assert response.json()["championship"] == [
+        m.replace("999999", str(draft.pk)) for m in missing.json()["championship"]
+    ]
     assert "published" not in str(response.json())
     assert not TeamEntry.objects.filter(championship=draft).exists()
     draft.published = True
