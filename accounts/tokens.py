@@ -6,7 +6,8 @@ person sees and revokes only their own tokens: another's token is a 404, as if i
 Making a token (which may live a year) asks for the person's password again, so an open session alone (a
 borrowed computer, a stolen cookie) cannot make one. The password is checked through ``authenticate``: a wrong
 one counts toward the login lockout (django-axes), and a locked-out login makes no token. A new password revokes
-every token (``accounts.models.User.save``).
+every token (``accounts.models.User.save``). A script exchanges a login and password for a token through the API
+(``accounts.token_api``), with the same lockout.
 """
 
 import datetime
@@ -24,6 +25,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from .models import ApiToken
 
 LIFETIMES_DAYS = [30, 90, 365]
+# The API's token exchange takes any whole number of days up to a year (accounts.token_api).
+MAX_LIFETIME_DAYS = 365
+
+
+def token_issue(*, user, name: str, days: int) -> tuple[ApiToken, str]:
+    """Make a named token of ``user`` that expires in ``days`` days; return it and its text, shown only once."""
+    return ApiToken.objects.create(user=user, expiry=datetime.timedelta(days=days), name=name)
 
 
 class TokenForm(forms.Form):
@@ -70,11 +78,7 @@ def token_list(request):
     created = None
     form = TokenForm(request.POST or None, request=request)
     if request.method == "POST" and form.is_valid():
-        token, created = ApiToken.objects.create(
-            user=request.user,
-            expiry=datetime.timedelta(days=form.cleaned_data["days"]),
-            name=form.cleaned_data["name"],
-        )
+        token, created = token_issue(user=request.user, name=form.cleaned_data["name"], days=form.cleaned_data["days"])
         form = TokenForm(request=request)
     tokens = ApiToken.objects.filter(user=request.user)
     return render(request, "accounts/tokens.html", {"form": form, "tokens": tokens, "created": created})

@@ -149,9 +149,34 @@ class ProtestDetailSerializer(ProtestSerializer):
         return rows
 
 
+_INCIDENT_KEY_HELP = (
+    "``mark:<id>`` for an administrative protest made before the start (9.1 B), ``event:<uuid>`` for an on-rink "
+    "protest (9.1 A) or an incident on the sheet (9.1 C), exactly as games/{id}/protest-incidents/ lists it."
+)
+_INCIDENT_KEY_SCHEMA = {
+    "type": "string",
+    "pattern": svc.INCIDENT_KEY_PATTERN,
+    "maxLength": 80,
+    "example": "event:5d2c9a47-8e11-4f0b-b6a3-7c4e1d9f0a52",
+}
+
+
+@extend_schema_field(_INCIDENT_KEY_SCHEMA)
+class IncidentKeyField(serializers.RegexField):
+    """An incident's key (``protests.Incident.key``): ``mark:<id>`` or ``event:<uuid>``."""
+
+    default_error_messages = {
+        "invalid": "Rule 9.1: an incident is named by its key, mark:<id> or event:<uuid>, as the game's "
+        "protest incidents list it."
+    }
+
+    def __init__(self, **kwargs):
+        super().__init__(svc.INCIDENT_KEY_PATTERN, max_length=80, **kwargs)
+
+
 class IncidentSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=ProtestKind.choices)
-    key = serializers.CharField(help_text="What ``incident`` names when filing.")
+    key = IncidentKeyField(help_text=f"What ``incident`` names when filing: {_INCIDENT_KEY_HELP}")
     label = serializers.CharField()
     at = serializers.DateTimeField(
         allow_null=True, help_text="The server time anchoring the deadline (R-51); null: the game has not ended."
@@ -170,7 +195,7 @@ class ProtestFileInput(serializers.Serializer):
         help_text="The protesting team; optional when you manage only one of the game's teams.",
     )
     kind = serializers.ChoiceField(choices=ProtestKind.choices)
-    incident = serializers.CharField(max_length=80, help_text="An incident's ``key`` (games/{id}/protest-incidents/).")
+    incident = IncidentKeyField(help_text=f"The incident's ``key``: {_INCIDENT_KEY_HELP}")
     statement = serializers.CharField(required=False, allow_blank=True, default="", help_text="The written protest.")
     attachments = serializers.ListField(child=serializers.FileField(), required=False, default=list)
 

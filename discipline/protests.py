@@ -92,6 +92,11 @@ def game_end_at(game: Game) -> datetime.datetime | None:
     return received or sheet_decided_at(game) or game.finalized_at
 
 
+# An incident's key (``Incident.key``): a protest mark made before the start (9.1 B) by its id, or a sheet event (an
+# on-rink protest, 9.1 A; an incident, 9.1 C) by its UUID, as ``incidents_of`` writes them.
+INCIDENT_KEY_PATTERN = r"^(mark:[1-9][0-9]*|event:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$"
+
+
 @dataclass(frozen=True)
 class Incident:
     """Something a protest of ``kind`` can be about, as the game's records hold it, with its anchor time."""

@@ -30,15 +30,89 @@ _NOT_FOUND = OpenApiResponse(description="No such game.")
 _FORBIDDEN = OpenApiResponse(description="Not one of the game's officials, nor staff who direct its championship.")
 
 
+# One entry of a batch as ``services.check_entries`` reads it (R-10): an engine event plus the device's envelope.
+# The schema says what the checks refuse: ``device_time`` is required and never null, ``clock_offset_ms`` may be.
+_EXAMPLE_ENTRIES = [
+    {
+        "id": "0b6f1f6e-3c57-4c1e-9a8e-2f0a6f3e8d21",
+        "type": "period_start",
+        "period": 1,
+        "device_time": "2026-12-07T18:30:00.120+01:00",
+        "clock_offset_ms": -350,
+    },
+    {
+        "id": "5d2c9a47-8e11-4f0b-b6a3-7c4e1d9f0a52",
+        "type": "goal",
+        "period": 1,
+        "time": "3:12",
+        "team": "home",
+        "player": 5,
+        "assists": [6],
+        "device_time": "2026-12-07T18:35:41.900+01:00",
+        "clock_offset_ms": None,
+    },
+]
+SHEET_ENTRY_SCHEMA = {
+    "type": "object",
+    "description": "An engine event (docs/game-scripts.md, 'Events': its `type` and that type's fields) with the "
+    "device's envelope: `id`, `device_time` and `clock_offset_ms`. No `seq`: the server gives the sequence.",
+    "properties": {
+        "id": {
+            "type": "string",
+            "format": "uuid",
+            "description": "R-10: made on the device, once per entry; an id already stored is acknowledged as a "
+            "duplicate, never stored twice.",
+        },
+        "type": {
+            "type": "string",
+            "description": "The event's type (docs/game-scripts.md): period_start, clock_start, clock_stop, goal, "
+            "penalty, timeout, correction...",
+        },
+        "device_time": {
+            "type": "string",
+            "format": "date-time",
+            "description": "R-10: the device's clock when the entry was made, ISO 8601 with its UTC offset. Required "
+            "and never null: an entry without it, with null or without an offset is refused (400, R-10).",
+        },
+        "clock_offset_ms": {
+            "type": "integer",
+            "nullable": True,
+            "description": "The device's clock minus the server's, in whole milliseconds, as the device measured "
+            "it against the sheet's `server_time`. Null, or left out, when unknown: the "
+            "server then takes the time it received the entry. A fraction is refused (R-10).",
+        },
+    },
+    "required": ["id", "type", "device_time"],
+    "example": _EXAMPLE_ENTRIES[0],
+}
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": SHEET_ENTRY_SCHEMA,
+        "minItems": 1,
+        "maxItems": services.MAX_BATCH,
+        "example": _EXAMPLE_ENTRIES,
+    }
+)
+class SheetEntriesField(serializers.ListField):
+    """The batch's entries, each checked by ``services.check_entries`` (R-10) and then by the engine."""
+
+    child = serializers.DictField()
+
+
 class SheetEventsInputSerializer(serializers.Serializer):
-    device = serializers.CharField(max_length=64, help_text="The id the entering device gives itself.")
-    events = serializers.ListField(
-        child=serializers.DictField(),
+    device = serializers.CharField(
+        max_length=64, help_text="The id the entering device gives itself (the one it signed in with)."
+    )
+    events = SheetEntriesField(
         allow_empty=False,
         max_length=services.MAX_BATCH,
-        help_text="Entries in the order made: an engine event (docs/game-scripts.md) with `id` (a UUID made on "
-        "the device), `device_time` (ISO 8601 with offset) and `clock_offset_ms` (device minus server; null if "
-        "unknown). No `seq`: the server gives the sequence.",
+        help_text="Entries in the order made, at most 500: each an engine event (docs/game-scripts.md) with `id` "
+        "(a UUID made on the device), `device_time` (ISO 8601 with its offset; never null, R-10) and "
+        "`clock_offset_ms` (device minus server in whole milliseconds; null when unknown). No `seq`: the server "
+        "gives the sequence.",
     )
 
 
@@ -60,7 +134,9 @@ class SheetEntryAnswerSerializer(SheetStateSerializer):
 
 
 class RefusalDetailSerializer(serializers.Serializer):
-    event_id = serializers.CharField(allow_null=True)
+    event_id = serializers.CharField(
+        allow_null=True, help_text="The refused event's `id` (a UUID); null when no one event is at fault."
+    )
     rule = serializers.CharField(help_text="The article or R-id the refused event breaks.")
     field = serializers.CharField(allow_null=True)
     stored = serializers.BooleanField(help_text="The event named is a stored one the batch conflicts with.")
@@ -86,8 +162,15 @@ class SheetLogLineSerializer(serializers.Serializer):
     entered_by = serializers.CharField(source="event.entered_by.username")
     device = serializers.CharField(source="event.device")
     received_at = serializers.DateTimeField(source="event.received_at")
-    device_time = serializers.DateTimeField(source="event.device_time")
-    clock_offset_ms = serializers.IntegerField(source="event.clock_offset_ms", allow_null=True)
+    device_time = serializers.DateTimeField(
+        source="event.device_time", help_text="R-10: the entering device's clock when the entry was made."
+    )
+    clock_offset_ms = serializers.IntegerField(
+        source="event.clock_offset_ms",
+        allow_null=True,
+        help_text="The device's clock minus the server's in milliseconds, as sent; null: unknown (the entry is "
+        "anchored at `received_at`).",
+    )
     voided_by = serializers.UUIDField(allow_null=True, help_text="The correction that voids it (null: it counts).")
 
 

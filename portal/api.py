@@ -132,7 +132,8 @@ class ApiRootView(APIView):
     @extend_schema(
         summary="The API root: links to the documentation, the schema and every collection",
         description="Anyone may read it. Each collection is a paged list (``?page=``); what a caller sees in it "
-        "depends on the roles of the logged-in user (HTTP Basic or the portal's session).",
+        "depends on the roles of the logged-in user (an API token from POST auth/token/, or the portal's "
+        "session).",
         responses={200: ApiRootSerializer},
     )
     def get(self, request):

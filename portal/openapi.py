@@ -4,11 +4,11 @@ drf-spectacular describes each view; ``PortalAutoSchema`` adds what the
 portal does the same way everywhere, so the schema says what the answers are:
 
 - the refusals: 400 (the field -> messages map of ``portal.api.exception_handler``,
-  or ``{"detail": ...}`` for a body that does not parse), 403 (not logged in,
-  wrong credentials or not allowed; the session authenticator comes first, so
-  DRF answers 403 rather than 401), 404 (no such object, or one the caller may
-  not know of; a page beyond the last) and 409 (a write that lost to a
-  concurrent one), each with its body;
+  or ``{"detail": ...}`` for a body that does not parse), 401 (a token the portal
+  does not know: unknown, expired or revoked, with ``WWW-Authenticate: Token``;
+  ``accounts.authentication``), 403 (no credentials, or a known caller who may not),
+  404 (no such object, or one the caller may not know of; a page beyond the last)
+  and 409 (a write that lost to a concurrent one), each with its body;
 - pages and filters only on ``list`` actions: an extra action answering a list
   (a roster, the standings, generated games) answers a bare list, unfiltered;
   ``?search=`` only where the view searches (``search_fields``);
@@ -25,6 +25,7 @@ from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
 from rest_framework import filters, permissions
+from rest_framework.authentication import BaseAuthentication
 
 from .filters import _NUMBER_FILTERS, MAX_ID
 
@@ -43,7 +44,9 @@ FIELD_ERRORS_SCHEMA = {
 
 REFUSALS = {
     "400": "Bad input: the field and the rule it breaks (nothing is changed).",
-    "403": "Not logged in, wrong credentials, or not allowed for this user.",
+    "401": "The token sent is unknown, expired or revoked (answered with ``WWW-Authenticate: Token``): get a new "
+    "one (the token exchange, POST auth/token/).",
+    "403": "No credentials (no token, no session), or not allowed for this user.",
     "404": "No such object, or one you may not see; for a list, a page beyond the last.",
     "409": "A change saved at the same time conflicts with this one; reload and try again.",
 }
@@ -91,8 +94,17 @@ class PortalAutoSchema(AutoSchema):
                 return True
         return False
 
+    def _answers_401(self) -> bool:
+        """Whether a refused credential is a 401: the first authenticator names a scheme (DRF asks it only)."""
+        authenticators = self.view.get_authenticators()
+        return bool(authenticators) and type(authenticators[0]).authenticate_header is not (
+            BaseAuthentication.authenticate_header
+        )
+
     def _refusals(self) -> list[str]:
         codes = ["403"]
+        if self._answers_401():
+            codes.append("401")
         has_query = any(p.get("in") == "query" for p in self._get_parameters())
         if self.method not in permissions.SAFE_METHODS or has_query:
             codes.append("400")

@@ -332,13 +332,14 @@ EMAIL_TIMEOUT = env.int("DJANGO_EMAIL_TIMEOUT", default=20)
 # --- REST API -----------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        # API clients send a per-user token ("Authorization: Token ...", made on the "API tokens" page); the
-        # pages' own calls use the session. No HTTP Basic: no password travels with every request, and a script
-        # looping on a wrong password cannot lock its owner out (django-axes).
-        # The session first: DRF answers a refusal with the first class's header, so every refusal (a missing,
-        # wrong or revoked token included) stays the 403 the schema documents (portal.openapi).
+        # API clients send a per-user token ("Authorization: Token ...", made on the "API tokens" page or by
+        # POST api/auth/token/); the pages' own calls use the session. No HTTP Basic: no password travels with every
+        # request, and a script looping on a wrong password cannot lock its owner out (django-axes).
+        # The token first: DRF answers a failed authentication with the first class's header, so an unknown,
+        # expired or revoked token is a 401 with "WWW-Authenticate: Token"; a request with no token stays a 403
+        # (accounts.authentication, portal.openapi).
+        "accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "knox.auth.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # JSON first (a too-deep body is a 400), then the forms and file uploads DRF parses by default.

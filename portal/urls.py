@@ -43,6 +43,7 @@ urlpatterns = [
     path("discipline/", include("discipline.urls")),
     path("reports/", include("reports.urls")),
     path("api/", ApiRootView.as_view(), name="api-root"),
+    path("api/", include("accounts.api_urls")),
     path("api/", include("federation.api_urls")),
     path("api/", include("tournaments.api_urls")),
     path("api/", include("games.api_urls")),

@@ -295,3 +295,68 @@ def test_ids_are_declared_from_1_in_the_path_and_the_filters(schema):
     assert games["starts_before"]["minLength"] == 1
     lineup = schema["paths"]["/api/lineups/{id}/"]["get"]["parameters"][0]
     assert lineup["schema"] == {"type": "integer", "minimum": 1, "maximum": MAX_ID}
+
+
+def test_the_token_exchange_and_revocation_are_documented(schema):
+    """Issue 29 (accounts.token_api): the request, the 201 answer and the refusals of POST and DELETE auth/token/."""
+    item = schema["paths"]["/api/auth/token/"]
+    post, delete = item["post"], item["delete"]
+    assert post["security"] == [{}]  # no token nor session needed to get one
+    body = schema["components"]["schemas"]["TokenExchangeInputRequest"]
+    assert set(body["required"]) == {"username", "password", "name"}
+    assert body["additionalProperties"] is False
+    days = body["properties"]["expires_in_days"]
+    assert (days["minimum"], days["maximum"], days["default"]) == (1, 365, 30)
+    assert body["properties"]["password"]["writeOnly"] is True
+    assert _response_schema(schema, "/api/auth/token/", "post", "201") == {"$ref": "#/components/schemas/Token"}
+    assert set(schema["components"]["schemas"]["Token"]["required"]) == {"token", "name", "expires"}
+    assert {"201", "400", "403"} <= set(post["responses"]) and "401" not in post["responses"]
+    assert "lockout" in post["responses"]["400"]["description"]
+    assert "locked" in post["responses"]["403"]["description"]
+    assert delete["security"] == [{"knoxApiToken": []}]
+    assert {"204", "401", "403"} <= set(delete["responses"])
+
+
+def test_a_refused_token_is_documented_as_a_401_and_a_refused_caller_as_a_403(schema):
+    """Every operation that reads a token may answer 401 (unknown, expired or revoked token), public reads too."""
+    for path, method in (
+        ("/api/people/", "get"),
+        ("/api/championships/", "get"),
+        ("/api/passports/{id}/", "patch"),
+        ("/api/auth/token/", "delete"),
+    ):
+        responses = schema["paths"][path][method]["responses"]
+        assert "WWW-Authenticate: Token" in responses["401"]["description"], (path, method)
+        assert responses["401"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+        assert "not allowed" in responses["403"]["description"]
+    missing = [(m, p) for p, m, operation in _operations(schema) if "401" not in operation["responses"]]
+    assert missing == [("post", "/api/auth/token/")]
+
+
+def test_the_protest_incident_key_and_the_sheet_entries_say_their_format(schema):
+    """Issue 29: the formats the services check are in the schema (pattern, nullability, description, example)."""
+    import re
+
+    from discipline.protests import INCIDENT_KEY_PATTERN
+
+    components = schema["components"]["schemas"]
+    for key in (
+        components["ProtestFileInputRequest"]["properties"]["incident"],
+        components["Incident"]["properties"]["key"],
+    ):
+        assert key["pattern"] == INCIDENT_KEY_PATTERN
+        assert re.fullmatch(key["pattern"], key["example"])
+        assert "mark:<id>" in key["description"] and "event:<uuid>" in key["description"]
+    events = components["SheetEventsInputRequest"]["properties"]["events"]
+    entry = events["items"]
+    assert {"id", "type", "device_time"} <= set(entry["required"]) and "clock_offset_ms" not in entry["required"]
+    device_time, offset = entry["properties"]["device_time"], entry["properties"]["clock_offset_ms"]
+    assert device_time["format"] == "date-time" and not device_time.get("nullable")
+    assert "never null" in device_time["description"] and "R-10" in device_time["description"]
+    assert offset["nullable"] is True and "unknown" in offset["description"]
+    assert entry["properties"]["id"]["format"] == "uuid"
+    assert [e["clock_offset_ms"] for e in events["example"]] == [-350, None]
+    assert all(set(entry["required"]) <= set(e) for e in events["example"])
+    assert "never null" in events["description"]
+    log_line = components["SheetLogLine"]["properties"]
+    assert log_line["clock_offset_ms"]["nullable"] is True and "null" in log_line["clock_offset_ms"]["description"]

@@ -2299,6 +2299,39 @@ TARGETS += [
 ]
 
 
+OBJECTS["token_owner"] = lambda w: UserFactory()
+
+# The API's token exchange (issue 29, accounts.token_api): anyone trades a login and password for a token (the
+# session plays no part: the body's login gets it); the revocation knows its caller only by the token it revokes,
+# so a session alone is refused (tests/accounts/test_token_api.py sends tokens).
+TARGETS += [
+    {
+        "name": "api token exchange",
+        "method": "post",
+        "url": lambda w: reverse("accounts-api:token"),
+        "data": lambda w: {"username": w["token_owner"].username, "password": TEST_PASSWORD, "name": "matrix"},
+        "expect": expect(201),
+    },
+    {
+        "name": "api token exchange (wrong password)",
+        "method": "post",
+        "url": lambda w: reverse("accounts-api:token"),
+        "data": lambda w: {
+            "username": w["token_owner"].username,
+            "password": "not-it",  # pragma: allowlist secret
+            "name": "matrix",
+        },
+        "expect": expect(400),
+    },
+    {
+        "name": "api token revoke without a token",
+        "method": "delete",
+        "url": lambda w: reverse("accounts-api:token"),
+        "expect": expect(403),
+    },
+]
+
+
 def _team_login_a(world: World) -> object:
     """A team manager's role of federation A (accounts.logins): its federation's staff may revoke it."""
     user = UserFactory()

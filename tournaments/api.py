@@ -377,12 +377,12 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
 
     @extend_schema(
         summary="Enter a federation's national team (1.1 A: affiliated, in good standing, before the closing date)",
-        description="Staff of the entering federation, or international staff (403 otherwise). 1.1 A: a national federation affiliated with FIRS and in good standing enters before the closing date; the fee due is the championship's.",
+        description="Staff of the entering federation, or international staff (403 otherwise). 1.1 A: a national federation affiliated with FIRS and in good standing enters before the closing date; the fee due is the championship's. A draft championship takes no entry until its directors publish it: those who may see the draft are told so (400 on ``championship``, 1.1 A); to everyone else it does not exist (400 on ``championship``, as an unknown id).",
         request=EntryInputSerializer,
         responses={201: EntrySerializer, **_REFUSED},
     )
     def create(self, request, *args, **kwargs):
-        data = self.input(EntryInputSerializer)
+        data = self.input(EntryInputSerializer, context=self.get_serializer_context())
         entry = services.entry_create(**data, by=request.user)
         return self.answer(entry, created=True, serializer_class=EntrySerializer)
 

@@ -134,6 +134,15 @@ class ChampionshipInputSerializer(ModelSerializer):
 # --- entries -----------------------------------------------------------------------------------------------------
 
 
+@extend_schema_field(OpenApiTypes.INT)
+class VisibleChampionshipField(StrictPrimaryKeyRelatedField):
+    """A championship the requesting user may see: a draft is no such championship to anyone but its directors."""
+
+    def get_queryset(self):
+        request = self.context.get("request")
+        return selectors.visible_championships(getattr(request, "user", None)).select_related("venue")
+
+
 class EntrySerializer(ModelSerializer):
     federation_name = serializers.CharField(source="federation.name", read_only=True)
     fee_due = DecimalField(source="fee_due.amount", max_digits=10, decimal_places=2, read_only=True)
@@ -163,10 +172,9 @@ class EntrySerializer(ModelSerializer):
 
 
 class EntryInputSerializer(serializers.Serializer):
-    championship = StrictPrimaryKeyRelatedField(
-        # A draft takes no entry (services.check_entries_open) and is no such championship to outsiders.
-        queryset=Championship.objects.filter(published=True).select_related("venue")
-    )
+    # A draft is no such championship to outsiders; its directors are told that it takes no entry yet (1.1 A,
+    # services.check_entries_open).
+    championship = VisibleChampionshipField()
     federation = StrictPrimaryKeyRelatedField(queryset=Federation.objects.all())
     name = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
@@ -624,15 +632,6 @@ class ResultAmendmentSerializer(ModelSerializer):
 
 
 # --- setting up venues, rinks and pools ------------------------------------------------------------------------------
-
-
-@extend_schema_field(OpenApiTypes.INT)
-class VisibleChampionshipField(StrictPrimaryKeyRelatedField):
-    """A championship the requesting user may see: a draft is no such championship to anyone but its directors."""
-
-    def get_queryset(self):
-        request = self.context.get("request")
-        return selectors.visible_championships(getattr(request, "user", None))
 
 
 class VenueInputSerializer(serializers.Serializer):

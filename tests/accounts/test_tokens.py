@@ -61,16 +61,18 @@ def test_a_revoked_token_is_refused(client):
     assert not ApiToken.objects.filter(user=user).exists()
     client.logout()
     response = client.get("/api/federations/", HTTP_AUTHORIZATION=f"Token {token}")
-    # 403, as every refusal of the API (portal.openapi: the session authenticator comes first).
-    assert (response.status_code, response.json()) == (403, {"detail": "Invalid token."})
+    # 401 naming the scheme (accounts.authentication): the token is no longer known, get a new one.
+    assert (response.status_code, response.json()) == (401, {"detail": "Invalid token."})
+    assert response["WWW-Authenticate"] == "Token"
 
 
 def test_an_expired_token_is_refused(client):
     user = UserFactory()
     _, token = ApiToken.objects.create(user=user, name="old", expiry=datetime.timedelta(seconds=-1))
     response = client.get("/api/federations/", HTTP_AUTHORIZATION=f"Token {token}")
-    # 403, as every refusal of the API (portal.openapi: the session authenticator comes first).
-    assert (response.status_code, response.json()) == (403, {"detail": "Invalid token."})
+    assert (response.status_code, response.json()) == (401, {"detail": "Invalid token."})
+    assert response["WWW-Authenticate"] == "Token"
+    assert not ApiToken.objects.filter(user=user).exists()  # knox deletes an expired token it meets
 
 
 def test_another_persons_token_can_be_neither_seen_nor_revoked(client):
@@ -111,7 +113,8 @@ def test_production_settings_have_no_basic_authentication():
 
     classes = settings.REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"]
     assert "rest_framework.authentication.BasicAuthentication" not in classes
-    assert "knox.auth.TokenAuthentication" in classes
+    # The token first: its header makes a refused token a 401 (accounts.authentication).
+    assert classes[0] == "accounts.authentication.TokenAuthentication"
 
 
 def test_the_schema_declares_the_token_scheme(client):

@@ -152,6 +152,23 @@ def test_what_a_manager_can_protest_is_his_teams_incidents_as_recorded(w):
     assert as_(w.home_manager).get("/api/games/999999/protest-incidents/").status_code == 404
 
 
+def test_every_incident_key_listed_has_the_documented_format_and_another_is_refused_naming_it(w):
+    """Issue 29: ``mark:<id>`` or ``event:<uuid>`` (protests.INCIDENT_KEY_PATTERN), as the schema says."""
+    import re
+
+    from discipline.protests import INCIDENT_KEY_PATTERN
+
+    keys = [i["key"] for i in as_(w.home_manager).get(f"/api/games/{w.game.pk}/protest-incidents/").json()]
+    assert len(keys) == 3 and all(re.fullmatch(INCIDENT_KEY_PATTERN, key) for key in keys), keys
+    for wrong in ("an incident", "mark:0", "event:nothing", w.on_rink_protest.upper(), f"ruling|{w.on_rink_protest}"):
+        refused = message(file(w, incident=wrong), "incident")
+        assert refused == (
+            "Rule 9.1: an incident is named by its key, mark:<id> or event:<uuid>, as the game's protest incidents "
+            "list it."
+        ), wrong
+    assert not Protest.objects.exists()
+
+
 def test_a_late_filing_is_refused_at_the_incident_citing_the_article_and_nothing_is_stored():
     w = world_at(timezone.now() - 3 * HOUR - MINUTE)
     refused = message(file(w, attachments=[jpeg_upload()]), "incident")

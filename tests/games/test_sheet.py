@@ -83,6 +83,23 @@ def test_other_content_under_a_stored_id_is_refused(game, director):
     assert SheetEvent.objects.get(event_id=shot["id"]).payload["team"] == "away"
 
 
+def test_a_null_device_time_is_refused_citing_r_10_and_a_null_clock_offset_is_taken(game, director):
+    """Issue 29: what the schema says of the envelope (games.sheet_api.SHEET_ENTRY_SCHEMA)."""
+    client = client_for(director)
+    start = entry("period_start", period=1)
+    for device_time in (None, "2026-12-07T18:30:00"):  # null; no UTC offset
+        response = post(client, game, [{**start, "device_time": device_time}])
+        assert response.status_code == 400
+        assert response.json()["events"] == [
+            f"R-10: events[0] ({start['id']}): device_time is an ISO 8601 time with its UTC offset."
+        ]
+    assert not stored_ids(game)
+    unknown_offset = entry("period_start", period=1, offset_ms=None)
+    response = post(client, game, [unknown_offset])
+    assert response.status_code == 200, response.content
+    assert SheetEvent.objects.get(event_id=unknown_offset["id"]).clock_offset_ms is None
+
+
 def test_an_event_the_engine_refuses_stores_nothing_and_names_the_rule_and_the_event(game, director):
     client = client_for(director)
     post(client, game, [entry("period_start", period=1)])

@@ -204,6 +204,40 @@ def test_a_federation_enters_and_pays_its_fee(api):
     assert paid.json()["status"] == EntryStatus.CONFIRMED
 
 
+def test_a_draft_takes_no_entry_and_those_who_may_see_it_are_told_why_1_1_a(api):
+    """Issue 29: the draft's directors learn that entries open when it is published (1.1 A), not "Invalid pk"."""
+    federation = FederationFactory()
+    draft = ChampionshipFactory(published=False, sanctioning_body=federation)
+    body = {"championship": draft.pk, "federation": federation.pk}
+    for client in (api, client_for(federation_staff(federation))):  # international staff; staff of its sanctioning body
+        response = client.post("/api/entries/", body, format="json")
+        assert response.status_code == 400
+        assert response.json() == {
+            "championship": [
+                "Rule 1.1 A: the championship is not published yet: entries open once its directors publish it."
+            ]
+        }
+    assert not TeamEntry.objects.filter(championship=draft).exists()
+
+
+def test_a_draft_is_no_such_championship_to_who_may_not_see_it():
+    draft = ChampionshipFactory(published=False)
+    federation = FederationFactory()
+    client = client_for(federation_staff(federation))
+    response = client.post("/api/entries/", {"championship": draft.pk, "federation": federation.pk}, format="json")
+    missing = client.post("/api/entries/", {"championship": 999999, "federation": federation.pk}, format="json")
+    assert response.status_code == missing.status_code == 400
+    assert response.json()["championship"] == [
+        m.replace("999999", str(draft.pk)) for m in missing.json()["championship"]
+    ]
+    assert "published" not in str(response.json())
+    assert not TeamEntry.objects.filter(championship=draft).exists()
+    draft.published = True
+    draft.save(update_fields=["published"])
+    response = client.post("/api/entries/", {"championship": draft.pk, "federation": federation.pk}, format="json")
+    assert response.status_code == 201  # published: the same call enters the team
+
+
 def test_staff_of_the_federation_name_its_team_managers():
     entry = TeamEntryFactory()
     staff = federation_staff(entry.federation)

@@ -74,11 +74,13 @@ def check_federation_may_enter(federation: Federation) -> None:
 def check_entries_open(championship: Championship, *, now: datetime.datetime) -> None:
     """1.1 A: an entry is confirmed prior to the closing date set by the IHTC (dates at the venue).
 
-    A draft championship takes no entry: the federations are invited once its directors publish it.
+    A draft championship takes no entry: the federations are invited once its directors publish it. (Only those
+    who may see the draft meet this answer; to everyone else it is no such championship.)
     """
     if not championship.published:
         raise field_error(
-            "championship", "the championship is not published yet: entries open once its directors publish it."
+            "championship",
+            "Rule 1.1 A: the championship is not published yet: entries open once its directors publish it.",
         )
     today = venue_today(championship, now)
     if today >= championship.entry_closing_date:
