@@ -285,7 +285,7 @@ def _ids(world: dict) -> dict[str, int]:
 def _api_url(path: str, ids: dict[str, int]) -> str:
     if "{" not in path:
         return path
-    collection = path.split("/")[2]
+    collection = path.split("/")[3]  # /api/v1/<collection>/...
     return path.replace("{id}", str(ids[collection])).replace("{game_id}", str(ids[collection]))
 
 

@@ -101,7 +101,7 @@ def test_the_console_carries_the_penalty_index_the_teams_and_the_engines_event_t
     # The buttons are rendered from the engine's event types: a new engine event (9.1 A protest) shows up.
     assert data["event_types"] == list(EVENT_TYPES)
     assert data["rules"]["calls_for_misconduct"] == 3
-    assert data["urls"]["events"] == f"/api/games/{game.pk}/sheet/events/"
+    assert data["urls"]["events"] == f"/api/v1/games/{game.pk}/sheet/events/"
     assert all(asset.startswith("/static/") for asset in data["assets"])
     html = response.content.decode()
     assert "games/console.js" in html
