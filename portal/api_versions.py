@@ -8,6 +8,8 @@ Every answer of an alias says so (``ApiDeprecationMiddleware``) and the schema d
 """
 
 import datetime
+import json
+from pathlib import Path
 
 from django.urls import get_script_prefix
 from django.utils.http import http_date
@@ -59,3 +61,23 @@ def documented_endpoints(endpoints):
     """
     prefix = versioned_prefix()
     return [endpoint for endpoint in endpoints if endpoint[0].startswith(prefix)]
+
+
+# The schema of the released v1 (``manage.py api_release`` writes it) and the changelog that names every breaking
+# change since (tests/portal/test_api_versions.py compares them with the schema of the code).
+RELEASED_SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "api" / f"openapi-{API_VERSION}.json"
+CHANGELOG = RELEASED_SCHEMA.parent.parent / "api-changelog.md"
+
+
+def current_schema() -> dict:
+    """Return the schema of the code as ``manage.py spectacular --format openapi-json`` writes it, read back."""
+    from drf_spectacular.generators import SchemaGenerator
+    from drf_spectacular.renderers import OpenApiJsonRenderer
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    return json.loads(OpenApiJsonRenderer().render(schema, renderer_context={}))
+
+
+def released_schema() -> dict:
+    """Return the schema of the released version (``RELEASED_SCHEMA``)."""
+    return json.loads(RELEASED_SCHEMA.read_text(encoding="utf-8"))
