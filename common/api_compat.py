@@ -220,7 +220,7 @@ class _Comparison:
                 continue
             if parameter.get("required") and not before.get("required"):
                 yield f"{label} became required"
-            yield from self.sent(before.get("schema", {}), parameter.get("schema", {}), label, "")
+            yield from self.schema(before.get("schema", {}), parameter.get("schema", {}), label, "", sending=True)
         for where, name in old_by_key.keys() - new_by_key.keys():
             yield f'{where} parameter "{name}" removed'
 
@@ -242,7 +242,8 @@ class _Comparison:
             if media not in new_content:
                 yield f"request content type {media} removed"
             else:
-                yield from self.sent(old_media.get("schema", {}), new_content[media].get("schema", {}), "request", "")
+                old_schema, new_schema = old_media.get("schema", {}), new_content[media].get("schema", {})
+                yield from self.schema(old_schema, new_schema, "request", "", sending=True)
 
     def responses(self, old: Schema, new: Schema) -> Iterator[str]:
         for status, old_answer in old.items():
@@ -256,73 +257,65 @@ class _Comparison:
                 if media not in new_content:
                     yield f"response {status} content type {media} removed"
                 else:
-                    label = f"response {status}"
-                    yield from self.received(
-                        old_media.get("schema", {}), new_content[media].get("schema", {}), label, ""
-                    )
+                    old_schema, new_schema = old_media.get("schema", {}), new_content[media].get("schema", {})
+                    yield from self.schema(old_schema, new_schema, f"response {status}", "", sending=False)
 
     # --- schemas: what a client sends, what it receives ---------------------------------------------------------
 
-    def sent(
-        self, old: Schema, new: Schema, label: str, at: str, seen: frozenset[tuple[str, ...]] = frozenset()
+    def schema(
+        self,
+        old: Schema,
+        new: Schema,
+        label: str,
+        at: str,
+        *,
+        sending: bool,
+        seen: frozenset[tuple[str, ...]] = frozenset(),
     ) -> Iterator[str]:
-        """What a client sends: the new schema must accept everything the old one did."""
+        """Compare what a client sends (the new schema must accept all the old one did) or receives (the new one
+        must answer only what the old one could)."""
         before, after = self.shape(old, 0), self.shape(new, 1)
         where = _where(label, at)
         key = (*before.refs, "|", *after.refs)
         if before.refs and key in seen:
             return
         seen = seen | {key}
-        yield from _types(before, after, where, accepting=after, sent=before)
-        if before.enum is not None and after.enum is not None:
-            for value in sorted(map(json.dumps, before.enum - after.enum)):
-                yield f"{where} enum value {value} removed"
-        elif after.enum is not None:
-            yield f"{where} now limited to the values {', '.join(sorted(map(json.dumps, after.enum)))}"
-        if before.nullable and not after.nullable:
-            yield f"{where} no longer accepts null"
-        yield from _bounds(before, after, where, tighter_is_breaking=True)
-        if after.extra is False and before.extra is not False:
-            yield f"{where} no longer accepts fields it does not list"
-        for name in before.properties:
-            if name not in after.properties:
-                yield f"{_where(label, _join(at, name))} removed"
-            elif name in after.required and name not in before.required:
-                yield f"{_where(label, _join(at, name))} became required"
-        for name in after.required - before.required - before.properties.keys():
-            yield f"{_where(label, _join(at, name))} added as required"
-        for name in before.properties.keys() & after.properties.keys():
-            yield from self.sent(before.properties[name], after.properties[name], label, _join(at, name), seen)
-        if before.items is not None and after.items is not None:
-            yield from self.sent(before.items, after.items, label, f"{at}[]", seen)
-        if isinstance(before.extra, Mapping) and isinstance(after.extra, Mapping):
-            yield from self.sent(before.extra, after.extra, label, f"{at}{{}}", seen)
-
-    def received(
-        self, old: Schema, new: Schema, label: str, at: str, seen: frozenset[tuple[str, ...]] = frozenset()
-    ) -> Iterator[str]:
-        """What a client receives: the new schema must answer only what the old one could."""
-        before, after = self.shape(old, 0), self.shape(new, 1)
-        where = _where(label, at)
-        key = (*before.refs, "|", *after.refs)
-        if before.refs and key in seen:
-            return
-        seen = seen | {key}
-        yield from _types(before, after, where, accepting=before, sent=after)
-        if after.nullable and not before.nullable:
+        accepting, produced = (after, before) if sending else (before, after)
+        yield from _types(before, after, where, accepting=accepting, sent=produced)
+        if sending:
+            if before.enum is not None and after.enum is not None:
+                for value in sorted(map(json.dumps, before.enum - after.enum)):
+                    yield f"{where} enum value {value} removed"
+            elif after.enum is not None:
+                yield f"{where} now limited to the values {', '.join(sorted(map(json.dumps, after.enum)))}"
+            if before.nullable and not after.nullable:
+                yield f"{where} no longer accepts null"
+            if after.extra is False and before.extra is not False:
+                yield f"{where} no longer accepts fields it does not list"
+        elif after.nullable and not before.nullable:
             yield f"{where} may be null"
-        yield from _bounds(before, after, where, tighter_is_breaking=False)
+        yield from _bounds(before, after, where, tighter_is_breaking=sending)
         for name in before.properties:
             if name not in after.properties:
                 yield f"{_where(label, _join(at, name))} removed"
-            elif name in before.required and name not in after.required:
+            elif sending and name in after.required - before.required:
+                yield f"{_where(label, _join(at, name))} became required"
+            elif not sending and name in before.required - after.required:
                 yield f"{_where(label, _join(at, name))} no longer always present"
-        for name in before.properties.keys() & after.properties.keys():
-            yield from self.received(before.properties[name], after.properties[name], label, _join(at, name), seen)
+        if sending:
+            for name in after.required - before.required - before.properties.keys():
+                yield f"{_where(label, _join(at, name))} added as required"
+        children = [
+            (before.properties[n], after.properties[n], _join(at, n))
+            for n in before.properties
+            if n in after.properties
+        ]
         if before.items is not None and after.items is not None:
-            yield from self.received(before.items, after.items, label, f"{at}[]", seen)
+            children.append((before.items, after.items, f"{at}[]"))
         if isinstance(before.extra, Mapping) and isinstance(after.extra, Mapping):
-            yield from self.received(before.extra, after.extra, label, f"{at}{{}}", seen)
+            children.append((before.extra, after.extra, f"{at}{{}}"))
+        for old_child, new_child, child_at in children:
+            yield from self.schema(old_child, new_child, label, child_at, sending=sending, seen=seen)
 
 
 def _types(before: Shape, after: Shape, where: str, *, accepting: Shape, sent: Shape) -> Iterator[str]:
