@@ -291,7 +291,7 @@ def _api_url(path: str, ids: dict[str, int]) -> str:
 
 # Lists only a team manager has (the superuser files no protest): counted as the manager of every slice's entry.
 TEAM_MANAGER_LISTS = {
-    "api /api/games/{game_id}/protest-incidents/",
+    "api /api/v1/games/{game_id}/protest-incidents/",
     "page discipline:my-protests",
     "page accounts:tokens",
 }
