@@ -35,7 +35,7 @@ from django.utils.http import urlencode
 
 from accounts.models import Role
 from federation.models import DeviceRequestStatus
-from portal.api_versions import ALIAS_NAMESPACE, API_VERSION
+from portal.api_versions import ALIAS_NAMESPACE, successor_url
 from tests.factories import (
     TEST_PASSWORD,
     EligibilityWaiverFactory,
@@ -3799,14 +3799,21 @@ def _route_names(patterns, namespace: str) -> set[str]:
     return names
 
 
-def _target_route_names() -> set[str]:
-    """Resolve every row's URL (with a throwaway world) to the route name it hits."""
+def _resolve_row(url: str):
+    """Resolve a row's URL; a deprecated /api/... alias stands for its /api/v1/ successor (the same view)."""
     from django.urls import resolve
 
+    path = url.split("?")[0]
+    match = resolve(path)
+    return resolve(successor_url(path)) if ALIAS_NAMESPACE in match.namespaces else match
+
+
+def _target_route_names() -> set[str]:
+    """Resolve every row's URL (with a throwaway world) to the route name it hits."""
     names = set()
     for target in ALL_TARGETS:
         world = _UnsavedWorld()
-        match = resolve(target["url"](world).split("?")[0])
+        match = _resolve_row(target["url"](world))
         names.add(f"{match.namespace}:{match.url_name}" if match.namespace else match.url_name)
     return names
 
@@ -3996,14 +4003,7 @@ def _site_routes(patterns, prefix: str = "") -> set[str]:
 
 
 def _target_routes() -> set[str]:
-    from django.urls import resolve
-
-    routes = set()
-    for target in ALL_TARGETS:
-        match = resolve(target["url"](_UnsavedWorld()).split("?")[0])
-        alias = ALIAS_NAMESPACE in match.namespaces
-        routes.add(f"api/{API_VERSION}/{match.route.removeprefix('api/')}" if alias else match.route)
-    return routes
+    return {_resolve_row(target["url"](_UnsavedWorld())).route for target in ALL_TARGETS}
 
 
 def test_every_url_of_the_site_is_in_the_matrix():
@@ -4195,12 +4195,10 @@ class _RecordingWorld(_UnsavedWorld):
 
 
 def _draft_rows_by_route() -> dict[str, list[dict]]:
-    from django.urls import resolve
-
     rows: dict[str, list[dict]] = {}
     for target in ALL_TARGETS:
         world = _RecordingWorld()
-        route = resolve(target["url"](world).split("?")[0]).route
+        route = _resolve_row(target["url"](world)).route
         if any(name.startswith("draft") for name in world.names):
             rows.setdefault(route, []).append(target)
     return rows
@@ -4211,7 +4209,7 @@ def test_every_route_taking_a_championship_game_or_entry_id_has_a_draft_row():
     the draft's directors anything else than "no such thing" (404, or the login page for anonymous visitors of a
     page that needs a login whatever the id)."""
     routes = {route for route in _site_routes(get_resolver().url_patterns) if draft_id_kinds(route)}
-    assert {"discipline/championships/<int:pk>/suspensions/", "api/championships/<int:id>/suspensions/"} <= routes
+    assert {"discipline/championships/<int:pk>/suspensions/", "api/v1/championships/<int:id>/suspensions/"} <= routes
     assert len(routes) > 80
     rows = _draft_rows_by_route()
     missing = routes - set(rows)
