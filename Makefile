@@ -28,7 +28,7 @@ TEST_PG_SUITE_URL ?= postgres://postgres@127.0.0.1:5432/portalsuite_$(CHECKOUT_I
 PYTEST := PORTAL_TESTS_STRICT=1 $(PY) -m pytest
 
 .PHONY: help run test lint format migrate demo worker beat bench services chromium pdf-tools production messages makemessages \
-	nginx topology loadtest
+	nginx topology loadtest api-release
 
 help:
 	@echo "make run      set up (.venv, requirements), migrate, load the demo, start web + Celery worker + beat"
@@ -44,6 +44,7 @@ help:
 	@echo "make topology start scripts/topology: 2 web nodes behind nginx, 2 workers, beat (scripts/topology stop)"
 	@echo "make loadtest the load test on 1 and 2 web nodes, a few minutes (scripts/loadtest; not part of make test)"
 	@echo "make makemessages  extract marked strings into locale/{fr,es}; make messages compiles them"
+	@echo "make api-release  write the code's API schema as the released v1 (docs/api/openapi-v1.json) once docs/api-changelog.md names every breaking change"
 
 # Stamps: reinstall when a requirements file changes.
 $(VENV)/.installed-run: requirements.txt
@@ -148,3 +149,7 @@ makemessages: $(VENV)/.installed-run pdf-tools
 	$(PY) manage.py makemessages --locale fr --locale es --ignore .venv --ignore tests --ignore var --no-obsolete --no-location
 	$(PY) manage.py makemessages --domain djangojs --locale fr --locale es --ignore .venv --ignore tests --ignore var \
 		--ignore node_modules --ignore 'static/vendor' --no-obsolete --no-location
+
+# The released API schema (docs/api-changelog.md, "Releasing"): refused while a breaking change is not named there.
+api-release: $(VENV)/.installed-run
+	$(PY) manage.py api_release

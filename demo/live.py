@@ -23,6 +23,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.urls import reverse
 from django.utils import timezone
 
 from demo import data
@@ -172,9 +173,8 @@ class PortalSession:
         import urllib.request
 
         body = json.dumps({"device": data.LIVE_GAME_DEVICE, "events": [event]}).encode()
-        request = urllib.request.Request(
-            f"{self.url}/api/games/{game.pk}/sheet/events/", data=body, headers=self.headers, method="POST"
-        )
+        events = reverse("games-api:game-sheet-events", args=[game.pk])
+        request = urllib.request.Request(f"{self.url}{events}", data=body, headers=self.headers, method="POST")
         with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 (the portal's own address)
             answer = json.loads(response.read())
         stored = sum(1 for ack in answer.get("acknowledged", []) if not ack.get("duplicate"))

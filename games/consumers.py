@@ -1,6 +1,6 @@
 """The scoreboard's push transports: a WebSocket per viewer (the pages use it) and a Server-Sent Events stream.
 
-Both speak ``games.live``'s protocol: a snapshot first (the data of ``GET /api/games/{id}/sheet/``), then the
+Both speak ``games.live``'s protocol: a snapshot first (the data of ``GET /api/v1/games/{id}/sheet/``), then the
 pushes of the game's (or the championship's) channel-layer group as they come, each already encoded once by
 the publisher, and a heartbeat every ``live.HEARTBEAT_SECONDS``. Who may watch is the sheet's public rule: the
 games of published championships, and a draft's games for the staff who direct it; anyone else is refused

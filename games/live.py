@@ -1,7 +1,7 @@
 """Pushes to the public scoreboard: hints that a sheet changed, never the record.
 
 A channel layer delivers at most once and drops messages for slow clients, so a viewer is built to survive
-losing any push: it gets a snapshot when it connects (the data of ``GET /api/games/{id}/sheet/``: the stored
+losing any push: it gets a snapshot when it connects (the data of ``GET /api/v1/games/{id}/sheet/``: the stored
 state, no replay), then deltas that carry the sheet's ``sequence`` and the whole new state, and a heartbeat
 every ``HEARTBEAT_SECONDS``. A gap in the sequence, or a heartbeat that does not come, makes the viewer fetch
 the snapshot again; a board that heard no heartbeat for ``STALE_SECONDS`` says it is stale.
@@ -50,7 +50,7 @@ def championship_group(championship_id: int) -> str:
 
 
 def sheet_data(answer: SheetAnswer) -> dict[str, Any]:
-    """Return a sheet's answer as ``GET /api/games/{id}/sheet/`` shows it (one serializer for both)."""
+    """Return a sheet's answer as ``GET /api/v1/games/{id}/sheet/`` shows it (one serializer for both)."""
     return dict(SheetStateSerializer(answer).data)
 
 

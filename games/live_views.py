@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import render
+from django.urls import reverse
 
 from tournaments.facts import championship_ruleset
 
@@ -54,7 +55,7 @@ def game_live(request, game_id: int, arena: bool = False):
     snapshot = viewers.game_snapshot(game)
     board = {
         **_page_settings(f"/live/games/{game.pk}/", game.championship),
-        "sheet_url": f"/api/games/{game.pk}/sheet/",
+        "sheet_url": reverse("games-api:game-sheet", args=[game.pk]),
     }
     return render(
         request,
@@ -76,7 +77,8 @@ def championship_live(request, pk: int):
     snapshot = viewers.championship_snapshot(championship)
     board = {
         **_page_settings(f"/live/championships/{championship.pk}/", championship),
-        "sheet_url": "/api/games/{game}/sheet/",
+        # scoreboard.js puts each game's id in place of {game}.
+        "sheet_url": reverse("games-api:game-sheet", args=[0]).replace("/0/", "/{game}/"),
     }
     return render(
         request,

@@ -1,7 +1,7 @@
 """Rescue import: a console's rescue file, uploaded on the server by the staff who direct the championship.
 
 A console that cannot reach the server downloads its unsent log as a file (the "rescue export": JSON
-``{"device": "...", "events": [...]}``, the batch format of ``POST /api/games/{id}/sheet/events/``). Staff upload
+``{"device": "...", "events": [...]}``, the batch format of ``POST /api/v1/games/{id}/sheet/events/``). Staff upload
 it here; the entries keep the device's ids, so what the server already holds is acknowledged as a duplicate and
 nothing is stored twice (``games.sheet.record_events``, the one way in, on its staff path ``rescue_import``: the
 importer is the staff member, not the device). A file the engine refuses is refused whole, naming the rule and

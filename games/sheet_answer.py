@@ -1,7 +1,7 @@
 """What the live sheet answers (an entry batch, a resume, the scoreboard's read) and its serializers.
 
 Below both ``games.sheet`` (which makes the answers) and ``games.live`` (which pushes them to the viewers): the
-push and ``GET /api/games/{id}/sheet/`` serialize a state with the same ``SheetStateSerializer``.
+push and ``GET /api/v1/games/{id}/sheet/`` serialize a state with the same ``SheetStateSerializer``.
 """
 
 from __future__ import annotations

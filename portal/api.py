@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
 from django.http import Http404, HttpResponse
 from django.templatetags.static import static
-from django.urls import URLResolver, get_resolver, reverse
+from django.urls import get_resolver, reverse
 from django.views.decorators.cache import cache_control
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, permissions, serializers, status
@@ -110,13 +110,15 @@ class ApiRootSerializer(serializers.Serializer):
 
 
 def _api_collections(request) -> dict[str, str]:
-    """The list URL of every router-registered collection of the API namespaces (``<app>-api``)."""
+    """The list URL of every router-registered collection of the API namespaces (``<app>-api``).
+
+    The root resolver's namespaces are those ``reverse()`` reaches: the versioned API's, not its aliases'.
+    """
     links = {}
-    for pattern in get_resolver().url_patterns:
-        namespace = getattr(pattern, "namespace", None)
-        if not (isinstance(pattern, URLResolver) and namespace and namespace.endswith("-api")):
+    for namespace, (_prefix, resolver) in get_resolver().namespace_dict.items():
+        if not namespace.endswith("-api"):
             continue
-        for route in pattern.url_patterns:
+        for route in resolver.url_patterns:
             name = getattr(route, "name", None) or ""
             if name.endswith("-list"):
                 url = reverse(f"{namespace}:{name}")
@@ -125,7 +127,7 @@ def _api_collections(request) -> dict[str, str]:
 
 
 class ApiRootView(APIView):
-    """``/api/``: where the documentation, the schema and the collections are."""
+    """``/api/v1/``: where the documentation, the schema and the collections are."""
 
     permission_classes = [permissions.AllowAny]
 
@@ -150,7 +152,7 @@ class ApiRootView(APIView):
 @api_view(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
 @permission_classes([permissions.AllowAny])
 def api_not_found(request, *args, **kwargs):
-    """Any other URL under ``/api/``: the API's JSON 404, not the HTML page (e.g. ``/api/people/1.5/``)."""
+    """Any other URL under ``/api/v1/`` (or its aliases): the API's JSON 404, not the HTML page (``/api/v1/people/1.5/``)."""
     raise exceptions.NotFound()
 
 

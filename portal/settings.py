@@ -84,6 +84,8 @@ MIDDLEWARE = [
     # A body over PORTAL_MAX_REQUEST_BYTES is a 413 before anything reads it (under ASGI: portal.asgi's wrapper).
     "portal.request_limits.RequestBodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # The deprecated /api/... aliases of /api/v1/ say so in every answer (portal.api_versions, docs/api-changelog.md).
+    "portal.api_versions.ApiDeprecationMiddleware",
     # Static files, right after the security headers and before anything that touches the session.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -370,6 +372,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Only /api/v1/ is documented (its /api/... aliases are not); tags and operation ids leave the version out.
+    "PREPROCESSING_HOOKS": ["portal.api_versions.documented_endpoints"],
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
     "ENUM_NAME_OVERRIDES": {
         "ChampionshipLevelEnum": "tournaments.models.Level",
         "SheetDutyEnum": "games.devices.SHEET_DUTY_CHOICES",

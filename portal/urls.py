@@ -9,6 +9,7 @@ from accounts.views import LogoutView
 from hub import views
 
 from .api import ApiRootView, api_not_found, redoc_bundle
+from .api_versions import ALIAS_NAMESPACE, API_VERSION
 from .i18n import javascript_catalogue
 
 # A database that cannot be reached answers 503, not 500 (portal.errors).
@@ -22,6 +23,24 @@ admin.site.site_title = "IHTC Portal"
 # start-up script is served as a file (the "split" view: ?script), ReDoc's by static/api-docs/redoc-init.js.
 # ReDoc builds its search worker from a blob: URL.
 api_docs_page = csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["blob:"]})
+
+# The API's routes, served under both prefixes below: an include of API routes goes here, never under "api/" in
+# urlpatterns (tests/portal/test_api_versions.py fails on one that does).
+api_patterns = [
+    path("", ApiRootView.as_view(), name="api-root"),
+    path("", include("accounts.api_urls")),
+    path("", include("federation.api_urls")),
+    path("", include("tournaments.api_urls")),
+    path("", include("games.api_urls")),
+    path("", include("discipline.api_urls")),
+    path("", include("reports.api_urls")),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", api_docs_page(SpectacularSwaggerSplitView.as_view(url_name="schema")), name="api-docs"),
+    path("redoc/", api_docs_page(SpectacularRedocView.as_view(url_name="schema")), name="api-redoc"),
+    path("redoc/redoc.standalone.js", redoc_bundle, name="api-redoc-bundle"),
+    # Last: any other URL under the prefix is the API's JSON 404, not the HTML page.
+    re_path(r"^.*$", api_not_found),
+]
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -42,19 +61,9 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("discipline/", include("discipline.urls")),
     path("reports/", include("reports.urls")),
-    path("api/", ApiRootView.as_view(), name="api-root"),
-    path("api/", include("accounts.api_urls")),
-    path("api/", include("federation.api_urls")),
-    path("api/", include("tournaments.api_urls")),
-    path("api/", include("games.api_urls")),
-    path("api/", include("discipline.api_urls")),
-    path("api/", include("reports.api_urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", api_docs_page(SpectacularSwaggerSplitView.as_view(url_name="schema")), name="api-docs"),
-    path("api/redoc/", api_docs_page(SpectacularRedocView.as_view(url_name="schema")), name="api-redoc"),
-    path("api/redoc/redoc.standalone.js", redoc_bundle, name="api-redoc-bundle"),
-    # Last under api/: any other URL there is the API's JSON 404.
-    re_path(r"^api/", api_not_found),
+    # The API: documented under /api/v1/, the same views under /api/ as its deprecated aliases (portal.api_versions).
+    path(f"api/{API_VERSION}/", include(api_patterns)),
+    path("api/", include((api_patterns, ALIAS_NAMESPACE))),
 ]
 
 if settings.DEBUG:

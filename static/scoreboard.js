@@ -1,5 +1,5 @@
 /* The public scoreboard (games/live_views.py): follows a game, or a championship's games, over the WebSocket of
- * games/consumers.py. Pushes are hints: the page starts from a snapshot (the data of GET /api/games/{id}/sheet/),
+ * games/consumers.py. Pushes are hints: the page starts from a snapshot (the data of GET /api/v1/games/{id}/sheet/),
  * applies deltas in sequence order, and fetches the snapshot again on a gap; a heartbeat comes every few seconds,
  * and a board that heard nothing for the stale time says so and reconnects. The clock runs here from the last
  * state (running, elapsed, anchor in server time), corrected by the server offset measured with pings. */

@@ -1,6 +1,6 @@
 """The OpenAPI schema is the contract: every operation, called by every role, answers within it.
 
-Schemathesis generates requests from the served schema (``/api/schema/``) and
+Schemathesis generates requests from the served schema (``/api/v1/schema/``) and
 sends them to the WSGI application with an API token (knox), for each role
 of ``accounts.models.Role`` plus the anonymous caller and the superuser. A
 seeded world (federations, people, passports, waivers, equipment, device
@@ -398,7 +398,7 @@ def api_schema(django_db_blocker):
     from portal.wsgi import application
 
     with django_db_blocker.unblock():
-        schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+        schema = schemathesis.openapi.from_wsgi("/api/v1/schema/", application)
     # The role's credentials are the only ones sent: no generated Authorization header or session cookie.
     # Any Unicode text and NUL characters in generated strings (schemathesis's defaults, said here: issue 23).
     schema.config.generation.update(with_security_parameters=False, deterministic=True, allow_x00=True, codec="utf-8")
@@ -442,7 +442,7 @@ def wsgi_in_test_transaction(settings):
 
 
 def _collection(path: str) -> str:
-    return path.split("/")[2]
+    return path.split("/")[3]  # /api/v1/<collection>/...
 
 
 # Body fields that name an object: a positive request names a real one, so it reaches the services' rules.

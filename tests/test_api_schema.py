@@ -7,24 +7,24 @@ from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.validation import validate_schema
 
 FEDERATION_PATHS = {
-    "/api/federations/": {"get", "post"},
-    "/api/federations/{id}/": {"get", "put", "patch"},
-    "/api/people/": {"get", "post"},
-    "/api/people/{id}/": {"get", "put", "patch"},
-    "/api/people/{id}/eligibility/": {"get"},
-    "/api/passports/": {"get", "post"},
-    "/api/passports/{id}/": {"get", "patch", "delete"},
-    "/api/eligibility-waivers/": {"get", "post"},
-    "/api/eligibility-waivers/{id}/": {"get"},
-    "/api/equipment-models/": {"get", "post"},
-    "/api/equipment-models/{id}/": {"get", "patch"},
-    "/api/equipment-inspections/": {"get", "post"},
-    "/api/equipment-inspections/{id}/": {"get"},
-    "/api/device-requests/": {"get", "post"},
-    "/api/device-requests/{id}/": {"get"},
-    "/api/device-requests/{id}/approve/": {"post"},
-    "/api/device-requests/{id}/reject/": {"post"},
-    "/api/device-requests/{id}/resubmit/": {"post"},
+    "/api/v1/federations/": {"get", "post"},
+    "/api/v1/federations/{id}/": {"get", "put", "patch"},
+    "/api/v1/people/": {"get", "post"},
+    "/api/v1/people/{id}/": {"get", "put", "patch"},
+    "/api/v1/people/{id}/eligibility/": {"get"},
+    "/api/v1/passports/": {"get", "post"},
+    "/api/v1/passports/{id}/": {"get", "patch", "delete"},
+    "/api/v1/eligibility-waivers/": {"get", "post"},
+    "/api/v1/eligibility-waivers/{id}/": {"get"},
+    "/api/v1/equipment-models/": {"get", "post"},
+    "/api/v1/equipment-models/{id}/": {"get", "patch"},
+    "/api/v1/equipment-inspections/": {"get", "post"},
+    "/api/v1/equipment-inspections/{id}/": {"get"},
+    "/api/v1/device-requests/": {"get", "post"},
+    "/api/v1/device-requests/{id}/": {"get"},
+    "/api/v1/device-requests/{id}/approve/": {"post"},
+    "/api/v1/device-requests/{id}/reject/": {"post"},
+    "/api/v1/device-requests/{id}/resubmit/": {"post"},
 }
 
 
@@ -44,9 +44,9 @@ def test_the_schema_lists_every_federation_endpoint_and_method(schema):
 
 
 def test_list_endpoints_document_their_filters_search_and_pages(schema):
-    names = {p["name"] for p in schema["paths"]["/api/people/"]["get"]["parameters"]}
+    names = {p["name"] for p in schema["paths"]["/api/v1/people/"]["get"]["parameters"]}
     assert {"federation", "gender", "nationality", "role", "search", "ordering", "page"} <= names
-    names = {p["name"] for p in schema["paths"]["/api/passports/"]["get"]["parameters"]}
+    names = {p["name"] for p in schema["paths"]["/api/v1/passports/"]["get"]["parameters"]}
     assert {"expiry_before", "expiry_after", "issuing_country", "federation"} <= names
 
 
@@ -54,19 +54,19 @@ def test_a_passport_exposes_the_scan_url_never_the_file(schema):
     passport = schema["components"]["schemas"]["Passport"]["properties"]
     assert "scan_url" in passport
     assert "scan" not in passport
-    upload = schema["paths"]["/api/passports/"]["post"]["requestBody"]["content"]
+    upload = schema["paths"]["/api/v1/passports/"]["post"]["requestBody"]["content"]
     assert "multipart/form-data" in upload
 
 
 def test_the_eligibility_endpoint_documents_its_championship_parameters(schema):
-    names = {p["name"] for p in schema["paths"]["/api/people/{id}/eligibility/"]["get"]["parameters"]}
+    names = {p["name"] for p in schema["paths"]["/api/v1/people/{id}/eligibility/"]["get"]["parameters"]}
     assert {"year", "start_date", "end_date", "team_country"} <= names
 
 
 def test_spectacular_validates_the_whole_project_without_warnings(tmp_path):
     target = tmp_path / "schema.yml"
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(target))
-    assert "/api/people/" in yaml.safe_load(target.read_text())["paths"]
+    assert "/api/v1/people/" in yaml.safe_load(target.read_text())["paths"]
 
 
 @pytest.mark.django_db
@@ -74,9 +74,9 @@ def test_the_schema_and_the_docs_are_served(client):
     from tests.factories import UserFactory
 
     client.force_login(UserFactory())
-    assert client.get("/api/schema/").status_code == 200
-    assert client.get("/api/docs/").status_code == 200
-    assert client.get("/api/redoc/").status_code == 200
+    assert client.get("/api/v1/schema/").status_code == 200
+    assert client.get("/api/v1/docs/").status_code == 200
+    assert client.get("/api/v1/redoc/").status_code == 200
 
 
 @pytest.mark.django_db
@@ -87,7 +87,7 @@ def test_the_docs_pages_load_nothing_from_outside(client):
     from tests.factories import UserFactory
 
     client.force_login(UserFactory())
-    for page in ("/api/docs/", "/api/redoc/"):
+    for page in ("/api/v1/docs/", "/api/v1/redoc/"):
         html = client.get(page).content.decode()
         assert not re.findall(r"https?://", html), page
         for asset in re.findall(r'(?:src|href)="([^"]+)"', html):
@@ -122,11 +122,11 @@ def test_rules_are_named_in_the_operations_that_enforce_them(schema):
         operation = schema["paths"][path][method]
         return operation["summary"] + " " + operation["description"]
 
-    assert "3.2.6 A" in text("/api/equipment-models/", "post")
-    assert "3.2.8 C" in text("/api/device-requests/{id}/approve/", "post")
-    assert "9.3" in text("/api/pools/{id}/standings/", "get")
-    assert "R-32" in text("/api/goals/", "post")
-    assert "1.1 A" in text("/api/entries/", "post")
+    assert "3.2.6 A" in text("/api/v1/equipment-models/", "post")
+    assert "3.2.8 C" in text("/api/v1/device-requests/{id}/approve/", "post")
+    assert "9.3" in text("/api/v1/pools/{id}/standings/", "get")
+    assert "R-32" in text("/api/v1/goals/", "post")
+    assert "1.1 A" in text("/api/v1/entries/", "post")
 
 
 def test_measurements_say_their_unit(schema):
@@ -146,20 +146,20 @@ def _response_schema(schema, path, method, code="200"):
 
 def test_list_actions_other_than_list_answer_bare_unfiltered_lists(schema):
     for path, method in (
-        ("/api/entries/{id}/roster/", "get"),
-        ("/api/championships/{id}/standings/", "get"),
-        ("/api/championships/{id}/generate-schedule/", "post"),
-        ("/api/entries/{id}/roster-import/", "post"),
+        ("/api/v1/entries/{id}/roster/", "get"),
+        ("/api/v1/championships/{id}/standings/", "get"),
+        ("/api/v1/championships/{id}/generate-schedule/", "post"),
+        ("/api/v1/entries/{id}/roster-import/", "post"),
     ):
         code = "200" if method == "get" else "201"
         assert _response_schema(schema, path, method, code)["type"] == "array", path
         names = {p["name"] for p in schema["paths"][path][method].get("parameters", []) if p["in"] == "query"}
         assert not names, (path, names)
-    assert "$ref" in _response_schema(schema, "/api/roster-entries/", "get")  # a page
-    names = {p["name"] for p in schema["paths"]["/api/roster-entries/"]["get"]["parameters"]}
+    assert "$ref" in _response_schema(schema, "/api/v1/roster-entries/", "get")  # a page
+    names = {p["name"] for p in schema["paths"]["/api/v1/roster-entries/"]["get"]["parameters"]}
     assert {"entry", "championship", "position", "confirmed", "page"} <= names
     assert "search" not in names  # roster lines are not searched: not documented
-    assert "search" in {p["name"] for p in schema["paths"]["/api/people/"]["get"]["parameters"]}
+    assert "search" in {p["name"] for p in schema["paths"]["/api/v1/people/"]["get"]["parameters"]}
 
 
 def test_public_reads_need_no_authentication_and_the_rest_do(schema):
@@ -167,31 +167,31 @@ def test_public_reads_need_no_authentication_and_the_rest_do(schema):
         return schema["paths"][path][method]["security"]
 
     for path in (
-        "/api/championships/",
-        "/api/games/{id}/",
-        "/api/pools/{id}/standings/",
-        "/api/",
-        "/api/lineups/",
-        "/api/lineups/{id}/",
-        "/api/protest-marks/",
+        "/api/v1/championships/",
+        "/api/v1/games/{id}/",
+        "/api/v1/pools/{id}/standings/",
+        "/api/v1/",
+        "/api/v1/lineups/",
+        "/api/v1/lineups/{id}/",
+        "/api/v1/protest-marks/",
     ):
         assert {} in security(path, "get"), path
     for path, method in (
-        ("/api/entries/{id}/roster/", "get"),
-        ("/api/people/", "get"),
-        ("/api/games/{id}/result/", "post"),
-        ("/api/roster-entries/", "post"),
+        ("/api/v1/entries/{id}/roster/", "get"),
+        ("/api/v1/people/", "get"),
+        ("/api/v1/games/{id}/result/", "post"),
+        ("/api/v1/roster-entries/", "post"),
     ):
         assert {} not in security(path, method), path
 
 
 def test_refusals_are_documented_with_the_error_body(schema):
-    responses = schema["paths"]["/api/passports/{id}/"]["patch"]["responses"]
+    responses = schema["paths"]["/api/v1/passports/{id}/"]["patch"]["responses"]
     assert {"200", "400", "403", "404", "409"} <= set(responses)
     bad_input = responses["400"]["content"]["application/json"]["schema"]
     assert {"$ref": "#/components/schemas/FieldErrors"} in bad_input["anyOf"]
     assert responses["404"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
-    assert "404" in schema["paths"]["/api/people/"]["get"]["responses"]  # a page beyond the last
+    assert "404" in schema["paths"]["/api/v1/people/"]["get"]["responses"]  # a page beyond the last
     components = schema["components"]["schemas"]
     assert components["PatchedPassportUpdateRequest"]["additionalProperties"] is False
     assert "additionalProperties" not in components["ProtectiveDeviceRequest"]  # an answer, not a request body
@@ -217,12 +217,12 @@ def test_a_blank_country_matches_one_branch_only(schema):
 
 @pytest.mark.django_db
 def test_the_api_root_links_the_docs_the_schema_and_every_collection(client):
-    data = client.get("/api/").json()
-    assert data["schema"].endswith("/api/schema/") and data["redoc"].endswith("/api/redoc/")
-    assert data["docs"].endswith("/api/docs/")
+    data = client.get("/api/v1/").json()
+    assert data["schema"].endswith("/api/v1/schema/") and data["redoc"].endswith("/api/v1/redoc/")
+    assert data["docs"].endswith("/api/v1/docs/")
     assert {"people", "passports", "championships", "roster-entries", "games"} <= set(data["collections"])
     assert client.get(data["collections"]["championships"]).status_code == 200
-    response = client.get("/api/people/1.5/")
+    response = client.get("/api/v1/people/1.5/")
     assert response.status_code == 404 and response["Content-Type"] == "application/json"
 
 
@@ -232,9 +232,10 @@ API_ROUTES_OUTSIDE_THE_SCHEMA = {"schema", "api-docs", "api-redoc", "api-redoc-b
 
 
 def _api_routes() -> dict[str, set[str]]:
-    """Every URL pattern under api/ (from Django's resolver), by its route, with the methods its view answers."""
+    """Every URL pattern under api/v1/ (from Django's resolver), by its route, with the methods its view answers."""
     from django.urls import URLResolver, get_resolver
 
+    from portal.api_versions import ALIAS_NAMESPACE
     from tests.test_permission_matrix import _join_route
 
     routes: dict[str, set[str]] = {}
@@ -243,7 +244,8 @@ def _api_routes() -> dict[str, set[str]]:
         for pattern in patterns:
             joined = _join_route(prefix, str(pattern.pattern))
             if isinstance(pattern, URLResolver):
-                walk(pattern.url_patterns, joined)
+                if pattern.namespace != ALIAS_NAMESPACE:  # the deprecated aliases: the same views, undocumented
+                    walk(pattern.url_patterns, joined)
             elif joined.removeprefix("^").startswith("api/") and pattern.name not in API_ROUTES_OUTSIDE_THE_SCHEMA:
                 view = pattern.callback
                 if getattr(view, "actions", None):  # a viewset's route: the methods its router mapped
@@ -290,16 +292,16 @@ def test_ids_are_declared_from_1_in_the_path_and_the_filters(schema):
                 if parameter["schema"]["minimum"] < 1:
                     from_zero.append(parameter["name"])
     assert from_zero == ["after"]  # the sheet log's sequence number: 0 is the start
-    games = {p["name"]: p["schema"] for p in schema["paths"]["/api/games/"]["get"]["parameters"]}
+    games = {p["name"]: p["schema"] for p in schema["paths"]["/api/v1/games/"]["get"]["parameters"]}
     assert games["team"] == {"type": "integer", "minimum": 1, "maximum": MAX_ID}
     assert games["starts_before"]["minLength"] == 1
-    lineup = schema["paths"]["/api/lineups/{id}/"]["get"]["parameters"][0]
+    lineup = schema["paths"]["/api/v1/lineups/{id}/"]["get"]["parameters"][0]
     assert lineup["schema"] == {"type": "integer", "minimum": 1, "maximum": MAX_ID}
 
 
 def test_the_token_exchange_and_revocation_are_documented(schema):
     """Issue 29 (accounts.token_api): the request, the 201 answer and the refusals of POST and DELETE auth/token/."""
-    item = schema["paths"]["/api/auth/token/"]
+    item = schema["paths"]["/api/v1/auth/token/"]
     post, delete = item["post"], item["delete"]
     assert post["security"] == [{}]  # no token nor session needed to get one
     body = schema["components"]["schemas"]["TokenExchangeInputRequest"]
@@ -308,7 +310,7 @@ def test_the_token_exchange_and_revocation_are_documented(schema):
     days = body["properties"]["expires_in_days"]
     assert (days["minimum"], days["maximum"], days["default"]) == (1, 365, 30)
     assert body["properties"]["password"]["writeOnly"] is True
-    assert _response_schema(schema, "/api/auth/token/", "post", "201") == {"$ref": "#/components/schemas/Token"}
+    assert _response_schema(schema, "/api/v1/auth/token/", "post", "201") == {"$ref": "#/components/schemas/Token"}
     assert set(schema["components"]["schemas"]["Token"]["required"]) == {"token", "name", "expires"}
     assert {"201", "400", "403"} <= set(post["responses"]) and "401" not in post["responses"]
     assert "lockout" in post["responses"]["400"]["description"]
@@ -320,17 +322,17 @@ def test_the_token_exchange_and_revocation_are_documented(schema):
 def test_a_refused_token_is_documented_as_a_401_and_a_refused_caller_as_a_403(schema):
     """Every operation that reads a token may answer 401 (unknown, expired or revoked token), public reads too."""
     for path, method in (
-        ("/api/people/", "get"),
-        ("/api/championships/", "get"),
-        ("/api/passports/{id}/", "patch"),
-        ("/api/auth/token/", "delete"),
+        ("/api/v1/people/", "get"),
+        ("/api/v1/championships/", "get"),
+        ("/api/v1/passports/{id}/", "patch"),
+        ("/api/v1/auth/token/", "delete"),
     ):
         responses = schema["paths"][path][method]["responses"]
         assert "WWW-Authenticate: Token" in responses["401"]["description"], (path, method)
         assert responses["401"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
         assert "not allowed" in responses["403"]["description"]
     missing = [(m, p) for p, m, operation in _operations(schema) if "401" not in operation["responses"]]
-    assert missing == [("post", "/api/auth/token/")]
+    assert missing == [("post", "/api/v1/auth/token/")]
 
 
 def test_the_protest_incident_key_and_the_sheet_entries_say_their_format(schema):

@@ -287,13 +287,13 @@ def _ids(world: dict) -> dict[str, int]:
 def _api_url(path: str, ids: dict[str, int]) -> str:
     if "{" not in path:
         return path
-    collection = path.split("/")[2]
+    collection = path.split("/")[3]  # /api/v1/<collection>/...
     return path.replace("{id}", str(ids[collection])).replace("{game_id}", str(ids[collection]))
 
 
 # Lists only a team manager has (the superuser files no protest): counted as the manager of every slice's entry.
 TEAM_MANAGER_LISTS = {
-    "api /api/games/{game_id}/protest-incidents/",
+    "api /api/v1/games/{game_id}/protest-incidents/",
     "page discipline:my-protests",
     "page accounts:tokens",
 }

@@ -90,7 +90,7 @@ def test_make_run_on_another_port_names_that_port_in_every_message(tmp_path):
     output, calls = _run(tmp_path, PORT=str(port))
     urls = re.findall(r"https?://[^\s/]+/?\S*", output)
     assert f"http://127.0.0.1:{port}/" in urls
-    assert f"http://127.0.0.1:{port}/admin/" in urls and f"http://127.0.0.1:{port}/api/docs/" in urls
+    assert f"http://127.0.0.1:{port}/admin/" in urls and f"http://127.0.0.1:{port}/api/v1/docs/" in urls
     assert f"Demo portal: http://127.0.0.1:{port}/" in output
     assert all(f":{port}/" in url for url in urls), urls
     assert ":8000" not in output

@@ -143,7 +143,7 @@ class VenueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
         summary="Set up a venue",
         description="For international staff and staff of the national federation of the venue's country "
         "(services.venue_create). One venue per name in a city; the time zone is an IANA name, in which the "
-        "championship's times are shown. Its rinks are added through /api/rinks/ and checked against Rule 2.1.",
+        "championship's times are shown. Its rinks are added through /api/v1/rinks/ and checked against Rule 2.1.",
         request=VenueInputSerializer,
         responses={201: VenueSerializer, **_REFUSED},
     )
@@ -557,7 +557,7 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
     @extend_schema(
         summary="Add a pool to a championship",
         description="For the championship's directors (services.pool_create): the round robin is played in pools "
-        "(1.3 B). A pool's name is unique in its championship; teams join it through POST /api/pools/{id}/teams/ "
+        "(1.3 B). A pool's name is unique in its championship; teams join it through POST /api/v1/pools/{id}/teams/ "
         "once their entry is confirmed (1.1 A).",
         request=PoolInputSerializer,
         responses={201: PoolSerializer, **_REFUSED},
@@ -650,7 +650,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
     @extend_schema(
         summary="Record the final result of a game that has started: the score is its goal lines (5.5.11 B); "
         "a forfeit is 1-0 to the winner's captain (8.1 B) and may disqualify (8.1 C)",
-        description="The championship's directors, once the game has started (its scheduled start has passed, 5.1 A). The final score equals the game's goal lines (5.5.11 B) and says how it was decided (regulation, overtime, shoot-out; 1.3); a forfeit is scored 1-0 (8.1 B) and may disqualify the team (8.1 C). Standings and bracket follow. A final result is corrected by an amendment (POST /api/games/{id}/amend/).",
+        description="The championship's directors, once the game has started (its scheduled start has passed, 5.1 A). The final score equals the game's goal lines (5.5.11 B) and says how it was decided (regulation, overtime, shoot-out; 1.3); a forfeit is scored 1-0 (8.1 B) and may disqualify the team (8.1 C). Standings and bracket follow. A final result is corrected by an amendment (POST /api/v1/games/{id}/amend/).",
         request=GameResultInputSerializer,
         responses={200: GameSerializer, **_REFUSED},
     )

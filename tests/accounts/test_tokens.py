@@ -119,7 +119,7 @@ def test_production_settings_have_no_basic_authentication():
 
 def test_the_schema_declares_the_token_scheme(client):
     client.force_login(UserFactory())
-    schema = client.get("/api/schema/?format=json").json()
+    schema = client.get("/api/v1/schema/?format=json").json()
     assert schema["components"]["securitySchemes"]["knoxApiToken"] == {
         "type": "apiKey",
         "in": "header",

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 HOUR = datetime.timedelta(hours=1)
 MINUTE = datetime.timedelta(minutes=1)
-PROTESTS = "/api/protests/"
+PROTESTS = "/api/v1/protests/"
 
 
 def world_at(incident: datetime.datetime):
@@ -330,7 +330,7 @@ def test_the_schema_documents_every_protest_operation_with_its_refusals_and_clos
 
     schema = SchemaGenerator().get_schema(request=None, public=True)
     paths = schema["paths"]
-    assert {"get", "post"} <= set(paths[PROTESTS]) and "get" in paths["/api/games/{game_id}/protest-incidents/"]
+    assert {"get", "post"} <= set(paths[PROTESTS]) and "get" in paths["/api/v1/games/{game_id}/protest-incidents/"]
     for step in ("statement", "fee", "review", "decision", "withdraw", "answer"):
         responses = paths[f"{PROTESTS}{{id}}/{step}/"]["post"]["responses"]
         assert {"200", "400", "403", "404"} <= set(responses), step

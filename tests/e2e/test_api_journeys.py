@@ -61,7 +61,7 @@ def docs_page(login_as, italy, assets):
     page = login_as(federation_staff(italy, username="fit-staff"))
     page.on("request", lambda r: assets.append(r.url) if r.resource_type in ("script", "stylesheet") else None)
     page.get_by_role("link", name="API", exact=True).click()
-    expect(page).to_have_url(re.compile(r"/api/docs/$"))
+    expect(page).to_have_url(re.compile(r"/api/v1/docs/$"))
     expect(page.locator(".swagger-ui .info .title")).to_contain_text("IHTC Portal API")
     return page
 
@@ -84,9 +84,9 @@ def test_the_api_docs_list_the_operations_from_local_assets(docs_page, assets, l
     # renders only those near the viewport (a windowed list), so the page is scrolled to each one as a reader does.
     assert page.evaluate("ui.specSelectors.operations().size") > 100
     expect(page.locator(".opblock").first).to_be_visible()
-    people_list = page.locator(".opblock-get", has=page.locator("[data-path='/api/people/']"))
+    people_list = page.locator(".opblock-get", has=page.locator("[data-path='/api/v1/people/']"))
     expect(_scrolled_to(page, people_list).first).to_be_visible()
-    passports = page.locator(".opblock-post", has=page.locator("[data-path='/api/passports/']"))
+    passports = page.locator(".opblock-post", has=page.locator("[data-path='/api/v1/passports/']"))
     expect(_scrolled_to(page, passports).first).to_be_visible()
     # Its scripts and styles came from this server (drf-spectacular-sidecar), nothing from a CDN.
     assert any("swagger-ui" in url for url in assets), assets

@@ -80,9 +80,9 @@ def test_the_pages_and_the_api_docs_run_under_the_policy(watched_tab):
     tab.locator("form:has(#id_name) [type=submit]").click()
     expect(tab.locator("#new-token")).to_be_visible()
 
-    docs = open_tab("/api/docs/")
+    docs = open_tab("/api/v1/docs/")
     expect(docs.locator(".swagger-ui .info .title")).to_contain_text("IHTC Portal API", timeout=30_000)
-    redoc = open_tab("/api/redoc/")
+    redoc = open_tab("/api/v1/redoc/")
     expect(redoc.locator("h1").first).to_contain_text(
         "IHTC Portal API", timeout=30_000
     )  # ReDoc renders the whole schema

@@ -92,7 +92,7 @@ def test_a_viewer_that_missed_a_push_fetches_the_snapshot(asgi_server, viewer_ta
     expect(phone.locator("[data-period]")).to_have_text("Period 1")
     # As if a push had been dropped: the board is one entry behind, so the next delta leaves a gap.
     phone.evaluate("document.querySelector('[data-board]').scoreboard.sheet.sequence -= 1")
-    with phone.expect_request(lambda r: r.url.endswith(f"/api/games/{game.pk}/sheet/")) as fetched:
+    with phone.expect_request(lambda r: r.url.endswith(f"/api/v1/games/{game.pk}/sheet/")) as fetched:
         asgi_server.post(game, [now_entry("shot", period=1, time="0:30", team="away")], session)
     assert fetched.value.method == "GET"
     expect(phone.locator('[data-shots="away"]')).to_have_text("1")

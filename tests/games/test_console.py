@@ -102,7 +102,7 @@ def test_the_console_carries_the_penalty_index_the_teams_and_the_engines_event_t
     # The buttons are rendered from the engine's event types: a new engine event (9.1 A protest) shows up.
     assert data["event_types"] == list(EVENT_TYPES)
     assert data["rules"]["calls_for_misconduct"] == 3
-    assert data["urls"]["events"] == f"/api/games/{game.pk}/sheet/events/"
+    assert data["urls"]["events"] == f"/api/v1/games/{game.pk}/sheet/events/"
     # Its files, and the scripts' strings in the reader's language (issue 26): kept offline with the page.
     assert [asset for asset in data["assets"] if not asset.startswith("/static/")] == [catalogue_url("en")]
     html = response.content.decode()

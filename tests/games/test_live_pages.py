@@ -45,7 +45,7 @@ def test_the_board_of_a_game_shows_the_stored_state_to_anyone(director):
     # (tested beside it).
     words = {key: settings.pop(key) for key in ("outcomes", "kinds", "period_ends")}
     assert settings == {"socket": f"/live/games/{game.pk}/", "heartbeat_seconds": 5, "stale_seconds": 10,
-                        "sheet_url": f"/api/games/{game.pk}/sheet/"}  # fmt: skip
+                        "sheet_url": f"/api/v1/games/{game.pk}/sheet/"}  # fmt: skip
     assert words["period_ends"]["periods"] == 2 and words["outcomes"]
     assert words["kinds"]["double_minor"] == "Double minor"
 

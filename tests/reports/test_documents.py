@@ -154,7 +154,7 @@ def test_the_page_shows_the_progress_while_queued_then_the_download(game, client
     assert download["Content-Disposition"].startswith("attachment")
     assert download["Cache-Control"] == "private, no-store"
     api = client.get(reverse("reports-api:game-report", args=[game.pk])).json()
-    assert api["status"] == "done" and api["download"].endswith(f"/api/games/{game.pk}/report/pdf/")
+    assert api["status"] == "done" and api["download"].endswith(f"/api/v1/games/{game.pk}/report/pdf/")
     pdf = client.get(api["download"], HTTP_ACCEPT="application/pdf")
     assert pdf.status_code == 200 and b"".join(pdf.streaming_content).startswith(b"%PDF-")
 

@@ -217,30 +217,30 @@ def test_venues_list_their_rinks(api):
 
 
 TOURNAMENT_PATHS = {
-    "/api/championships/": {"get", "post"},
-    "/api/championships/{id}/": {"get", "patch"},
-    "/api/championships/{id}/standings/": {"get"},
-    "/api/championships/{id}/statistics/": {"get"},
-    "/api/championships/{id}/bracket/": {"get"},
-    "/api/championships/{id}/generate-schedule/": {"post"},
-    "/api/championships/{id}/generate-bracket/": {"post"},
-    "/api/venues/": {"get"},
-    "/api/entries/": {"get", "post"},
-    "/api/entries/{id}/fee-paid/": {"post"},
-    "/api/entries/{id}/managers/": {"post"},
-    "/api/entries/{id}/roster/": {"get"},
-    "/api/entries/{id}/confirm-roster/": {"post"},
-    "/api/entries/{id}/roster-import/": {"post"},
-    "/api/roster-entries/": {"get", "post"},
-    "/api/roster-entries/{id}/": {"get", "patch", "delete"},
-    "/api/pools/{id}/standings/": {"get"},
-    "/api/pools/{id}/shootout/": {"post"},
-    "/api/games/": {"get"},
-    "/api/games/{id}/result/": {"post"},
-    "/api/games/{id}/move/": {"post"},
-    "/api/games/{id}/goalkeeper-line/": {"post"},
-    "/api/goals/": {"get", "post"},
-    "/api/penalties/": {"get", "post"},
+    "/api/v1/championships/": {"get", "post"},
+    "/api/v1/championships/{id}/": {"get", "patch"},
+    "/api/v1/championships/{id}/standings/": {"get"},
+    "/api/v1/championships/{id}/statistics/": {"get"},
+    "/api/v1/championships/{id}/bracket/": {"get"},
+    "/api/v1/championships/{id}/generate-schedule/": {"post"},
+    "/api/v1/championships/{id}/generate-bracket/": {"post"},
+    "/api/v1/venues/": {"get"},
+    "/api/v1/entries/": {"get", "post"},
+    "/api/v1/entries/{id}/fee-paid/": {"post"},
+    "/api/v1/entries/{id}/managers/": {"post"},
+    "/api/v1/entries/{id}/roster/": {"get"},
+    "/api/v1/entries/{id}/confirm-roster/": {"post"},
+    "/api/v1/entries/{id}/roster-import/": {"post"},
+    "/api/v1/roster-entries/": {"get", "post"},
+    "/api/v1/roster-entries/{id}/": {"get", "patch", "delete"},
+    "/api/v1/pools/{id}/standings/": {"get"},
+    "/api/v1/pools/{id}/shootout/": {"post"},
+    "/api/v1/games/": {"get"},
+    "/api/v1/games/{id}/result/": {"post"},
+    "/api/v1/games/{id}/move/": {"post"},
+    "/api/v1/games/{id}/goalkeeper-line/": {"post"},
+    "/api/v1/goals/": {"get", "post"},
+    "/api/v1/penalties/": {"get", "post"},
 }
 
 
@@ -251,7 +251,7 @@ def test_the_schema_documents_every_championship_endpoint():
     for path, methods in TOURNAMENT_PATHS.items():
         assert path in schema["paths"], path
         assert methods <= set(schema["paths"][path]), (path, set(schema["paths"][path]))
-    operation = schema["paths"]["/api/entries/{id}/roster-import/"]["post"]
+    operation = schema["paths"]["/api/v1/entries/{id}/roster-import/"]["post"]
     upload = operation["requestBody"]["content"]
     assert "multipart/form-data" in upload
     # The accepted types of the upload, its limits and its errors' row numbers are documented.
@@ -261,7 +261,7 @@ def test_the_schema_documents_every_championship_endpoint():
     assert upload["multipart/form-data"]["schema"]["$ref"].endswith("/RosterImportRequest")
     assert schema["components"]["schemas"]["RosterImportRequest"]["properties"]["file"]["format"] == "binary"
     assert all(words in operation["description"] for words in ("CSV", "XLSX", "512 KB", "R-04", "Row n"))
-    names = {p["name"] for p in schema["paths"]["/api/games/"]["get"]["parameters"]}
+    names = {p["name"] for p in schema["paths"]["/api/v1/games/"]["get"]["parameters"]}
     assert {"championship", "pool", "team", "status", "page"} <= names
 
 

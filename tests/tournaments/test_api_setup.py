@@ -331,16 +331,16 @@ def schema():
 
 
 SETUP_OPERATIONS = [
-    ("/api/venues/", "post"),
-    ("/api/venues/{id}/", "patch"),
-    ("/api/rinks/", "get"),
-    ("/api/rinks/", "post"),
-    ("/api/rinks/{id}/", "get"),
-    ("/api/rinks/{id}/", "patch"),
-    ("/api/pools/", "post"),
-    ("/api/pools/{id}/", "patch"),
-    ("/api/pools/{id}/teams/", "post"),
-    ("/api/championships/{id}/publish/", "post"),
+    ("/api/v1/venues/", "post"),
+    ("/api/v1/venues/{id}/", "patch"),
+    ("/api/v1/rinks/", "get"),
+    ("/api/v1/rinks/", "post"),
+    ("/api/v1/rinks/{id}/", "get"),
+    ("/api/v1/rinks/{id}/", "patch"),
+    ("/api/v1/pools/", "post"),
+    ("/api/v1/pools/{id}/", "patch"),
+    ("/api/v1/pools/{id}/teams/", "post"),
+    ("/api/v1/championships/{id}/publish/", "post"),
 ]
 
 

@@ -55,7 +55,7 @@ def logins_table(url: str) -> str:
             "The public",
             "",
             "/tournaments/: the championship's schedule, results, standings (with how ties were broken), bracket "
-            "and leaders; the API docs (/api/docs/).",
+            "and leaders; the API docs (/api/v1/docs/).",
         )
     )
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
