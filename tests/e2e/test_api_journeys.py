@@ -62,7 +62,8 @@ def docs_page(login_as, italy, assets):
     page.on("request", lambda r: assets.append(r.url) if r.resource_type in ("script", "stylesheet") else None)
     page.get_by_role("link", name="API", exact=True).click()
     expect(page).to_have_url(re.compile(r"/api/v1/docs/$"))
-    expect(page.locator(".swagger-ui .info .title")).to_contain_text("IHTC Portal API")
+    # Swagger UI renders once it has the whole schema: 30 s on a loaded machine, as in tests/e2e/test_csp.py.
+    expect(page.locator(".swagger-ui .info .title")).to_contain_text("IHTC Portal API", timeout=30_000)
     return page
 
 
