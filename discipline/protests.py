@@ -42,6 +42,7 @@ from tournaments.ruleset import ProtestRules
 from tournaments.venue_time import venue_stamp
 
 from . import access as pa
+from . import hooks
 from . import deadlines as dl
 from .models import (
     Deadline,
@@ -493,6 +494,7 @@ def protest_file(
             ),
             now=now,
         )
+        hooks.protest_filed(protest_id=protest.pk)  # answered by webhooks, after the commit
     return protest
 
 
@@ -641,6 +643,7 @@ def _decide(protest, *, by, to, outcome, reason, now) -> Protest:
         if protest.fee_due is not None:
             body = format_lazy("{} {}", body, _FEE_OUTCOME_TOLD[outcome])
         _notify(protest, to, subject, body, now=now)
+        hooks.protest_decided(protest_id=protest.pk)  # answered by webhooks, after the commit
     return protest
 
 
