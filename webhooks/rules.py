@@ -6,6 +6,7 @@ from __future__ import annotations
 import rules
 
 from . import access
+from .models import Delivery
 
 
 @rules.predicate
@@ -14,22 +15,15 @@ def uses_webhooks(user):
 
 
 @rules.predicate
-def manages_endpoint(user, endpoint):
-    if endpoint is None:
+def manages_webhooks_of(user, obj):
+    """Without an object: whether the user has webhooks at all; with an endpoint or a delivery: whether the user
+    manages its federation's."""
+    if obj is None:
         return access.uses_webhooks(user)
+    endpoint = obj.endpoint if isinstance(obj, Delivery) else obj
     return access.can_manage_endpoints_of(user, endpoint.federation)
 
 
-@rules.predicate
-def manages_delivery(user, delivery):
-    if delivery is None:
-        return access.uses_webhooks(user)
-    return access.can_manage_endpoints_of(user, delivery.endpoint.federation)
-
-
 rules.add_perm("webhooks", uses_webhooks)
-rules.add_perm("webhooks.view_endpoint", manages_endpoint)
-rules.add_perm("webhooks.add_endpoint", manages_endpoint)
-rules.add_perm("webhooks.delete_endpoint", manages_endpoint)
-rules.add_perm("webhooks.view_delivery", manages_delivery)
-rules.add_perm("webhooks.resend_delivery", manages_delivery)
+for permission in ("view_endpoint", "add_endpoint", "delete_endpoint", "view_delivery", "resend_delivery"):
+    rules.add_perm(f"webhooks.{permission}", manages_webhooks_of)
