@@ -407,6 +407,9 @@ SPECTACULAR_SETTINGS = {
         # Every kind of document shares them (reports.api: a game's report, a championship's documents).
         "DocumentKindEnum": "reports.models.DocumentKind",
         "DocumentStatusEnum": "reports.models.DocumentStatus",
+        # The webhooks' event types: an endpoint's, a delivery's, the log's filter (webhooks.models).
+        "WebhookEventTypeEnum": "webhooks.models.EventType",
+        "WebhookDeliveryStatusEnum": "webhooks.models.DeliveryStatus",
     },
     # The portal's conventions (portal.openapi): refusals with their bodies, closed request bodies.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "portal.openapi.closed_request_bodies"],

@@ -3765,16 +3765,17 @@ TARGETS += [
         "url": webhooks_api("endpoint-detail", "endpoint_a"),
         "expect": expect(204, ANON=403, TM=403, GO=403, DC=403, STAFF_B=404),
     },
+    {"name": "api webhook deliveries list", "method": "get", "url": webhooks_api("delivery-list"), "expect": WEBHOOKS_API_LIST},
     {
-        "name": "api webhooks endpoint A deliveries",
+        "name": "api webhook delivery A detail",
         "method": "get",
-        "url": webhooks_api("endpoint-deliveries", "endpoint_a"),
+        "url": webhooks_api("delivery-detail", "delivery_a"),
         "expect": WEBHOOKS_API_A,
     },
     {
-        "name": "api webhooks endpoint A delivery resend",
+        "name": "api webhook delivery A resend",
         "method": "post",
-        "url": webhooks_api("endpoint-resend", "endpoint_a", "delivery_a"),
+        "url": webhooks_api("delivery-resend", "delivery_a"),
         "expect": expect(202, ANON=403, TM=403, GO=403, DC=403, STAFF_B=404),
     },
     # The admin: endpoints are made on the page or through the API (the secret shown once), removed here too;

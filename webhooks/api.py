@@ -1,11 +1,10 @@
-"""The webhooks API: a federation's endpoints (list, make, read, remove) and each endpoint's delivery log (list,
-send one again). Thin views over ``webhooks.access`` (the federation's access rules: 404 for what the caller may
+"""The webhooks API: a federation's endpoints (list, make, read, remove) and their delivery log (list, read, send
+one again). Thin views over ``webhooks.access`` (the federation's access rules: 404 for what the caller may
 not know of) and ``webhooks.services`` (which check who may again: 403)."""
 
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.http import Http404
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -13,9 +12,9 @@ from rest_framework.response import Response
 
 from federation.models import Federation
 from portal.api import RulesPermission, ServiceAnswerMixin
-from portal.filters import MAX_ID
 
 from . import access, services
+from .filters import DeliveryFilter
 from .serializers import DeliverySerializer, EndpointCreatedSerializer, EndpointInputSerializer, EndpointSerializer
 
 
@@ -55,8 +54,6 @@ class EndpointViewSet(
         "retrieve": "webhooks.view_endpoint",
         "create": "webhooks.add_endpoint",
         "destroy": "webhooks.delete_endpoint",
-        "deliveries": "webhooks.view_delivery",
-        "resend": "webhooks.resend_delivery",
     }
 
     def get_queryset(self):
@@ -79,36 +76,43 @@ class EndpointViewSet(
         services.endpoint_delete(by=request.user, endpoint=self.get_object())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(
-        summary="An endpoint's delivery log, newest first",
-        description="Each event sent or to be sent there: its status (pending, retrying, delivered, failed), the "
-        "attempts made, the last HTTP status answered and the body sent.",
-        responses=DeliverySerializer(many=True),
-    )
-    @action(detail=True, methods=["get"])
-    def deliveries(self, request, pk=None):
-        endpoint = self.get_object()
-        deliveries = endpoint.deliveries.order_by("-created_at", "-pk")
-        page = self.paginate_queryset(deliveries)
-        if page is not None:
-            return self.get_paginated_response(DeliverySerializer(page, many=True).data)
-        return Response(DeliverySerializer(deliveries, many=True).data)
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="The delivery log of the endpoints you manage, newest first",
+        description="Each event sent or to be sent to an endpoint of your federation (international staff: every "
+        "federation's): its status (pending, retrying, delivered, failed), the attempts made, the last HTTP status "
+        "answered and the body sent. Filters: endpoint, status, event_type.",
+    ),
+    retrieve=extend_schema(summary="One delivery", description="404 for another federation's delivery."),
+)
+class DeliveryViewSet(ServiceAnswerMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = DeliverySerializer
+    filterset_class = DeliveryFilter
+    permission_classes = [RulesPermission]
+    ordering = ["-created_at", "-pk"]
+    permission_required = {
+        "list": "webhooks.view_delivery",
+        "retrieve": "webhooks.view_delivery",
+        "resend": "webhooks.resend_delivery",
+    }
+
+    def get_queryset(self):
+        return access.deliveries_visible_to(self.request.user).order_by("-created_at", "-pk")
+
+    def get_object(self):
+        delivery = access.access_delivery(self.request.user, self.kwargs["pk"])
+        self.check_object_permissions(self.request, delivery)
+        return delivery
 
     @extend_schema(
         summary="Send a delivery again",
         description="Queued again with the same event id (``X-Portal-Delivery``), whatever its status; retried "
-        "on a 5xx or a connection error as the first time. 202 with the delivery.",
+        "on a 5xx or a connection error as the first time. 202 with the delivery, its status pending.",
         request=None,
         responses={202: DeliverySerializer},
     )
-    @action(detail=True, methods=["post"], url_path=r"deliveries/(?P<delivery_id>[0-9]{1,10})/resend")
-    def resend(self, request, pk=None, delivery_id=None):
-        endpoint = self.get_object()
-        if not 1 <= int(delivery_id) <= MAX_ID:
-            raise Http404("No such webhook delivery.")
-        delivery = access.access_delivery(request.user, delivery_id)
-        if delivery.endpoint_id != endpoint.pk:
-            raise Http404("No such webhook delivery.")
-        self.check_object_permissions(request, delivery)
-        delivery = services.delivery_resend(by=request.user, delivery=delivery)
+    @action(detail=True, methods=["post"])
+    def resend(self, request, pk=None):
+        delivery = services.delivery_resend(by=request.user, delivery=self.get_object())
         return Response(DeliverySerializer(delivery).data, status=status.HTTP_202_ACCEPTED)

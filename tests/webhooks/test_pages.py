@@ -195,18 +195,19 @@ def test_the_api_refuses_another_federations_endpoint_with_403(two, receiver):
     assert client_for(with_role(Role.GAME_OFFICIAL)).get("/api/webhooks/").status_code == 403
 
 
-def test_the_api_lists_an_endpoints_deliveries_and_sends_one_again(two, receiver, django_capture_on_commit_callbacks):
+def test_the_api_lists_the_federations_deliveries_and_sends_one_again(two, receiver, django_capture_on_commit_callbacks):
     a, _, mine, theirs = two
     failed, other = delivery_to(mine), delivery_to(theirs)
     api = client_for(federation_staff(a))
-    rows = api.get(f"/api/webhooks/{mine.pk}/deliveries/").json()["results"]
+    rows = api.get("/api/webhook-deliveries/").json()["results"]
     assert [(row["id"], row["status"], row["attempts"], row["response_code"]) for row in rows] == [
         (failed.pk, "failed", 6, 500)
     ]
-    assert api.get(f"/api/webhooks/{theirs.pk}/deliveries/").status_code == 404
-    assert api.post(f"/api/webhooks/{mine.pk}/deliveries/{other.pk}/resend/").status_code == 404
+    assert api.get("/api/webhook-deliveries/", {"endpoint": theirs.pk}).json()["results"] == []
+    assert api.get(f"/api/webhook-deliveries/{other.pk}/").status_code == 404
+    assert api.post(f"/api/webhook-deliveries/{other.pk}/resend/").status_code == 404
     with django_capture_on_commit_callbacks(execute=True):
-        answer = api.post(f"/api/webhooks/{mine.pk}/deliveries/{failed.pk}/resend/")
+        answer = api.post(f"/api/webhook-deliveries/{failed.pk}/resend/")
     assert answer.status_code == 202
     failed.refresh_from_db()
     assert failed.status == DeliveryStatus.DELIVERED and len(receiver.requests) == 1
