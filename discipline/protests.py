@@ -42,8 +42,8 @@ from tournaments.ruleset import ProtestRules
 from tournaments.venue_time import venue_stamp
 
 from . import access as pa
-from . import hooks
 from . import deadlines as dl
+from . import hooks
 from .models import (
     Deadline,
     DeadlineKind,

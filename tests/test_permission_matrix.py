@@ -3723,7 +3723,11 @@ TARGETS += [
         "name": "page webhooks endpoint create for A",
         "method": "post",
         "url": page("webhooks:endpoints"),
-        "data": lambda w: {"federation": w.pk("fed_a"), "url": "http://127.0.0.1:9/hook", "event_types": ["game.final"]},
+        "data": lambda w: {
+            "federation": w.pk("fed_a"),
+            "url": "http://127.0.0.1:9/hook",
+            "event_types": ["game.final"],
+        },
         # The page answers with the secret (200); B's staff are offered no federation A (the form refuses it).
         "expect": expect(200, ANON=LOGIN, TM=403, GO=403, DC=403),
     },
@@ -3750,7 +3754,11 @@ TARGETS += [
         "name": "api webhooks create for A",
         "method": "post",
         "url": webhooks_api("endpoint-list"),
-        "data": lambda w: {"federation": w.pk("fed_a"), "url": "http://127.0.0.1:9/hook", "event_types": ["game.final"]},
+        "data": lambda w: {
+            "federation": w.pk("fed_a"),
+            "url": "http://127.0.0.1:9/hook",
+            "event_types": ["game.final"],
+        },
         "expect": expect(403, EXEC=201, INTL=201, STAFF_A=201, SU=201),
     },
     {
@@ -3765,7 +3773,12 @@ TARGETS += [
         "url": webhooks_api("endpoint-detail", "endpoint_a"),
         "expect": expect(204, ANON=403, TM=403, GO=403, DC=403, STAFF_B=404),
     },
-    {"name": "api webhook deliveries list", "method": "get", "url": webhooks_api("delivery-list"), "expect": WEBHOOKS_API_LIST},
+    {
+        "name": "api webhook deliveries list",
+        "method": "get",
+        "url": webhooks_api("delivery-list"),
+        "expect": WEBHOOKS_API_LIST,
+    },
     {
         "name": "api webhook delivery A detail",
         "method": "get",
@@ -3800,7 +3813,9 @@ TARGETS += [
         {
             "name": f"admin webhooks.{model} simple_history",
             "method": "get",
-            "url": lambda w, model=model, obj=obj: reverse(f"admin:webhooks_{model}_simple_history", args=[w.pk(obj), 1]),
+            "url": lambda w, model=model, obj=obj: reverse(
+                f"admin:webhooks_{model}_simple_history", args=[w.pk(obj), 1]
+            ),
             "expect": ADMIN_NO_VERSIONS,
         }
         for model, obj in (("endpoint", "endpoint_a"), ("delivery", "delivery_a"))

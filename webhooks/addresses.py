@@ -70,7 +70,9 @@ def check_endpoint_url(
     if parts.scheme not in ("https", "http") or not host:
         raise ValidationError({"url": _("Give an https:// URL with a host name.")})
     if parts.username is not None or parts.password is not None:
-        raise ValidationError({"url": _("The URL may not carry a user name or password: the signature proves the sender.")})
+        raise ValidationError(
+            {"url": _("The URL may not carry a user name or password: the signature proves the sender.")}
+        )
     if parts.fragment:
         raise ValidationError({"url": _("The URL may not have a #fragment.")})
     try:

@@ -72,7 +72,8 @@ def tell_eligibility(person_id: int) -> None:
         Person.objects.filter(pk=person_id)
         .select_related("federation")
         .prefetch_related(
-            "passports", Prefetch("eligibility_waivers", queryset=EligibilityWaiver.objects.select_related("approved_by"))
+            "passports",
+            Prefetch("eligibility_waivers", queryset=EligibilityWaiver.objects.select_related("approved_by")),
         )
         .first()
     )
@@ -156,11 +157,7 @@ def on_game_final(*, game_id: int, amended: bool) -> None:
 
 
 def tell_game_final(game_id: int, *, amended: bool) -> None:
-    game = (
-        Game.objects.filter(pk=game_id)
-        .select_related("championship", "home", "away", "forfeited_by")
-        .first()
-    )
+    game = Game.objects.filter(pk=game_id).select_related("championship", "home", "away", "forfeited_by").first()
     if game is None:
         return
     federations = [entry.federation_id for entry in (game.home, game.away) if entry is not None]
@@ -236,9 +233,7 @@ def on_suspension_changed(*, suspension_id: int, status: str) -> None:
 def tell_suspension(suspension_id: int) -> None:
     """Tell the person's federation (and the team's) of a suspension imposed, changed or ended; once per state and
     terms (the same notice told twice is one event)."""
-    suspension = (
-        Suspension.objects.filter(pk=suspension_id).select_related("person", "championship", "entry").first()
-    )
+    suspension = Suspension.objects.filter(pk=suspension_id).select_related("person", "championship", "entry").first()
     if suspension is None:
         return
     event_type = (

@@ -46,7 +46,7 @@ class EndpointInputSerializer(serializers.Serializer):
 
 
 class DeliverySerializer(ModelSerializer):
-    payload = serializers.JSONField(help_text="The body as sent (docs/webhooks.md, \"Events\").")
+    payload = serializers.JSONField(help_text='The body as sent (docs/webhooks.md, "Events").')
 
     class Meta:
         model = Delivery

@@ -267,7 +267,11 @@ def delivery_attempt(delivery_id: int, *, retries: int, now: datetime.datetime |
             )
     delivery.response_code, delivery.error = answer.code, answer.error
     if answer.delivered:
-        delivery.status, delivery.delivered_at, delivery.next_attempt_at = DeliveryStatus.DELIVERED, timezone.now(), None
+        delivery.status, delivery.delivered_at, delivery.next_attempt_at = (
+            DeliveryStatus.DELIVERED,
+            timezone.now(),
+            None,
+        )
     elif answer.transient and not last:
         delivery.status = DeliveryStatus.RETRYING
         delivery.next_attempt_at = timezone.now() + datetime.timedelta(seconds=retry_delay(retries))

@@ -56,7 +56,9 @@ def test_plain_http_to_loopback_is_allowed_outside_production_never_to_another_h
 
 def test_private_addresses_are_allowed_outside_production_only_when_the_setting_says():
     assert check_endpoint_url("https://lan.example/", resolver=resolving("192.168.1.10"), **DEVELOPMENT)
-    assert "public" in refusal("https://lan.example/", resolving("192.168.1.10"), allow_loopback=True, allow_private=False)
+    assert "public" in refusal(
+        "https://lan.example/", resolving("192.168.1.10"), allow_loopback=True, allow_private=False
+    )
 
 
 @pytest.mark.parametrize(

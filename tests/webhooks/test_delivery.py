@@ -114,7 +114,9 @@ def test_a_delivery_sent_again_carries_the_same_event_id(endpoint, receiver, dja
     assert (delivery.status, delivery.attempts) == (DeliveryStatus.DELIVERED, 2)
 
 
-def test_a_delivered_delivery_is_not_sent_twice_by_a_task_run_twice(endpoint, receiver, django_capture_on_commit_callbacks):
+def test_a_delivered_delivery_is_not_sent_twice_by_a_task_run_twice(
+    endpoint, receiver, django_capture_on_commit_callbacks
+):
     delivery = send(endpoint, django_capture_on_commit_callbacks)
     assert services.delivery_attempt(delivery.pk, retries=0) == "done"
     assert len(receiver.requests) == 1

@@ -55,7 +55,12 @@ def received(receiver, endpoint) -> list[dict]:
     for request in receiver.requests:
         body = json.loads(request.body)
         if body["federation"] == endpoint.federation_id:
-            verify(endpoint.secret, request.headers["X-Portal-Signature"], request.body, now=datetime.datetime.now().timestamp())
+            verify(
+                endpoint.secret,
+                request.headers["X-Portal-Signature"],
+                request.body,
+                now=datetime.datetime.now().timestamp(),
+            )
             bodies.append(body)
     return bodies
 
@@ -117,9 +122,7 @@ def test_a_protest_filed_and_decided_goes_to_the_games_two_federations_only(
     home, away = listen(w.game.home.federation, receiver), listen(w.game.away.federation, receiver)
     stranger = listen(FederationFactory(), other_receiver)
     with django_capture_on_commit_callbacks(execute=True):
-        protest = file_as_home(
-            w, "ruling", w.on_rink_protest, now=INCIDENT_AT + HOUR, statement="After the whistle."
-        )
+        protest = file_as_home(w, "ruling", w.on_rink_protest, now=INCIDENT_AT + HOUR, statement="After the whistle.")
     protest_services.protest_record_fee(by=w.staff, protest=protest, amount=Money(200, "USD"), method="cash")
     protest_services.protest_start_review(by=w.committee, protest=protest, reason="Complete.")
     with django_capture_on_commit_callbacks(execute=True):

@@ -181,7 +181,9 @@ def test_the_api_lists_makes_and_removes_endpoints_within_the_federation(two, re
 def test_the_api_refuses_bad_input_naming_the_field(body, field):
     federation = FederationFactory()
     api = client_for(federation_staff(federation))
-    answer = api.post("/api/webhooks/", {"federation": federation.pk, **body} if field != "federation" else body, format="json")
+    answer = api.post(
+        "/api/webhooks/", {"federation": federation.pk, **body} if field != "federation" else body, format="json"
+    )
     assert answer.status_code == 400 and field in answer.json()
     assert not Endpoint.objects.exists()
 
@@ -195,7 +197,9 @@ def test_the_api_refuses_another_federations_endpoint_with_403(two, receiver):
     assert client_for(with_role(Role.GAME_OFFICIAL)).get("/api/webhooks/").status_code == 403
 
 
-def test_the_api_lists_the_federations_deliveries_and_sends_one_again(two, receiver, django_capture_on_commit_callbacks):
+def test_the_api_lists_the_federations_deliveries_and_sends_one_again(
+    two, receiver, django_capture_on_commit_callbacks
+):
     a, _, mine, theirs = two
     failed, other = delivery_to(mine), delivery_to(theirs)
     api = client_for(federation_staff(a))
