@@ -84,7 +84,7 @@ def tell_eligibility(person_id: int) -> None:
         federation_ids=[person.federation_id],
         subject=f"person:{person.pk}",
         data={"person": _person(person), "eligibility": eligibility_answer(person)},
-        only_if_changed=True,
+        only_if_changed="eligibility",
     )
 
 
@@ -123,6 +123,7 @@ def announce_frozen_rosters(*, now: datetime.datetime | None = None) -> int:
         TeamEntry.objects.filter(
             federation_id__in=listening,
             status__in=[EntryStatus.ENTERED, EntryStatus.CONFIRMED],
+            championship__published=True,
             championship__end_date__gte=(now - datetime.timedelta(days=1)).date(),
         ).select_related("championship__venue", "federation")
     )
@@ -261,5 +262,5 @@ def tell_suspension(suspension_id: int) -> None:
             "imposed_at": suspension.imposed_at,
             "closed_at": suspension.closed_at,
         },
-        only_if_changed=True,
+        only_if_changed="*",
     )

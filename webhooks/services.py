@@ -104,6 +104,12 @@ def _last_data(endpoint: Endpoint, event_type: str, subject: str):
     return None if last is None else last.get("data")
 
 
+def _part(data, key: str):
+    if data is None or key == "*":
+        return data
+    return data.get(key)
+
+
 def emit(
     event_type: str,
     *,
@@ -111,12 +117,13 @@ def emit(
     subject: str,
     data: Mapping,
     once: bool = False,
-    only_if_changed: bool = False,
+    only_if_changed: str = "",
     now: datetime.datetime | None = None,
 ) -> list[Delivery]:
     """Record one event for every endpoint of ``federation_ids`` that asked for ``event_type``, and queue each
     delivery once this transaction commits. ``once``: not again to an endpoint already told of ``subject``;
-    ``only_if_changed``: not when the endpoint's last delivery about ``subject`` carried the same data."""
+    ``only_if_changed`` (a key of ``data``, or "*" for all of it): not when the endpoint's last delivery about
+    ``subject`` carried the same value there (a person's name changed, their eligibility the same: no event)."""
     now = now or timezone.now()
     event_id = uuid.uuid4()
     data = json.loads(json.dumps(data, default=str))  # as stored and as sent: comparable with a stored one
@@ -125,7 +132,9 @@ def emit(
         for endpoint in _wanted_endpoints(event_type, federation_ids):
             if once and Delivery.objects.filter(endpoint=endpoint, event_type=event_type, subject=subject).exists():
                 continue
-            if only_if_changed and _last_data(endpoint, event_type, subject) == data:
+            if only_if_changed and _part(_last_data(endpoint, event_type, subject), only_if_changed) == _part(
+                data, only_if_changed
+            ):
                 continue
             payload = {
                 "id": str(event_id),

@@ -160,9 +160,10 @@ def test_a_persons_eligibility_is_told_to_their_federation_when_it_changes(
     assert first["data"]["eligibility"]["person"] == person.pk
     categories = {row["category"]: row for row in first["data"]["eligibility"]["assumed"]["categories"]}
     assert categories["senior_men"]["eligible"] is True
-    # A fact written again without changing the answer tells nothing new.
+    # A fact written again without changing the answer, or a new name, tells nothing new.
     with django_capture_on_commit_callbacks(execute=True):
         events.tell_eligibility(person.pk)
+        federation_services.person_update(person=person, by=staff, first_name="Renamed")
     assert len(told(mine)) == 1
     # 1.1 B: without a passport the person is no longer eligible: told.
     with django_capture_on_commit_callbacks(execute=True):
