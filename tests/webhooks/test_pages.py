@@ -5,7 +5,7 @@ another federation's (404); international staff all; anyone else none. Forms are
 from __future__ import annotations
 
 import pytest
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 
 from accounts.models import Role
 from tests.browser_forms import browser_client, post_form
@@ -21,6 +21,8 @@ from webhooks.models import Delivery, DeliveryStatus, Endpoint, EventType
 
 pytestmark = pytest.mark.django_db
 PAGE = "/webhooks/"
+ENDPOINTS = reverse_lazy("webhooks-api:endpoint-list")
+DELIVERIES = reverse_lazy("webhooks-api:delivery-list")
 
 
 def logged_in(user):
@@ -145,26 +147,34 @@ def test_anonymous_callers_are_sent_to_log_in():
     assert browser_client().get(PAGE).status_code == 302
 
 
+def endpoint_url(pk) -> str:
+    return reverse("webhooks-api:endpoint-detail", args=[pk])
+
+
+def resend_url(pk) -> str:
+    return reverse("webhooks-api:delivery-resend", args=[pk])
+
+
 # --- the API ----------------------------------------------------------------------------------------------------------
 
 
 def test_the_api_lists_makes_and_removes_endpoints_within_the_federation(two, receiver):
     a, b, mine, theirs = two
     api = client_for(federation_staff(a))
-    listed = api.get("/api/webhooks/").json()
+    listed = api.get(ENDPOINTS).json()
     assert [row["id"] for row in listed["results"]] == [mine.pk]
     assert "secret" not in listed["results"][0]
     made = api.post(
-        "/api/webhooks/",
+        ENDPOINTS,
         {"federation": a.pk, "url": receiver.url + "/api", "event_types": ["roster.frozen"]},
         format="json",
     )
     assert made.status_code == 201, made.json()
     assert made.json()["secret"] == Endpoint.objects.get(pk=made.json()["id"]).secret
-    assert "secret" not in api.get(f"/api/webhooks/{made.json()['id']}/").json()
-    assert api.get(f"/api/webhooks/{theirs.pk}/").status_code == 404
-    assert api.delete(f"/api/webhooks/{theirs.pk}/").status_code == 404
-    assert api.delete(f"/api/webhooks/{mine.pk}/").status_code == 204
+    assert "secret" not in api.get(endpoint_url(made.json()["id"])).json()
+    assert api.get(endpoint_url(theirs.pk)).status_code == 404
+    assert api.delete(endpoint_url(theirs.pk)).status_code == 404
+    assert api.delete(endpoint_url(mine.pk)).status_code == 204
     assert set(Endpoint.objects.values_list("federation", flat=True)) == {a.pk, b.pk}
 
 
@@ -182,7 +192,7 @@ def test_the_api_refuses_bad_input_naming_the_field(body, field):
     federation = FederationFactory()
     api = client_for(federation_staff(federation))
     answer = api.post(
-        "/api/webhooks/", {"federation": federation.pk, **body} if field != "federation" else body, format="json"
+        ENDPOINTS, {"federation": federation.pk, **body} if field != "federation" else body, format="json"
     )
     assert answer.status_code == 400 and field in answer.json()
     assert not Endpoint.objects.exists()
@@ -191,10 +201,10 @@ def test_the_api_refuses_bad_input_naming_the_field(body, field):
 def test_the_api_refuses_another_federations_endpoint_with_403(two, receiver):
     a, b, _, _ = two
     answer = client_for(federation_staff(a)).post(
-        "/api/webhooks/", {"federation": b.pk, "url": receiver.url, "event_types": ["game.final"]}, format="json"
+        ENDPOINTS, {"federation": b.pk, "url": receiver.url, "event_types": ["game.final"]}, format="json"
     )
     assert answer.status_code == 403
-    assert client_for(with_role(Role.GAME_OFFICIAL)).get("/api/webhooks/").status_code == 403
+    assert client_for(with_role(Role.GAME_OFFICIAL)).get(ENDPOINTS).status_code == 403
 
 
 def test_the_api_lists_the_federations_deliveries_and_sends_one_again(
@@ -203,15 +213,15 @@ def test_the_api_lists_the_federations_deliveries_and_sends_one_again(
     a, _, mine, theirs = two
     failed, other = delivery_to(mine), delivery_to(theirs)
     api = client_for(federation_staff(a))
-    rows = api.get("/api/webhook-deliveries/").json()["results"]
+    rows = api.get(DELIVERIES).json()["results"]
     assert [(row["id"], row["status"], row["attempts"], row["response_code"]) for row in rows] == [
         (failed.pk, "failed", 6, 500)
     ]
-    assert api.get("/api/webhook-deliveries/", {"endpoint": theirs.pk}).json()["results"] == []
-    assert api.get(f"/api/webhook-deliveries/{other.pk}/").status_code == 404
-    assert api.post(f"/api/webhook-deliveries/{other.pk}/resend/").status_code == 404
+    assert api.get(DELIVERIES, {"endpoint": theirs.pk}).json()["results"] == []
+    assert api.get(reverse("webhooks-api:delivery-detail", args=[other.pk])).status_code == 404
+    assert api.post(resend_url(other.pk)).status_code == 404
     with django_capture_on_commit_callbacks(execute=True):
-        answer = api.post(f"/api/webhook-deliveries/{failed.pk}/resend/")
+        answer = api.post(resend_url(failed.pk))
     assert answer.status_code == 202
     failed.refresh_from_db()
     assert failed.status == DeliveryStatus.DELIVERED and len(receiver.requests) == 1
