@@ -43,6 +43,7 @@ from tournaments.venue_time import venue_stamp
 
 from . import access as pa
 from . import deadlines as dl
+from . import hooks
 from .models import (
     Deadline,
     DeadlineKind,
@@ -498,6 +499,7 @@ def protest_file(
             ),
             now=now,
         )
+        hooks.protest_filed(protest_id=protest.pk)  # answered by webhooks, after the commit
     return protest
 
 
@@ -646,6 +648,7 @@ def _decide(protest, *, by, to, outcome, reason, now) -> Protest:
         if protest.fee_due is not None:
             body = format_lazy("{} {}", body, _FEE_OUTCOME_TOLD[outcome])
         _notify(protest, to, subject, body, now=now)
+        hooks.protest_decided(protest_id=protest.pk)  # answered by webhooks, after the commit
     return protest
 
 

@@ -25,6 +25,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from accounts.models import Role, RoleAssignment, User
 from accounts.roles import has_role, is_international_staff, is_superuser, staff_federation_ids
+from discipline import hooks
 from discipline import suspension_rules as sr
 from discipline.models import GameConsequence, ServedGame, Suspension, SuspensionKind, SuspensionStatus
 from portal.services import audited_save
@@ -308,6 +309,8 @@ def tell_about(suspension: Suspension) -> None:
         body=_told_lazily(suspension, 1),
         url="/discipline/suspensions/",
     )
+    # The federations' systems hear it too (webhooks, after the commit): once per suspension, state and terms.
+    hooks.suspension_changed(suspension_id=suspension.pk, status=suspension.status)
 
 
 def _sees_every_suspension(user: User) -> bool:

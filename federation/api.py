@@ -225,47 +225,54 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessView
         query = EligibilityQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         params = query.validated_data
-        prefetch_related_objects(
-            [person],
-            "passports",
-            Prefetch("eligibility_waivers", queryset=EligibilityWaiver.objects.select_related("approved_by")),
-        )
-        found = person_eligibility(
+        data = eligibility_answer(
             person,
             year=params.get("year"),
             start_date=params.get("start_date"),
             end_date=params.get("end_date"),
             team_country=params.get("team_country") or None,
         )
-        championships = []
-        for line, result in found.entered:
-            championship = line.entry.championship
-            category = Category(championship.category)
-            championships.append(
-                {
-                    "championship": championship.pk,
-                    "championship_name": championship.name,
-                    "entry": line.entry.pk,
-                    "team": line.entry.name,
-                    "start_date": championship.start_date,
-                    "end_date": championship.end_date,
-                    "team_country": str(line.entry.federation.country.code or ""),
-                    **_category_row(category, result),
-                }
-            )
-        assumed = found.assumed
-        data = {
-            "person": person.pk,
-            "championships": championships,
-            "assumed": assumed
-            and {
-                "start_date": assumed.start_date,
-                "end_date": assumed.end_date,
-                "team_country": assumed.team_country,
-                "categories": [_category_row(category, result) for category, result in assumed.results.items()],
-            },
-        }
-        return Response(PersonEligibilitySerializer(data).data)
+        return Response(data)
+
+
+def eligibility_answer(person: Person, *, year=None, start_date=None, end_date=None, team_country=None) -> dict:
+    """A person's eligibility as the API answers it (``PersonEligibilitySerializer``): the person's page's answer,
+    also what the webhooks tell a federation when it changes."""
+    prefetch_related_objects(
+        [person],
+        "passports",
+        Prefetch("eligibility_waivers", queryset=EligibilityWaiver.objects.select_related("approved_by")),
+    )
+    found = person_eligibility(person, year=year, start_date=start_date, end_date=end_date, team_country=team_country)
+    championships = []
+    for line, result in found.entered:
+        championship = line.entry.championship
+        category = Category(championship.category)
+        championships.append(
+            {
+                "championship": championship.pk,
+                "championship_name": championship.name,
+                "entry": line.entry.pk,
+                "team": line.entry.name,
+                "start_date": championship.start_date,
+                "end_date": championship.end_date,
+                "team_country": str(line.entry.federation.country.code or ""),
+                **_category_row(category, result),
+            }
+        )
+    assumed = found.assumed
+    data = {
+        "person": person.pk,
+        "championships": championships,
+        "assumed": assumed
+        and {
+            "start_date": assumed.start_date,
+            "end_date": assumed.end_date,
+            "team_country": assumed.team_country,
+            "categories": [_category_row(category, result) for category, result in assumed.results.items()],
+        },
+    }
+    return PersonEligibilitySerializer(data).data
 
 
 def _category_row(category: Category, result) -> dict:

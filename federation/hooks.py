@@ -14,3 +14,8 @@ person_eligibility = Hook("federation.person_eligibility", answered_by="tourname
 # handler covers "app_label.Model.field" names: every ForeignKey to Person is covered by one
 # (tests/federation/test_merge.py).
 person_merge = Broadcast("federation.person_merge", answered_by=("tournaments", "games", "discipline"))
+
+# webhooks: a fact a person's eligibility rests on changed (1.1 B-G, R-03: date of birth, gender, nationality, a
+# passport, a waiver), inside the writing transaction; the handler works after the commit and tells the person's
+# federation if the eligibility itself changed.
+eligibility_facts_changed = Broadcast("federation.eligibility_facts_changed", answered_by=("webhooks",))

@@ -35,7 +35,7 @@ from federation.access import (
 )
 from portal.services import audited_save, check_transition
 
-from . import eligibility, equipment
+from . import eligibility, equipment, hooks
 from .files import check_scan_upload
 from .models import (
     DEVICE_REQUEST_TRANSITIONS,
@@ -240,7 +240,9 @@ def _write_person(person: Person, *, by) -> Person:
     person.last_name = str(person.last_name or "").strip()
     person.full_clean()
     check_date_of_birth(person.date_of_birth)
-    audited_save(person, by)  # the audit trail names who registered or changed the person
+    with transaction.atomic():
+        audited_save(person, by)  # the audit trail names who registered or changed the person
+        hooks.eligibility_facts_changed(person_id=person.pk)  # webhooks: told after the commit, if it changed
     return person
 
 
@@ -374,6 +376,7 @@ def _write_passport(passport: Passport, *, scan, clear_scan: bool = False) -> Pa
         passport.save()
         if replaced != passport.scan.name:
             _delete_file_on_commit(passport.scan.storage, replaced)
+        hooks.eligibility_facts_changed(person_id=passport.person_id)  # 1.1 B: a passport is a fact of eligibility
     return passport
 
 
@@ -465,6 +468,7 @@ def passport_remove(*, passport: Passport, by) -> None:
         check_can_edit_person(by, locked.person)
         _delete_file_on_commit(locked.scan.storage, locked.scan.name)
         locked.delete()
+        hooks.eligibility_facts_changed(person_id=locked.person_id)
 
 
 # --- Eligibility waivers -------------------------------------------------------------
@@ -508,7 +512,7 @@ def waiver_grant(
     check_can_grant_waiver(approved_by)
     check_waiver(code=code, reason=reason, category=category, year=year)
     with transaction.atomic():
-        return EligibilityWaiver.objects.create(
+        waiver = EligibilityWaiver.objects.create(
             person=person,
             code=code,
             category=category or "",
@@ -517,6 +521,8 @@ def waiver_grant(
             approved_by=approved_by,
             approved_at=at or timezone.now(),
         )
+        hooks.eligibility_facts_changed(person_id=person.pk)  # a waiver lifts a 1.1 B condition
+        return waiver
 
 
 # --- Waiver requests: the federation asks, the IHTC grants or refuses --------------------------

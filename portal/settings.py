@@ -75,6 +75,8 @@ INSTALLED_APPS = [
     "games",
     "discipline",
     "reports",
+    # Signed events to the federations' own systems (docs/webhooks.md), above every app it hears from.
+    "webhooks",
     # The site's top: the home, search and notifications pages, and the demo world (docs/architecture.md).
     "hub",
     "demo",
@@ -123,6 +125,7 @@ TEMPLATES = [
                 "tournaments.context_processors.nav",
                 "discipline.context_processors.nav",
                 "federation.context_processors.nav",
+                "webhooks.context_processors.nav",
                 "portal.context_processors.nav",
             ],
         },
@@ -243,7 +246,22 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "reports.tasks.requeue_stuck_documents",
         "schedule": env.float("REPORTS_REQUEUE_SECONDS", default=60.0),
     },
+    # Webhooks (docs/webhooks.md): deliveries whose attempt was lost are queued again; rosters frozen since the last
+    # sweep (3.1.1 B, R-05: the freeze comes with the first game's start) are told to their federations.
+    "requeue-lost-webhook-deliveries": {"task": "webhooks.tasks.requeue_lost_deliveries", "schedule": 60.0},
+    "announce-frozen-rosters": {"task": "webhooks.tasks.announce_frozen_rosters", "schedule": 60.0},
 }
+
+# --- Webhooks (docs/webhooks.md) -------------------------------------------
+# Outside production, plain HTTP to a loopback address and private addresses are allowed (tests, a developer's
+# receiver); in production never: HTTPS to public addresses only (server-side request forgery).
+WEBHOOKS_ALLOW_LOOPBACK = not PRODUCTION and env.bool("WEBHOOKS_ALLOW_LOOPBACK", default=True)
+WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = not PRODUCTION and env.bool("WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", default=True)
+# Attempts of one delivery (the first and its retries), seconds before the first retry (doubling after each), and
+# the time one request may take.
+WEBHOOKS_MAX_ATTEMPTS = env.int("WEBHOOKS_MAX_ATTEMPTS", default=6)
+WEBHOOKS_RETRY_BASE_SECONDS = env.float("WEBHOOKS_RETRY_BASE_SECONDS", default=30.0)
+WEBHOOKS_TIMEOUT_SECONDS = env.float("WEBHOOKS_TIMEOUT_SECONDS", default=10.0)
 
 # --- Auth and login hardening ----------------------------------------------
 AUTHENTICATION_BACKENDS = [
@@ -395,6 +413,9 @@ SPECTACULAR_SETTINGS = {
         # Every kind of document shares them (reports.api: a game's report, a championship's documents).
         "DocumentKindEnum": "reports.models.DocumentKind",
         "DocumentStatusEnum": "reports.models.DocumentStatus",
+        # The webhooks' event types: an endpoint's, a delivery's, the log's filter (webhooks.models).
+        "WebhookEventTypeEnum": "webhooks.models.EventType",
+        "WebhookDeliveryStatusEnum": "webhooks.models.DeliveryStatus",
     },
     # The portal's conventions (portal.openapi): refusals with their bodies, closed request bodies.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "portal.openapi.closed_request_bodies"],

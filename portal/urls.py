@@ -34,6 +34,7 @@ api_patterns = [
     path("", include("games.api_urls")),
     path("", include("discipline.api_urls")),
     path("", include("reports.api_urls")),
+    path("", include("webhooks.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", api_docs_page(SpectacularSwaggerSplitView.as_view(url_name="schema")), name="api-docs"),
     path("redoc/", api_docs_page(SpectacularRedocView.as_view(url_name="schema")), name="api-redoc"),
@@ -61,6 +62,7 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("discipline/", include("discipline.urls")),
     path("reports/", include("reports.urls")),
+    path("webhooks/", include("webhooks.urls")),
     # The API: documented under /api/v1/, the same views under /api/ as its deprecated aliases (portal.api_versions).
     path(f"api/{API_VERSION}/", include(api_patterns)),
     path("api/", include((api_patterns, ALIAS_NAMESPACE))),

@@ -174,6 +174,26 @@ def _discipline_records(championship, line) -> dict[str, list[int]]:
     }
 
 
+def _webhooks(federation) -> dict[str, list[int]]:
+    """A's webhook endpoint, with a failed delivery in its log."""
+    from webhooks.models import Delivery, DeliveryStatus, Endpoint, EventType
+
+    endpoint = Endpoint.objects.create(
+        federation=federation, url="https://hooks.example.org/a", event_types=[EventType.GAME_FINAL]
+    )
+    delivery = Delivery.objects.create(
+        endpoint=endpoint,
+        event_id="33333333-3333-4333-8333-333333333333",
+        event_type=EventType.GAME_FINAL,
+        subject="game:1",
+        payload={"data": {}},
+        status=DeliveryStatus.FAILED,
+        attempts=1,
+        response_code=500,
+    )
+    return {"webhooks": [endpoint.pk], "webhook-deliveries": [delivery.pk]}
+
+
 def build_world() -> World:
     """Two national federations (A enters the championship), an international sanctioning body, and what they own."""
     from tournaments import services as tournament_services
@@ -263,6 +283,7 @@ def build_world() -> World:
         "games": list(Game.objects.filter(championship=championship).order_by("number").values_list("pk", flat=True)),
         "goals": list(GoalRecord.objects.values_list("pk", flat=True)[:1]),
         "penalties": list(PenaltyRecord.objects.values_list("pk", flat=True)[:1]),
+        **_webhooks(fed_a),
     }
     world.fed_a, world.body, world.entry_a = fed_a, body, entry_a
     return world

@@ -2179,6 +2179,9 @@ ADMIN_CHANGELISTS = {
     "games.gameprotestmark": ADMIN_GAMES_DIRECTORS,
     # The documents' renders (issue 11): superusers and the IHTC executive.
     "reports.document": ADMIN_EXECUTIVES,
+    # Webhooks (issue 29): every federation's staff, each seeing their own federation's rows.
+    "webhooks.endpoint": ADMIN_STAFF,
+    "webhooks.delivery": ADMIN_STAFF,
     # The discipline admin: protests and suspensions for staff (scoped), appeals for federation staff and the
     # committee, the committee's records and CONFIDENTIAL reports for the committee and the executive only.
     **dict.fromkeys(
@@ -3704,6 +3707,169 @@ TARGETS += [
         "expect": expect(SAVED, ANON=LOGIN, STAFF_B=403, TM=403, GO=403, DC=403),
     },
 ]
+
+
+# --- webhooks (issue 29): a federation's endpoints and their delivery log ------------------------------------------
+# The federation's access rules (webhooks.access): staff of a federation manage its endpoints and read their
+# deliveries, international staff (the executive, superusers) every federation's; B's staff get a 404 for A's, as
+# if they did not exist; the other roles have no webhooks (the pages 403, an object 404; the API 403 first).
+
+
+def _webhook_objects() -> dict[str, Callable[[World], object]]:
+    def endpoint_a(w):
+        from webhooks.models import Endpoint, EventType
+
+        return Endpoint.objects.create(
+            federation=w["fed_a"], url="https://hooks.example.org/a", event_types=[EventType.GAME_FINAL]
+        )
+
+    def delivery_a(w):
+        from webhooks.models import Delivery, DeliveryStatus, EventType
+
+        return Delivery.objects.create(
+            endpoint=w["endpoint_a"],
+            event_id="22222222-2222-4222-8222-222222222222",
+            event_type=EventType.GAME_FINAL,
+            subject="game:1",
+            payload={"data": {}},
+            status=DeliveryStatus.FAILED,
+            attempts=6,
+            response_code=500,
+        )
+
+    return {"endpoint_a": endpoint_a, "delivery_a": delivery_a}
+
+
+OBJECTS.update(_webhook_objects())
+
+
+def webhooks_api(name: str, *args) -> Callable[[World], str]:
+    return lambda w: reverse(f"webhooks-api:{name}", args=[w.pk(a) for a in args])
+
+
+def _endpoint_a_exists(w) -> bool:
+    from webhooks.models import Endpoint
+
+    return Endpoint.objects.filter(federation=w["fed_a"]).exists()
+
+
+WEBHOOKS_PAGE = expect(200, ANON=LOGIN, TM=403, GO=403, DC=403)
+WEBHOOKS_PAGE_WRITE_A = expect(SAVED, ANON=LOGIN, STAFF_B=404, TM=404, GO=404, DC=404)
+WEBHOOKS_API_LIST = expect(200, ANON=403, TM=403, GO=403, DC=403)
+WEBHOOKS_API_A = expect(200, ANON=403, TM=403, GO=403, DC=403, STAFF_B=404)
+
+TARGETS += [
+    {"name": "page webhooks endpoints", "method": "get", "url": page("webhooks:endpoints"), "expect": WEBHOOKS_PAGE},
+    {
+        "name": "page webhooks endpoint create for A",
+        "method": "post",
+        "url": page("webhooks:endpoints"),
+        "data": lambda w: {
+            "federation": w.pk("fed_a"),
+            "url": "http://127.0.0.1:9/hook",
+            "event_types": ["game.final"],
+        },
+        # The page answers with the secret (200); B's staff are offered no federation A (the form refuses it).
+        "expect": expect(200, ANON=LOGIN, TM=403, GO=403, DC=403),
+    },
+    {
+        "name": "page webhooks endpoint A delete",
+        "method": "post",
+        "url": page("webhooks:endpoint-delete", "endpoint_a"),
+        "data": lambda w: {},
+        "prepare": lambda w, user: w["endpoint_a"],
+        "stored": _endpoint_a_exists,
+        "expect": WEBHOOKS_PAGE_WRITE_A,
+    },
+    {"name": "page webhooks deliveries", "method": "get", "url": page("webhooks:deliveries"), "expect": WEBHOOKS_PAGE},
+    {
+        "name": "page webhooks delivery A resend",
+        "method": "post",
+        "url": page("webhooks:delivery-resend", "delivery_a"),
+        "data": lambda w: {},
+        "stored": _stored("delivery_a", "status"),
+        "expect": WEBHOOKS_PAGE_WRITE_A,
+    },
+    {"name": "api webhooks list", "method": "get", "url": webhooks_api("endpoint-list"), "expect": WEBHOOKS_API_LIST},
+    {
+        "name": "api webhooks create for A",
+        "method": "post",
+        "url": webhooks_api("endpoint-list"),
+        "data": lambda w: {
+            "federation": w.pk("fed_a"),
+            "url": "http://127.0.0.1:9/hook",
+            "event_types": ["game.final"],
+        },
+        "expect": expect(403, EXEC=201, INTL=201, STAFF_A=201, SU=201),
+    },
+    {
+        "name": "api webhooks endpoint A detail",
+        "method": "get",
+        "url": webhooks_api("endpoint-detail", "endpoint_a"),
+        "expect": WEBHOOKS_API_A,
+    },
+    {
+        "name": "api webhooks endpoint A delete",
+        "method": "delete",
+        "url": webhooks_api("endpoint-detail", "endpoint_a"),
+        "expect": expect(204, ANON=403, TM=403, GO=403, DC=403, STAFF_B=404),
+    },
+    {
+        "name": "api webhook deliveries list",
+        "method": "get",
+        "url": webhooks_api("delivery-list"),
+        "expect": WEBHOOKS_API_LIST,
+    },
+    {
+        "name": "api webhook delivery A detail",
+        "method": "get",
+        "url": webhooks_api("delivery-detail", "delivery_a"),
+        "expect": WEBHOOKS_API_A,
+    },
+    {
+        "name": "api webhook delivery A resend",
+        "method": "post",
+        "url": webhooks_api("delivery-resend", "delivery_a"),
+        "expect": expect(202, ANON=403, TM=403, GO=403, DC=403, STAFF_B=404),
+    },
+    # The admin: endpoints are made on the page or through the API (the secret shown once), removed here too;
+    # deliveries are read and sent again. Neither keeps versions: the revert form is no door.
+    *admin_pages(
+        "webhooks.endpoint",
+        "endpoint_a",
+        add=ADMIN_NOBODY,
+        change=ADMIN_STAFF_OBJECT_A,
+        delete=ADMIN_STAFF_OBJECT_A,
+        history=ADMIN_STAFF_OBJECT_A,
+    ),
+    *admin_pages(
+        "webhooks.delivery",
+        "delivery_a",
+        add=ADMIN_NOBODY,
+        change=ADMIN_STAFF_OBJECT_A,
+        delete=ADMIN_NOBODY,
+        history=ADMIN_STAFF_OBJECT_A,
+    ),
+    *(
+        {
+            "name": f"admin webhooks.{model} simple_history",
+            "method": "get",
+            "url": lambda w, model=model, obj=obj: reverse(
+                f"admin:webhooks_{model}_simple_history", args=[w.pk(obj), 1]
+            ),
+            "expect": ADMIN_NO_VERSIONS,
+        }
+        for model, obj in (("endpoint", "endpoint_a"), ("delivery", "delivery_a"))
+    ),
+]
+
+
+def test_every_route_of_the_webhooks_pages_and_api_is_in_the_matrix():
+    resolver = get_resolver()
+    routes = _route_names(resolver.namespace_dict["webhooks-api"][1].url_patterns, "webhooks-api")
+    routes |= _route_names(resolver.namespace_dict["webhooks"][1].url_patterns, "webhooks")
+    missing = routes - _target_route_names()
+    assert not missing, f"routes with no row in the permission matrix: {sorted(missing)}"
 
 
 ALL_TARGETS = TARGETS + _admin_changelist_rows() + _admin_object_redirect_rows()

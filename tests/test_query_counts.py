@@ -80,6 +80,9 @@ LIST_PAGES = {
     "discipline:cases": lambda w: reverse("discipline:cases") + "?status=decided",
     "discipline:championship-suspensions": lambda w: reverse("discipline:championship-suspensions", args=[w["ch"]]),
     "discipline:suspensions": lambda w: reverse("discipline:suspensions"),
+    # A federation's webhook endpoints and their delivery log (one more of each a slice).
+    "webhooks:endpoints": lambda w: reverse("webhooks:endpoints"),
+    "webhooks:deliveries": lambda w: reverse("webhooks:deliveries"),
 }
 
 NOT_LIST_PAGES = {
@@ -150,6 +153,8 @@ NOT_LIST_PAGES = {
     "discipline:confidential-file",
     "discipline:appeal-lodge",
     "discipline:appeal-decide",
+    "webhooks:endpoint-delete",
+    "webhooks:delivery-resend",
     # One object (its page shows that object's own rows: one game, one protest, one report, one case).
     "federation:person-detail",
     "games:console",
@@ -267,8 +272,25 @@ def _slice(world: dict, n: int) -> None:
     ProtectiveDeviceRequestFactory(person=person)
     EquipmentModelFactory()
     RinkFactory(venue=championship.venue, name=f"Rink {n}")
+    _webhook_slice(fed_a, n)
     assert Suspension.objects.filter(person=rosters[entries[0].pk][0].person).exists()
     world.setdefault("first", {"entry": entries[0], "game": upcoming, "records": records})
+
+
+def _webhook_slice(federation, n: int) -> None:
+    """One more endpoint of federation A, with a delivery in its log."""
+    from webhooks.models import Delivery, Endpoint, EventType
+
+    endpoint = Endpoint.objects.create(
+        federation=federation, url=f"https://hooks.example.org/{n}", event_types=[EventType.GAME_FINAL]
+    )
+    Delivery.objects.create(
+        endpoint=endpoint,
+        event_id=f"44444444-4444-4444-8444-{n:012d}",
+        event_type=EventType.GAME_FINAL,
+        subject=f"game:{n}",
+        payload={"data": {}},
+    )
 
 
 def _ids(world: dict) -> dict[str, int]:

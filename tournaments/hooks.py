@@ -3,7 +3,7 @@
 See docs/architecture.md ("Asking upwards"). Each hook names the app that answers it.
 """
 
-from common.hooks import Hook
+from common.hooks import Broadcast, Hook
 
 # games: whether a game's live sheet is final (4.2 O / 4.3 A): None when the game has no sheet (one row read).
 game_sheet_final = Hook("tournaments.game_sheet_final", answered_by="games")
@@ -20,3 +20,6 @@ get_infraction = Hook("tournaments.get_infraction", answered_by="games")
 count_served_games = Hook("tournaments.count_served_games", answered_by="discipline")
 # reports: queue the official game report of a final game once the transaction commits.
 game_report_on_commit = Hook("tournaments.game_report_on_commit", answered_by="reports")
+# webhooks: a game became final, or its final result was amended (both paths: staff's entry, the sheet's), inside
+# the writing transaction; the handler tells the teams' federations after the commit.
+game_final = Broadcast("tournaments.game_final", answered_by=("webhooks",))

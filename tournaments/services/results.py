@@ -323,6 +323,7 @@ def game_record_result(
         if forfeited_by is not None:
             _disqualify_if_forfeits(forfeited_by, game=game, by=by, now=now)
         hooks.count_served_games(game=game, now=now)  # 8.2, R-53: both final paths (staff's, the sheet's) come here
+        hooks.game_final(game_id=game.pk, amended=False)  # answered by webhooks, after the commit
         if not from_sheet:  # a sheet's finalize announces once, after its whole transaction (games.finalize)
             transaction.on_commit(partial(_announce_final, game.pk, game.championship_id))
             _report_on_commit(game.pk)
@@ -710,6 +711,7 @@ def result_amend(
                 "reason", "The amendment changes nothing: correct a goal line or how the game was decided."
             )
         audited_save(game, by, update_fields=["home_goals", "away_goals", *AMENDMENT_RESULT_FIELDS])
+        hooks.game_final(game_id=game.pk, amended=True)  # both amendment paths; webhooks, after the commit
         if not from_sheet:  # the open results and standings pages reload (a sheet's amendment: games.finalize)
             transaction.on_commit(partial(_announce_final, game.pk, game.championship_id))
             _report_on_commit(game.pk)
