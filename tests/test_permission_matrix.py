@@ -984,6 +984,28 @@ TARGETS += [
         "expect": expect(403, EXEC=200, INTL=200, STAFF_A=200, SU=200),
     },
     {
+        # Issue 29: the managers named by e-mail (the invitation of the page "Managers and officials").
+        "name": "api entry A managers and officials list",
+        "method": "get",
+        "url": tapi("entry-managers", "entry_a"),
+        "expect": expect(403, EXEC=200, INTL=200, STAFF_A=200, SU=200),
+    },
+    {
+        "name": "api entry A invite a coach by e-mail",
+        "method": "post",
+        "url": tapi("entry-managers", "entry_a"),
+        "data": lambda w: {"email": "coach@example.org", "duty": "coach"},
+        "expect": expect(403, EXEC=201, INTL=201, STAFF_A=201, SU=201),
+    },
+    {
+        # 3.2.9 D: the IHTC (executive, international staff) approves a number change after registration.
+        "name": "api roster line A number change approval",
+        "method": "post",
+        "url": tapi("roster-entry-number-change-approvals", "roster_line_a"),
+        "data": lambda w: {"new_number": "11", "reason": "Torn jersey"},
+        "expect": expect(403, EXEC=201, INTL=201, SU=201),
+    },
+    {
         "name": "api entry A confirm roster",
         "method": "post",
         "url": tapi("entry-confirm-roster", "entry_a"),
@@ -2863,6 +2885,21 @@ TARGETS += [
         "expect": expect(404, ANON=403, EXEC=400, DC=400, SU=400),
     },
     {
+        # Issue 29: the committee opens a case, as from the report's page; the others before any lookup.
+        "name": "api open a case from an incident report",
+        "method": "post",
+        "url": discipline_api("cases"),
+        "data": lambda w: {"title": "Match penalty", "reports": [w.pk("disc_incident")]},
+        "expect": expect(403, EXEC=201, DC=201, SU=201),
+    },
+    {
+        "name": "api open a case from a protest (9.1 C)",
+        "method": "post",
+        "url": discipline_api("cases"),
+        "data": lambda w: {"protests": [w.pk("protest_a")]},
+        "expect": expect(403, EXEC=201, DC=201, SU=201),
+    },
+    {
         "name": "api championship suspensions",
         "method": "get",
         "url": discipline_api("championship-suspensions", "championship"),
@@ -3522,6 +3559,12 @@ def _draft_rows() -> list[dict]:
         ("tournaments-api:entry-confirm-roster", "post", ["draft_entry"], api_refused),
         ("tournaments-api:entry-fee-paid", "post", ["draft_entry"], api_refused),
         ("tournaments-api:entry-managers", "post", ["draft_entry"], api_refused),
+        ("tournaments-api:entry-managers", "get", ["draft_entry"], api_read),
+        # Its directors see the line; only the IHTC approves (3.2.9 D): A's staff 403, the IHTC told what is missing.
+        (
+            "tournaments-api:roster-entry-number-change-approvals", "post", ["draft_roster_line"],
+            {**api_refused, STAFF_A: 403},
+        ),
         ("tournaments-api:entry-roster-import", "multipart", ["draft_entry"], api_refused),
         ("tournaments-api:entry-roster", "get", ["draft_entry"], api_read),
         ("tournaments-api:game-amend", "post", ["draft_game"], api_refused),
