@@ -273,8 +273,14 @@ _CASE_EXAMPLES = [
     OpenApiExample(
         "Opened",
         value={
-            "id": 3, "title": "Match penalty, game 12", "championship": 2, "status": "open", "hearing_at": None,
-            "reports": [], "protests": [7], "decision": None,
+            "id": 3,
+            "title": "Match penalty, game 12",
+            "championship": 2,
+            "status": "open",
+            "hearing_at": None,
+            "reports": [],
+            "protests": [7],
+            "decision": None,
         },  # fmt: skip
         response_only=True,
         status_codes=["201"],

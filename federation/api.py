@@ -13,8 +13,13 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404
-from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import mixins, status, viewsets
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
@@ -35,7 +40,7 @@ from .filters import (
     PersonFilter,
     ProtectiveDeviceRequestFilter,
 )
-from .models import EligibilityWaiver, Person
+from .models import EligibilityWaiver, Person, WaiverRequestStatus
 from .serializers import (
     DeviceRequestDecisionSerializer,
     DeviceRequestInputSerializer,
@@ -55,6 +60,9 @@ from .serializers import (
     PersonEligibilitySerializer,
     PersonSerializer,
     ProtectiveDeviceRequestSerializer,
+    WaiverRequestDecisionSerializer,
+    WaiverRequestInputSerializer,
+    WaiverRequestSerializer,
 )
 
 _WRITE_ACTIONS = {"create", "update", "partial_update", "destroy"}
@@ -410,6 +418,102 @@ class EligibilityWaiverViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
             approved_by=request.user,
         )
         return self.answer(waiver, created=True)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Waiver requests (R-03): the IHTC's queue, a federation's own",
+        description="The audience of the people's confidential records: the IHTC (international staff) sees every "
+        "request, a federation's staff those of its people; anyone else an empty list. Filter: status; oldest "
+        "first.",
+        parameters=[OpenApiParameter("status", enum=WaiverRequestStatus.values, required=False)],
+    ),
+    retrieve=extend_schema(summary="A waiver request (R-03)", description="404 for a request this user may not see."),
+    create=extend_schema(
+        summary="Ask the IHTC to waive one 1.1 B condition for a person (R-03)",
+        description="Staff who keep the person's record (403 for a person they may see but not change; a person "
+        "they may not see is a 400 naming ``person``), as the person's page does (federation.services."
+        "request_waiver): the code of a 1.1 B requirement the IHTC may waive, optionally a category and a year, "
+        "and a justification. It waits in the IHTC's queue; the requester is told of the decision.",
+        request=WaiverRequestInputSerializer,
+        responses={201: WaiverRequestSerializer},
+        examples=[
+            OpenApiExample(
+                "A junior's passport expiring",
+                value={
+                    "person": 41,
+                    "code": "passport_expired",
+                    "category": "",
+                    "year": 2027,
+                    "justification": "Renewal filed; the new passport arrives after the championship.",
+                },
+                request_only=True,
+            ),  # fmt: skip
+            OpenApiExample(
+                "Refused: no justification",
+                value={"justification": ["This field may not be blank."]},
+                response_only=True,
+                status_codes=["400"],
+            ),
+        ],
+    ),
+)
+class WaiverRequestViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceAnswerMixin, viewsets.GenericViewSet
+):
+    """Waiver requests (R-03): the federations ask, the IHTC grants or refuses, with a reason either way; the same
+    services as the person's page and the IHTC's queue ("Approvals")."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = WaiverRequestSerializer
+    ordering_fields = ["requested_at", "decided_at"]
+    ordering = ["requested_at", "pk"]
+
+    def get_queryset(self):
+        queryset = access.waiver_requests_visible_to(self.request.user).select_related("requested_by", "decided_by")
+        wanted = self.request.query_params.get("status")
+        if wanted is not None:
+            if wanted not in WaiverRequestStatus.values:
+                raise ValidationError({"status": f"One of: {', '.join(WaiverRequestStatus.values)}."})
+            queryset = queryset.filter(status=wanted)
+        return queryset
+
+    def get_object(self):
+        return access.access_waiver_request(
+            self.request.user, self.kwargs["pk"], for_decision=self.action == "decision"
+        )
+
+    def create(self, request, *args, **kwargs):
+        data = self.input(WaiverRequestInputSerializer)
+        person = _person_for(request.user, data.pop("person"))
+        waiver_request = services.request_waiver(person=person, requested_by=request.user, **data)
+        return self.answer(waiver_request, created=True)
+
+    @extend_schema(
+        summary="Grant or refuse a waiting waiver request, with the reason (R-03): the IHTC only",
+        description="International staff (403 for anyone else who sees the request; 404 for who does not), as "
+        "the IHTC's queue does (federation.services.grant_waiver_request / refuse_waiver_request). Granting "
+        "records the waiver that eligibility reads; a request is decided once (400 naming ``status``).",
+        request=WaiverRequestDecisionSerializer,
+        responses={200: WaiverRequestSerializer},
+        examples=[
+            OpenApiExample(
+                "Grant", value={"decision": "grant", "decision_reason": "Renewal proven."}, request_only=True
+            ),
+            OpenApiExample(
+                "Refused: decided already",
+                value={"status": ["R-03: a waiver request cannot go from granted to refused."]},
+                response_only=True,
+                status_codes=["400"],
+            ),
+        ],
+    )
+    @action(detail=True, methods=["post"])
+    def decision(self, request, pk=None):
+        waiver_request = self.get_object()
+        data = self.input(WaiverRequestDecisionSerializer)
+        decide = services.grant_waiver_request if data["decision"] == "grant" else services.refuse_waiver_request
+        return self.answer(decide(by=request.user, request=waiver_request, reason=data["decision_reason"]))
 
 
 # --- Equipment approval registry (3.2.6 A) ----------------------------------------------------

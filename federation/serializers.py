@@ -25,6 +25,7 @@ from .models import (
     Passport,
     Person,
     ProtectiveDeviceRequest,
+    WaiverRequest,
 )
 from .services import FEDERATION_FIELDS, PERSON_FIELDS
 
@@ -232,6 +233,35 @@ class EligibilityWaiverInputSerializer(serializers.Serializer):
     category = serializers.CharField(max_length=32, required=False, allow_blank=True, default="")
     year = IntegerField(required=False, allow_null=True, default=None)
     reason = serializers.CharField(allow_blank=True, trim_whitespace=True)
+
+
+class WaiverRequestSerializer(ModelSerializer):
+    requested_by = serializers.StringRelatedField(read_only=True)
+    decided_by = serializers.StringRelatedField(read_only=True, allow_null=True)
+
+    class Meta:
+        model = WaiverRequest
+        fields = [
+            "id", "person", "code", "category", "year", "justification", "status", "requested_by", "requested_at",
+            "decided_by", "decided_at", "decision_reason", "waiver",
+        ]  # fmt: skip
+        read_only_fields = fields
+        extra_kwargs = {"waiver": {"help_text": "The waiver the grant recorded (R-03); null until granted."}}
+
+
+class WaiverRequestInputSerializer(serializers.Serializer):
+    person = IntegerField(help_text="A person of a federation whose records you keep.")
+    code = serializers.CharField(max_length=32, help_text="The 1.1 B requirement to waive.")
+    category = serializers.CharField(
+        max_length=32, required=False, allow_blank=True, default="", help_text="Empty: every category."
+    )
+    year = IntegerField(required=False, allow_null=True, default=None, help_text="Null: every year.")
+    justification = serializers.CharField(help_text="R-03: why the federation asks the IHTC for this exception.")
+
+
+class WaiverRequestDecisionSerializer(serializers.Serializer):
+    decision = serializers.ChoiceField(choices=[("grant", "Grant"), ("refuse", "Refuse")])
+    decision_reason = serializers.CharField(help_text="R-03: the IHTC's decision states its reason.")
 
 
 # --- Equipment -------------------------------------------------------------------

@@ -518,6 +518,28 @@ TARGETS: list[dict] = [
         "stored": lambda w: type(w["waiver_request_a"]).objects.get(pk=w.pk("waiver_request_a")).status,
         "expect": expect(404, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED, STAFF_A=403),
     },
+    # The same through the API (issue 29): a person the caller may not see is unknown in the body (400).
+    {"name": "api waiver request list", "method": "get", "url": api("waiver-request-list"), "expect": API_ANY_USER},
+    {
+        "name": "api waiver request A",
+        "method": "get",
+        "url": api("waiver-request-detail", "waiver_request_a"),
+        "expect": expect(404, ANON=403, EXEC=200, INTL=200, STAFF_A=200, SU=200),
+    },
+    {
+        "name": "api request a waiver for A",
+        "method": "post",
+        "url": api("waiver-request-list"),
+        "data": lambda w: {"person": w.pk("person_a"), "code": "no_passport", "justification": "Renewal pending"},
+        "expect": expect(201, ANON=403, STAFF_B=400, TM=400, GO=403, DC=403),
+    },
+    {
+        "name": "api waiver request A grant",
+        "method": "post",
+        "url": api("waiver-request-decision", "waiver_request_a"),
+        "data": lambda w: {"decision": "grant", "decision_reason": "Renewal receipt seen"},
+        "expect": expect(404, ANON=403, EXEC=200, INTL=200, SU=200, STAFF_A=403),
+    },
     # Keeping a person's record (issue 25): edit (a stale form refused), passports with their scans, merge, downloads.
     {
         "name": "page person A edit",
@@ -3562,7 +3584,9 @@ def _draft_rows() -> list[dict]:
         ("tournaments-api:entry-managers", "get", ["draft_entry"], api_read),
         # Its directors see the line; only the IHTC approves (3.2.9 D): A's staff 403, the IHTC told what is missing.
         (
-            "tournaments-api:roster-entry-number-change-approvals", "post", ["draft_roster_line"],
+            "tournaments-api:roster-entry-number-change-approvals",
+            "post",
+            ["draft_roster_line"],
             {**api_refused, STAFF_A: 403},
         ),
         ("tournaments-api:entry-roster-import", "multipart", ["draft_entry"], api_refused),

@@ -98,8 +98,12 @@ MANAGERS_EXAMPLE = OpenApiExample(
     value={
         "managers": [{"id": 12, "name": "Ana Ruiz", "email": "ana.ruiz@example.org", "duty": "coach"}],
         "invitations": [
-            {"email": "team@example.org", "duty": "manager", "invited_at": "2026-12-01T10:00:00Z",
-             "expires_at": "2026-12-08T10:00:00Z"},
+            {
+                "email": "team@example.org",
+                "duty": "manager",
+                "invited_at": "2026-12-01T10:00:00Z",
+                "expires_at": "2026-12-08T10:00:00Z",
+            },
         ],
     },  # fmt: skip
     response_only=True,
@@ -110,8 +114,12 @@ INVITE_EXAMPLES = [
     OpenApiExample("Deprecated: replace the managers by login ids", value={"managers": [12]}, request_only=True),
     OpenApiExample(
         "Invitation sent",
-        value={"email": "coach@example.org", "duty": "coach", "invited_at": "2026-12-07T18:00:00Z",
-               "expires_at": "2026-12-14T18:00:00Z"},  # fmt: skip
+        value={
+            "email": "coach@example.org",
+            "duty": "coach",
+            "invited_at": "2026-12-07T18:00:00Z",
+            "expires_at": "2026-12-14T18:00:00Z",
+        },  # fmt: skip
         response_only=True,
         status_codes=["201"],
     ),
@@ -135,9 +143,14 @@ NUMBER_CHANGE_EXAMPLES = [
     OpenApiExample(
         "Approved",
         value={
-            "id": 4, "roster_entry": 88, "old_number": "17", "new_number": "71",
-            "reason": "Torn jersey; letter of 3 May.", "approved_by": "ihtc.staff",
-            "approved_at": "2026-12-07T18:00:00Z", "applied_at": None,
+            "id": 4,
+            "roster_entry": 88,
+            "old_number": "17",
+            "new_number": "71",
+            "reason": "Torn jersey; letter of 3 May.",
+            "approved_by": "ihtc.staff",
+            "approved_at": "2026-12-07T18:00:00Z",
+            "applied_at": None,
         },  # fmt: skip
         response_only=True,
         status_codes=["201"],
@@ -484,7 +497,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
         methods=["GET"],
         summary="The team's managers and officials, with their names and e-mails, and the invitations waiting",
         description="Staff of the entering federation and international staff: those who name the managers (the "
-        "page \"Managers and officials\"). 404 for an entry of a championship this user may not see, 403 for "
+        'page "Managers and officials"). 404 for an entry of a championship this user may not see, 403 for '
         "anyone else (the team's own managers too).",
         responses={200: EntryManagersSerializer, 403: _REFUSED[403], 404: _NOT_FOUND},
         examples=[MANAGERS_EXAMPLE],
@@ -495,8 +508,8 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
         description="Staff of the entering federation and international staff (403 before anything else is "
         "read). The invitee receives a link by e-mail, makes a login (or accepts with the one of that address) "
         "and then keeps the team's entry, roster and line-ups, as the page \"Managers and officials: invite by "
-        "e-mail\" does (tournaments.services.entry_invite). Answers 201 with the invitation.\n\n"
-        "Deprecated form: a body `{\"managers\": [login ids]}` replaces the managers by the logins named (the ids "
+        'e-mail" does (tournaments.services.entry_invite). Answers 201 with the invitation.\n\n'
+        'Deprecated form: a body `{"managers": [login ids]}` replaces the managers by the logins named (the ids '
         "GET lists) and answers 200 with the entry; a removed manager loses every right that came from the entry.",
         request=PolymorphicProxySerializer(
             component_name="EntryManagersRequest",
@@ -624,7 +637,7 @@ class RosterEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tourn
         summary="Record the IHTC's written approval of a number change after registration (3.2.9 D)",
         description="The IHTC: its executive and international staff (403 for anyone else, before the body is "
         "read); 404 for a line of a championship this user may not see. The same service as the admin's "
-        "\"Number change approvals\" (tournaments.services.number_change_approve): the new number is 1-99 "
+        '"Number change approvals" (tournaments.services.number_change_approve): the new number is 1-99 '
         "without a leading zero (3.2.9 C) and not the one worn; the reason is required (3.2.9 D). The team then "
         "changes the number (PATCH /api/roster-entries/{id}/), which uses the approval up.",
         request=NumberChangeApprovalInputSerializer,

@@ -633,8 +633,12 @@ def entry_staff(entry: TeamEntry, *, now: datetime.datetime | None = None) -> En
     )
     return EntryStaff(
         managers=[
-            EntryManager(id=user.pk, name=user.get_full_name() or user.username, email=user.email,
-                         duty=duties.get(user.pk) or None)
+            EntryManager(
+                id=user.pk,
+                name=user.get_full_name() or user.username,
+                email=user.email,
+                duty=duties.get(user.pk) or None,
+            )
             for user in entry.managers.order_by("last_name", "username")
         ],  # fmt: skip
         waiting=list(pending_for_target(TEAM_ENTRY_TARGET, entry.pk, now=now)),

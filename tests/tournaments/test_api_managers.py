@@ -119,7 +119,12 @@ def test_the_ihtc_approves_a_number_change_and_the_team_then_makes_it_3_2_9_d(en
     response = ihtc.post(approvals_url(registered_line), {"new_number": "11", "reason": "Torn jersey"}, format="json")
     assert response.status_code == 201, response.json()
     body = response.json()
-    assert (body["old_number"], body["new_number"], body["reason"], body["applied_at"]) == ("10", "11", "Torn jersey", None)
+    assert (body["old_number"], body["new_number"], body["reason"], body["applied_at"]) == (
+        "10",
+        "11",
+        "Torn jersey",
+        None,
+    )
     manager = with_role(Role.TEAM_MANAGER, entry.federation)
     entry.managers.add(manager)
     changed = client_for(manager).patch(f"/api/roster-entries/{registered_line.pk}/", {"number": "11"}, format="json")

@@ -42,6 +42,7 @@ from tournaments.services.championships import (
     money,
 )
 from tournaments.services.entries import (
+    INVITE_DUTIES,
     EntryOffer,
     access_managed_entry,
     can_manage_entry,
@@ -50,7 +51,6 @@ from tournaments.services.entries import (
     check_entries_open,
     check_entry_open,
     check_federation_may_enter,
-    INVITE_DUTIES,
     entry_create,
     entry_invite,
     entry_offer,
@@ -90,6 +90,7 @@ from tournaments.services.rosters import (
     RosterChange,
     RosterDocument,
     RosterImport,
+    check_can_approve_number_change,
     check_jersey_number,
     check_person_of_entry,
     check_position,
@@ -97,7 +98,6 @@ from tournaments.services.rosters import (
     check_roster_change,
     check_roster_lines,
     check_roster_update,
-    check_can_approve_number_change,
     number_change_approve,
     roster_add_player,
     roster_confirm,

@@ -25,11 +25,11 @@ from tournaments.facts import (
 )
 from tournaments.models import (
     ENTRY_TRANSITIONS,
+    TEAM_ENTRY_TARGET,
     Championship,
     EntryStatus,
     Game,
     GameStatus,
-    TEAM_ENTRY_TARGET,
     OfficialRole,
     TeamEntry,
 )
