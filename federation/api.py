@@ -450,6 +450,26 @@ class EligibilityWaiverViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
                 request_only=True,
             ),  # fmt: skip
             OpenApiExample(
+                "Waiting for the IHTC",
+                value={
+                    "id": 5,
+                    "person": 41,
+                    "code": "passport_expired",
+                    "category": "",
+                    "year": 2027,
+                    "justification": "Renewal filed; the new passport arrives after the championship.",
+                    "status": "requested",
+                    "requested_by": "staff.fra",
+                    "requested_at": "2026-12-07T18:00:00Z",
+                    "decided_by": None,
+                    "decided_at": None,
+                    "decision_reason": "",
+                    "waiver": None,
+                },  # fmt: skip
+                response_only=True,
+                status_codes=["201"],
+            ),
+            OpenApiExample(
                 "Refused: no justification",
                 value={"justification": ["This field may not be blank."]},
                 response_only=True,
@@ -501,8 +521,38 @@ class WaiverRequestViewSet(
                 "Grant", value={"decision": "grant", "decision_reason": "Renewal proven."}, request_only=True
             ),
             OpenApiExample(
+                "Granted",
+                value={
+                    "id": 5,
+                    "person": 41,
+                    "code": "passport_expired",
+                    "category": "",
+                    "year": 2027,
+                    "justification": "Renewal filed; the new passport arrives after the championship.",
+                    "status": "granted",
+                    "requested_by": "staff.fra",
+                    "requested_at": "2026-12-07T18:00:00Z",
+                    "decided_by": "ihtc.staff",
+                    "decided_at": "2026-12-08T09:00:00Z",
+                    "decision_reason": "Renewal proven.",
+                    "waiver": 12,
+                },  # fmt: skip
+                response_only=True,
+                status_codes=["200"],
+            ),
+            OpenApiExample(
+                "Refused: not the IHTC",
+                value={"detail": "R-03: only the IHTC grants or refuses eligibility waivers."},
+                response_only=True,
+                status_codes=["403"],
+            ),
+            OpenApiExample(
                 "Refused: decided already",
-                value={"status": ["R-03: a waiver request cannot go from granted to refused."]},
+                value={
+                    "status": [
+                        "R-03: a waiver request that is granted cannot become refused; it can become: nothing (final)."
+                    ]
+                },
                 response_only=True,
                 status_codes=["400"],
             ),

@@ -157,7 +157,7 @@ NUMBER_CHANGE_EXAMPLES = [
     ),
     OpenApiExample(
         "Refused: a leading zero",
-        value={"new_number": ["Rule 3.2.9 C: numbers are 1-99 without a leading zero."]},
+        value={"new_number": ['Rule 3.2.9 C: numbers are 1-99 without a leading zero ("7", not "07")']},
         response_only=True,
         status_codes=["400"],
     ),

@@ -35,7 +35,12 @@ def test_staff_ask_and_the_ihtc_grants_which_records_the_waiver(person):
     response = ask(staff, person)
     assert response.status_code == 201, response.json()
     asked = response.json()
-    assert (asked["status"], asked["code"], asked["year"], asked["waiver"]) == ("requested", "passport_expired", 2027, None)
+    assert (asked["status"], asked["code"], asked["year"], asked["waiver"]) == (
+        "requested",
+        "passport_expired",
+        2027,
+        None,
+    )
     # The same waiver waiting already: refused as on the page.
     again = ask(staff, person)
     assert again.status_code == 400 and "R-03" in again.json()["code"][0]
