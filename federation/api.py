@@ -24,7 +24,7 @@ from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from federation import access
+from federation import access, merge
 from federation.hooks import person_eligibility
 from portal.api import RulesPermission, ServiceAnswerMixin
 from portal.parsers import JSONParser
@@ -58,6 +58,8 @@ from .serializers import (
     PassportSerializer,
     PassportUpdateSerializer,
     PersonEligibilitySerializer,
+    PersonMergeInputSerializer,
+    PersonMergeSerializer,
     PersonSerializer,
     ProtectiveDeviceRequestSerializer,
     WaiverRequestDecisionSerializer,
@@ -195,6 +197,7 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessView
         "update": "federation.change_person",
         "partial_update": "federation.change_person",
         "eligibility": "federation.view_person_eligibility",
+        "merge": "federation.view_person",
     }
 
     def get_queryset(self):
@@ -215,6 +218,64 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessView
 
     def partial_update(self, request, *args, **kwargs):
         return self.update(request, *args, partial=True, **kwargs)
+
+    @extend_schema(
+        summary="Merge a duplicate record of this person into this one (international staff)",
+        description="International staff only (403 for anyone else, before any record is looked up), as the page "
+        '"Merge a duplicate" does (federation.merge.person_merge): every row about ``duplicate`` (passports, '
+        "waivers, roster lines, line-ups, sheets, sanctions...) then names this person, and the duplicate is "
+        "deleted; both histories name who merged. All or nothing: a refused merge (400: the two records' "
+        "federations, a roster both are on...) leaves both as they were. Answers the kept record and the rows "
+        "moved per field.",
+        request=PersonMergeInputSerializer,
+        responses={200: PersonMergeSerializer},
+        examples=[
+            OpenApiExample("Merge #57 into this record", value={"duplicate": 57}, request_only=True),
+            OpenApiExample(
+                "Merged",
+                value={
+                    "person": {
+                        "id": 41,
+                        "federation_name": "Federación Española",
+                        "federation": 3,
+                        "first_name": "Ana",
+                        "last_name": "Ruiz",
+                        "date_of_birth": "2008-03-14",
+                        "gender": "F",
+                        "nationality": "ES",
+                    },
+                    "moved": {"federation.Passport.person": 1, "tournaments.RosterEntry.person": 1},
+                },  # fmt: skip
+                response_only=True,
+                status_codes=["200"],
+            ),
+            OpenApiExample(
+                "Refused: not international staff",
+                value={"detail": "Portal rule (merge): only international staff merge two records of a person."},
+                response_only=True,
+                status_codes=["403"],
+            ),
+            OpenApiExample(
+                "Refused: the duplicate is this record",
+                value={"duplicate": ["No person with id 41 in the records you may see, other than this one."]},
+                response_only=True,
+                status_codes=["400"],
+            ),
+        ],
+    )
+    @action(detail=True, methods=["post"])
+    def merge(self, request, pk=None):
+        merge.check_can_merge_people(request.user)
+        keep = self.get_object()
+        data = self.input(PersonMergeInputSerializer)
+        if data["duplicate"] == keep.pk:
+            raise ValidationError(
+                {"duplicate": f"No person with id {keep.pk} in the records you may see, other than this one."}
+            )
+        duplicate = _person_for(request.user, data["duplicate"], field="duplicate", for_edit=False)
+        moved = merge.person_merge(keep=keep, duplicate=duplicate, by=request.user)
+        keep.refresh_from_db()
+        return self.answer({"person": keep, "moved": moved}, serializer_class=PersonMergeSerializer)
 
     @extend_schema(
         summary="The person's eligibility: in each championship entered, else in every category (Rule 1.1 B-G)",

@@ -15,6 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from portal.filters import MAX_ID
 from portal.serializers import FloatField, IntegerField, ModelSerializer
 
 from .models import (
@@ -233,6 +234,21 @@ class EligibilityWaiverInputSerializer(serializers.Serializer):
     category = serializers.CharField(max_length=32, required=False, allow_blank=True, default="")
     year = IntegerField(required=False, allow_null=True, default=None)
     reason = serializers.CharField(allow_blank=True, trim_whitespace=True)
+
+
+class PersonMergeInputSerializer(serializers.Serializer):
+    duplicate = IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="The other record of the same person: merged into this one, then deleted.",
+    )
+
+
+class PersonMergeSerializer(serializers.Serializer):
+    person = PersonSerializer(help_text="The kept record.")
+    moved = serializers.DictField(
+        child=IntegerField(), help_text="The rows that now name the kept record, per field (app.Model.field)."
+    )
 
 
 class WaiverRequestSerializer(ModelSerializer):

@@ -12,6 +12,7 @@ FEDERATION_PATHS = {
     "/api/people/": {"get", "post"},
     "/api/people/{id}/": {"get", "put", "patch"},
     "/api/people/{id}/eligibility/": {"get"},
+    "/api/people/{id}/merge/": {"post"},
     "/api/passports/": {"get", "post"},
     "/api/passports/{id}/": {"get", "patch", "delete"},
     "/api/eligibility-waivers/": {"get", "post"},
@@ -36,6 +37,7 @@ ISSUE_29_OPERATIONS = [
     ("/api/roster-entries/{id}/number-change-approvals/", "post"),
     ("/api/waiver-requests/", "post"),
     ("/api/waiver-requests/{id}/decision/", "post"),
+    ("/api/people/{id}/merge/", "post"),
 ]
 
 

@@ -625,6 +625,13 @@ TARGETS: list[dict] = [
         "expect": expect(403, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED),
     },
     {
+        "name": "api person A merge (issue 29)",
+        "method": "post",
+        "url": api("person-merge", "person_a"),
+        "data": lambda w: {"duplicate": w.pk("person_a_dup")},
+        "expect": expect(403, EXEC=200, INTL=200, SU=200),
+    },
+    {
         "name": "page people export csv",
         "method": "get",
         "url": lambda w: reverse("federation:person-export", args=["csv"]) + "?role=player",
