@@ -57,6 +57,7 @@ from .serializers import (
     PassportInputSerializer,
     PassportSerializer,
     PassportUpdateSerializer,
+    PersonCreateSerializer,
     PersonEligibilitySerializer,
     PersonMergeInputSerializer,
     PersonMergeSerializer,
@@ -181,7 +182,22 @@ class FederationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Access
     ),
     create=extend_schema(
         summary="Register a person in a federation you work for",
-        description="Staff of the federation, or international staff (403 otherwise). The nationality is an ISO 3166-1 alpha-2 code and the date of birth a plausible one (a 400 names the field); eligibility (1.1 B-G) is computed from the record, never sent.",
+        description='Staff of the federation, or international staff (403 otherwise). The nationality is an ISO 3166-1 alpha-2 code and the date of birth a plausible one (a 400 names the field); eligibility (1.1 B-G) is computed from the record, never sent. As on the page "Register a person" (federation.services.person_register): a person you may see with the same name and date of birth refuses the registration (a 400 naming ``register_anyway`` and those records) unless ``register_anyway`` is true.',
+        request=PersonCreateSerializer,
+        responses={201: PersonSerializer},
+        examples=[
+            OpenApiExample(
+                "Refused: a namesake",
+                value={
+                    "register_anyway": [
+                        "Portal rule (no silent duplicate): Ana Ruiz (Federación Española) already has this name "
+                        "and date of birth. Open that record, or confirm this is another person to register anyway."
+                    ]
+                },
+                response_only=True,
+                status_codes=["400"],
+            ),
+        ],
     ),
 )
 class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessViewSet):
@@ -207,8 +223,14 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessView
         return access.access_person(self.request.user, pk, for_edit=for_edit)
 
     def create(self, request, *args, **kwargs):
-        data = self.input(PersonSerializer)
-        person = services.person_create(by=request.user, **data)
+        data = self.input(PersonCreateSerializer)
+        anyway = data.pop("register_anyway")
+        try:
+            person = services.person_register(by=request.user, allow_duplicate=anyway, **data)
+        except ValidationError as refused:
+            if getattr(refused, "code", None) == "duplicate":
+                raise ValidationError({"register_anyway": refused.messages}) from None
+            raise
         return self.answer(person, created=True)
 
     def update(self, request, *args, partial=False, **kwargs):

@@ -81,6 +81,18 @@ class PersonSerializer(ModelSerializer):
         fields = ["id", "federation_name", *PERSON_FIELDS]
 
 
+class PersonCreateSerializer(PersonSerializer):
+    register_anyway = serializers.BooleanField(
+        write_only=True,
+        default=False,
+        help_text="Portal rule (no silent duplicate): true registers a person although someone you may see has the "
+        "same name and date of birth.",
+    )
+
+    class Meta(PersonSerializer.Meta):
+        fields = [*PersonSerializer.Meta.fields, "register_anyway"]
+
+
 class EligibilityQuerySerializer(serializers.Serializer):
     """GET parameters of a person's eligibility (1.1 B-G): the championship it is checked for."""
 

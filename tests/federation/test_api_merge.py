@@ -64,3 +64,21 @@ def test_refusals_name_the_field_and_keep_both_records(records):
         == 404
     )
     assert Person.objects.filter(pk__in=[keep.pk, duplicate.pk]).count() == 2
+
+
+def test_a_namesake_is_registered_only_when_the_client_says_register_anyway():
+    """Portal rule (no silent duplicate), as on the page "Register a person" (federation.services.person_register)."""
+    federation = FederationFactory()
+    staff = client_for(federation_staff(federation))
+    body = {
+        "federation": federation.pk, "first_name": "Luca", "last_name": "Verdi", "date_of_birth": "2001-04-12",
+        "gender": "M", "nationality": "IT",
+    }  # fmt: skip
+    first = staff.post("/api/people/", body, format="json")
+    assert first.status_code == 201 and "register_anyway" not in first.json()
+    again = staff.post("/api/people/", {**body, "first_name": " luca "}, format="json")
+    assert again.status_code == 400 and "no silent duplicate" in again.json()["register_anyway"][0]
+    assert Person.objects.filter(last_name="Verdi").count() == 1
+    anyway = staff.post("/api/people/", {**body, "register_anyway": True}, format="json")
+    assert anyway.status_code == 201
+    assert Person.objects.filter(last_name="Verdi").count() == 2
