@@ -55,6 +55,7 @@ from .serializers import (
     EquipmentModelUpdateSerializer,
     FederationSerializer,
     PassportInputSerializer,
+    PassportRenewSerializer,
     PassportSerializer,
     PassportUpdateSerializer,
     PersonCreateSerializer,
@@ -419,6 +420,7 @@ class PassportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessVi
         "create": "federation.add_passport",
         "partial_update": "federation.change_passport",
         "destroy": "federation.delete_passport",
+        "renew": "federation.change_passport",
     }
 
     def get_queryset(self):
@@ -449,6 +451,56 @@ class PassportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessVi
     def destroy(self, request, *args, **kwargs):
         services.passport_remove(passport=self.get_object(), by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+    def is_write(self) -> bool:
+        return super().is_write() or self.action == "renew"
+
+    @extend_schema(
+        summary="Renew a passport (1.1 B): a new passport of the same holder, with its scan; the old one stays",
+        description="Staff who keep the holder's record (403 for a passport they may see but not change, 404 for "
+        'one they may not see), as the page "Renew" does (federation.services.passport_renew). The renewal '
+        "expires after the passport it renews (1.1 B; otherwise change that passport instead); the issuing "
+        "country is the old one's unless sent; the scan as multipart, checked by its content.",
+        request={"multipart/form-data": PassportRenewSerializer, "application/json": PassportRenewSerializer},
+        responses={201: PassportSerializer},
+        examples=[
+            OpenApiExample("Renewed", value={"number": "YA7654321", "expiry_date": "2036-05-31"}, request_only=True),
+            OpenApiExample(
+                "Recorded",
+                value={
+                    "id": 77,
+                    "person": 41,
+                    "person_name": "Ana Ruiz",
+                    "federation": 3,
+                    "issuing_country": "ES",
+                    "number": "YA7654321",
+                    "expiry_date": "2036-05-31",
+                    "has_scan": True,
+                    "scan_content_type": "image/jpeg",
+                    "scan_url": "/federation/passports/77/scan/",
+                },  # fmt: skip
+                response_only=True,
+                status_codes=["201"],
+            ),
+            OpenApiExample(
+                "Refused: expires first",
+                value={
+                    "expiry_date": [
+                        "Rule 1.1 B: a renewed passport expires after the one it renews (2030-01-31); to correct "
+                        "that passport, change it instead."
+                    ]
+                },
+                response_only=True,
+                status_codes=["400"],
+            ),
+        ],
+    )
+    @action(detail=True, methods=["post"])
+    def renew(self, request, pk=None):
+        old = self.get_object()
+        data = self.input(PassportRenewSerializer)
+        passport = services.passport_renew(passport=old, by=request.user, **data)
+        return self.answer(passport, created=True)
 
 
 # --- Eligibility waivers (R-03) -------------------------------------------------------------

@@ -218,6 +218,13 @@ class PassportInputSerializer(serializers.Serializer):
         return value
 
 
+class PassportRenewSerializer(PassportInputSerializer):
+    """The passport that renews another (1.1 B): the same holder; the issuing country is the old one's unless sent."""
+
+    person = None
+    issuing_country = SafeCountryField(required=False)
+
+
 class PassportUpdateSerializer(PassportInputSerializer):
     person = None
     clear_scan = serializers.BooleanField(required=False, help_text="Remove the stored scan.")

@@ -15,6 +15,7 @@ FEDERATION_PATHS = {
     "/api/people/{id}/merge/": {"post"},
     "/api/passports/": {"get", "post"},
     "/api/passports/{id}/": {"get", "patch", "delete"},
+    "/api/passports/{id}/renew/": {"post"},
     "/api/eligibility-waivers/": {"get", "post"},
     "/api/eligibility-waivers/{id}/": {"get"},
     "/api/equipment-models/": {"get", "post"},
@@ -38,6 +39,7 @@ ISSUE_29_OPERATIONS = [
     ("/api/waiver-requests/", "post"),
     ("/api/waiver-requests/{id}/decision/", "post"),
     ("/api/people/{id}/merge/", "post"),
+    ("/api/passports/{id}/renew/", "post"),
 ]
 
 

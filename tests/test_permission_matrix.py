@@ -327,6 +327,14 @@ TARGETS: list[dict] = [
         "expect": API_WRITE_A,
     },
     {
+        # Issue 29: the page's "Renew" (1.1 B: a renewal expires after the passport it renews).
+        "name": "api passport A renew",
+        "method": "post",
+        "url": api("passport-renew", "passport_a"),
+        "data": lambda w: {"number": "MX7654321", "expiry_date": "2045-01-31"},
+        "expect": {**API_WRITE_A, **{role: 201 for role, value in API_WRITE_A.items() if value == 200}},
+    },
+    {
         "name": "api passport A delete",
         "method": "delete",
         "url": api("passport-detail", "passport_a"),
