@@ -7,7 +7,13 @@ Thin views over ``discipline.access``, ``discipline.selectors`` and ``discipline
 from __future__ import annotations
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import permissions, serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import get_object_or_404
@@ -30,6 +36,7 @@ from discipline.models import (
     SuspensionStatus,
 )
 from portal.api import ServiceAnswerMixin
+from portal.filters import MAX_ID
 from portal.serializers import DecimalField, IntegerField
 from tournaments.models import Game
 from tournaments.selectors import access_game
@@ -220,6 +227,98 @@ class CaseView(_View):
     )
     def get(self, request, id: int):
         return Response(CaseSerializer(access.access_case(request.user, id)).data)
+
+
+class CaseOpenInput(serializers.Serializer):
+    title = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=cases.TITLE_MAX_LENGTH,
+        help_text="The case's title; blank: named after its first report or protest.",
+    )
+    reports = serializers.ListField(
+        child=IntegerField(min_value=1, max_value=MAX_ID),
+        required=False,
+        default=list,
+        help_text="Ids of open incident reports (GET /api/incident-reports/), all of one championship.",
+    )
+    protests = serializers.ListField(
+        child=IntegerField(min_value=1, max_value=MAX_ID),
+        required=False,
+        default=list,
+        help_text="Ids of protests in no case yet (GET /api/protests/), of the same championship (9.1 C).",
+    )
+
+
+def _named(field: str, ids: list[int], access_one) -> list:
+    """The records ``ids`` names in the request's ``field``, each read through its access check; an id this user
+    may not read is refused as unknown (a 400 naming the field), as the page's list never offers it."""
+    found = []
+    for record_id in dict.fromkeys(ids):
+        try:
+            found.append(access_one(record_id))
+        except Http404:
+            raise ValidationError({field: [f"No such record with id {record_id}."]}) from None
+    return found
+
+
+_CASE_EXAMPLES = [
+    OpenApiExample(
+        "From an incident report",
+        value={"title": "Match penalty, game 12", "reports": [41]},
+        request_only=True,
+    ),
+    OpenApiExample("From a protest (9.1 C)", value={"protests": [7]}, request_only=True),
+    OpenApiExample(
+        "Opened",
+        value={
+            "id": 3,
+            "title": "Match penalty, game 12",
+            "championship": 2,
+            "status": "open",
+            "hearing_at": None,
+            "reports": [],
+            "protests": [7],
+            "decision": None,
+        },  # fmt: skip
+        response_only=True,
+        status_codes=["201"],
+    ),
+    OpenApiExample(
+        "Refused: a report already in a case",
+        value={"reports": ["R-53: only open reports can be gathered into a new case."]},
+        response_only=True,
+        status_codes=["400"],
+    ),
+    OpenApiExample(
+        "Refused: not the committee",
+        value={"detail": "R-53: only the discipline committee and the IHTC executive may do this."},
+        response_only=True,
+        status_codes=["403"],
+    ),
+]
+
+
+class CasesView(_View):
+    @extend_schema(
+        summary="Open a case from incident reports or protests (R-53; a protest about an incident, 9.1 C).",
+        description="The discipline committee and the IHTC executive (403 for anyone else, before any record is "
+        "looked up), through the same service as the report's and the protest's pages (discipline.cases.open_case). "
+        "At least one report or protest; all of one championship; reports still open; protests in no other case. "
+        "A refusal is a 400 naming the field (reports, protests, title) and the rule; nothing is stored. The case "
+        "then gathers more, schedules its hearing and is decided (POST /api/cases/{id}/decision/).",
+        request=CaseOpenInput,
+        responses={201: CaseSerializer, 400: _REFUSED, 403: _FORBIDDEN},
+        examples=_CASE_EXAMPLES,
+    )
+    def post(self, request):
+        access.check_committee(request.user)
+        data = self.input(CaseOpenInput)
+        reports = _named("reports", data["reports"], lambda pk: access.access_incident_report(request.user, pk))
+        protests = _named("protests", data["protests"], lambda pk: access.access_protest(request.user, pk))
+        case = cases.open_case(reports=reports, protests=protests, title=data["title"], by=request.user)
+        return self.answer(access.access_case(request.user, case.pk), serializer_class=CaseSerializer, created=True)
 
 
 class CaseDecisionView(_View):

@@ -25,6 +25,7 @@ urlpatterns: list = [
         name="game-confidential-reports",
     ),
     path("confidential-reports/<int:id>/", api.ConfidentialReportView.as_view(), name="confidential-report"),
+    path("cases/", api.CasesView.as_view(), name="cases"),
     path("cases/<int:id>/", api.CaseView.as_view(), name="case"),
     path("cases/<int:id>/decision/", api.CaseDecisionView.as_view(), name="case-decision"),
     path(

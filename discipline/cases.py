@@ -132,6 +132,9 @@ def _transition(case: Case, to: str, *, by: User, why: str, now: datetime.dateti
     case.status = to
 
 
+TITLE_MAX_LENGTH = Case._meta.get_field("title").max_length
+
+
 def open_case(
     *,
     reports: Sequence[IncidentReport] = (),
@@ -146,6 +149,8 @@ def open_case(
     check_committee(by)
     if not reports and not protests:
         raise ValidationError({"reports": "R-53: a case gathers at least one incident report or protest."})
+    if len((title or "").strip()) > TITLE_MAX_LENGTH:
+        raise ValidationError({"title": f"A case's title has at most {TITLE_MAX_LENGTH} characters."})
     now = now or timezone.now()
     with transaction.atomic():
         locked = list(

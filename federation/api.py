@@ -13,13 +13,18 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404
-from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import mixins, status, viewsets
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from federation import access
+from federation import access, merge
 from federation.hooks import person_eligibility
 from portal.api import RulesPermission, ServiceAnswerMixin
 from portal.parsers import JSONParser
@@ -35,7 +40,7 @@ from .filters import (
     PersonFilter,
     ProtectiveDeviceRequestFilter,
 )
-from .models import EligibilityWaiver, Person
+from .models import EligibilityWaiver, Person, WaiverRequestStatus
 from .serializers import (
     DeviceRequestDecisionSerializer,
     DeviceRequestInputSerializer,
@@ -50,11 +55,18 @@ from .serializers import (
     EquipmentModelUpdateSerializer,
     FederationSerializer,
     PassportInputSerializer,
+    PassportRenewSerializer,
     PassportSerializer,
     PassportUpdateSerializer,
+    PersonCreateSerializer,
     PersonEligibilitySerializer,
+    PersonMergeInputSerializer,
+    PersonMergeSerializer,
     PersonSerializer,
     ProtectiveDeviceRequestSerializer,
+    WaiverRequestDecisionSerializer,
+    WaiverRequestInputSerializer,
+    WaiverRequestSerializer,
 )
 
 _WRITE_ACTIONS = {"create", "update", "partial_update", "destroy"}
@@ -171,7 +183,22 @@ class FederationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Access
     ),
     create=extend_schema(
         summary="Register a person in a federation you work for",
-        description="Staff of the federation, or international staff (403 otherwise). The nationality is an ISO 3166-1 alpha-2 code and the date of birth a plausible one (a 400 names the field); eligibility (1.1 B-G) is computed from the record, never sent.",
+        description='Staff of the federation, or international staff (403 otherwise). The nationality is an ISO 3166-1 alpha-2 code and the date of birth a plausible one (a 400 names the field); eligibility (1.1 B-G) is computed from the record, never sent. As on the page "Register a person" (federation.services.person_register): a person you may see with the same name and date of birth refuses the registration (a 400 naming ``register_anyway`` and those records) unless ``register_anyway`` is true.',
+        request=PersonCreateSerializer,
+        responses={201: PersonSerializer},
+        examples=[
+            OpenApiExample(
+                "Refused: a namesake",
+                value={
+                    "register_anyway": [
+                        "Portal rule (no silent duplicate): Ana Ruiz (Federación Española) already has this name "
+                        "and date of birth. Open that record, or confirm this is another person to register anyway."
+                    ]
+                },
+                response_only=True,
+                status_codes=["400"],
+            ),
+        ],
     ),
 )
 class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessViewSet):
@@ -187,6 +214,7 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessView
         "update": "federation.change_person",
         "partial_update": "federation.change_person",
         "eligibility": "federation.view_person_eligibility",
+        "merge": "federation.view_person",
     }
 
     def get_queryset(self):
@@ -196,8 +224,14 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessView
         return access.access_person(self.request.user, pk, for_edit=for_edit)
 
     def create(self, request, *args, **kwargs):
-        data = self.input(PersonSerializer)
-        person = services.person_create(by=request.user, **data)
+        data = self.input(PersonCreateSerializer)
+        anyway = data.pop("register_anyway")
+        try:
+            person = services.person_register(by=request.user, allow_duplicate=anyway, **data)
+        except ValidationError as refused:
+            if getattr(refused, "code", None) == "duplicate":
+                raise ValidationError({"register_anyway": refused.messages}) from None
+            raise
         return self.answer(person, created=True)
 
     def update(self, request, *args, partial=False, **kwargs):
@@ -207,6 +241,64 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessView
 
     def partial_update(self, request, *args, **kwargs):
         return self.update(request, *args, partial=True, **kwargs)
+
+    @extend_schema(
+        summary="Merge a duplicate record of this person into this one (international staff)",
+        description="International staff only (403 for anyone else, before any record is looked up), as the page "
+        '"Merge a duplicate" does (federation.merge.person_merge): every row about ``duplicate`` (passports, '
+        "waivers, roster lines, line-ups, sheets, sanctions...) then names this person, and the duplicate is "
+        "deleted; both histories name who merged. All or nothing: a refused merge (400: the two records' "
+        "federations, a roster both are on...) leaves both as they were. Answers the kept record and the rows "
+        "moved per field.",
+        request=PersonMergeInputSerializer,
+        responses={200: PersonMergeSerializer},
+        examples=[
+            OpenApiExample("Merge #57 into this record", value={"duplicate": 57}, request_only=True),
+            OpenApiExample(
+                "Merged",
+                value={
+                    "person": {
+                        "id": 41,
+                        "federation_name": "Federación Española",
+                        "federation": 3,
+                        "first_name": "Ana",
+                        "last_name": "Ruiz",
+                        "date_of_birth": "2008-03-14",
+                        "gender": "F",
+                        "nationality": "ES",
+                    },
+                    "moved": {"federation.Passport.person": 1, "tournaments.RosterEntry.person": 1},
+                },  # fmt: skip
+                response_only=True,
+                status_codes=["200"],
+            ),
+            OpenApiExample(
+                "Refused: not international staff",
+                value={"detail": "Portal rule (merge): only international staff merge two records of a person."},
+                response_only=True,
+                status_codes=["403"],
+            ),
+            OpenApiExample(
+                "Refused: the duplicate is this record",
+                value={"duplicate": ["No person with id 41 in the records you may see, other than this one."]},
+                response_only=True,
+                status_codes=["400"],
+            ),
+        ],
+    )
+    @action(detail=True, methods=["post"])
+    def merge(self, request, pk=None):
+        merge.check_can_merge_people(request.user)
+        keep = self.get_object()
+        data = self.input(PersonMergeInputSerializer)
+        if data["duplicate"] == keep.pk:
+            raise ValidationError(
+                {"duplicate": f"No person with id {keep.pk} in the records you may see, other than this one."}
+            )
+        duplicate = _person_for(request.user, data["duplicate"], field="duplicate", for_edit=False)
+        moved = merge.person_merge(keep=keep, duplicate=duplicate, by=request.user)
+        keep.refresh_from_db()
+        return self.answer({"person": keep, "moved": moved}, serializer_class=PersonMergeSerializer)
 
     @extend_schema(
         summary="The person's eligibility: in each championship entered, else in every category (Rule 1.1 B-G)",
@@ -335,6 +427,7 @@ class PassportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessVi
         "create": "federation.add_passport",
         "partial_update": "federation.change_passport",
         "destroy": "federation.delete_passport",
+        "renew": "federation.change_passport",
     }
 
     def get_queryset(self):
@@ -365,6 +458,56 @@ class PassportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessVi
     def destroy(self, request, *args, **kwargs):
         services.passport_remove(passport=self.get_object(), by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+    def is_write(self) -> bool:
+        return super().is_write() or self.action == "renew"
+
+    @extend_schema(
+        summary="Renew a passport (1.1 B): a new passport of the same holder, with its scan; the old one stays",
+        description="Staff who keep the holder's record (403 for a passport they may see but not change, 404 for "
+        'one they may not see), as the page "Renew" does (federation.services.passport_renew). The renewal '
+        "expires after the passport it renews (1.1 B; otherwise change that passport instead); the issuing "
+        "country is the old one's unless sent; the scan as multipart, checked by its content.",
+        request={"multipart/form-data": PassportRenewSerializer, "application/json": PassportRenewSerializer},
+        responses={201: PassportSerializer},
+        examples=[
+            OpenApiExample("Renewed", value={"number": "YA7654321", "expiry_date": "2036-05-31"}, request_only=True),
+            OpenApiExample(
+                "Recorded",
+                value={
+                    "id": 77,
+                    "person": 41,
+                    "person_name": "Ana Ruiz",
+                    "federation": 3,
+                    "issuing_country": "ES",
+                    "number": "YA7654321",
+                    "expiry_date": "2036-05-31",
+                    "has_scan": True,
+                    "scan_content_type": "image/jpeg",
+                    "scan_url": "/federation/passports/77/scan/",
+                },  # fmt: skip
+                response_only=True,
+                status_codes=["201"],
+            ),
+            OpenApiExample(
+                "Refused: expires first",
+                value={
+                    "expiry_date": [
+                        "Rule 1.1 B: a renewed passport expires after the one it renews (2030-01-31); to correct "
+                        "that passport, change it instead."
+                    ]
+                },
+                response_only=True,
+                status_codes=["400"],
+            ),
+        ],
+    )
+    @action(detail=True, methods=["post"])
+    def renew(self, request, pk=None):
+        old = self.get_object()
+        data = self.input(PassportRenewSerializer)
+        passport = services.passport_renew(passport=old, by=request.user, **data)
+        return self.answer(passport, created=True)
 
 
 # --- Eligibility waivers (R-03) -------------------------------------------------------------
@@ -417,6 +560,152 @@ class EligibilityWaiverViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
             approved_by=request.user,
         )
         return self.answer(waiver, created=True)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Waiver requests (R-03): the IHTC's queue, a federation's own",
+        description="The audience of the people's confidential records: the IHTC (international staff) sees every "
+        "request, a federation's staff those of its people; anyone else an empty list. Filter: status; oldest "
+        "first.",
+        parameters=[OpenApiParameter("status", enum=WaiverRequestStatus.values, required=False)],
+    ),
+    retrieve=extend_schema(summary="A waiver request (R-03)", description="404 for a request this user may not see."),
+    create=extend_schema(
+        summary="Ask the IHTC to waive one 1.1 B condition for a person (R-03)",
+        description="Staff who keep the person's record (403 for a person they may see but not change; a person "
+        "they may not see is a 400 naming ``person``), as the person's page does (federation.services."
+        "request_waiver): the code of a 1.1 B requirement the IHTC may waive, optionally a category and a year, "
+        "and a justification. It waits in the IHTC's queue; the requester is told of the decision.",
+        request=WaiverRequestInputSerializer,
+        responses={201: WaiverRequestSerializer},
+        examples=[
+            OpenApiExample(
+                "A junior's passport expiring",
+                value={
+                    "person": 41,
+                    "code": "passport_expired",
+                    "category": "",
+                    "year": 2027,
+                    "justification": "Renewal filed; the new passport arrives after the championship.",
+                },
+                request_only=True,
+            ),  # fmt: skip
+            OpenApiExample(
+                "Waiting for the IHTC",
+                value={
+                    "id": 5,
+                    "person": 41,
+                    "code": "passport_expired",
+                    "category": "",
+                    "year": 2027,
+                    "justification": "Renewal filed; the new passport arrives after the championship.",
+                    "status": "requested",
+                    "requested_by": "staff.fra",
+                    "requested_at": "2026-12-07T18:00:00Z",
+                    "decided_by": None,
+                    "decided_at": None,
+                    "decision_reason": "",
+                    "waiver": None,
+                },  # fmt: skip
+                response_only=True,
+                status_codes=["201"],
+            ),
+            OpenApiExample(
+                "Refused: no justification",
+                value={"justification": ["This field may not be blank."]},
+                response_only=True,
+                status_codes=["400"],
+            ),
+        ],
+    ),
+)
+class WaiverRequestViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, ServiceAnswerMixin, viewsets.GenericViewSet
+):
+    """Waiver requests (R-03): the federations ask, the IHTC grants or refuses, with a reason either way; the same
+    services as the person's page and the IHTC's queue ("Approvals")."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = WaiverRequestSerializer
+    ordering_fields = ["requested_at", "decided_at"]
+    ordering = ["requested_at", "pk"]
+
+    def get_queryset(self):
+        queryset = access.waiver_requests_visible_to(self.request.user).select_related("requested_by", "decided_by")
+        wanted = self.request.query_params.get("status")
+        if wanted is not None:
+            if wanted not in WaiverRequestStatus.values:
+                raise ValidationError({"status": f"One of: {', '.join(WaiverRequestStatus.values)}."})
+            queryset = queryset.filter(status=wanted)
+        return queryset
+
+    def get_object(self):
+        return access.access_waiver_request(
+            self.request.user, self.kwargs["pk"], for_decision=self.action == "decision"
+        )
+
+    def create(self, request, *args, **kwargs):
+        data = self.input(WaiverRequestInputSerializer)
+        person = _person_for(request.user, data.pop("person"))
+        waiver_request = services.request_waiver(person=person, requested_by=request.user, **data)
+        return self.answer(waiver_request, created=True)
+
+    @extend_schema(
+        summary="Grant or refuse a waiting waiver request, with the reason (R-03): the IHTC only",
+        description="International staff (403 for anyone else who sees the request; 404 for who does not), as "
+        "the IHTC's queue does (federation.services.grant_waiver_request / refuse_waiver_request). Granting "
+        "records the waiver that eligibility reads; a request is decided once (400 naming ``status``).",
+        request=WaiverRequestDecisionSerializer,
+        responses={200: WaiverRequestSerializer},
+        examples=[
+            OpenApiExample(
+                "Grant", value={"decision": "grant", "decision_reason": "Renewal proven."}, request_only=True
+            ),
+            OpenApiExample(
+                "Granted",
+                value={
+                    "id": 5,
+                    "person": 41,
+                    "code": "passport_expired",
+                    "category": "",
+                    "year": 2027,
+                    "justification": "Renewal filed; the new passport arrives after the championship.",
+                    "status": "granted",
+                    "requested_by": "staff.fra",
+                    "requested_at": "2026-12-07T18:00:00Z",
+                    "decided_by": "ihtc.staff",
+                    "decided_at": "2026-12-08T09:00:00Z",
+                    "decision_reason": "Renewal proven.",
+                    "waiver": 12,
+                },  # fmt: skip
+                response_only=True,
+                status_codes=["200"],
+            ),
+            OpenApiExample(
+                "Refused: not the IHTC",
+                value={"detail": "R-03: only the IHTC grants or refuses eligibility waivers."},
+                response_only=True,
+                status_codes=["403"],
+            ),
+            OpenApiExample(
+                "Refused: decided already",
+                value={
+                    "status": [
+                        "R-03: a waiver request that is granted cannot become refused; it can become: nothing (final)."
+                    ]
+                },
+                response_only=True,
+                status_codes=["400"],
+            ),
+        ],
+    )
+    @action(detail=True, methods=["post"])
+    def decision(self, request, pk=None):
+        waiver_request = self.get_object()
+        data = self.input(WaiverRequestDecisionSerializer)
+        decide = services.grant_waiver_request if data["decision"] == "grant" else services.refuse_waiver_request
+        return self.answer(decide(by=request.user, request=waiver_request, reason=data["decision_reason"]))
 
 
 # --- Equipment approval registry (3.2.6 A) ----------------------------------------------------

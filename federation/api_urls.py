@@ -12,6 +12,7 @@ router.register("passports", api.PassportViewSet, basename="passport")
 router.register("eligibility-waivers", api.EligibilityWaiverViewSet, basename="eligibility-waiver")
 router.register("equipment-models", api.EquipmentModelViewSet, basename="equipment-model")
 router.register("equipment-inspections", api.EquipmentInspectionViewSet, basename="equipment-inspection")
+router.register("waiver-requests", api.WaiverRequestViewSet, basename="waiver-request")
 router.register("device-requests", api.ProtectiveDeviceRequestViewSet, basename="device-request")
 
 urlpatterns = router.urls

@@ -15,6 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from portal.filters import MAX_ID
 from portal.serializers import FloatField, IntegerField, ModelSerializer
 
 from .models import (
@@ -25,6 +26,7 @@ from .models import (
     Passport,
     Person,
     ProtectiveDeviceRequest,
+    WaiverRequest,
 )
 from .services import FEDERATION_FIELDS, PERSON_FIELDS
 
@@ -77,6 +79,18 @@ class PersonSerializer(ModelSerializer):
     class Meta:
         model = Person
         fields = ["id", "federation_name", *PERSON_FIELDS]
+
+
+class PersonCreateSerializer(PersonSerializer):
+    register_anyway = serializers.BooleanField(
+        write_only=True,
+        default=False,
+        help_text="Portal rule (no silent duplicate): true registers a person although someone you may see has the "
+        "same name and date of birth.",
+    )
+
+    class Meta(PersonSerializer.Meta):
+        fields = [*PersonSerializer.Meta.fields, "register_anyway"]
 
 
 class EligibilityQuerySerializer(serializers.Serializer):
@@ -204,6 +218,13 @@ class PassportInputSerializer(serializers.Serializer):
         return value
 
 
+class PassportRenewSerializer(PassportInputSerializer):
+    """The passport that renews another (1.1 B): the same holder; the issuing country is the old one's unless sent."""
+
+    person = None
+    issuing_country = SafeCountryField(required=False)
+
+
 class PassportUpdateSerializer(PassportInputSerializer):
     person = None
     clear_scan = serializers.BooleanField(required=False, help_text="Remove the stored scan.")
@@ -232,6 +253,50 @@ class EligibilityWaiverInputSerializer(serializers.Serializer):
     category = serializers.CharField(max_length=32, required=False, allow_blank=True, default="")
     year = IntegerField(required=False, allow_null=True, default=None)
     reason = serializers.CharField(allow_blank=True, trim_whitespace=True)
+
+
+class PersonMergeInputSerializer(serializers.Serializer):
+    duplicate = IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="The other record of the same person: merged into this one, then deleted.",
+    )
+
+
+class PersonMergeSerializer(serializers.Serializer):
+    person = PersonSerializer(help_text="The kept record.")
+    moved = serializers.DictField(
+        child=IntegerField(), help_text="The rows that now name the kept record, per field (app.Model.field)."
+    )
+
+
+class WaiverRequestSerializer(ModelSerializer):
+    requested_by = serializers.StringRelatedField(read_only=True)
+    decided_by = serializers.StringRelatedField(read_only=True, allow_null=True)
+
+    class Meta:
+        model = WaiverRequest
+        fields = [
+            "id", "person", "code", "category", "year", "justification", "status", "requested_by", "requested_at",
+            "decided_by", "decided_at", "decision_reason", "waiver",
+        ]  # fmt: skip
+        read_only_fields = fields
+        extra_kwargs = {"waiver": {"help_text": "The waiver the grant recorded (R-03); null until granted."}}
+
+
+class WaiverRequestInputSerializer(serializers.Serializer):
+    person = IntegerField(help_text="A person of a federation whose records you keep.")
+    code = serializers.CharField(max_length=32, help_text="The 1.1 B requirement to waive.")
+    category = serializers.CharField(
+        max_length=32, required=False, allow_blank=True, default="", help_text="Empty: every category."
+    )
+    year = IntegerField(required=False, allow_null=True, default=None, help_text="Null: every year.")
+    justification = serializers.CharField(help_text="R-03: why the federation asks the IHTC for this exception.")
+
+
+class WaiverRequestDecisionSerializer(serializers.Serializer):
+    decision = serializers.ChoiceField(choices=[("grant", "Grant"), ("refuse", "Refuse")])
+    decision_reason = serializers.CharField(help_text="R-03: the IHTC's decision states its reason.")
 
 
 # --- Equipment -------------------------------------------------------------------

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.plumbing import ResolvedComponent
+from drf_spectacular.plumbing import ResolvedComponent, build_examples_list
 from rest_framework import filters, permissions
 from rest_framework.authentication import BaseAuthentication
 
@@ -127,6 +127,13 @@ class PortalAutoSchema(AutoSchema):
             schema = error
         return {"application/json": {"schema": schema}}
 
+    def _add_error_examples(self, code: str, content: dict) -> None:
+        """Show the view's examples of this refusal (``OpenApiExample(..., status_codes=["400"])``) beside its body:
+        drf-spectacular attaches examples to the answers it builds, and the refusals' bodies are built here."""
+        examples = [e for e in self.get_examples() if e.response_only and code in {str(c) for c in e.status_codes}]
+        if examples and "application/json" in content:
+            content["application/json"].setdefault("examples", build_examples_list(examples))
+
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
         for code in self._refusals():
@@ -134,6 +141,7 @@ class PortalAutoSchema(AutoSchema):
         for code, response in responses.items():
             if code.startswith("4"):
                 response.setdefault("content", self._error_body(code))
+                self._add_error_examples(code, response["content"])
                 if not response.get("description"):
                     response["description"] = REFUSALS.get(code, "Refused.")
         return dict(sorted(responses.items()))

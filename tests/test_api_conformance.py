@@ -67,6 +67,7 @@ from tests.factories import (
     SuperuserFactory,
     TeamEntryFactory,
     UserFactory,
+    WaiverRequestFactory,
     jpeg_upload,
 )
 
@@ -268,6 +269,7 @@ def build_world() -> World:
         "people": [person_a.pk],
         "passports": [p.pk for p in passports],
         "eligibility-waivers": [EligibilityWaiverFactory(person=person_a).pk],
+        "waiver-requests": [WaiverRequestFactory(person=person_a).pk],
         "equipment-models": [
             EquipmentModelFactory().pk,
             EquipmentModelFactory(approved=False, approved_on=None, certifications=["CSA"]).pk,

@@ -12,8 +12,10 @@ FEDERATION_PATHS = {
     "/api/v1/people/": {"get", "post"},
     "/api/v1/people/{id}/": {"get", "put", "patch"},
     "/api/v1/people/{id}/eligibility/": {"get"},
+    "/api/v1/people/{id}/merge/": {"post"},
     "/api/v1/passports/": {"get", "post"},
     "/api/v1/passports/{id}/": {"get", "patch", "delete"},
+    "/api/v1/passports/{id}/renew/": {"post"},
     "/api/v1/eligibility-waivers/": {"get", "post"},
     "/api/v1/eligibility-waivers/{id}/": {"get"},
     "/api/v1/equipment-models/": {"get", "post"},
@@ -25,7 +27,20 @@ FEDERATION_PATHS = {
     "/api/v1/device-requests/{id}/approve/": {"post"},
     "/api/v1/device-requests/{id}/reject/": {"post"},
     "/api/v1/device-requests/{id}/resubmit/": {"post"},
+    "/api/v1/waiver-requests/": {"get", "post"},
+    "/api/v1/waiver-requests/{id}/": {"get"},
+    "/api/v1/waiver-requests/{id}/decision/": {"post"},
 }
+# The operations issue 29 added for tasks that had none: each shows its request, its answer and a refusal.
+ISSUE_29_OPERATIONS = [
+    ("/api/v1/cases/", "post"),
+    ("/api/v1/entries/{id}/managers/", "post"),
+    ("/api/v1/roster-entries/{id}/number-change-approvals/", "post"),
+    ("/api/v1/waiver-requests/", "post"),
+    ("/api/v1/waiver-requests/{id}/decision/", "post"),
+    ("/api/v1/people/{id}/merge/", "post"),
+    ("/api/v1/passports/{id}/renew/", "post"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +56,21 @@ def test_the_schema_lists_every_federation_endpoint_and_method(schema):
     for path, methods in FEDERATION_PATHS.items():
         assert path in schema["paths"], path
         assert methods <= set(schema["paths"][path]), (path, set(schema["paths"][path]))
+
+
+def _examples(content: dict) -> set[str]:
+    return {name for media in content.values() for name in media.get("examples", {})}
+
+
+@pytest.mark.parametrize("path, method", ISSUE_29_OPERATIONS)
+def test_the_operations_of_issue_29_show_a_request_an_answer_and_a_refusal(schema, path, method):
+    operation = schema["paths"][path][method]
+    assert _examples(operation["requestBody"]["content"]), "no request example"
+    answered = [code for code, response in operation["responses"].items() if _examples(response.get("content", {}))]
+    assert any(code.startswith("2") for code in answered), answered
+    assert any(code.startswith("4") for code in answered), answered
+    managers = schema["paths"]["/api/v1/entries/{id}/managers/"]["get"]["responses"]["200"]["content"]
+    assert _examples(managers)
 
 
 def test_list_endpoints_document_their_filters_search_and_pages(schema):

@@ -328,6 +328,14 @@ TARGETS: list[dict] = [
         "expect": API_WRITE_A,
     },
     {
+        # Issue 29: the page's "Renew" (1.1 B: a renewal expires after the passport it renews).
+        "name": "api passport A renew",
+        "method": "post",
+        "url": api("passport-renew", "passport_a"),
+        "data": lambda w: {"number": "MX7654321", "expiry_date": "2045-01-31"},
+        "expect": {**API_WRITE_A, **{role: 201 for role, value in API_WRITE_A.items() if value == 200}},
+    },
+    {
         "name": "api passport A delete",
         "method": "delete",
         "url": api("passport-detail", "passport_a"),
@@ -519,6 +527,28 @@ TARGETS: list[dict] = [
         "stored": lambda w: type(w["waiver_request_a"]).objects.get(pk=w.pk("waiver_request_a")).status,
         "expect": expect(404, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED, STAFF_A=403),
     },
+    # The same through the API (issue 29): a person the caller may not see is unknown in the body (400).
+    {"name": "api waiver request list", "method": "get", "url": api("waiver-request-list"), "expect": API_ANY_USER},
+    {
+        "name": "api waiver request A",
+        "method": "get",
+        "url": api("waiver-request-detail", "waiver_request_a"),
+        "expect": expect(404, ANON=403, EXEC=200, INTL=200, STAFF_A=200, SU=200),
+    },
+    {
+        "name": "api request a waiver for A",
+        "method": "post",
+        "url": api("waiver-request-list"),
+        "data": lambda w: {"person": w.pk("person_a"), "code": "no_passport", "justification": "Renewal pending"},
+        "expect": expect(201, ANON=403, STAFF_B=400, TM=400, GO=403, DC=403),
+    },
+    {
+        "name": "api waiver request A grant",
+        "method": "post",
+        "url": api("waiver-request-decision", "waiver_request_a"),
+        "data": lambda w: {"decision": "grant", "decision_reason": "Renewal receipt seen"},
+        "expect": expect(404, ANON=403, EXEC=200, INTL=200, SU=200, STAFF_A=403),
+    },
     # Keeping a person's record (issue 25): edit (a stale form refused), passports with their scans, merge, downloads.
     {
         "name": "page person A edit",
@@ -602,6 +632,13 @@ TARGETS: list[dict] = [
         "data": lambda w: {},
         "stored": lambda w: type(w["person_a"]).objects.filter(pk=w.pk("person_a_dup")).exists(),
         "expect": expect(403, ANON=LOGIN, EXEC=SAVED, INTL=SAVED, SU=SAVED),
+    },
+    {
+        "name": "api person A merge (issue 29)",
+        "method": "post",
+        "url": api("person-merge", "person_a"),
+        "data": lambda w: {"duplicate": w.pk("person_a_dup")},
+        "expect": expect(403, EXEC=200, INTL=200, SU=200),
     },
     {
         "name": "page people export csv",
@@ -983,6 +1020,28 @@ TARGETS += [
         "url": tapi("entry-managers", "entry_a"),
         "data": lambda w: {"managers": []},
         "expect": expect(403, EXEC=200, INTL=200, STAFF_A=200, SU=200),
+    },
+    {
+        # Issue 29: the managers named by e-mail (the invitation of the page "Managers and officials").
+        "name": "api entry A managers and officials list",
+        "method": "get",
+        "url": tapi("entry-managers", "entry_a"),
+        "expect": expect(403, EXEC=200, INTL=200, STAFF_A=200, SU=200),
+    },
+    {
+        "name": "api entry A invite a coach by e-mail",
+        "method": "post",
+        "url": tapi("entry-managers", "entry_a"),
+        "data": lambda w: {"email": "coach@example.org", "duty": "coach"},
+        "expect": expect(403, EXEC=201, INTL=201, STAFF_A=201, SU=201),
+    },
+    {
+        # 3.2.9 D: the IHTC (executive, international staff) approves a number change after registration.
+        "name": "api roster line A number change approval",
+        "method": "post",
+        "url": tapi("roster-entry-number-change-approvals", "roster_line_a"),
+        "data": lambda w: {"new_number": "11", "reason": "Torn jersey"},
+        "expect": expect(403, EXEC=201, INTL=201, SU=201),
     },
     {
         "name": "api entry A confirm roster",
@@ -2907,6 +2966,21 @@ TARGETS += [
         "expect": expect(404, ANON=403, EXEC=400, DC=400, SU=400),
     },
     {
+        # Issue 29: the committee opens a case, as from the report's page; the others before any lookup.
+        "name": "api open a case from an incident report",
+        "method": "post",
+        "url": discipline_api("cases"),
+        "data": lambda w: {"title": "Match penalty", "reports": [w.pk("disc_incident")]},
+        "expect": expect(403, EXEC=201, DC=201, SU=201),
+    },
+    {
+        "name": "api open a case from a protest (9.1 C)",
+        "method": "post",
+        "url": discipline_api("cases"),
+        "data": lambda w: {"protests": [w.pk("protest_a")]},
+        "expect": expect(403, EXEC=201, DC=201, SU=201),
+    },
+    {
         "name": "api championship suspensions",
         "method": "get",
         "url": discipline_api("championship-suspensions", "championship"),
@@ -3566,6 +3640,14 @@ def _draft_rows() -> list[dict]:
         ("tournaments-api:entry-confirm-roster", "post", ["draft_entry"], api_refused),
         ("tournaments-api:entry-fee-paid", "post", ["draft_entry"], api_refused),
         ("tournaments-api:entry-managers", "post", ["draft_entry"], api_refused),
+        ("tournaments-api:entry-managers", "get", ["draft_entry"], api_read),
+        # Its directors see the line; only the IHTC approves (3.2.9 D): A's staff 403, the IHTC told what is missing.
+        (
+            "tournaments-api:roster-entry-number-change-approvals",
+            "post",
+            ["draft_roster_line"],
+            {**api_refused, STAFF_A: 403},
+        ),
         ("tournaments-api:entry-roster-import", "multipart", ["draft_entry"], api_refused),
         ("tournaments-api:entry-roster", "get", ["draft_entry"], api_read),
         ("tournaments-api:game-amend", "post", ["draft_game"], api_refused),

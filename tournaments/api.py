@@ -12,7 +12,14 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
-from drf_spectacular.utils import OpenApiRequest, OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiRequest,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -41,6 +48,8 @@ from .serializers import (
     ChampionshipInputSerializer,
     ChampionshipSerializer,
     EntryInputSerializer,
+    EntryInviteInputSerializer,
+    EntryManagersSerializer,
     EntrySerializer,
     FeePaidInputSerializer,
     GameMoveInputSerializer,
@@ -50,7 +59,10 @@ from .serializers import (
     GoalkeeperLineInputSerializer,
     GoalkeeperLineSerializer,
     GoalSerializer,
+    InvitationSerializer,
     ManagersInputSerializer,
+    NumberChangeApprovalInputSerializer,
+    NumberChangeApprovalSerializer,
     PenaltyInputSerializer,
     PenaltySerializer,
     PoolInputSerializer,
@@ -79,6 +91,83 @@ _REFUSED = {
     400: OpenApiResponse(description="Bad input: the field and the rule it breaks."),
     403: OpenApiResponse(description="Not allowed for this user."),
 }
+_NOT_FOUND = OpenApiResponse(description="No such record, or one of a championship this user may not see.")
+
+MANAGERS_EXAMPLE = OpenApiExample(
+    "Managers and waiting invitations",
+    value={
+        "managers": [{"id": 12, "name": "Ana Ruiz", "email": "ana.ruiz@example.org", "duty": "coach"}],
+        "invitations": [
+            {
+                "email": "team@example.org",
+                "duty": "manager",
+                "invited_at": "2026-12-01T10:00:00Z",
+                "expires_at": "2026-12-08T10:00:00Z",
+            },
+        ],
+    },  # fmt: skip
+    response_only=True,
+    status_codes=["200"],
+)
+INVITE_EXAMPLES = [
+    OpenApiExample("Invite a coach", value={"email": "coach@example.org", "duty": "coach"}, request_only=True),
+    OpenApiExample("Deprecated: replace the managers by login ids", value={"managers": [12]}, request_only=True),
+    OpenApiExample(
+        "Invitation sent",
+        value={
+            "email": "coach@example.org",
+            "duty": "coach",
+            "invited_at": "2026-12-07T18:00:00Z",
+            "expires_at": "2026-12-14T18:00:00Z",
+        },  # fmt: skip
+        response_only=True,
+        status_codes=["201"],
+    ),
+    OpenApiExample(
+        "Refused: not an e-mail address",
+        value={"email": ["Enter a valid email address."]},
+        response_only=True,
+        status_codes=["400"],
+    ),
+    OpenApiExample(
+        "Refused: not the federation's staff",
+        value={"detail": "Only staff of the team's federation or international staff name its managers."},
+        response_only=True,
+        status_codes=["403"],
+    ),
+]
+NUMBER_CHANGE_EXAMPLES = [
+    OpenApiExample(
+        "Approve 17 -> 71", value={"new_number": "71", "reason": "Torn jersey; letter of 3 May."}, request_only=True
+    ),
+    OpenApiExample(
+        "Approved",
+        value={
+            "id": 4,
+            "roster_entry": 88,
+            "old_number": "17",
+            "new_number": "71",
+            "reason": "Torn jersey; letter of 3 May.",
+            "approved_by": "ihtc.staff",
+            "approved_at": "2026-12-07T18:00:00Z",
+            "applied_at": None,
+        },  # fmt: skip
+        response_only=True,
+        status_codes=["201"],
+    ),
+    OpenApiExample(
+        "Refused: a leading zero",
+        value={"new_number": ['Rule 3.2.9 C: numbers are 1-99 without a leading zero ("7", not "07")']},
+        response_only=True,
+        status_codes=["400"],
+    ),
+    OpenApiExample(
+        "Refused: not the IHTC",
+        value={"detail": "Rule 3.2.9 D: only the IHTC approves a number change."},
+        response_only=True,
+        status_codes=["403"],
+    ),
+]
 
 
 class PublicReadPermission(permissions.BasePermission):
@@ -368,7 +457,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
     search_fields = ["name", "federation__name"]
     ordering_fields = ["name", "status"]
     ordering = ["championship", "name"]
-    private_actions = {"roster"}
+    private_actions = {"roster", "managers"}
 
     def managed_entry(self) -> TeamEntry:
         entry = self.get_object()
@@ -405,16 +494,42 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
         return self.answer(entry, serializer_class=EntrySerializer)
 
     @extend_schema(
-        summary="Name the team managers (staff of the entering federation)",
-        description="Staff of the entering federation (403 before any user is looked up). Replaces the managers with the active users named; a manager reads and changes the team's roster, and a removed manager loses every right that came from the entry.",
-        request=ManagersInputSerializer,
-        responses={200: EntrySerializer, **_REFUSED},
+        methods=["GET"],
+        summary="The team's managers and officials, with their names and e-mails, and the invitations waiting",
+        description="Staff of the entering federation and international staff: those who name the managers (the "
+        'page "Managers and officials"). 404 for an entry of a championship this user may not see, 403 for '
+        "anyone else (the team's own managers too).",
+        responses={200: EntryManagersSerializer, 403: _REFUSED[403], 404: _NOT_FOUND},
+        examples=[MANAGERS_EXAMPLE],
     )
-    @action(detail=True, methods=["post"])
+    @extend_schema(
+        methods=["POST"],
+        summary="Name a team manager or official by e-mail: an invitation, valid 7 days, once",
+        description="Staff of the entering federation and international staff (403 before anything else is "
+        "read). The invitee receives a link by e-mail, makes a login (or accepts with the one of that address) "
+        "and then keeps the team's entry, roster and line-ups, as the page \"Managers and officials: invite by "
+        'e-mail" does (tournaments.services.entry_invite). Answers 201 with the invitation.\n\n'
+        'Deprecated form: a body `{"managers": [login ids]}` replaces the managers by the logins named (the ids '
+        "GET lists) and answers 200 with the entry; a removed manager loses every right that came from the entry.",
+        request=PolymorphicProxySerializer(
+            component_name="EntryManagersRequest",
+            serializers=[EntryInviteInputSerializer, ManagersInputSerializer],
+            resource_type_field_name=None,
+        ),
+        responses={201: InvitationSerializer, 200: EntrySerializer, **_REFUSED, 404: _NOT_FOUND},
+        examples=INVITE_EXAMPLES,
+    )
+    @action(detail=True, methods=["get", "post"])
     def managers(self, request, pk=None):
         entry = self.get_object()
-        # Refuse before looking anyone up: a caller who may not name managers learns nothing about user ids.
+        # Refuse before reading anything more: a caller who may not name managers learns nothing about logins.
         services.check_can_name_managers(request.user, entry)
+        if request.method == "GET":
+            return self.answer(selectors.entry_staff(entry), serializer_class=EntryManagersSerializer)
+        if "managers" not in request.data:
+            data = self.input(EntryInviteInputSerializer)
+            invitation = services.entry_invite(entry=entry, email=data["email"], duty=data["duty"], by=request.user)
+            return self.answer(invitation, created=True, serializer_class=InvitationSerializer)
         ids = self.input(ManagersInputSerializer)["managers"]
         users = list(User.objects.filter(pk__in=ids, is_active=True))
         missing = sorted(set(ids) - {u.pk for u in users})
@@ -517,6 +632,25 @@ class RosterEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tourn
         data = self.input(RosterEntryUpdateSerializer)
         line = services.roster_update(roster_entry=line, **data, by=request.user)
         return self.answer(line, serializer_class=RosterEntrySerializer)
+
+    @extend_schema(
+        summary="Record the IHTC's written approval of a number change after registration (3.2.9 D)",
+        description="The IHTC: its executive and international staff (403 for anyone else, before the body is "
+        "read); 404 for a line of a championship this user may not see. The same service as the admin's "
+        '"Number change approvals" (tournaments.services.number_change_approve): the new number is 1-99 '
+        "without a leading zero (3.2.9 C) and not the one worn; the reason is required (3.2.9 D). The team then "
+        "changes the number (PATCH /api/roster-entries/{id}/), which uses the approval up.",
+        request=NumberChangeApprovalInputSerializer,
+        responses={201: NumberChangeApprovalSerializer, **_REFUSED, 404: _NOT_FOUND},
+        examples=NUMBER_CHANGE_EXAMPLES,
+    )
+    @action(detail=True, methods=["post"], url_path="number-change-approvals")
+    def number_change_approvals(self, request, pk=None):
+        line = self.get_object()
+        services.check_can_approve_number_change(request.user)
+        data = self.input(NumberChangeApprovalInputSerializer)
+        approval = services.number_change_approve(roster_entry=line, **data, by=request.user)
+        return self.answer(approval, created=True, serializer_class=NumberChangeApprovalSerializer)
 
     @extend_schema(
         summary="Take a player off the roster (none added after the start, 3.1.1 B)",

@@ -15,17 +15,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from accounts import invitations
-from accounts.models import Role
 from portal.forms import focus_first_error
-from tournaments import services
-from tournaments.models import OfficialRole
+from tournaments import selectors, services
 
 # What the invitee will do for the team; every one manages the entry in the portal (the team manager role).
-DUTIES = [
-    (OfficialRole.MANAGER.value, OfficialRole.MANAGER.label),
-    *[(value, label) for value, label in OfficialRole.choices if value != OfficialRole.MANAGER],
-]
+DUTIES = services.INVITE_DUTIES
 
 
 class InviteForm(forms.Form):
@@ -34,7 +28,7 @@ class InviteForm(forms.Form):
         max_length=254,
         help_text=gettext_lazy("The invitation's link goes to this address; it works 7 days, once."),
     )
-    duty = forms.ChoiceField(label=gettext_lazy("Duty"), choices=DUTIES, initial=OfficialRole.MANAGER.value)
+    duty = forms.ChoiceField(label=gettext_lazy("Duty"), choices=DUTIES, initial=DUTIES[0][0])
 
 
 @login_required
@@ -46,16 +40,8 @@ def entry_invite(request, pk: int):
     status = 200
     if request.method == "POST":
         if form.is_valid():
-            duty = form.cleaned_data["duty"]
-            invitations.invite(
-                email=form.cleaned_data["email"],
-                role=Role.TEAM_MANAGER,
-                federation_id=entry.federation_id,
-                target_kind="team_entry",
-                target_id=entry.pk,
-                duty=duty,
-                duty_label=str(dict(DUTIES)[duty]),
-                by=request.user,
+            services.entry_invite(
+                entry=entry, email=form.cleaned_data["email"], duty=form.cleaned_data["duty"], by=request.user
             )
             messages.success(
                 request,
@@ -65,12 +51,13 @@ def entry_invite(request, pk: int):
             return redirect("tournaments:entry-invite", pk=entry.pk)
         focus_first_error(form)
         status = 400
+    staff = selectors.entry_staff(entry)
     context = {
         "entry": entry,
         "championship": entry.championship,
         "form": form,
-        "managers": entry.managers.order_by("last_name", "username"),
-        "pending": invitations.pending_for_target("team_entry", entry.pk),
+        "managers": staff.managers,
+        "pending": staff.waiting,
         "duties": dict(DUTIES),
     }
     return render(request, "tournaments/entry_invite.html", context, status=status)

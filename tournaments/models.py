@@ -248,6 +248,10 @@ class OfficialRole(models.TextChoices):
     OTHER = "other", _("Other")
 
 
+# An invitation's target kind naming a team entry (``accounts.hooks.INVITATION_TARGETS``; issue 25).
+TEAM_ENTRY_TARGET = "team_entry"
+
+
 class TeamOfficial(models.Model):
     """A non-playing team official (Terminology: Team Official; 5.4 F limits the bench to five)."""
 

@@ -16,6 +16,8 @@ from django.db.models.functions import Length
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
+from accounts.invitations import pending_for_target
+from accounts.models import Invitation
 from accounts.roles import is_international_staff, staff_federation_ids
 from federation.eligibility import Category, EligibilityResult
 from federation.models import EligibilityWaiver, Person
@@ -24,6 +26,7 @@ from federation.selectors import default_championship_dates, person_eligibility_
 from . import scheduling, statistics
 from .facts import championship_standings_rules, championships_begun, roster_eligibility
 from .models import (
+    TEAM_ENTRY_TARGET,
     Championship,
     DecidedIn,
     EntryStatus,
@@ -605,3 +608,43 @@ def entries_managed_by(user) -> QuerySet[TeamEntry]:
         return entries
     mine = entries.filter(Q(managers=user) | Q(federation_id__in=staff_federation_ids(user)))
     return of_visible_championships(mine, user).distinct()
+
+
+@dataclass(frozen=True)
+class EntryManager:
+    """A login that keeps a team entry, with the duty it was invited to (None when named otherwise)."""
+
+    id: int
+    name: str
+    email: str
+    duty: str | None
+
+
+@dataclass(frozen=True)
+class EntryStaff:
+    """Who keeps a team entry (issue 25): its managers and officials with a login, and the invitations still
+    waiting for their invitee."""
+
+    managers: list[EntryManager]
+    waiting: list[Invitation]
+
+
+def entry_staff(entry: TeamEntry, *, now: datetime.datetime | None = None) -> EntryStaff:
+    """The entry's managers and officials, and its waiting invitations, as the invitation page lists them."""
+    duties = dict(
+        Invitation.objects.filter(target_kind=TEAM_ENTRY_TARGET, target_id=entry.pk, accepted_by__isnull=False)
+        .order_by("accepted_at")
+        .values_list("accepted_by_id", "duty")
+    )
+    return EntryStaff(
+        managers=[
+            EntryManager(
+                id=user.pk,
+                name=user.get_full_name() or user.username,
+                email=user.email,
+                duty=duties.get(user.pk) or None,
+            )
+            for user in entry.managers.order_by("last_name", "username")
+        ],  # fmt: skip
+        waiting=list(pending_for_target(TEAM_ENTRY_TARGET, entry.pk, now=now)),
+    )

@@ -25,6 +25,7 @@ from .models import (
     DecidedIn,
     Game,
     GoalRecord,
+    NumberChangeApproval,
     OfficialRole,
     PenaltyRecord,
     Pool,
@@ -186,7 +187,63 @@ class FeePaidInputSerializer(serializers.Serializer):
 
 
 class ManagersInputSerializer(serializers.Serializer):
-    managers = serializers.ListField(child=IntegerField(min_value=1, max_value=MAX_ID), allow_empty=True)
+    """Deprecated (issue 29): replace the managers by login ids; name them by e-mail instead."""
+
+    managers = serializers.ListField(
+        child=IntegerField(min_value=1, max_value=MAX_ID),
+        allow_empty=True,
+        help_text="Deprecated: the ids of active logins (as GET /api/entries/{id}/managers/ lists them) that "
+        "replace the team's managers; an empty list removes them all.",
+    )
+
+
+class EntryInviteInputSerializer(serializers.Serializer):
+    email = serializers.EmailField(
+        max_length=254, help_text="The invitee's e-mail address: the link goes there, valid 7 days, once."
+    )
+    duty = serializers.ChoiceField(
+        choices=services.INVITE_DUTIES,
+        default=OfficialRole.MANAGER.value,
+        help_text="What the invitee does for the team; every one manages the entry in the portal.",
+    )
+
+
+class InvitationSerializer(serializers.Serializer):
+    email = serializers.EmailField()
+    duty = serializers.CharField(help_text="What the invitee was invited to do for the team (a duty's value).")
+    invited_at = serializers.DateTimeField(source="created_at")
+    expires_at = serializers.DateTimeField(help_text="The link works until then, once.")
+
+
+class EntryManagerSerializer(serializers.Serializer):
+    id = IntegerField(help_text="The login's id.")
+    name = serializers.CharField(help_text="The login's full name (else its username).")
+    email = serializers.CharField(help_text="The login's e-mail address (blank if it has none).")
+    duty = serializers.CharField(allow_null=True, help_text="The duty it was invited to; null when named otherwise.")
+
+
+class EntryManagersSerializer(serializers.Serializer):
+    managers = EntryManagerSerializer(many=True, help_text="The team's managers and officials with a login.")
+    invitations = InvitationSerializer(
+        source="waiting", many=True, help_text="The invitations still waiting for their invitee."
+    )
+
+
+class NumberChangeApprovalInputSerializer(serializers.Serializer):
+    new_number = serializers.CharField(max_length=3, help_text="Rule 3.2.9 C: 1-99 without a leading zero.")
+    reason = serializers.CharField(help_text="Rule 3.2.9 D: the written approval states its reason.")
+
+
+class NumberChangeApprovalSerializer(ModelSerializer):
+    approved_by = serializers.CharField(source="approved_by.username", read_only=True)
+
+    class Meta:
+        model = NumberChangeApproval
+        fields = [
+            "id", "roster_entry", "old_number", "new_number", "reason", "approved_by", "approved_at", "applied_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+        extra_kwargs = {"applied_at": {"help_text": "When the team changed the number with it; null until then."}}
 
 
 # --- rosters -----------------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ def api():
 def test_championships_are_public_and_publish_their_rinks_against_the_level(api):
     """2.1 F: the dimensions are published; each rink says what keeps it from the championship's level."""
     championship, _ = build_championship(4, with_summaries=False)
-    response = api.get("/api/championships/")
+    response = api.get("/api/v1/championships/")
     assert response.status_code == 200
     row = next(c for c in response.json()["results"] if c["id"] == championship.pk)
     assert row["venue"]["time_zone"] == "Europe/Rome"
@@ -39,9 +39,9 @@ def test_championships_are_public_and_publish_their_rinks_against_the_level(api)
 def test_the_championship_list_filters_by_level_and_refuses_a_bad_value(api):
     ChampionshipFactory(level="national")
     world = ChampionshipFactory()
-    ids = [c["id"] for c in api.get("/api/championships/", {"level": "world"}).json()["results"]]
+    ids = [c["id"] for c in api.get("/api/v1/championships/", {"level": "world"}).json()["results"]]
     assert world.pk in ids and len(ids) == 1
-    response = api.get("/api/championships/", {"level": "galactic"})
+    response = api.get("/api/v1/championships/", {"level": "galactic"})
     assert response.status_code == 400
     assert "level" in response.json()
 
@@ -51,7 +51,7 @@ def test_games_list_the_schedule_with_venue_times_home_team_first(api):
     championship = ChampionshipFactory()
     pool = make_pool(championship, 2)
     (home, away), games = round_robin_games(pool)
-    response = api.get("/api/games/", {"championship": championship.pk})
+    response = api.get("/api/v1/games/", {"championship": championship.pk})
     (game,) = response.json()["results"]
     assert (game["home_name"], game["away_name"]) == (home.name, away.name)
     start = datetime.datetime.fromisoformat(game["local_start"])
@@ -67,7 +67,7 @@ def test_a_start_in_a_zones_local_mean_time_is_still_an_rfc_3339_date_time(api):
     round_robin_games(make_pool(championship, 2))
     game = Game.objects.get(championship=championship)
     Game.objects.filter(pk=game.pk).update(start_at=datetime.datetime(1600, 9, 26, 8, 19, 49, tzinfo=datetime.UTC))
-    (row,) = api.get("/api/games/", {"championship": championship.pk}).json()["results"]
+    (row,) = api.get("/api/v1/games/", {"championship": championship.pk}).json()["results"]
     assert row["local_start"] == "1600-09-26T08:19:49+00:00"
 
 
@@ -76,11 +76,11 @@ def test_games_filter_by_team_and_status(api):
     pool = make_pool(championship, 3)
     (a, b, c), games = round_robin_games(pool)
     finish(games[(a.name, b.name)], 2, 1)
-    rows = api.get("/api/games/", {"team": c.pk}).json()["results"]
+    rows = api.get("/api/v1/games/", {"team": c.pk}).json()["results"]
     assert len(rows) == 2
-    rows = api.get("/api/games/", {"championship": championship.pk, "status": "final"}).json()["results"]
+    rows = api.get("/api/v1/games/", {"championship": championship.pk, "status": "final"}).json()["results"]
     assert [r["home_goals"] for r in rows] == [2]
-    assert api.get("/api/games/", {"starts_after": "yesterday"}).status_code == 400
+    assert api.get("/api/v1/games/", {"starts_after": "yesterday"}).status_code == 400
 
 
 def test_pool_standings_explain_the_tie_breaks(api):
@@ -144,13 +144,13 @@ def test_the_statistics_endpoint_runs_a_constant_number_of_queries(api, django_a
 def test_list_endpoints_run_a_constant_number_of_queries(api, django_assert_num_queries, teams):
     championship, _ = build_championship(teams, with_summaries=False)
     with django_assert_num_queries(GAMES_QUERIES):
-        games = api.get("/api/games/", {"championship": championship.pk}).json()
+        games = api.get("/api/v1/games/", {"championship": championship.pk}).json()
     assert games["count"] == teams // 4 * 6
     with django_assert_num_queries(POOLS_QUERIES):
-        pools = api.get("/api/pools/", {"championship": championship.pk}).json()
+        pools = api.get("/api/v1/pools/", {"championship": championship.pk}).json()
     assert sum(len(p["teams"]) for p in pools["results"]) == teams
     with django_assert_num_queries(ENTRIES_QUERIES):
-        entries = api.get("/api/entries/", {"championship": championship.pk}).json()
+        entries = api.get("/api/v1/entries/", {"championship": championship.pk}).json()
     assert entries["count"] == teams
 
 
@@ -192,7 +192,7 @@ def test_the_bracket_endpoint_fills_in_from_the_standings(api):
 def test_rosters_are_public_but_eligibility_is_for_the_teams_managers(api):
     championship, _ = build_championship(4, with_summaries=False)
     line = RosterEntry.objects.filter(entry__championship=championship).select_related("entry").first()
-    rows = api.get("/api/roster-entries/", {"entry": line.entry_id}).json()["results"]
+    rows = api.get("/api/v1/roster-entries/", {"entry": line.entry_id}).json()["results"]
     assert {r["number"] for r in rows} >= {line.number}
     assert "eligibility" not in rows[0]
     assert api.get(f"/api/entries/{line.entry_id}/roster/").status_code in (401, 403)
@@ -203,10 +203,10 @@ def test_rosters_are_public_but_eligibility_is_for_the_teams_managers(api):
 def test_goals_and_penalties_are_listed_per_game(api):
     championship, _ = build_championship(4)
     game = championship.games.order_by("number").first()
-    goals = api.get("/api/goals/", {"game": game.pk}).json()["results"]
+    goals = api.get("/api/v1/goals/", {"game": game.pk}).json()["results"]
     assert len(goals) == 4
     assert sum(1 for g in goals if g["assist"]) == 2
-    penalties = api.get("/api/penalties/", {"championship": championship.pk}).json()
+    penalties = api.get("/api/v1/penalties/", {"championship": championship.pk}).json()
     assert penalties["count"] == 6
 
 
@@ -227,12 +227,13 @@ TOURNAMENT_PATHS = {
     "/api/v1/venues/": {"get"},
     "/api/v1/entries/": {"get", "post"},
     "/api/v1/entries/{id}/fee-paid/": {"post"},
-    "/api/v1/entries/{id}/managers/": {"post"},
+    "/api/v1/entries/{id}/managers/": {"get", "post"},
     "/api/v1/entries/{id}/roster/": {"get"},
     "/api/v1/entries/{id}/confirm-roster/": {"post"},
     "/api/v1/entries/{id}/roster-import/": {"post"},
     "/api/v1/roster-entries/": {"get", "post"},
     "/api/v1/roster-entries/{id}/": {"get", "patch", "delete"},
+    "/api/v1/roster-entries/{id}/number-change-approvals/": {"post"},
     "/api/v1/pools/{id}/standings/": {"get"},
     "/api/v1/pools/{id}/shootout/": {"post"},
     "/api/v1/games/": {"get"},
@@ -268,12 +269,12 @@ def test_the_schema_documents_every_championship_endpoint():
 @pytest.mark.parametrize(
     ("path", "params"),
     [
-        ("/api/games/", {"team": 10**30}),
-        ("/api/games/", {"championship": 10**30}),
-        ("/api/roster-entries/", {"championship": 10**30}),
-        ("/api/goals/", {"championship": "x"}),
-        ("/api/championships/", {"year": 10**12}),
-        ("/api/games/", {"status": "postponed"}),
+        ("/api/v1/games/", {"team": 10**30}),
+        ("/api/v1/games/", {"championship": 10**30}),
+        ("/api/v1/roster-entries/", {"championship": 10**30}),
+        ("/api/v1/goals/", {"championship": "x"}),
+        ("/api/v1/championships/", {"year": 10**12}),
+        ("/api/v1/games/", {"status": "postponed"}),
     ],
 )
 def test_a_filter_value_that_cannot_be_an_id_or_choice_is_a_400_naming_it(api, path, params):

@@ -12,7 +12,8 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from djmoney.money import Money
 
-from accounts.models import Role, RoleAssignment, User
+from accounts import invitations
+from accounts.models import Invitation, Role, RoleAssignment, User
 from accounts.roles import is_international_staff
 from federation.access import can_edit_federation, federations_registering_for
 from federation.models import Federation, FederationLevel
@@ -24,10 +25,12 @@ from tournaments.facts import (
 )
 from tournaments.models import (
     ENTRY_TRANSITIONS,
+    TEAM_ENTRY_TARGET,
     Championship,
     EntryStatus,
     Game,
     GameStatus,
+    OfficialRole,
     TeamEntry,
 )
 from tournaments.services.championships import check_can_direct
@@ -203,6 +206,32 @@ def check_can_name_managers(user: User, entry: TeamEntry) -> None:
     """Only staff of the entering federation (or international staff) name the team's managers."""
     if not can_edit_federation(user, entry.federation):
         raise PermissionDenied("Only staff of the team's federation or international staff name its managers.")
+
+
+# What an invitee will do for the team (``Invitation.duty``); every one manages the entry in the portal.
+INVITE_DUTIES = [
+    (OfficialRole.MANAGER.value, OfficialRole.MANAGER.label),
+    *[(value, label) for value, label in OfficialRole.choices if value != OfficialRole.MANAGER],
+]
+
+
+def entry_invite(*, entry: TeamEntry, email: str, duty: str, by: User) -> Invitation:
+    """Name the team's manager or one of its officials by e-mail (issue 25): the invitation (valid 7 days, once)
+    grants the team manager role of the entry's federation and a place among the entry's managers."""
+    check_can_name_managers(by, entry)
+    duties = dict(INVITE_DUTIES)
+    if duty not in duties:
+        raise field_error("duty", f"Choose one of: {', '.join(duties)}.")
+    return invitations.invite(
+        email=email,
+        role=Role.TEAM_MANAGER,
+        federation_id=entry.federation_id,
+        target_kind=TEAM_ENTRY_TARGET,
+        target_id=entry.pk,
+        duty=duty,
+        duty_label=str(duties[duty]),
+        by=by,
+    )
 
 
 def entry_set_managers(*, entry: TeamEntry, managers: Iterable[User], by: User) -> TeamEntry:

@@ -96,12 +96,12 @@ def check_roster_change(
         raise _problems_error([problem], default_field="number" if kind == "number_change" else "roster")
 
 
-def check_jersey_number(number: str) -> str:
-    """3.2.9 C: 1-99 without a leading zero; return the number as typed, stripped."""
+def check_jersey_number(number: str, *, field: str = "number") -> str:
+    """3.2.9 C: 1-99 without a leading zero; return the number as typed, stripped (a refusal names ``field``)."""
     number = (number or "").strip()
     problem = roster_rules.check_jersey_number(number)
     if problem is not None:
-        raise field_error("number", problem.message)
+        raise field_error(field, problem.message)
     return number
 
 
@@ -316,6 +316,12 @@ def roster_remove(*, roster_entry: RosterEntry, by: User, now: datetime.datetime
         audited_delete(RosterEntry.objects.get(pk=roster_entry.pk), by)
 
 
+def check_can_approve_number_change(user: User) -> None:
+    """Only the IHTC (its executive, international staff) approves a number change after registration (3.2.9 D)."""
+    if not is_international_staff(user):
+        raise PermissionDenied("Rule 3.2.9 D: only the IHTC approves a number change.")
+
+
 def number_change_approve(
     *,
     roster_entry: RosterEntry,
@@ -325,9 +331,8 @@ def number_change_approve(
     now: datetime.datetime | None = None,
 ) -> NumberChangeApproval:
     """Record the IHTC's written approval of a jersey number change (3.2.9 D)."""
-    if not is_international_staff(by):
-        raise PermissionDenied("Rule 3.2.9 D: only the IHTC approves a number change.")
-    new_number = check_jersey_number(new_number)
+    check_can_approve_number_change(by)
+    new_number = check_jersey_number(new_number, field="new_number")
     if not (reason or "").strip():
         raise field_error("reason", "Rule 3.2.9 D: the written approval states its reason.")
     if new_number == roster_entry.number:
