@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import ast
 import datetime
+import json
 import re
+import shlex
 import threading
 from pathlib import Path
 
@@ -28,12 +30,45 @@ PASSWORD = "guide-pass-2027"  # pragma: allowlist secret
 LIVE_PATH = re.compile(r"^/live/games/\d+/stream/$")
 
 
-def python_blocks() -> list[str]:
-    return re.findall(r"```python\n(.*?)```", GUIDE.read_text(), flags=re.S)
+def sections() -> list[tuple[str, str, str]]:
+    """Each section of the guide: its title, its shell commands, its Python code (empty when it has none)."""
+    out = []
+    for section in re.split(r"^## ", GUIDE.read_text(), flags=re.M)[1:]:
+        shell = "".join(re.findall(r"```sh\n(.*?)```", section, flags=re.S))
+        python = re.findall(r"```python\n(.*?)```", section, flags=re.S)
+        assert len(python) <= 1, f"one Python block a section: {section.splitlines()[0]}"
+        out.append((section.splitlines()[0], shell, python[0] if python else ""))
+    return out
 
 
-def schema_operations(base: str) -> list[tuple[str, re.Pattern]]:
-    schema = requests.get(f"{base}/api/v1/schema/?format=json", timeout=30).json()
+def shape(method: str, path: str, fields) -> tuple[str, str, frozenset[str]]:
+    """A call as the guide's two languages can agree on it: the method, the path with its ids as ``{}``, the names
+    of the body's fields."""
+    return method.upper(), re.sub(r"(?<=/)\d+(?=/)", "{}", path), frozenset(fields)
+
+
+def curl_calls(shell: str) -> set[tuple[str, str, frozenset[str]]]:
+    """The calls of a section's ``curl`` commands: ``-X`` or the body's presence says the method, ``-d`` (JSON) and
+    ``-F`` the fields."""
+    calls, command = set(), ""
+    for line in shell.replace("\\\n", " ").splitlines():
+        command += line + "\n"
+        try:
+            args = shlex.split(command, comments=True)
+        except ValueError:  # a quoted body that goes on on the next line
+            continue
+        command = ""
+        if not args or args[0] != "curl":
+            continue
+        path = next(a for a in args if a.startswith("$BASE")).removeprefix("$BASE")
+        fields = [a.split("=")[0] for f, a in zip(args, args[1:], strict=False) if f == "-F"]
+        fields += [k for f, a in zip(args, args[1:], strict=False) if f == "-d" for k in json.loads(a)]
+        method = args[args.index("-X") + 1] if "-X" in args else ("POST" if fields else "GET")
+        calls.add(shape(method, path, fields))
+    return calls
+
+
+def schema_operations(schema: dict) -> list[tuple[str, re.Pattern]]:
     operations = []
     for path, item in schema["paths"].items():
         pattern = re.compile("^" + re.sub(r"\{[^}]+\}", r"[^/]+", path) + "$")
@@ -42,11 +77,11 @@ def schema_operations(base: str) -> list[tuple[str, re.Pattern]]:
 
 
 def documented(operations, method: str, path: str) -> bool:
-    return any(m == method and pattern.match(path) for m, pattern in operations)
+    return LIVE_PATH.match(path) is not None or any(m == method and p.match(path) for m, p in operations)
 
 
-def test_the_guides_python_blocks_name_what_the_test_provides():
-    config = ast.parse(python_blocks()[0])
+def test_the_guides_configuration_names_what_the_test_provides():
+    config = ast.parse(sections()[0][2])
     names = {t.id for node in config.body for t in getattr(node, "targets", []) for t in getattr(t, "elts", [t])}
     assert names == {
         "BASE", "USERNAME", "PASSWORD", "MANAGER_USERNAME", "MANAGER_PASSWORD", "FEDERATION", "CHAMPIONSHIP",
@@ -56,12 +91,11 @@ def test_the_guides_python_blocks_name_what_the_test_provides():
 
 @pytest.mark.django_db
 def test_the_guides_curl_calls_are_in_the_schema(client):
-    schema = client.get("/api/v1/schema/?format=json").json()
-    templates = [re.compile("^" + re.sub(r"\{[^}]+\}", r"[^/]+", p) + "$") for p in schema["paths"]]
-    shell = "\n".join(re.findall(r"```sh\n(.*?)```", GUIDE.read_text(), flags=re.S))
-    paths = re.findall(r"\$BASE(/api/v1/[^\"?\s]*)", shell)
-    assert len(paths) >= 12
-    assert [p for p in paths if not any(t.match(p) for t in templates)] == []
+    operations = schema_operations(client.get("/api/v1/schema/?format=json").json())
+    calls = set().union(*(curl_calls(shell) for _, shell, _ in sections()))
+    assert len(calls) >= 14
+    paths = [(m, p.replace("{}", "1")) for m, p, _ in calls]
+    assert [(m, p) for m, p in paths if not documented(operations, m, p)] == []
 
 
 def world(tmp_path):
@@ -102,36 +136,36 @@ def world(tmp_path):
 
 
 def test_the_guides_whole_path_runs_against_a_live_server(asgi_server, tmp_path, monkeypatch):
+    """Each section's Python block runs in turn; what it calls is what the section's ``curl`` lines call."""
     config, live_game, director = world(tmp_path)
-    operations = schema_operations(asgi_server.url)
+    operations = schema_operations(requests.get(f"{asgi_server.url}/api/v1/schema/?format=json", timeout=30).json())
     table = Session(director)
-    calls: list[tuple[str, str, int]] = []
+    calls: list[tuple[str, str, frozenset[str]]] = []
     request = requests.Session.request
 
     def recorded(self, method, url, *args, **kwargs):
         response = request(self, method, url, *args, **kwargs)
         path = url.removeprefix(asgi_server.url).split("?")[0]
-        calls.append((method.upper(), path, response.status_code))
+        assert documented(operations, method.upper(), path), f"{method} {path} is not in the schema"
+        fields = [*(kwargs.get("json") or {}), *(kwargs.get("data") or {}), *(kwargs.get("files") or {})]
+        calls.append(shape(method, path, fields))
         if LIVE_PATH.match(path):
-            # The stream answered: the viewer is listening. The officials' table records an entry.
-            threading.Thread(
-                target=asgi_server.post, args=(live_game, [sheet_entry("period_start", period=1)], table)
-            ).start()
+            # The stream answered: the viewer listens. The officials' table records an entry.
+            entry = sheet_entry("period_start", period=1)
+            threading.Thread(target=asgi_server.post, args=(live_game, [entry], table)).start()
         return response
 
     monkeypatch.setattr(requests.Session, "request", recorded)
     monkeypatch.chdir(tmp_path)
     namespace = {"BASE": asgi_server.url, **config, "print": lambda *a, **k: None}
-    for number, block in enumerate(python_blocks()[1:], start=1):
-        exec(compile(block, f"{GUIDE.name} block {number}", "exec"), namespace)  # noqa: S102
+    for title, shell, python in sections()[1:]:
+        calls.clear()
+        exec(compile(python, f"{GUIDE.name}, {title}", "exec"), namespace)  # noqa: S102
+        assert set(calls) == curl_calls(shell), title
 
-    undocumented = [(m, p) for m, p, _ in calls if not LIVE_PATH.match(p) and not documented(operations, m, p)]
-    assert undocumented == []
-    called = {(m, p) for m, p, _ in calls}
-    assert ("GET", f"/live/games/{live_game.pk}/stream/") in called
-    assert ("POST", "/api/v1/protests/") in called and ("POST", "/api/v1/passports/") in called
     # What the blocks left behind: each step's answer, as the script holds it.
     assert namespace["kinds"][0] == "snapshot" and namespace["kinds"][-1] == "delta"
     assert namespace["protest"].json()["status"] == "filed"
     assert [c["eligible"] for c in namespace["eligibility"]["championships"]] == [True]
+    assert namespace["confirmed"].json()["id"] == namespace["entry_id"]
     assert (tmp_path / "report.pdf").read_bytes().startswith(b"%PDF-")
