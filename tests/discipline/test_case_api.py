@@ -17,7 +17,7 @@ from .protest_helpers import INCIDENT_AT, world
 from .test_suspensions import receive
 
 pytestmark = pytest.mark.django_db
-URL = "/api/cases/"
+URL = "/api/v1/cases/"
 
 
 @pytest.fixture
