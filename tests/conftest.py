@@ -19,17 +19,6 @@ def _private_media(settings, tmp_path):
 
 _BENCH_DIR = Path(__file__).resolve().parent / "bench"
 
-# Django's default hasher (PBKDF2, 0.27 s of CPU a hash on this machine, by design) runs for every login, PIN check and
-# password form of the tests. Tests run on a fast hasher, as Django's testing documentation advises (the tests of a
-# hash upgrade add the hasher they need). Set before tests.factories hashes TEST_PASSWORD and TEST_PIN at import.
-FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def pytest_configure(config):
-    from django.conf import settings
-
-    settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
-
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
