@@ -32,7 +32,7 @@ PYTEST := PORTAL_TESTS_STRICT=1 $(PY) -m pytest
 
 help:
 	@echo "make run      set up (.venv, requirements), migrate, load the demo, start web + Celery worker + beat"
-	@echo "make test     lint, then unit tests (SQLite, then PostgreSQL), integration tests (PostgreSQL, Redis, real worker), browser tests"
+	@echo "make test     lint, then unit tests (PostgreSQL; the embedded default part again on SQLite), integration tests (PostgreSQL, Redis, real worker), browser tests"
 	@echo "make lint     ruff check, ruff format --check, mypy (strict) on the pure cores, scripts/audit (secrets, pip-audit)"
 	@echo "make format   ruff format and ruff check --fix"
 	@echo "make migrate  apply database migrations"
@@ -60,25 +60,30 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt
 run: $(VENV)/.installed-run messages
 	PY=$(PY) HOST=$(HOST) PORT=$(PORT) DEBUG=$(DEBUG) DEMO_COMMAND="$(DEMO_COMMAND)" scripts/run
 
-UNIT_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 -m "not integration and not browser and not bench"
-# The same suite on PostgreSQL: locking (select_for_update), constraints and TRUNCATE differ from SQLite.
-POSTGRES_TESTS := DATABASE_URL=$(TEST_PG_SUITE_URL) env -u REDIS_URL $(PYTEST) -n 2 -m "not integration and not browser and not bench"
+# The unit suite runs ONCE, on PostgreSQL, the production database: row locks (select_for_update), constraints and
+# TRUNCATE behave there as in production, and the concurrency tests (tests/games/test_*_concurrency.py) run only there.
+UNIT_TESTS := DATABASE_URL=$(TEST_PG_SUITE_URL) env -u REDIS_URL $(PYTEST) -n 2 -m "not integration and not browser and not bench"
+# Run twice on purpose: the tests marked `sqlite` (the demo world, the migrations, the smoke pages) again on SQLite,
+# the embedded default of `make run` (no server). The rest of the embedded default is the browser tests' (below) and
+# the SQLite integration tests' (the filesystem broker, a backup, a killed worker).
+SQLITE_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 -m "sqlite and not integration and not browser and not bench"
 INTEGRATION_TESTS := DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) REDIS_KEY_PREFIX=$(TEST_REDIS_KEY_PREFIX) $(PYTEST) -m integration tests/integration
-BROWSER_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -m browser tests/e2e
+# On SQLite, the embedded default, in two processes: each has its own live server and test database.
+BROWSER_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 -m browser tests/e2e
 
-# Lint and the three runs go on after a failure, so one run shows every failure; any failure
+# Lint and the four runs go on after a failure, so one run shows every failure; any failure
 # (or a run that collected no test: pytest's exit code 5) fails the target at the end.
 test: $(VENV)/.installed-dev chromium nginx messages services
 	@failed=""; \
 	echo "== Lint (ruff, mypy) ($$(date +%T))"; \
 	$(MAKE) --no-print-directory lint || failed="$$failed lint"; \
-	echo "== Unit tests (SQLite, 2 processes) ($$(date +%T))"; \
+	echo "== Unit tests (PostgreSQL, 2 processes) ($$(date +%T))"; \
 	$(UNIT_TESTS) || failed="$$failed unit"; \
-	echo "== Unit tests again on PostgreSQL (2 processes) ($$(date +%T))"; \
-	$(POSTGRES_TESTS) || failed="$$failed unit-postgres"; \
+	echo "== The embedded default's tests again on SQLite (-m sqlite, 2 processes) ($$(date +%T))"; \
+	$(SQLITE_TESTS) || failed="$$failed unit-sqlite"; \
 	echo "== Integration tests (PostgreSQL, Redis, real Celery worker and beat) ($$(date +%T))"; \
 	$(INTEGRATION_TESTS) || failed="$$failed integration"; \
-	echo "== Browser tests (Playwright, Debian's chromium) ($$(date +%T))"; \
+	echo "== Browser tests (Playwright, Debian's chromium, 2 processes) ($$(date +%T))"; \
 	$(BROWSER_TESTS) || failed="$$failed browser"; \
 	echo "== Done ($$(date +%T))"; \
 	if [ -n "$$failed" ]; then echo "make test: failed runs:$$failed" >&2; exit 1; fi

@@ -42,6 +42,10 @@ from tournaments import services as tournament_services
 from tournaments.models import Championship, DecidedIn, Game, GameStatus, GoalRecord, Position, TeamEntry
 from tournaments.selectors import roster_with_eligibility, standings_for_pool
 
+# `make test` runs the unit suite on PostgreSQL and the tests marked `sqlite` again on SQLite, the embedded default
+# of `make run`: the demo world is what a new user loads on it.
+pytestmark = pytest.mark.sqlite
+
 BASE_DIR = Path(settings.BASE_DIR)
 # A fixed moment to build the world around: the same moment always builds the same world (demo.timeline).
 NOW = "2027-07-04T15:20:00+02:00"

@@ -17,6 +17,10 @@ from demo import data, live
 from demo.timeline import REFERENCE_START, Timeline
 from tests.demo_world import FAST_HASHERS, private_storages, run_demo
 
+# `make test` runs the unit suite on PostgreSQL and the tests marked `sqlite` again on SQLite, the embedded default
+# of `make run`: the demo world is what a new user loads on it, every morning.
+pytestmark = pytest.mark.sqlite
+
 ROME = zoneinfo.ZoneInfo("Europe/Rome")
 UTC = datetime.UTC
 # 12:00 in Rome on 28 March 2027, the day summer time starts (02:00 CET -> 03:00 CEST): yesterday was CET.

@@ -1,6 +1,10 @@
 import pytest
 from django.urls import reverse
 
+# `make test` runs the unit suite on PostgreSQL and the tests marked `sqlite` again on SQLite, the embedded default
+# of `make run`: its first pages.
+pytestmark = pytest.mark.sqlite
+
 
 @pytest.mark.django_db
 def test_home_page_renders(client):

@@ -40,11 +40,13 @@ def _require(condition, reason):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
-    """Mark every test in this folder `browser`, before `-m` selects."""
+    """Mark every test in this folder `browser`, before `-m` selects; the site walk first."""
     here = Path(__file__).resolve().parent
     for item in items:
         if here in item.path.parents:
             item.add_marker(pytest.mark.browser)
+    # The site walk, by far the longest, first: under `pytest -n 2` one process walks while the other runs the rest.
+    items.sort(key=lambda item: item.path.name != "test_site_walk.py")
 
 
 @pytest.fixture(scope="session")
@@ -125,6 +127,23 @@ def admin_page(page, superuser):
 
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "artifacts" / "screenshots"
+
+SITE_WALK_REPORT = ARTIFACTS / "site-walk.txt"  # written by tests/e2e/test_site_walk.py
+
+
+def pytest_sessionstart(session):
+    session.config._site_walk_since = SITE_WALK_REPORT.stat().st_mtime if SITE_WALK_REPORT.exists() else None
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """The site walk's figures (its report's first lines), also when it ran in another process (`pytest -n 2`)."""
+    if getattr(config, "workerinput", None) is not None or not SITE_WALK_REPORT.exists():
+        return
+    if SITE_WALK_REPORT.stat().st_mtime == getattr(config, "_site_walk_since", None):
+        return  # not written by this run
+    figures = SITE_WALK_REPORT.read_text().split("\n\n", 1)[0]
+    terminalreporter.write_sep("-", "site walk")
+    terminalreporter.write_line(f"{figures}\n(every pattern and failure: {SITE_WALK_REPORT})")
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.e2e.conftest import ARTIFACTS, LOCAL_HOSTS
+from tests.e2e.conftest import LOCAL_HOSTS, SITE_WALK_REPORT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -262,7 +262,7 @@ def test_every_role_walks_its_site_in_each_language_at_two_widths(browser, asgi_
             f"site walk [{language}]: {len(ROLES)} roles, {len(walk.pages)} page patterns, {walk.views} page views, "
             f"{walk.forms} form posts, 2 widths (390 px, 1280 px), {len(walk.failures)} failures"
         )
-    report = ARTIFACTS / "site-walk.txt"
+    report = SITE_WALK_REPORT
     report.parent.mkdir(parents=True, exist_ok=True)
     report.write_text(
         "\n".join(lines) + "\n\n" + "\n".join(sorted(covered)) + "\n\nFAILURES\n" + "\n".join(failures) + "\n"
