@@ -212,3 +212,12 @@ def can_enter_game_events(user, game, *, duties=None) -> bool:
     if can_edit_federation(user, game.championship.sanctioning_body):
         return True
     return keeps_the_sheet(user, game, duties=duties)
+
+
+def can_read_sheet_log(user, game) -> bool:
+    """Whether the user may read a game's sheet log: those who enter it (``can_enter_game_events``) and every official
+    assigned to the game, its referees included, who check the report before they sign it (4.2 O)."""
+    return can_enter_game_events(user, game) or (
+        getattr(user, "is_authenticated", False) and user.is_active and officiates(user, game)
+    )
+

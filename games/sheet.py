@@ -32,7 +32,7 @@ from django.utils.dateparse import parse_datetime
 from accounts.models import User
 from common.numbers import whole_number_or_none
 from games import engine, live
-from games.access import can_direct_game, can_enter_game_events
+from games.access import can_direct_game, can_enter_game_events, can_read_sheet_log
 from games.devices import check_device_name, check_device_signed_in
 from games.engine.events import AFTER_PERIODS, CORRECTION, SERVE
 from games.engine.ruleset import ELIMINATION, ROUND_ROBIN
@@ -530,7 +530,8 @@ class LogLine:
 
 def sheet_log(game: Game, *, user: User, after: int = 0) -> list[LogLine]:
     """Return the sheet's log in entry order, voided entries included and marked (the officials and staff)."""
-    check_can_enter_game_events(user, game)
+    if not can_read_sheet_log(user, game):  # the referees read what they sign (4.2 O)
+        raise PermissionDenied("Only the game's officials and the staff who direct its championship read its log.")
     rows = list(SheetEvent.objects.filter(sheet__game=game).select_related("entered_by").order_by("sequence"))
     if not rows:
         return []

@@ -418,7 +418,7 @@ def test_entries_another_login_made_on_this_browser_wait_for_it_and_stay_in_the_
     )
     page.reload()
     expect(page.locator("body[data-started=yes]")).to_be_attached()
-    expect(page.locator("#foreign")).to_contain_text("1 entries made on this device by scorer-before wait")
+    expect(page.locator("#foreign")).to_contain_text("1 entry made on this device by scorer-before waits")
     waiting(page, 0)
     assert [e["type"] for e in stored(game)] == ["period_start"]  # not sent under this login's name
     with page.expect_download() as download_info:

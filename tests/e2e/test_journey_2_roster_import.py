@@ -181,7 +181,7 @@ def test_a_team_manager_imports_the_roster_from_csv_and_xlsx_on_a_phone(
     expect(roster).to_be_focused()
     for _ in range(8):
         page.keyboard.press("ArrowRight")
-    page.wait_for_function("() => document.querySelector('.table-wrap').scrollLeft > 0")
+    page.wait_for_function("() => document.querySelector('table.roster').closest('.table-wrap').scrollLeft > 0")
     fits_the_phone(page)
     accessible(page, "the entry page with the roster frozen")
     screenshot(page, "roster-frozen")

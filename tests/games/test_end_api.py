@@ -298,6 +298,19 @@ def test_the_log_page_is_the_officials_and_directors(crew, director):
     assert Client().get(page(game, "log")).status_code == 302
 
 
+def test_a_referee_reads_the_log_he_signs_but_enters_nothing(crew):
+    # 4.2 O: the referees check the report before they sign it; the sign page links to the log (site walk, issue 25).
+    game, scorer = crew
+    post_log(game, scorer, whole_game()[:2])
+    referee = _signer(game, "referee").login
+    response = browser(referee).get(page(game, "log"))
+    assert response.status_code == 200 and len(response.context["rows"]) == 2
+    assert browser(referee).get(page(game, "sign")).status_code == 200
+    refused = client_for(referee).post(url(game, "events"), {"device": "ref", "events": []}, format="json")
+    assert refused.status_code == 403
+    assert SheetEvent.objects.filter(sheet__game=game).count() == 2
+
+
 # --- each signer signs in person (issue 23) ----------------------------------------------------------------------
 
 
