@@ -128,7 +128,10 @@ class Championship(models.Model):
         help_text="A draft (not published) is seen by its directors only; publishing shows it, its teams, "
         "rosters, schedule and results to everyone (services.championship_publish).",
     )
-    history = HistoricalRecords()
+    # The version of what the public pages show (tournaments.versions): every service that changes a result, the
+    # schedule, a roster, the pools or the set-up adds one in its transaction; the cached pages are keyed by it.
+    data_version = models.PositiveIntegerField(default=0, editable=False)
+    history = HistoricalRecords(excluded_fields=["data_version"])
 
     class Meta:
         ordering = ["-start_date", "name"]
