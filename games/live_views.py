@@ -62,12 +62,12 @@ def game_live(request, game_id: int, arena: bool = False):
 
     # The board as stored at the sheet's sequence (every entry adds one; its status changes with the result, which
     # bumps the championship's data version); the page then follows the game over the WebSocket.
-    sheet = GameSheet.objects.filter(game=game).values_list("sequence", "status").first()
+    sheet = getattr(game, "sheet", None)  # read with the game (viewers.visible_game)
     return public_page(
         request,
         "games/live.html",
         key=page_key("arena" if arena else "live", game.pk),
-        version=(game.championship.data_version, *(sheet or ())),
+        version=(game.championship.data_version, *((sheet.sequence, sheet.status) if sheet else ())),
         context=context,
     )
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 
 from games.labels import period_clock
-from games.models import GameOfficial, GameSheet
+from games.models import GameOfficial
 from portal.page_cache import page_key, public_page
 
 from .game_report import DUTY_ORDER, game_report_data
@@ -56,12 +56,12 @@ def game_page(request, object_id: int):
     # From the cache for anonymous viewers, at the championship's data version and the sheet's sequence (an
     # amendment of the final sheet adds entries; the results, summary lines, officials and protest marks bump the
     # championship's version).
-    sequence = GameSheet.objects.filter(game=game).values_list("sequence", flat=True).first()
+    sheet = getattr(game, "sheet", None)  # read with the game (access_game_report)
     return public_page(
         request,
         "reports/game_page.html",
         key=page_key("game", game.pk),
-        version=(game.championship.data_version, sequence),
+        version=(game.championship.data_version, sheet.sequence if sheet else None),
         context=lambda: _game_page_context(game),
     )
 
