@@ -8,6 +8,8 @@ from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 from simple_history.models import HistoricalRecords
 
+from portal.choices import ChoiceLabels
+
 
 class FederationLevel(models.TextChoices):
     INTERNATIONAL = "international", "International"
@@ -51,7 +53,7 @@ class Gender(models.TextChoices):
     FEMALE = "F", "Female"
 
 
-class Person(models.Model):
+class Person(ChoiceLabels):
     """Anyone the federations register: players, goalkeepers, officials, referees."""
 
     federation = models.ForeignKey(Federation, on_delete=models.PROTECT, related_name="people")

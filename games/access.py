@@ -220,4 +220,3 @@ def can_read_sheet_log(user, game) -> bool:
     return can_enter_game_events(user, game) or (
         getattr(user, "is_authenticated", False) and user.is_active and officiates(user, game)
     )
-

@@ -72,6 +72,7 @@ from tournaments.models import (
     RosterEntry,
     TeamOfficial,
 )
+from tournaments.versions import championship_changed
 
 SIDES = ("home", "away")
 # the penalties that leave a team shorthanded when not coincidental.
@@ -869,6 +870,7 @@ def sheet_sign(
             signed_at=now,
             sequence=sheet.sequence,
         )
+        championship_changed(game.championship_id)  # the game's page lists the report's signatures
         signed = list(SheetSignature.objects.filter(sheet=sheet, sequence=sheet.sequence))
         if _missing(game, who, signed):
             return signature, None

@@ -7,15 +7,17 @@ draft's games for the staff who direct it. The pages render the stored state (no
 
 from __future__ import annotations
 
+from django.db.models import Count, Sum
 from django.http import Http404
-from django.shortcuts import render
 from django.urls import reverse
 
+from portal.page_cache import page_key, public_page
 from tournaments.facts import championship_ruleset
 
 from . import live, viewers
 from .engine import Ruleset
 from .labels import OUTCOMES, PENALTY_KINDS, period_end_time
+from .models import GameSheet
 
 
 def board_words(championship) -> dict:
@@ -52,15 +54,24 @@ def game_live(request, game_id: int, arena: bool = False):
     if game is None:
         raise Http404("No such game.")
     arena = arena or request.GET.get("arena") == "1"
-    snapshot = viewers.game_snapshot(game)
-    board = {
-        **_page_settings(f"/live/games/{game.pk}/", game.championship),
-        "sheet_url": reverse("games-api:game-sheet", args=[game.pk]),
-    }
-    return render(
+
+    def context() -> dict:
+        board = {
+            **_page_settings(f"/live/games/{game.pk}/", game.championship),
+            "sheet_url": reverse("games-api:game-sheet", args=[game.pk]),
+        }
+        snapshot = viewers.game_snapshot(game)
+        return {"game": game, "championship": game.championship, "arena": arena, "snapshot": snapshot, "board": board}
+
+    # The board as stored at the sheet's sequence (every entry adds one; its status changes with the result, which
+    # bumps the championship's data version); the page then follows the game over the WebSocket.
+    sheet = getattr(game, "sheet", None)  # read with the game (viewers.visible_game)
+    return public_page(
         request,
         "games/live.html",
-        {"game": game, "championship": game.championship, "arena": arena, "snapshot": snapshot, "board": board},
+        key=page_key("arena" if arena else "live", game.pk),
+        version=(game.championship.data_version, *((sheet.sequence, sheet.status) if sheet else ())),
+        context=context,
     )
 
 
@@ -74,14 +85,24 @@ def championship_live(request, pk: int):
     championship = viewers.visible_championship(pk, request.user)
     if championship is None:
         raise Http404("No such championship.")
-    snapshot = viewers.championship_snapshot(championship)
-    board = {
-        **_page_settings(f"/live/championships/{championship.pk}/", championship),
-        # scoreboard.js puts each game's id in place of {game}.
-        "sheet_url": reverse("games-api:game-sheet", args=[0]).replace("/0/", "/{game}/"),
-    }
-    return render(
+
+    def context() -> dict:
+        board = {
+            **_page_settings(f"/live/championships/{championship.pk}/", championship),
+            # scoreboard.js puts each game's id in place of {game}.
+            "sheet_url": reverse("games-api:game-sheet", args=[0]).replace("/0/", "/{game}/"),
+        }
+        snapshot = viewers.championship_snapshot(championship)
+        return {"championship": championship, "snapshot": snapshot, "board": board, "tab": "live"}
+
+    # Every sheet of the championship in one read: a new sheet or a new entry on any of them changes it.
+    sheets = GameSheet.objects.filter(game__championship=championship).aggregate(
+        count=Count("pk"), sequences=Sum("sequence")
+    )
+    return public_page(
         request,
         "games/championship_live.html",
-        {"championship": championship, "snapshot": snapshot, "board": board, "tab": "live"},
+        key=page_key("championship-live", championship.pk),
+        version=(championship.data_version, sheets["count"], sheets["sequences"] or 0),
+        context=context,
     )

@@ -28,7 +28,8 @@ from tournaments.selectors import of_visible_championships
 
 def visible_game(game_id: int, user) -> Game | None:
     """Return the game if ``user`` may watch it (its championship is published, or one they direct)."""
-    games = Game.objects.select_related("championship", "phase", "home", "away")
+    # With its sheet (if opened): the live pages are cached at its sequence (games.live_views).
+    games = Game.objects.select_related("championship", "phase", "home", "away", "sheet")
     return of_visible_championships(games, user).filter(pk=game_id).first()
 
 

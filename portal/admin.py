@@ -19,8 +19,11 @@ Subclasses may narrow a permission further (``super()... and ...``), never widen
 
 from __future__ import annotations
 
+import functools
+
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib import admin
+from django.contrib.admin import helpers
 from django.contrib.admin.utils import get_fields_from_path, unquote
 from django.contrib.auth import get_permission_codename
 from django.contrib.auth.models import Group
@@ -28,6 +31,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.text import capfirst
+from django.utils.translation import gettext
+from django_countries.fields import Country, CountryField
 from simple_history.admin import SimpleHistoryAdmin
 
 from .models import WorkerHeartbeat
@@ -62,6 +69,22 @@ class AccessPermissionsMixin:
 
 class AccessAdmin(AccessPermissionsMixin, SimpleHistoryAdmin):
     """A ModelAdmin whose every view (list, add, change, delete, history, revert) goes through the access layer."""
+
+    def action_checkbox(self, obj):
+        """The row's checkbox for the list's actions, as Django's own (``ModelAdmin.action_checkbox``) without a
+        form widget rendered through the template engine for each row (a fifth of a 100-row list's time)."""
+        label = format_html(gettext("Select this object for an action - {}"), str(obj))
+        return format_html(
+            '<input type="checkbox" name="{}" value="{}" class="action-select" aria-label="{}">',
+            helpers.ACTION_CHECKBOX_NAME,
+            str(obj.pk),
+            label,
+        )
+
+    def get_list_display(self, request):
+        """The list's columns; a country (django-countries' ``CountryField``) shows its name through
+        ``country_column``."""
+        return [_country_column(self.model, item) for item in super().get_list_display(request)]
 
     def get_list_filter(self, request):
         """The list's filters; a filter on a related record (a championship, a federation...) offers only the
@@ -117,12 +140,66 @@ class AccessAdmin(AccessPermissionsMixin, SimpleHistoryAdmin):
         return super().history_form_view(request, object_id, version_id, extra_context)
 
 
+@functools.cache
+def country_column(model, name: str):
+    """A changelist column of a country field: the country's name, read from the row's own code.
+
+    Django's admin shows a field with choices through the field's ``flatchoices``, which django-countries builds
+    anew for each cell: every country's name translated and sorted, about 250 of them a row (100 people cost
+    129x the home page; issue 27). Sorted by the code, as the field is.
+    """
+    field = model._meta.get_field(name)
+
+    @admin.display(description=capfirst(field.verbose_name), ordering=name)
+    def column(obj):
+        return getattr(obj, name).name
+
+    column.__name__ = name
+    return column
+
+
+def _country_column(model, item):
+    """``item`` of a list_display, or the country column for a country field's name."""
+    if isinstance(item, str) and item in {f.name for f in model._meta.get_fields() if isinstance(f, CountryField)}:
+        return country_column(model, item)
+    return item
+
+
+class CountryListFilter(admin.ChoicesFieldListFilter):
+    """A country field's filter offering the countries the user's rows hold (one query), by name.
+
+    Django's filter of a field with choices offers every choice: about 250 countries, each a link built for the
+    page (with the country field's ``flatchoices`` built for it), whatever the rows hold.
+    """
+
+    def __init__(self, field, request, params, model, model_admin, field_path):
+        super().__init__(field, request, params, model, model_admin, field_path)
+        codes = model_admin.get_queryset(request).order_by().values_list(field_path, flat=True).distinct()
+        self.present = sorted(((code, Country(code).name) for code in codes if code), key=lambda item: item[1])
+
+    def choices(self, changelist):
+        yield {
+            "selected": not self.lookup_val,
+            "query_string": changelist.get_query_string(remove=[self.lookup_kwarg, self.lookup_kwarg_isnull]),
+            "display": gettext("All"),
+        }
+        for code, name in self.present:
+            yield {
+                "selected": self.lookup_val is not None and code in self.lookup_val,
+                "query_string": changelist.get_query_string({self.lookup_kwarg: code}, [self.lookup_kwarg_isnull]),
+                "display": name,
+            }
+
+
 def _narrowed_filter(model, entry):
-    """``entry`` of a ``list_filter``, with a relation's choices taken from the user's own rows."""
+    """``entry`` of a ``list_filter``, with a relation's (or a country's) choices taken from the user's own rows."""
     if not isinstance(entry, str):
         return entry
-    if get_fields_from_path(model, entry)[-1].is_relation:
+    field = get_fields_from_path(model, entry)[-1]
+    if field.is_relation:
         return (entry, admin.RelatedOnlyFieldListFilter)
+    if isinstance(field, CountryField):
+        return (entry, CountryListFilter)
     return entry
 
 

@@ -95,10 +95,14 @@ class ServiceAnswerMixin:
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data
 
+    def serialized(self, instance, *, serializer_class=None, many: bool = False):
+        """``instance`` serialized by the view's serializer unless one is named (the data of ``answer``)."""
+        serializer_class = serializer_class or self.get_serializer_class()
+        return serializer_class(instance, many=many, context=self.get_serializer_context()).data
+
     def answer(self, instance, *, serializer_class=None, created: bool = False, many: bool = False) -> Response:
         """Answer with ``instance`` serialized (by the view's serializer unless one is named): 201 if created, else 200."""
-        serializer_class = serializer_class or self.get_serializer_class()
-        data = serializer_class(instance, many=many, context=self.get_serializer_context()).data
+        data = self.serialized(instance, serializer_class=serializer_class, many=many)
         return Response(data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 

@@ -193,6 +193,9 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# The public pages' cache (portal.page_cache) is keyed by the data's version; a release that changes how a page
+# looks sets a new namespace, so the pages rendered by the release before are not served (docs/operations.md).
+PAGE_CACHE_NAMESPACE = env.str("PAGE_CACHE_NAMESPACE", default="1")
 
 # --- Celery -----------------------------------------------------------------
 CELERY_BROKER_DIR = DATA_DIR / "celery"

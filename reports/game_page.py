@@ -9,12 +9,12 @@ published championship is public; a draft's is its directors'; a game not final 
 
 from __future__ import annotations
 
-from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 
 from games.labels import period_clock
 from games.models import GameOfficial
+from portal.page_cache import page_key, public_page
 
 from .game_report import DUTY_ORDER, game_report_data
 from .services import access_game_report
@@ -53,20 +53,30 @@ def _officials(game) -> list[dict]:
 def game_page(request, object_id: int):
     """A final game's box score: goals, penalties, shots, goalkeepers, officials, protest marks; the PDF beside."""
     game = access_game_report(request.user, object_id)
+    # From the cache for anonymous viewers, at the championship's data version and the sheet's sequence (an
+    # amendment of the final sheet adds entries; the results, summary lines, officials and protest marks bump the
+    # championship's version).
+    sheet = getattr(game, "sheet", None)  # read with the game (access_game_report)
+    return public_page(
+        request,
+        "reports/game_page.html",
+        key=page_key("game", game.pk),
+        version=(game.championship.data_version, sheet.sequence if sheet else None),
+        context=lambda: _game_page_context(game),
+    )
+
+
+def _game_page_context(game) -> dict:
     data = game_report_data(game)
     goals = [{**goal, "when": _when(goal["period"], goal["time"]), "strength": _strength(goal["strength"])}
              for goal in data["goals"]]  # fmt: skip
     penalties = [{**penalty, "when": _when(penalty["period"], penalty["time"])} for penalty in data["penalties"]]
-    return render(
-        request,
-        "reports/game_page.html",
-        {
-            "game": game,
-            "championship": game.championship,
-            "data": data,
-            "goals": goals,
-            "penalties": penalties,
-            "officials": _officials(game),
-            "periods": [_when(p, "") for p in data["periods"]],
-        },
-    )
+    return {
+        "game": game,
+        "championship": game.championship,
+        "data": data,
+        "goals": goals,
+        "penalties": penalties,
+        "officials": _officials(game),
+        "periods": [_when(p, "") for p in data["periods"]],
+    }

@@ -570,7 +570,9 @@ def access_game_report(user, game_id: int) -> Game:
     championship's is its directors' (the championship's visibility: ``of_visible_championships``). A game that
     is not final has no report yet: 404.
     """
-    games = Game.objects.select_related("championship__venue", "championship__sanctioning_body", "home", "away")
+    games = Game.objects.select_related(
+        "championship__venue", "championship__sanctioning_body", "home", "away", "sheet"
+    )
     game = get_object_or_404(of_visible_championships(games, user), pk=game_id)
     if game.status != GameStatus.FINAL:
         raise Http404("The official game report is made once the game is final (4.2 O, 4.3 A).")

@@ -1,3 +1,4 @@
+import time
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,13 @@ def _celery_eager(request):
     app.conf.task_always_eager = app.conf.task_eager_propagates = True
     yield
     app.conf.task_always_eager, app.conf.task_eager_propagates = previous
+
+
+@pytest.fixture(autouse=True)
+def _own_page_cache(settings, request):
+    """Each test reads its own cached pages (portal.page_cache): ids and data versions repeat from test to test, as
+    each test's rows are rolled back."""
+    settings.PAGE_CACHE_NAMESPACE = f"test-{id(request.node)}-{time.monotonic_ns()}"
 
 
 @pytest.fixture(autouse=True)

@@ -28,8 +28,10 @@ from rest_framework.response import Response
 from accounts.models import User
 from federation.models import Person
 from portal.api import ServiceAnswerMixin
+from portal.filters import MAX_ID
+from portal.page_cache import public_answer
 
-from . import roster_files, selectors, services
+from . import roster_files, selectors, services, versions
 from .filters import (
     ChampionshipFilter,
     EntryFilter,
@@ -198,6 +200,11 @@ class TournamentViewSet(ServiceAnswerMixin, viewsets.GenericViewSet):
             return queryset
         return selectors.of_visible_championships(queryset, self.request.user, through=self.championship_through)
 
+    def public_answer(self, data_version: int, produce) -> Response:
+        """A public read of one championship's data: an anonymous reader's answer comes from the cache at the
+        championship's data version (``portal.page_cache.public_answer``; ``tournaments.versions``)."""
+        return public_answer(self.request, version=(data_version,), produce=produce)
+
 
 def _entry_person(entry: TeamEntry, person_id: int, *, field: str = "person") -> Person:
     """The person a request names, among the people of the entering federation (what its managers may pick)."""
@@ -280,6 +287,10 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
             return championships.prefetch_related("venue__rinks")
         return championships
 
+    def retrieve(self, request, *args, **kwargs):
+        championship = self.get_object()
+        return self.public_answer(championship.data_version, lambda: self.serialized(championship))
+
     @extend_schema(
         summary="Set up a championship (staff of the sanctioning body or international staff)",
         description="Staff of the sanctioning body, or international staff (403 otherwise). The dates, the venue, the entry fee and closing date (1.1 A) and the ruleset (standings preset for 9.3); the venue's rinks must suit the level (2.1).",
@@ -326,8 +337,11 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None):
         championship = self.get_object()
-        return self.answer(
-            selectors.championship_standings(championship), many=True, serializer_class=PoolStandingsSerializer
+        return self.public_answer(
+            championship.data_version,
+            lambda: self.serialized(
+                selectors.championship_standings(championship), many=True, serializer_class=PoolStandingsSerializer
+            ),
         )
 
     @extend_schema(
@@ -338,7 +352,12 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
     @action(detail=True, methods=["get"])
     def statistics(self, request, pk=None):
         championship = self.get_object()
-        return self.answer(selectors.championship_statistics(championship), serializer_class=StatisticsSerializer)
+        return self.public_answer(
+            championship.data_version,
+            lambda: self.serialized(
+                selectors.championship_statistics(championship), serializer_class=StatisticsSerializer
+            ),
+        )
 
     @extend_schema(
         summary="The elimination bracket, filled in from the standings and results (1.3 B, 9.3)",
@@ -347,10 +366,16 @@ class ChampionshipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tour
     )
     @action(detail=True, methods=["get"])
     def bracket(self, request, pk=None):
-        the_bracket = selectors.bracket_for(self.get_object())
-        if the_bracket is None:
+        championship = self.get_object()
+
+        def produce():
+            the_bracket = selectors.bracket_for(championship)
+            return None if the_bracket is None else self.serialized(the_bracket, serializer_class=BracketSerializer)
+
+        answer = self.public_answer(championship.data_version, produce)
+        if answer.data is None:
             return Response({"detail": "The elimination phase is not drawn yet."}, status=status.HTTP_404_NOT_FOUND)
-        return self.answer(the_bracket, serializer_class=BracketSerializer)
+        return answer
 
     @extend_schema(
         summary="Generate the round-robin schedule (no team twice at once; rinks meet the level, 2.1 C)",
@@ -737,7 +762,11 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
     )
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None):
-        return self.answer(selectors.pool_standings(self.get_object()), serializer_class=PoolStandingsSerializer)
+        pool = self.get_object()
+        return self.public_answer(
+            versions.data_version(pool.championship_id),
+            lambda: self.serialized(selectors.pool_standings(pool), serializer_class=PoolStandingsSerializer),
+        )
 
     @extend_schema(
         summary="Enter the shoot-out between teams still tied after 9.3 C-F (9.3 G, R-42), best first",
@@ -775,6 +804,20 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
 
     def get_queryset(self):
         return selectors.of_visible_championships(selectors.games_shown(), self.request.user)
+
+    def retrieve(self, request, *args, **kwargs):
+        game = self.get_object()
+        return self.public_answer(game.championship.data_version, lambda: self.serialized(game))
+
+    def list(self, request, *args, **kwargs):
+        # One championship's games (its schedule and results) are cached at its data version; another list is not.
+        championship = request.query_params.get("championship", "")
+        if not (championship.isdigit() and int(championship) <= MAX_ID):
+            return super().list(request, *args, **kwargs)
+        return self.public_answer(
+            versions.data_version(int(championship)),
+            lambda: super(GameViewSet, self).list(request, *args, **kwargs).data,
+        )
 
     def directed_game(self) -> Game:
         game = self.get_object()

@@ -18,6 +18,7 @@ from djmoney.models.fields import MoneyField
 from simple_history.models import HistoricalRecords
 
 from federation.eligibility import Category
+from portal.choices import ChoiceLabels
 
 
 def validate_time_zone(value: str) -> None:
@@ -128,7 +129,10 @@ class Championship(models.Model):
         help_text="A draft (not published) is seen by its directors only; publishing shows it, its teams, "
         "rosters, schedule and results to everyone (services.championship_publish).",
     )
-    history = HistoricalRecords()
+    # The version of what the public pages show (tournaments.versions): every service that changes a result, the
+    # schedule, a roster, the pools or the set-up adds one in its transaction; the cached pages are keyed by it.
+    data_version = models.PositiveIntegerField(default=0, editable=False)
+    history = HistoricalRecords(excluded_fields=["data_version"])
 
     class Meta:
         ordering = ["-start_date", "name"]
@@ -166,7 +170,7 @@ ENTRY_TRANSITIONS: dict[str, frozenset[str]] = {
 }
 
 
-class TeamEntry(models.Model):
+class TeamEntry(ChoiceLabels):
     """A national team entered by its federation (1.1 A)."""
 
     championship = models.ForeignKey(Championship, on_delete=models.CASCADE, related_name="entries")
@@ -210,7 +214,7 @@ class Position(models.TextChoices):
     GOALKEEPER = "goalkeeper", _("Goalkeeper")
 
 
-class RosterEntry(models.Model):
+class RosterEntry(ChoiceLabels):
     """A player or goalkeeper on a team's roster (3.1.1, 3.1.2, 3.2.9; R-04..R-06)."""
 
     entry = models.ForeignKey(TeamEntry, on_delete=models.CASCADE, related_name="roster")
@@ -353,7 +357,7 @@ class DecidedIn(models.TextChoices):
     FORFEIT = "forfeit", _("Forfeit")
 
 
-class Game(models.Model):
+class Game(ChoiceLabels):
     """One game. The home team is the first named (5.4 D, 3.2.10)."""
 
     championship = models.ForeignKey(Championship, on_delete=models.CASCADE, related_name="games")

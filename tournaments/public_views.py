@@ -4,18 +4,26 @@ finished game's page. Read only, through ``tournaments.selectors``: a team of a 
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from . import selectors
 from .models import RosterEntry, TeamEntry
-from .views import _by_day
+from .views import _by_day, championship_public_page
 
 
 def team(request, pk: int):
     """The team's page: roster (number order, goalkeepers marked), its games by day at the venue, each result."""
     entries = TeamEntry.objects.select_related("championship__venue", "federation")
     entry = get_object_or_404(selectors.of_visible_championships(entries, request.user), pk=pk)
+    championship = entry.championship
+    # From the cache for anonymous viewers, at the championship's data version (a roster change bumps it too).
+    return championship_public_page(
+        request, championship, f"team:{entry.pk}", "tournaments/team.html", lambda: _team_context(entry)
+    )
+
+
+def _team_context(entry: TeamEntry) -> dict:
     championship = entry.championship
     roster = sorted(
         RosterEntry.objects.filter(entry=entry).select_related("person"),
@@ -36,15 +44,11 @@ def team(request, pk: int):
         won = ours > theirs or (shootout is not None and shootout.pk == entry.pk)
         lost = ours < theirs or (shootout is not None and shootout.pk != entry.pk)
         record["wins" if won else "losses" if lost else "ties"] += 1
-    return render(
-        request,
-        "tournaments/team.html",
-        {
-            "championship": championship,
-            "entry": entry,
-            "roster": roster,
-            "days": _by_day(games, championship.venue.zone),
-            "record": record,
-            "tab": "",
-        },
-    )
+    return {
+        "championship": championship,
+        "entry": entry,
+        "roster": roster,
+        "days": _by_day(games, championship.venue.zone),
+        "record": record,
+        "tab": "",
+    }

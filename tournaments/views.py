@@ -28,6 +28,7 @@ from accounts.roles import is_federation_staff
 from federation.access import federations_registering_for
 from federation.models import Federation, Person
 from portal.forms import DecimalField, IntegerField, apply_errors, focus_first_error
+from portal.page_cache import page_key, public_page
 
 from . import hooks as tournament_hooks
 from . import rinks as rink_rules
@@ -334,25 +335,38 @@ def _published_rinks(championship: Championship):
     return rows
 
 
+def championship_public_page(request, championship: Championship, name: str, template: str, context):
+    """A championship's public page, from the cache for anonymous viewers at the championship's data version
+    (``portal.page_cache``; ``tournaments.versions``): ``context()`` is read only when the page is rendered."""
+    return public_page(
+        request,
+        template,
+        key=page_key(name, championship.pk),
+        # The day is part of it: the entries' offer closes on a date (1.1 A).
+        version=(championship.data_version, timezone.localdate().isoformat()),
+        context=context,
+    )
+
+
 def championship_detail(request, pk: int):
     championship = _championship(request, pk)
-    pools = Pool.objects.filter(championship=championship).prefetch_related("members__entry").order_by("name")
-    return render(
-        request,
-        "tournaments/championship_detail.html",
-        {
+
+    def context() -> dict:
+        director = can_direct(request.user, championship)
+        return {
             "championship": championship,
             "rinks": _published_rinks(championship),
-            "pools": pools,
+            "pools": Pool.objects.filter(championship=championship).prefetch_related("members__entry").order_by("name"),
             "entries_count": TeamEntry.objects.filter(championship=championship).count(),
-            "director": can_direct(request.user, championship),
+            "director": director,
             "offer": services.entry_offer(request.user, championship),
             "our_entries": selectors.entries_managed_by(request.user).filter(championship=championship)
-            if request.user.is_authenticated and not can_direct(request.user, championship)
+            if request.user.is_authenticated and not director
             else [],
             "tab": "overview",
-        },
-    )
+        }
+
+    return championship_public_page(request, championship, "overview", "tournaments/championship_detail.html", context)
 
 
 @login_required
@@ -412,10 +426,12 @@ def _by_day(games, zone) -> OrderedDict:
 
 def schedule(request, pk: int):
     championship = _championship(request, pk)
-    return render(
+    return championship_public_page(
         request,
+        championship,
+        "schedule",
         "tournaments/schedule.html",
-        {
+        lambda: {
             "championship": championship,
             "days": _by_day(_games(championship), _zone(championship)),
             "director": can_direct(request.user, championship),
@@ -426,13 +442,14 @@ def schedule(request, pk: int):
 
 def results(request, pk: int):
     championship = _championship(request, pk)
-    games = _games(championship).filter(status=GameStatus.FINAL)
-    return render(
+    return championship_public_page(
         request,
+        championship,
+        "results",
         "tournaments/results.html",
-        {
+        lambda: {
             "championship": championship,
-            "days": _by_day(games, _zone(championship)),
+            "days": _by_day(_games(championship).filter(status=GameStatus.FINAL), _zone(championship)),
             "tab": "results",
         },
     )
@@ -440,10 +457,12 @@ def results(request, pk: int):
 
 def standings(request, pk: int):
     championship = _championship(request, pk)
-    return render(
+    return championship_public_page(
         request,
+        championship,
+        "standings",
         "tournaments/standings.html",
-        {
+        lambda: {
             "championship": championship,
             "tables": selectors.championship_standings(championship),
             "points": services.championship_standings_rules(championship).points,
@@ -455,6 +474,18 @@ def standings(request, pk: int):
 
 def bracket(request, pk: int, *, form: BracketForm | None = None):
     championship = _championship(request, pk)
+    if form is None:
+        return championship_public_page(
+            request,
+            championship,
+            "bracket",
+            "tournaments/bracket.html",
+            lambda: _bracket_context(request, championship),
+        )
+    return render(request, "tournaments/bracket.html", _bracket_context(request, championship, form=form), status=400)
+
+
+def _bracket_context(request, championship: Championship, *, form: BracketForm | None = None) -> dict:
     the_bracket = selectors.bracket_for(championship)
     rounds: OrderedDict = OrderedDict()
     games = {}
@@ -467,21 +498,16 @@ def bracket(request, pk: int, *, form: BracketForm | None = None):
             label = "Placement games" if item.stage == "placement" else item.stage.replace("_", "-").capitalize()
             rounds.setdefault(label, []).append((item, games.get(item.code)))
     director = can_direct(request.user, championship)
-    return render(
-        request,
-        "tournaments/bracket.html",
-        {
-            "championship": championship,
-            "bracket": the_bracket,
-            "rounds": rounds,
-            "ranking": sorted(the_bracket.ranking.items()) if the_bracket else [],
-            "provisional": the_bracket is not None and any(game.provisional for game in the_bracket.games),
-            "director": director,
-            "form": form or (BracketForm() if director and the_bracket is None else None),
-            "tab": "bracket",
-        },
-        status=400 if form is not None else 200,
-    )
+    return {
+        "championship": championship,
+        "bracket": the_bracket,
+        "rounds": rounds,
+        "ranking": sorted(the_bracket.ranking.items()) if the_bracket else [],
+        "provisional": the_bracket is not None and any(game.provisional for game in the_bracket.games),
+        "director": director,
+        "form": form or (BracketForm() if director and the_bracket is None else None),
+        "tab": "bracket",
+    }
 
 
 @login_required
@@ -507,18 +533,18 @@ def bracket_manage(request, pk: int):
 
 def leaders(request, pk: int):
     championship = _championship(request, pk)
-    stats = selectors.championship_statistics(championship)
-    return render(
-        request,
-        "tournaments/leaders.html",
-        {
+
+    def context() -> dict:
+        stats = selectors.championship_statistics(championship)
+        return {
             "championship": championship,
             # The core orders players by points and goalkeepers by save percentage (the official tables).
             **selectors.leader_tables(stats, LEADERS),
             "roster_games": stats.roster_games,
             "tab": "leaders",
-        },
-    )
+        }
+
+    return championship_public_page(request, championship, "leaders", "tournaments/leaders.html", context)
 
 
 # --- tournament direction (staff) -----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from djmoney.models.fields import MoneyField
 from simple_history.models import HistoricalRecords
 
 from federation.models import private_storage
+from portal.choices import ChoiceLabels
 
 
 class ProtestKind(models.TextChoices):
@@ -49,7 +50,7 @@ class FeeOutcome(models.TextChoices):
     FORFEITED = "forfeited", _("Forfeited (protest unjustified, 9.1 A)")
 
 
-class Protest(models.Model):
+class Protest(ChoiceLabels):
     """One written protest about one game (9.1)."""
 
     kind = models.CharField(max_length=16, choices=ProtestKind.choices)

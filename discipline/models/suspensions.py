@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from discipline import suspension_rules as sr
+from portal.choices import ChoiceLabels
 from tournaments.venue_time import venue_stamp
 
 
@@ -28,7 +29,7 @@ class SuspensionStatus(models.TextChoices):
     ANNULLED = "annulled", _("Annulled on appeal (9.2 A)")
 
 
-class Suspension(models.Model):
+class Suspension(ChoiceLabels):
     """A person's suspension. It follows the person across teams and championships of ``sanctioning_body``."""
 
     person = models.ForeignKey("federation.Person", on_delete=models.PROTECT, related_name="suspensions")

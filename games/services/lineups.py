@@ -24,6 +24,7 @@ from portal.services import audited_create, audited_delete, audited_save
 from tournaments import rosters as roster_rules
 from tournaments.facts import championship_ruleset, field_error, resolve_now, roster_limits
 from tournaments.models import Championship, Game, Position, RosterEntry, TeamEntry, TeamOfficial
+from tournaments.versions import championship_changed
 
 from ..models import GameSheet, Lineup, LineupOfficial, LineupPlayer
 
@@ -146,6 +147,7 @@ def lineup_submit(
             )
         for person_id in bench_officials:
             audited_create(LineupOfficial, by, lineup=lineup, team_official=officials[person_id], person_id=person_id)
+        championship_changed(game.championship_id)  # the live board names the line-ups' players
     return lineup
 
 
@@ -188,6 +190,7 @@ def lineup_replace_injured_goalkeeper(
         replacement.captain = replacement.alternate = False
         replacement.replaces = injured
         audited_save(replacement, by, update_fields=["position", "captain", "alternate", "replaces"])
+        championship_changed(game.championship_id)
     return replacement
 
 

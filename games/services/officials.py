@@ -15,6 +15,7 @@ from games.access import check_can_assign_officials
 from portal.services import audited_create, audited_delete
 from tournaments.facts import championship_ruleset, field_error, resolve_now
 from tournaments.models import Game, GameStatus, PhaseKind, RosterEntry, TeamOfficial
+from tournaments.versions import championship_changed
 
 from ..models import DUTY_LIMITS, GameOfficial, OfficialAccount, OfficialDuty
 
@@ -149,6 +150,7 @@ def official_assign(
         # One official assigned to two games at once: his row orders the two checks of 4.1 (no double booking).
         Person.objects.select_for_update().filter(pk=person.pk).first()
         position = check_official_assignment(game=game, person=person, duty=duty, position=position)
+        championship_changed(game.championship_id)  # the game's page names its officials
         return audited_create(
             GameOfficial,
             by,
@@ -169,6 +171,7 @@ def official_unassign(*, assignment: GameOfficial, by: User) -> None:
         if game.status == GameStatus.FINAL:
             raise field_error("game", "Rule 4.2 O: the game is final; its officials signed the official game report.")
         audited_delete(assignment, by)
+        championship_changed(game.championship_id)
 
 
 def check_official_account_link(*, person: Person, user: User, by: User) -> None:

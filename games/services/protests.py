@@ -15,6 +15,7 @@ from games.access import check_can_record_protest_mark, game_has_started
 from portal.services import audited_create
 from tournaments.facts import field_error, resolve_now
 from tournaments.models import Game, TeamEntry
+from tournaments.versions import championship_changed
 
 from ..models import GameProtestMark, GameSheet, ProtestSubject
 
@@ -60,6 +61,7 @@ def protest_mark_record(
         # The start read under the game's lock, as the line-ups read it (5.1 C).
         game = Game.objects.select_for_update(of=("self",)).select_related("home", "away").get(pk=game.pk)
         check_protest_mark(game=game, entry=entry, subject=subject, now=now)
+        championship_changed(game.championship_id)  # the game's page shows its protest marks
         return audited_create(
             GameProtestMark, by, game=game, entry=entry, subject=subject, details=details, made_at=now, recorded_by=by
         )

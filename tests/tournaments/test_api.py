@@ -115,8 +115,9 @@ def test_pool_standings_say_a_shootout_is_needed(api):
 STANDINGS_QUERIES = 5
 # championship; entries, games, roster, line-ups, goals, penalties, goalkeeper lines, people
 STATISTICS_QUERIES = 9
-# the championship filter's lookup; count, games with their championship, venue, phase, teams and rink
-GAMES_QUERIES = 3
+# the championship's data version (the answer's cache key: portal.page_cache, read on a miss), the championship
+# filter's lookup; count, games with their championship, venue, phase, teams and rink
+GAMES_QUERIES = 4
 # the championship filter's lookup; count, pools, their teams
 POOLS_QUERIES = 4
 # the championship filter's lookup; count, entries with federation and pool

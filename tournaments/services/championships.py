@@ -26,6 +26,7 @@ from tournaments.models import (
     Venue,
 )
 from tournaments.standings import PRESETS
+from tournaments.versions import championship_changed
 
 
 def check_ruleset_editable(championship: Championship, *, now: datetime.datetime | None = None) -> None:
@@ -68,6 +69,7 @@ def championship_update_ruleset(
             championship.standings_preset = standings_preset
             fields.append("standings_preset")
         audited_save(championship, by, update_fields=fields)
+        championship_changed(championship.pk)
     return championship
 
 
@@ -249,6 +251,7 @@ def championship_update(
             # The money field is stored as two columns: amount and currency.
             columns = [*setup, "entry_fee_currency"] if "entry_fee" in setup else setup
             audited_save(stored, by, update_fields=columns)
+            championship_changed(stored.pk)
         if ruleset_changes:
             stored = championship_update_ruleset(
                 championship=stored,
@@ -273,6 +276,7 @@ def championship_publish(*, championship: Championship, by: User) -> Championshi
             raise field_error("published", f"{stored} is already published.")
         stored.published = True
         audited_save(stored, by, update_fields=["published"])
+        championship_changed(stored.pk)
     return stored
 
 

@@ -34,6 +34,7 @@ from tournaments.models import (
     TeamEntry,
 )
 from tournaments.services.championships import check_can_direct
+from tournaments.versions import championship_changed
 
 
 def can_manage_entry(user: User, entry: TeamEntry) -> bool:
@@ -158,6 +159,7 @@ def entry_create(
             raise field_error("federation", f"Rule 1.1 A: {federation} has already entered its national team.")
         if TeamEntry.objects.filter(championship=championship, name=name).exists():
             raise field_error("name", f"another team is already entered as {name!r}")
+        championship_changed(championship.pk)
         return audited_create(
             TeamEntry,
             by,
@@ -199,6 +201,7 @@ def entry_record_fee_paid(
         entry.fee_paid_at = paid_at
         entry.status = EntryStatus.CONFIRMED
         audited_save(entry, by, update_fields=["fee_paid", "fee_paid_amount", "fee_paid_at", "status"])
+        championship_changed(entry.championship_id)
     return entry
 
 
@@ -273,6 +276,7 @@ def entry_withdraw(*, entry: TeamEntry, by: User) -> TeamEntry:
             raise field_error("status", "the team has played: a team that stops playing forfeits its games (8.1).")
         entry.status = EntryStatus.WITHDRAWN
         audited_save(entry, by, update_fields=["status"])
+        championship_changed(entry.championship_id)
     return entry
 
 

@@ -46,6 +46,7 @@ from tournaments.models import (
 from tournaments.selectors import roster_for_entry, standings_for_pool
 from tournaments.services.championships import check_can_direct
 from tournaments.standings import StandingsRules, forfeit_disqualifies
+from tournaments.versions import championship_changed
 
 # the minutes a penalty can charge in the records.
 PENALTY_MINUTES = frozenset({0, 2, 4, 5, 10})
@@ -324,6 +325,7 @@ def game_record_result(
             _disqualify_if_forfeits(forfeited_by, game=game, by=by, now=now)
         hooks.count_served_games(game=game, now=now)  # 8.2, R-53: both final paths (staff's, the sheet's) come here
         hooks.game_final(game_id=game.pk, amended=False)  # answered by webhooks, after the commit
+        championship_changed(game.championship_id)  # the cached public pages show the result at once
         if not from_sheet:  # a sheet's finalize announces once, after its whole transaction (games.finalize)
             transaction.on_commit(partial(_announce_final, game.pk, game.championship_id))
             _report_on_commit(game.pk)
@@ -375,6 +377,7 @@ def _summary_line_add(
         record = model(game=game, **fields)
         check(record, now=now)
         audited_save(record, by)
+        championship_changed(game.championship_id)
     return record
 
 
@@ -564,6 +567,7 @@ def goalkeeper_record_set(
         record.seconds_played = seconds_played
         check_goalkeeper_line(record, now=now)
         audited_save(record, by)
+        championship_changed(game.championship_id)
     return record
 
 
@@ -587,6 +591,7 @@ def standings_shootout_enter(*, pool: Pool, ordered_entries: Sequence[TeamEntry]
             StandingsShootoutPlace(shootout=shootout, entry=entry, place=place)
             for place, entry in enumerate(ordered_entries, start=1)
         )
+        championship_changed(pool.championship_id)
     return shootout
 
 
@@ -712,6 +717,7 @@ def result_amend(
             )
         audited_save(game, by, update_fields=["home_goals", "away_goals", *AMENDMENT_RESULT_FIELDS])
         hooks.game_final(game_id=game.pk, amended=True)  # both amendment paths; webhooks, after the commit
+        championship_changed(game.championship_id)
         if not from_sheet:  # the open results and standings pages reload (a sheet's amendment: games.finalize)
             transaction.on_commit(partial(_announce_final, game.pk, game.championship_id))
             _report_on_commit(game.pk)
@@ -736,4 +742,6 @@ def summary_line_remove(
             f"Rule 5.5.11 B: game #{game.number} is final and its score is its goal lines; a goal is removed "
             "through an amendment of the result.",
         )
-    audited_delete(record, by)
+    with transaction.atomic():
+        audited_delete(record, by)
+        championship_changed(game.championship_id)

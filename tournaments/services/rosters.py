@@ -38,6 +38,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import NUMBER_ORDER, roster_for_entry
 from tournaments.services.entries import check_can_manage_entry, check_entry_open
+from tournaments.versions import championship_changed
 
 
 def roster_lines(
@@ -195,6 +196,7 @@ def roster_add_player(
             now=now,
         )
         audited_save(new, by)
+        championship_changed(entry.championship_id)  # the team's page shows its roster
     return new
 
 
@@ -300,6 +302,7 @@ def roster_update(
         if change.approval is not None:
             change.approval.applied_at = now
             audited_save(change.approval, by, update_fields=["applied_at"])
+        championship_changed(entry.championship_id)
     return line
 
 
@@ -314,6 +317,7 @@ def roster_remove(*, roster_entry: RosterEntry, by: User, now: datetime.datetime
         check_roster_change(entry, kind=roster_rules.REMOVE, now=now)
         # The audit trail names who removed the player.
         audited_delete(RosterEntry.objects.get(pk=roster_entry.pk), by)
+        championship_changed(entry.championship_id)
 
 
 def check_can_approve_number_change(user: User) -> None:
@@ -377,6 +381,7 @@ def roster_confirm(*, entry: TeamEntry, by: User, now: datetime.datetime | None 
         bulk_update_with_history(
             unconfirmed, RosterEntry, ["confirmed", "confirmed_at", "confirmed_by"], default_user=by
         )
+        championship_changed(entry.championship_id)
     return entry
 
 
@@ -611,6 +616,7 @@ def roster_import_save(checked: RosterImport, *, by: User) -> list[RosterEntry]:
         if errors:
             raise field_error(roster_files.FIELD, [message for _, message in errors])
         bulk_create_with_history(new, RosterEntry, default_user=by)
+        championship_changed(entry.championship_id)
     return new
 
 
@@ -630,7 +636,9 @@ def team_official_add(*, entry: TeamEntry, person: Person, role: str, by: User):
         raise field_error("role", f"one of {', '.join(OfficialRole.values)}")
     if TeamOfficial.objects.filter(entry=entry, person=person, role=role).exists():
         raise field_error("person", f"{person} is already named as {role}")
-    return audited_create(TeamOfficial, by, entry=entry, person=person, role=role)
+    with transaction.atomic():
+        championship_changed(entry.championship_id)
+        return audited_create(TeamOfficial, by, entry=entry, person=person, role=role)
 
 
 # --- roster files out: the import's template and a roster's export (read back by the import) -----------------------

@@ -34,6 +34,7 @@ from tournaments.models import (
 from tournaments.scheduling import SchedulingError, schedule_round_robin
 from tournaments.selectors import bracket_for
 from tournaments.services.championships import check_can_direct
+from tournaments.versions import championship_changed
 
 # A game blocks its teams and its rink for this long: two 20-minute periods
 # (1.2 A) with their stoppages and the 5-minute half-time, and the change-over between games.
@@ -57,7 +58,9 @@ def pool_create(*, championship: Championship, name: str, by: User) -> Pool:
     """Add a pool to the championship (1.3 B: the round robin is played in pools), for its directors."""
     check_can_direct(by, championship)
     name = check_pool_name(championship, name)
-    return audited_create(Pool, by, championship=championship, name=name)
+    with transaction.atomic():
+        championship_changed(championship.pk)
+        return audited_create(Pool, by, championship=championship, name=name)
 
 
 def pool_update(*, pool: Pool, name: str, by: User) -> Pool:
@@ -69,6 +72,7 @@ def pool_update(*, pool: Pool, name: str, by: User) -> Pool:
         if Game.objects.filter(pool=stored).exists():
             raise field_error("name", "the pool's schedule exists already: its games and the bracket name it.")
         audited_save(stored, by, update_fields=["name"])
+        championship_changed(stored.championship_id)
     return stored
 
 
@@ -92,6 +96,7 @@ def pool_add_entry(*, pool: Pool, entry: TeamEntry, seed: int = 0, by: User) -> 
         check_pool_entry(pool, entry)
         if PoolTeam.objects.filter(entry=entry).exists():
             raise field_error("entry", f"{entry} is already in this pool")
+        championship_changed(pool.championship_id)
         return audited_create(PoolTeam, by, pool=pool, entry=entry, seed=seed)
 
 
@@ -212,6 +217,7 @@ def schedule_generate(
                 )
             )
         bulk_create_with_history(games, Game, default_user=by)
+        championship_changed(championship.pk)
     return games
 
 
@@ -268,6 +274,7 @@ def bracket_generate(
             )
         bulk_create_with_history(games, Game, default_user=by)
         bracket_fill(championship=championship, by=by)
+        championship_changed(championship.pk)
     return games
 
 
@@ -296,6 +303,8 @@ def bracket_fill(*, championship: Championship, by: User) -> list[Game]:
                 game.home, game.away = home, away
                 audited_save(game, by, update_fields=["home", "away"])
                 changed.append(game)
+        if changed:
+            championship_changed(championship.pk)
     return changed
 
 
@@ -357,4 +366,5 @@ def game_move(
         game.start_at = new_start
         game.rink = new_rink
         audited_save(game, by, update_fields=["start_at", "rink"])
+        championship_changed(championship.pk)
     return game

@@ -18,6 +18,7 @@ from tournaments import rinks as rink_rules
 from tournaments.facts import core_error, field_error, resolve_now
 from tournaments.models import Championship, Game, GameStatus, Rink, Venue
 from tournaments.services.schedule import rink_dimensions
+from tournaments.versions import championships_changed
 
 VENUE_FIELDS = ("name", "city", "country", "time_zone")
 RINK_FIELDS = (
@@ -135,6 +136,7 @@ def venue_update(*, venue: Venue, by: User, **changes) -> Venue:
         _check_venue(stored)
         if changes:
             audited_save(stored, by, update_fields=list(changes))
+            championships_changed(championships_at(stored).values_list("pk", flat=True))
     return stored
 
 
@@ -193,6 +195,7 @@ def rink_create(*, venue: Venue, by: User, **fields) -> Rink:
     check_rink(rink, approval_changed=bool(rink.surface_approved_by_ihtc), by=by)
     with transaction.atomic():
         audited_save(rink, by)
+        championships_changed(championships_at(venue).values_list("pk", flat=True))
     return rink
 
 
@@ -211,6 +214,8 @@ def rink_update(*, rink: Rink, by: User, **changes) -> Rink:
         check_rink(stored, approval_changed=stored.surface_approved_by_ihtc != approved, by=by)
         if changes:
             audited_save(stored, by, update_fields=list(changes))
+            # The championship pages show the venue's rinks with their dimensions (2.1 F).
+            championships_changed(championships_at(stored.venue).values_list("pk", flat=True))
     return stored
 
 
@@ -228,3 +233,4 @@ def rink_delete(*, rink: Rink, by: User) -> None:
                 "move the games to another rink first.",
             )
         audited_delete(stored, by)
+        championships_changed(championships_at(stored.venue).values_list("pk", flat=True))
