@@ -139,10 +139,11 @@ def _view_model(cls) -> type[Model]:
     filterset = getattr(cls, "filterset_class", None)
     if filterset is not None:
         return filterset._meta.model
+    from rest_framework.request import Request
     from rest_framework.test import APIRequestFactory
 
     view = cls()
-    request = APIRequestFactory().get("/")
+    request = Request(APIRequestFactory().get("/"))  # as DRF hands it to the view: query_params and all
     request.user = make_user(SU, World())
     view.request, view.kwargs, view.format_kwarg = request, {}, None
     return view.get_queryset().model
