@@ -215,8 +215,11 @@ def can_enter_game_events(user, game, *, duties=None) -> bool:
 
 
 def can_read_sheet_log(user, game) -> bool:
-    """Whether the user may read a game's sheet log: those who enter it (``can_enter_game_events``) and every official
-    assigned to the game, its referees included, who check the report before they sign it (4.2 O)."""
-    return can_enter_game_events(user, game) or (
-        getattr(user, "is_authenticated", False) and user.is_active and officiates(user, game)
+    """Whether the user may read a game's sheet log: those who enter it (``can_enter_game_events``) and the game's
+    assigned referees, who check the report before they sign it (4.2 O); not its goal judges (4.6)."""
+    if can_enter_game_events(user, game):
+        return True
+    person_id = official_person_id(user) if user.is_active else None
+    return (
+        person_id is not None and GameOfficial.objects.filter(game=game, person_id=person_id, duty="referee").exists()
     )
