@@ -59,6 +59,15 @@ def open_console(page, game, *, sign_in: bool = True):
     return page
 
 
+def console_from_home(page, game) -> None:
+    """From the official's home, follow the game's console link and sign the device in as the duty offered (in the
+    page's language, whatever it is)."""
+    page.locator(f"a[href='/games/{game.pk}/console/']").first.click()
+    expect(page.locator("body[data-started=yes]")).to_be_attached()
+    page.locator("#signin-go").click()
+    expect(page.locator("#signin")).to_be_hidden()
+
+
 def choose_language(page, code: str) -> None:
     """Choose the pages' language with the switch in the header, as a person does (the login keeps it)."""
     switch = page.locator("form.language-switch")

@@ -14,7 +14,15 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import SheetEvent
-from tests.e2e.live_helpers import choose_language, entered_at_the_table, minutes, open_console, space, waiting
+from tests.e2e.live_helpers import (
+    choose_language,
+    console_from_home,
+    entered_at_the_table,
+    minutes,
+    open_console,
+    space,
+    waiting,
+)
 from tests.factories import international_staff
 from tests.games.sheet_helpers import entry, sheet_game
 
@@ -217,10 +225,7 @@ def test_an_official_opens_the_console_from_the_home_in_french_on_a_phone(page, 
     page.set_viewport_size(PHONE)
     login_as(scorer)
     choose_language(page, "fr")
-    page.locator(f"a[href='/games/{game.pk}/console/']").first.click()
-    expect(page.locator("body[data-started=yes]")).to_be_attached()
-    page.locator("#signin-go").click()
-    expect(page.locator("#signin")).to_be_hidden()
+    console_from_home(page, game)
     expect(page.locator("#net")).to_have_text("En ligne")
     expect(page.locator("#confirmed")).to_have_text("Rien de confirmé pour l'instant")
     expect(page.locator("#clock-toggle")).to_contain_text("Démarrer le chrono")

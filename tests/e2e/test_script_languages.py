@@ -14,7 +14,7 @@ import re
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.e2e.live_helpers import choose_language, space, waiting
+from tests.e2e.live_helpers import choose_language, console_from_home, space, waiting
 from tests.e2e.test_scoreboard_journey import now_entry
 from tests.factories import international_staff
 from tests.games.endgame_helpers import played_game
@@ -58,10 +58,7 @@ def test_a_spanish_official_gets_the_console_in_spanish_offline_included(page, l
     choose_language(page, "es")
 
     # From the scorer's home to the console, signed in as the scorer.
-    page.locator(f"a[href='/games/{game.pk}/console/']").first.click()
-    expect(page.locator("body[data-started=yes]")).to_be_attached()
-    page.locator("#signin-go").click()
-    expect(page.locator("#signin")).to_be_hidden()
+    console_from_home(page, game)
     # The bar: the script's words ("Dispositivo", "En línea") around the server's (the duty's name).
     expect(page.locator("#device")).to_contain_text("Dispositivo")
     expect(page.locator("#device")).to_contain_text("anotador oficial (4.3)")
