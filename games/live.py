@@ -39,7 +39,7 @@ PUSH_ATTEMPTS = 2  # per group and push; a failure after them is logged, never t
 # the pushes of this process for ``PUSH_PAUSE_SECONDS`` (skipped, logged): an entry while Redis hangs costs
 # ``PUSH_SECONDS`` once per pause, not at every push (a game's last entry pushes twice: its delta, then "final").
 # Viewers catch up from the relay's snapshot once the layer answers (``games.consumers.Relay``).
-PUSH_SECONDS = 0.4
+PUSH_SECONDS = 0.25
 PUSH_PAUSE_SECONDS = 3.0
 STALE_SECONDS = 10
 
