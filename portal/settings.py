@@ -185,7 +185,8 @@ REDIS_READ_TIMEOUT = env.float("REDIS_READ_TIMEOUT", default=0.3)
 # The channel layer's receive blocks in Redis for 5 s (channels_redis' BZPOPMIN): its read timeout is longer. A push
 # (games.live) has a deadline of its own, a relay's join (games.consumers) too.
 CHANNEL_LAYER_READ_TIMEOUT = 8.0
-# Celery's publish (a task queued after a commit: a report, a webhook, an e-mail) and its worker.
+# Celery's Redis broker and results, in the web processes (a task queued after a commit: a report, a webhook, an
+# e-mail) and the workers.
 CELERY_REDIS_TIMEOUT = env.float("CELERY_REDIS_TIMEOUT", default=0.5)
 
 if REDIS_URL:
@@ -231,8 +232,9 @@ if REDIS_URL:
     # kombu and Celery's Redis backend put the prefix before every queue, binding and result key.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": REDIS_KEY_PREFIX} if REDIS_KEY_PREFIX else {}
     # A task sent is published (the broker) after its result's channel is subscribed to (the results): each call
-    # that fails is tried once more, soon; a hung Redis then costs the request about four timeouts (2.3 s) and the
-    # task is left to its sweep (reports, webhooks and e-mails each have one on beat). Not 20 tries a second apart.
+    # that fails is tried once more, soon, not 20 times a second apart. A hung Redis then costs the request about
+    # 1.5 s (the subscribe's two timeouts; it raises before the publish) and the task is left to its sweep
+    # (reports, webhooks and e-mails each have one on beat).
     CELERY_TASK_PUBLISH_RETRY_POLICY = {
         "max_retries": 1,
         "interval_start": 0,
@@ -243,9 +245,10 @@ if REDIS_URL:
         **CELERY_BROKER_TRANSPORT_OPTIONS,
         "retry_policy": CELERY_TASK_PUBLISH_RETRY_POLICY,
     }
-    CELERY_BROKER_TRANSPORT_OPTIONS.update(
-        socket_connect_timeout=CELERY_REDIS_TIMEOUT, socket_timeout=CELERY_REDIS_TIMEOUT
-    )
+    if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):  # kombu's Redis transport (not another broker)
+        CELERY_BROKER_TRANSPORT_OPTIONS.update(
+            socket_connect_timeout=CELERY_REDIS_TIMEOUT, socket_timeout=CELERY_REDIS_TIMEOUT
+        )
     CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = CELERY_REDIS_SOCKET_TIMEOUT = CELERY_REDIS_TIMEOUT
     CELERY_WORKER_ENABLE_REMOTE_CONTROL = True
 else:
