@@ -117,6 +117,10 @@ class Relay:
     """
 
     RETRY_SECONDS = 0.5
+    # A join that a hung Redis does not answer gives up after this: the first viewer's connection (under the hub's
+    # lock) waits no longer, and the relay goes on re-joining every ``RETRY_SECONDS`` until Redis answers. The
+    # receive's own limit is the layer's read timeout (settings.CHANNEL_LAYER_READ_TIMEOUT).
+    JOIN_SECONDS = 1.0
 
     def __init__(self, hub: Hub, group: str, resync=None):
         self.hub = hub
@@ -136,7 +140,8 @@ class Relay:
     async def _join(self, layer) -> bool:
         """Join the group; a failing layer is logged and the relay tries again later (never the viewer's error)."""
         try:
-            await layer.group_add(self.group, self.channel)
+            async with asyncio.timeout(self.JOIN_SECONDS):
+                await layer.group_add(self.group, self.channel)
         except Exception:
             if self.joined:
                 logger.warning("live relay of %s: the channel layer failed; retrying", self.group, exc_info=True)

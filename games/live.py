@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -32,6 +34,13 @@ logger = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 5
 PUSH_ATTEMPTS = 2  # per group and push; a failure after them is logged, never the entry's error
+# The longest one push (every group, every attempt) holds the entry that made it: a Redis that hangs (stopped, not
+# refused) answers nothing, and the official's answer must not wait for it. A push that runs out of time pauses
+# the pushes of this process for ``PUSH_PAUSE_SECONDS`` (skipped, logged): an entry while Redis hangs costs
+# ``PUSH_SECONDS`` once per pause, not at every push (a game's last entry pushes twice: its delta, then "final").
+# Viewers catch up from the relay's snapshot once the layer answers (``games.consumers.Relay``).
+PUSH_SECONDS = 0.25
+PUSH_PAUSE_SECONDS = 3.0
 STALE_SECONDS = 10
 
 # Message kinds, as viewers read them (``kind`` of every message sent to a viewer).
@@ -98,17 +107,53 @@ def _send(groups: list[str], message: dict[str, Any]) -> None:
         _deliver(layer, groups, event)
 
 
+class _Pause:
+    """Until when this process skips its pushes: the layer let the last one run out of ``PUSH_SECONDS``."""
+
+    def __init__(self):
+        self.until = 0.0
+        self.lock = threading.Lock()
+
+    def active(self) -> bool:
+        return time.monotonic() < self.until
+
+    def start(self) -> None:
+        with self.lock:
+            self.until = time.monotonic() + PUSH_PAUSE_SECONDS
+
+
+_PAUSE = _Pause()
+
+
 def _deliver(layer, groups: list[str], event: dict[str, Any]) -> None:
-    """Send ``event`` to each group from a thread without a running event loop; a failure is logged."""
-    for group in groups:
-        # Twice: after a Redis restart the first try meets a pooled connection the old server closed.
-        for attempt in range(PUSH_ATTEMPTS):
-            try:
-                async_to_sync(layer.group_send)(group, event)
-                break
-            except Exception:  # the channel layer is down or full: viewers catch up from their next snapshot
-                if attempt == PUSH_ATTEMPTS - 1:
-                    logger.warning("live push to %s failed", group, exc_info=True)
+    """Send ``event`` to each group from a thread without a running event loop, within ``PUSH_SECONDS``; a failure
+    is logged, and one that runs out of time pauses the pushes (``_PAUSE``)."""
+    if _PAUSE.active():
+        logger.info("live push to %s skipped: the channel layer did not answer a moment ago", ", ".join(groups))
+        return
+    try:
+        async_to_sync(_deliver_within)(layer, groups, event)
+    except TimeoutError:
+        _PAUSE.start()
+        logger.warning(
+            "live push to %s: the channel layer did not answer within %s s (Redis hung?); pushes paused %s s",
+            ", ".join(groups),
+            PUSH_SECONDS,
+            PUSH_PAUSE_SECONDS,
+        )
+
+
+async def _deliver_within(layer, groups: list[str], event: dict[str, Any]) -> None:
+    async with asyncio.timeout(PUSH_SECONDS):
+        for group in groups:
+            # Twice: after a Redis restart the first try meets a pooled connection the old server closed.
+            for attempt in range(PUSH_ATTEMPTS):
+                try:
+                    await layer.group_send(group, event)
+                    break
+                except Exception:  # the channel layer is down or full: viewers catch up from their next snapshot
+                    if attempt == PUSH_ATTEMPTS - 1:
+                        logger.warning("live push to %s failed", group, exc_info=True)
 
 
 # What a scoreboard shows of the engine's state: a delta carries these (a snapshot the whole state), which

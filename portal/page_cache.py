@@ -17,12 +17,16 @@ One render per change, not one per viewer: the request that finds the cached ver
 (``cache.add``) and renders; while it does, the others are answered with the version cached before
 (stale-while-revalidate: at most one render's time old), or, when there is none, wait for the render a moment
 (``WAIT_SECONDS``) before rendering themselves.
+
+The cache is a help, never a need: when it fails (Redis refused, or hung until the client's read timeout,
+``settings.REDIS_READ_TIMEOUT``) the failure is logged and the page rendered as if nothing were cached.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -32,8 +36,16 @@ from django.core.cache import cache
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import translation
+from django_redis.exceptions import ConnectionInterrupted
+from redis.exceptions import RedisError
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
+
+logger = logging.getLogger(__name__)
+
+# What a cache whose server is down or hung raises (django-redis wraps redis-py's errors; Django's own Redis
+# backend does not).
+CACHE_ERRORS = (ConnectionInterrupted, RedisError, OSError)
 
 # A cached page is kept this long without a read; a version change replaces it sooner.
 TIMEOUT_SECONDS = 600
@@ -60,19 +72,29 @@ def page_key(name: str, *parts: Hashable) -> str:
 def cached(key: str, version: Version, produce: Callable[[], Any]) -> Any:
     """Return the value cached under ``key`` at ``version``; produce it once per version (a short lock).
 
-    ``version`` is compared for equality: any change of the data's version numbers renders afresh.
+    ``version`` is compared for equality: any change of the data's version numbers renders afresh. A cache that
+    fails is logged and left out (``produce()``); an error of ``produce`` is its own.
     """
     version = tuple(version)
-    stored = cache.get(key)
+    try:
+        stored = cache.get(key)
+    except CACHE_ERRORS:
+        _unavailable(key)
+        return produce()
     if stored is not None and stored[0] == version:
         return stored[1]
     lock = f"{key}:lock:{'.'.join(str(part) for part in version)}"
-    if cache.add(lock, 1, LOCK_SECONDS):
+    try:
+        locked = cache.add(lock, 1, LOCK_SECONDS)
+    except CACHE_ERRORS:
+        _unavailable(key)
+        return produce()
+    if locked:
         try:
             value = produce()
-            cache.set(key, (version, value), TIMEOUT_SECONDS)
+            _quietly(key, cache.set, key, (version, value), TIMEOUT_SECONDS)
         finally:
-            cache.delete(lock)
+            _quietly(key, cache.delete, lock)
         return value
     if stored is not None:
         # Another request renders this version: the one cached before serves meanwhile (stale-while-revalidate).
@@ -80,10 +102,26 @@ def cached(key: str, version: Version, produce: Callable[[], Any]) -> Any:
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline:
         time.sleep(POLL_SECONDS)
-        stored = cache.get(key)
+        try:
+            stored = cache.get(key)
+        except CACHE_ERRORS:
+            _unavailable(key)
+            break
         if stored is not None and stored[0] == version:
             return stored[1]
     return produce()
+
+
+def _unavailable(key: str) -> None:
+    logger.warning("page cache unavailable for %s: rendered without it", key, exc_info=True)
+
+
+def _quietly(key: str, call: Callable[..., Any], *args: Any) -> None:
+    """A cache write whose failure is only logged: the page is rendered already."""
+    try:
+        call(*args)
+    except CACHE_ERRORS:
+        _unavailable(key)
 
 
 def _uncacheable(request, fragment: dict[str, str]) -> bool:

@@ -175,19 +175,46 @@ REDIS_URL = env.str("REDIS_URL", default="")
 # several portals (or test runs: the Makefile derives it from the checkout) share one Redis database safely.
 REDIS_KEY_PREFIX = env.str("REDIS_KEY_PREFIX", default="")
 
+# A Redis that hangs (its process stopped, a frozen machine, a network that drops packets) accepts connections and
+# never answers: without these, a call waits for redis-py's default 5 s, and a Celery publish for ever. Every client
+# of the web processes has a connect and a read timeout; what it does when one expires (the entry is stored, the
+# page rendered without the cache, the push and the task left to their sweeps) is docs/operations.md's, "Redis hung
+# (SIGSTOP)" (issue 27, "Faults").
+REDIS_CONNECT_TIMEOUT = env.float("REDIS_CONNECT_TIMEOUT", default=0.3)
+REDIS_READ_TIMEOUT = env.float("REDIS_READ_TIMEOUT", default=0.3)
+# The channel layer's receive blocks in Redis for 5 s (channels_redis' BZPOPMIN): its read timeout is longer. A push
+# (games.live) has a deadline of its own, a relay's join (games.consumers) too.
+CHANNEL_LAYER_READ_TIMEOUT = 8.0
+# Celery's Redis broker and results, in the web processes (a task queued after a commit: a report, a webhook, an
+# e-mail) and the workers.
+CELERY_REDIS_TIMEOUT = env.float("CELERY_REDIS_TIMEOUT", default=0.5)
+
 if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": REDIS_KEY_PREFIX,
-            "OPTIONS": {"CLIENT_CLASS": "django_redis.client.DefaultClient"},
+            "OPTIONS": {
+                "CLIENT_CLASS": "django_redis.client.DefaultClient",
+                "SOCKET_CONNECT_TIMEOUT": REDIS_CONNECT_TIMEOUT,
+                "SOCKET_TIMEOUT": REDIS_READ_TIMEOUT,
+            },
         }
     }
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{REDIS_KEY_PREFIX}asgi"},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                        "socket_timeout": CHANNEL_LAYER_READ_TIMEOUT,
+                    }
+                ],
+                "prefix": f"{REDIS_KEY_PREFIX}asgi",
+            },
         }
     }
 else:
@@ -204,7 +231,25 @@ if REDIS_URL:
     CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=REDIS_URL)
     # kombu and Celery's Redis backend put the prefix before every queue, binding and result key.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": REDIS_KEY_PREFIX} if REDIS_KEY_PREFIX else {}
-    CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = CELERY_BROKER_TRANSPORT_OPTIONS
+    # A task sent is published (the broker) after its result's channel is subscribed to (the results): each call
+    # that fails is tried once more, soon, not 20 times a second apart. A hung Redis then costs the request about
+    # 1.5 s (the subscribe's two timeouts; it raises before the publish) and the task is left to its sweep
+    # (reports, webhooks and e-mails each have one on beat).
+    CELERY_TASK_PUBLISH_RETRY_POLICY = {
+        "max_retries": 1,
+        "interval_start": 0,
+        "interval_step": 0.2,
+        "interval_max": 0.2,
+    }
+    CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+        **CELERY_BROKER_TRANSPORT_OPTIONS,
+        "retry_policy": CELERY_TASK_PUBLISH_RETRY_POLICY,
+    }
+    if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):  # kombu's Redis transport (not another broker)
+        CELERY_BROKER_TRANSPORT_OPTIONS.update(
+            socket_connect_timeout=CELERY_REDIS_TIMEOUT, socket_timeout=CELERY_REDIS_TIMEOUT
+        )
+    CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = CELERY_REDIS_SOCKET_TIMEOUT = CELERY_REDIS_TIMEOUT
     CELERY_WORKER_ENABLE_REMOTE_CONTROL = True
 else:
     # kombu's filesystem transport: a queue is a folder; no broker server.

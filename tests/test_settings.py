@@ -3,6 +3,7 @@
 import json
 import os
 import secrets
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -221,3 +222,73 @@ def test_production_on_postgresql_takes_connections_from_psycopgs_pool_by_defaul
     assert unpooled["pool"] is None and unpooled["conn_max_age"] == 60
     # The development default keeps persistent connections (no pool) unless asked.
     assert _pool(tmp_path, **database)["pool"] is None
+
+
+_REDIS_TIMEOUTS_AS_JSON = (
+    "import json; from django.conf import settings as s; print(json.dumps({"
+    "'cache': s.CACHES['default']['OPTIONS'], 'channels': s.CHANNEL_LAYERS['default']['CONFIG']['hosts'], "
+    "'broker': s.CELERY_BROKER_TRANSPORT_OPTIONS, 'results': s.CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS, "
+    "'results_timeouts': [s.CELERY_REDIS_SOCKET_CONNECT_TIMEOUT, s.CELERY_REDIS_SOCKET_TIMEOUT], "
+    "'publish': s.CELERY_TASK_PUBLISH_RETRY_POLICY}))"
+)
+
+
+def test_every_redis_client_has_a_connect_and_a_read_timeout(tmp_path):
+    """Issue 27, "Faults": a Redis that hangs costs each call a bounded time (docs/operations.md, "Redis hung")."""
+    done = _manage("shell", "-c", _REDIS_TIMEOUTS_AS_JSON, tmp_path=tmp_path, REDIS_URL="redis://cache.example:6379/2")
+    assert done.returncode == 0, done.stderr
+    values = json.loads(done.stdout.strip().splitlines()[-1])
+    assert values["cache"]["SOCKET_CONNECT_TIMEOUT"] == values["cache"]["SOCKET_TIMEOUT"] == 0.3
+    # The layer's receive blocks 5 s in Redis (channels_redis' BZPOPMIN): its read timeout is longer.
+    assert values["channels"] == [
+        {"address": "redis://cache.example:6379/2", "socket_connect_timeout": 0.3, "socket_timeout": 8.0}
+    ]
+    assert values["broker"]["socket_connect_timeout"] == values["broker"]["socket_timeout"] == 0.5
+    assert values["results_timeouts"] == [0.5, 0.5]
+    assert values["publish"]["max_retries"] == values["results"]["retry_policy"]["max_retries"] == 1
+
+
+_CALLS_TO_A_HUNG_REDIS = """
+import json, time
+from django.core.cache import cache
+from games import live
+from portal.celery import app
+from portal.page_cache import CACHE_ERRORS
+
+def timed(call):
+    started = time.monotonic()
+    try:
+        call()
+        error = None
+    except CACHE_ERRORS as raised:  # what the page cache renders without
+        error = type(raised).__name__
+    except Exception as raised:
+        error = "not a cache error: " + type(raised).__name__
+    return [round(time.monotonic() - started, 3), error]
+
+print(json.dumps({
+    "cache": timed(lambda: cache.get("page")),
+    "push": timed(lambda: live._send(["live.game.1", "live.championship.1"], {"kind": "delta"})),
+    "task": timed(lambda: app.send_task("portal.tasks.heartbeat")),
+}))
+"""
+
+
+def test_each_redis_client_gives_up_on_a_redis_that_hangs(tmp_path):
+    """A socket that listens and never accepts is a Redis stopped by SIGSTOP: the kernel completes the connection,
+    nothing answers. The cache gives up after its read timeout, a push after its deadline (its entry is answered),
+    a task's publish after a few timeouts (it is left to its sweep)."""
+    with socket.socket() as hung:
+        hung.bind(("127.0.0.1", 0))
+        hung.listen(64)
+        port = hung.getsockname()[1]
+        done = _manage(
+            "shell", "-c", _CALLS_TO_A_HUNG_REDIS, tmp_path=tmp_path, REDIS_URL=f"redis://127.0.0.1:{port}/0"
+        )
+    assert done.returncode == 0, done.stderr
+    took = json.loads(done.stdout.strip().splitlines()[-1])
+    # redis-py's TimeoutError as it connects (a new connection's handshake), django-redis' wrapper on a command:
+    # both are what portal.page_cache renders without (CACHE_ERRORS).
+    assert took["cache"][1] in ("TimeoutError", "ConnectionInterrupted") and 0.3 <= took["cache"][0] < 1.0
+    assert took["push"][1] is None and 0.25 <= took["push"][0] < 0.8  # logged, never raised
+    assert took["task"][1] and took["task"][0] < 4.0

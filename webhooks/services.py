@@ -149,7 +149,8 @@ def emit(
                 )
             )
         for delivery in made:
-            transaction.on_commit(lambda pk=delivery.pk: hooks.queue_delivery(pk))
+            # robust: a broker down or hung loses no delivery (requeue_lost_deliveries sweeps it); the request goes on.
+            transaction.on_commit(lambda pk=delivery.pk: hooks.queue_delivery(pk), robust=True)
     return made
 
 
@@ -161,7 +162,7 @@ def delivery_resend(*, by, delivery: Delivery) -> Delivery:
         delivery = Delivery.objects.select_for_update().get(pk=delivery.pk)
         delivery.status, delivery.next_attempt_at = DeliveryStatus.PENDING, None
         delivery.save(update_fields=["status", "next_attempt_at"])
-        transaction.on_commit(lambda: hooks.queue_delivery(delivery.pk))
+        transaction.on_commit(lambda: hooks.queue_delivery(delivery.pk), robust=True)
     return delivery
 
 

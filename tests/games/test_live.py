@@ -11,6 +11,7 @@ import asyncio
 import datetime
 import json
 import logging
+import time
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -465,3 +466,96 @@ def test_a_relay_rejoins_after_the_layer_failed_and_sends_its_viewers_a_new_snap
     assert first == second == {"kind": "snapshot", "game": 7, "sequence": 12}
     assert joined_first == ["live.game.7"]
     assert layer.joins == ["live.game.7", "live.game.7"] and layer.down == 0
+
+
+class _Hung:
+    """A channel layer whose Redis hangs (SIGSTOP): every call waits, none answers, until ``back``."""
+
+    def __init__(self):
+        self.back = False
+        self.sent: list[str] = []
+        self.joins: list[str] = []
+
+    async def _wait(self):
+        while not self.back:
+            await asyncio.sleep(0.01)
+
+    async def group_send(self, group, message):
+        self.sent.append(group)
+        await self._wait()
+
+    async def new_channel(self):
+        return "relay!1"
+
+    async def group_add(self, group, channel):
+        await self._wait()
+        self.joins.append(group)
+
+    async def group_discard(self, group, channel):
+        pass
+
+    async def receive(self, channel):
+        await asyncio.sleep(3600)
+
+
+def test_a_push_the_layer_does_not_answer_holds_its_entry_push_seconds_then_the_pushes_pause(
+    game, director, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
+    """Redis hung: the entry is stored and answered after ``PUSH_SECONDS``; the next pushes are skipped at once for
+    ``PUSH_PAUSE_SECONDS`` (a game's last entry pushes twice); then they are tried again."""
+    monkeypatch.setattr(live._PAUSE, "until", 0.0)
+    caplog.set_level(logging.INFO, logger="games.live")
+    layer = _Hung()
+    monkeypatch.setattr(live, "get_channel_layer", lambda: layer)
+    sign_in(game, director)
+    started = time.monotonic()
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = record_events(game=game, by=director, device="table-1", events=[entry("period_start", period=1)])
+    took = time.monotonic() - started
+    assert answer.sequence == 1 and SheetEvent.objects.filter(sheet__game=game).count() == 1
+    assert live.PUSH_SECONDS <= took < live.PUSH_SECONDS + 0.5
+    assert layer.sent == [live.game_group(game.pk)]  # the championship's group was not reached in time
+    assert "did not answer within 0.25 s" in caplog.text
+
+    started = time.monotonic()
+    live.publish_game_final(game.pk, championship_id=game.championship_id)
+    assert time.monotonic() - started < 0.1 and layer.sent == [live.game_group(game.pk)]
+    assert "skipped" in caplog.text
+
+    layer.back = True
+    monkeypatch.setattr(live._PAUSE, "until", time.monotonic() - 1)  # the pause is over
+    live.publish_game_final(game.pk, championship_id=game.championship_id)
+    assert layer.sent[1:] == [live.game_group(game.pk), live.championship_group(game.championship_id)]
+
+
+def test_a_relay_whose_join_is_not_answered_starts_at_once_and_resyncs_its_viewers_when_it_is(monkeypatch):
+    """Redis hung when the first viewer connects: its connection (under the hub's lock) waits ``JOIN_SECONDS``, not
+    the layer's read timeout; the relay re-joins until Redis answers, then sends the stored state."""
+    from games.consumers import Relay, Watch
+
+    monkeypatch.setattr(Relay, "JOIN_SECONDS", 0.05)
+    monkeypatch.setattr(Relay, "RETRY_SECONDS", 0.01)
+
+    async def resync():
+        return {"kind": "snapshot", "game": 7, "sequence": 12}
+
+    async def scenario():
+        layer = _Hung()
+        relay = Relay(None, "live.game.7", resync)
+        watch = Watch()
+        relay.watches.add(watch)
+        started = time.monotonic()
+        await relay.start(layer)
+        start_took = time.monotonic() - started
+        assert not relay.joined and layer.joins == []
+        await asyncio.sleep(0.2)  # still hung: no snapshot yet
+        assert watch.queue.empty()
+        layer.back = True
+        snapshot = json.loads(await asyncio.wait_for(watch.next(), 5))
+        await relay.stop(layer)
+        return start_took, snapshot, layer
+
+    start_took, snapshot, layer = asyncio.run(scenario())
+    assert start_took < 0.5
+    assert snapshot == {"kind": "snapshot", "game": 7, "sequence": 12}
+    assert layer.joins == ["live.game.7"]

@@ -1,4 +1,4 @@
-"""Faults in a live game (issue 13): a web process killed, then Redis stopped, in the middle of a game.
+"""Faults in a live game (issues 13 and 27): a web process killed, Redis stopped, Redis hung, in the middle of a game.
 
 Each test runs the portal as uvicorn child processes (tests/live_servers.py, as `make production` serves it, with
 DEBUG off) on the test's PostgreSQL database, and drives Debian's chromium with Playwright: the officials' console
@@ -16,11 +16,13 @@ import subprocess
 import tempfile
 import time
 import urllib.error
+import urllib.request
 
 import pytest
 import redis
 from django.conf import settings
 from django.db import connection, connections
+from django.urls import reverse
 from playwright.sync_api import expect
 
 from games.models import SheetEvent
@@ -43,6 +45,8 @@ def _orm_beside_playwright(monkeypatch):
 
 
 OUTAGE_SECONDS = 30  # the issue's Redis outage
+HANG_SECONDS = 15  # Redis hung (SIGSTOP): longer than the channel layer's read timeout (8 s), so its relays notice
+ANSWER_SECONDS = 1.0  # what an official's entry may take while Redis hangs (issue 27)
 
 
 def _require_postgres():
@@ -244,8 +248,16 @@ class PrivateRedis:
 
         wait_until(answers, timeout=15, what=f"the private redis-server on port {self.port} answers")
 
+    def hang(self) -> None:
+        """Stop the process (SIGSTOP): connections are still accepted by the kernel, nothing is answered."""
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self.process.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
+            self.resume()  # a stopped process would not act on SIGTERM
             self.process.terminate()
             self.process.wait(timeout=15)
 
@@ -347,4 +359,102 @@ def test_redis_stopped_30_seconds_mid_game_officials_keep_entering_and_viewers_c
         f"answer {slowest * 1000:.0f} ms), {len(posted)} in all, lost 0, doubled 0; the viewer caught up "
         f"{caught_up:.1f} s after Redis returned; the next entry's push reached it in {next_push * 1000:.0f} ms, the one after in "
         f"{then_push * 1000:.0f} ms"
+    )
+
+
+# --- 3. Redis hung (SIGSTOP) --------------------------------------------------------------------------------------------
+
+
+def test_redis_hung_mid_game_entries_answer_within_a_second_and_viewers_catch_up(chromium):
+    """Redis stopped by SIGSTOP, not refused: the kernel still accepts its connections and nothing answers. Every
+    client of the web process gives up by its timeout (portal.settings, games.live's push deadline), so an
+    official's entry is answered within a second and stored once; the board catches up when Redis resumes."""
+    _require_postgres()
+    director = international_staff(username="director-hang")
+    game = sheet_game()
+    sign_in(game, director, device=DEVICE)
+    session = Session(director)
+    posted: list[dict] = []
+    period_time = [0]
+
+    def post(type_: str, **fields) -> float:
+        made = entry(type_, seconds=period_time[0] / 10, **fields)
+        sent = time.monotonic()
+        try:
+            answer = post_entries(node.url, game.pk, [made], session=session)
+        except urllib.error.HTTPError as error:
+            pytest.fail(f"an entry failed while Redis hung: {error.code} {error.read()[:500]!r}\n{node.output}")
+        took = time.monotonic() - sent
+        assert [a["id"] for a in answer["acknowledged"]] == [made["id"]]
+        assert answer["sequence"] == len(posted) + 1
+        posted.append(made)
+        return took
+
+    def play(seconds: int) -> int:
+        period_time[0] += seconds * 10
+        return period_time[0]
+
+    standings = reverse("tournaments:standings", args=[game.championship_id])
+    with PrivateRedis() as private, WebNode(node_env(redis_url=private.url, redis_key_prefix="hanglive:")) as node:
+        viewer = _tab(chromium, node)
+        viewer.goto(f"/games/{game.pk}/live/")
+        board = viewer.locator("[data-board]")
+        expect(viewer.locator("[data-status]")).to_have_attribute("data-state", "live")
+        post("period_start", period=1)
+        post("shot", period=1, time=play(60), team="home")
+        expect(board).to_have_attribute("data-sequence", "2")  # pushed through Redis
+        with urllib.request.urlopen(node.url + standings, timeout=30) as page:  # cached while Redis answers
+            assert page.status == 200
+
+        # Redis hangs. The officials go on entering: each entry is answered within a second and stored once.
+        private.hang()
+        hung_at = time.monotonic()
+        answers: list[float] = []
+        goals = {"home": 0, "away": 0}
+        while time.monotonic() - hung_at < HANG_SECONDS - 2:
+            side = "away" if len(answers) % 2 else "home"
+            if len(answers) % 4 == 3:
+                answers.append(post("goal", period=1, time=play(30), team=side, player=8 if side == "home" else 12))
+                goals[side] += 1
+                answers.append(post("clock_start", period=1, time=period_time[0]))
+            else:
+                answers.append(post("shot", period=1, time=play(30), team=side))
+            time.sleep(0.7)
+        # A public page read while Redis hangs: its cache gives up after its read timeout, the page is rendered.
+        sent = time.monotonic()
+        with urllib.request.urlopen(node.url + standings, timeout=30) as page:
+            assert page.status == 200
+        page_view = time.monotonic() - sent
+        assert SheetEvent.objects.filter(sheet__game=game).count() == len(posted)
+        expect(board).to_have_attribute("data-sequence", "2")  # no push got through: the board waits
+        time.sleep(max(0.0, HANG_SECONDS - (time.monotonic() - hung_at)))
+
+        # Redis resumes (its data intact). The viewer, without a new entry, catches up with the stored state.
+        resumed_at = time.monotonic()
+        private.resume()
+        hung = resumed_at - hung_at
+        expect(board).to_have_attribute("data-sequence", str(len(posted)), timeout=20_000)
+        caught_up = time.monotonic() - resumed_at
+        expect(board.locator('[data-score="home"]')).to_have_text(str(goals["home"]))
+        expect(board.locator('[data-score="away"]')).to_have_text(str(goals["away"]))
+
+        # Pushes flow again (after the pause a timed-out push starts, PUSH_PAUSE_SECONDS).
+        time.sleep(3)
+        sent = time.monotonic()
+        after = post("shot", period=1, time=play(30), team="home")
+        expect(board).to_have_attribute("data-sequence", str(len(posted)), timeout=10_000)
+        next_push = time.monotonic() - sent
+        expect(viewer.locator("[data-status]")).to_have_attribute("data-state", "live")
+
+    slowest = max(answers)
+    assert slowest < ANSWER_SECONDS, f"entries answered in {[round(a, 2) for a in answers]} s while Redis hung"
+    assert page_view < 3.0, f"a public page took {page_view:.1f} s while Redis hung"
+    assert [e["id"] for e in _stored(game)] == [e["id"] for e in posted]  # each once, in the order posted
+    assert sheet_state(game).state["score"] == goals
+    ordered = sorted(answers)
+    print(
+        f"\nredis hung {hung:.1f} s (SIGSTOP): {len(answers)} entries answered while it hung, median "
+        f"{ordered[len(ordered) // 2] * 1000:.0f} ms, slowest {slowest * 1000:.0f} ms; {len(posted)} stored in all, "
+        f"lost 0, doubled 0; a public page {page_view * 1000:.0f} ms; the viewer caught up {caught_up:.1f} s after "
+        f"SIGCONT; the next entry ({after * 1000:.0f} ms) reached it in {next_push * 1000:.0f} ms"
     )

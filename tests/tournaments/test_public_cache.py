@@ -165,3 +165,55 @@ def test_a_fragment_with_the_request_s_nonce_or_csrf_token_is_not_cached():
     assert page_cache._uncacheable(request, {"content": '<script nonce="n0nce"></script>'})
     assert page_cache._uncacheable(request, {"content": '<input name="csrfmiddlewaretoken" value="x">'})
     assert not page_cache._uncacheable(request, {"content": "<p>Standings</p>"})
+
+
+class _FailingCache:
+    """A cache whose Redis is down or hung (django-redis raises ConnectionInterrupted once its timeout expires)."""
+
+    def __init__(self, fail_on: set[str]):
+        self.fail_on = fail_on
+        self.stored: dict = {}
+
+    def _call(self, name: str, *args):
+        if name in self.fail_on:
+            from django_redis.exceptions import ConnectionInterrupted
+
+            raise ConnectionInterrupted(connection=None) from TimeoutError("Timeout reading from socket")
+        return getattr(cache, name)(*args)
+
+    def get(self, *args):
+        return self._call("get", *args)
+
+    def add(self, *args):
+        return self._call("add", *args)
+
+    def set(self, *args):
+        return self._call("set", *args)
+
+    def delete(self, *args):
+        return self._call("delete", *args)
+
+
+@pytest.mark.parametrize("failing", [{"get", "add", "set", "delete"}, {"add"}, {"set", "delete"}])
+def test_a_cache_that_fails_is_logged_and_the_page_rendered_once_without_it(monkeypatch, caplog, failing):
+    """Redis refused or hung (its read timeout expired): the viewer gets the page, rendered once, never an error."""
+    monkeypatch.setattr(page_cache, "cache", _FailingCache(failing))
+    renders = []
+
+    def produce():
+        renders.append(1)
+        return "rendered"
+
+    assert page_cache.cached(page_cache.page_key("failing", 1), (1,), produce) == "rendered"
+    assert renders == [1]
+    assert "page cache unavailable" in caplog.text
+
+
+def test_an_error_of_the_render_is_not_taken_for_the_cache_s(monkeypatch):
+    monkeypatch.setattr(page_cache, "cache", _FailingCache(set()))
+
+    def produce():
+        raise OSError("a template's file is missing")
+
+    with pytest.raises(OSError, match="template"):
+        page_cache.cached(page_cache.page_key("render-error", 1), (1,), produce)

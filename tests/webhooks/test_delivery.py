@@ -134,3 +134,25 @@ def test_an_event_rolled_back_is_never_sent(endpoint, receiver, django_capture_o
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         services.emit(EventType.GAME_FINAL, federation_ids=[endpoint.federation_id], subject="g", data={})
     assert len(callbacks) == 1 and receiver.requests == []  # queued on commit only
+
+
+def test_a_broker_that_fails_to_queue_a_delivery_fails_nothing_and_the_sweep_finds_it(
+    endpoint, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
+    """Redis refused or hung: the event's request goes on (the queuing is a robust on-commit callback, logged); the
+    delivery stays pending for ``requeue_lost_deliveries``."""
+    import datetime
+
+    from django.utils import timezone
+
+    from webhooks import tasks
+
+    def broker_down(delivery_id):
+        raise TimeoutError("Timeout reading from socket")
+
+    monkeypatch.setattr(tasks, "queue_delivery", broker_down)
+    delivery = send(endpoint, django_capture_on_commit_callbacks)
+    assert delivery.status == DeliveryStatus.PENDING and delivery.attempts == 0
+    assert "Timeout reading from socket" in caplog.text
+    later = timezone.now() + datetime.timedelta(minutes=5)
+    assert services.lost_delivery_ids(now=later) == [delivery.pk]
