@@ -1266,10 +1266,20 @@
     return out;
   }
 
+  const drawnActions = {};
+
   function renderTeams() {
     const state = S.answer ? S.answer.state : null;
     for (const side of SIDES) {
-      $(`[data-actions=${side}]`).replaceChildren(...teamButtons(side));
+      // The buttons are drawn again only when they change: a tap is a press and a release on one element, and a
+      // button replaced between the two (a render every few seconds) would lose it.
+      const buttons = teamButtons(side);
+      const drawn = buttons.map((node) => node.outerHTML).join("");
+      const actions = $(`[data-actions=${side}]`);
+      if (drawnActions[side] !== drawn || !actions.firstChild) {
+        actions.replaceChildren(...buttons);
+        drawnActions[side] = drawn;
+      }
       const box = $(`#box-${side}`);
       const entries = state ? state.box[side] : [];
       const runningEntries = entries.filter((e) => e.status === "running");
