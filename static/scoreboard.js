@@ -305,18 +305,22 @@
   };
 
   // A team's name breaks between words only (scoreboard.css): while one of its words is wider than the name's
-  // column, the name steps down a size (classes fit-1 to fit-4), rather than run out of its column.
+  // column, the name steps down a size (classes fit-1 to fit-4), rather than run out of its column. Both names
+  // then take the smaller size: one type for the two teams, and their scores at one height.
   var FIT_STEPS = 4;
+  function fitStep(name, step) {
+    for (var n = 1; n <= FIT_STEPS; n++) name.classList.toggle("fit-" + n, n === step);
+  }
   Board.prototype.fit = function () {
-    this.root.querySelectorAll("[data-team-name]").forEach(function (name) {
+    var names = Array.prototype.slice.call(this.root.querySelectorAll("[data-team-name]"));
+    var steps = names.map(function (name) {
       var step = 0;
-      for (var n = 1; n <= FIT_STEPS; n++) name.classList.remove("fit-" + n);
-      while (step < FIT_STEPS && name.clientWidth && name.scrollWidth > name.clientWidth + 1) {
-        if (step) name.classList.remove("fit-" + step);
-        step += 1;
-        name.classList.add("fit-" + step);
-      }
+      fitStep(name, 0);
+      while (step < FIT_STEPS && name.clientWidth && name.scrollWidth > name.clientWidth + 1) fitStep(name, ++step);
+      return step;
     });
+    var step = Math.max.apply(null, steps.concat([0]));
+    names.forEach(function (name) { fitStep(name, step); });
   };
 
   Board.prototype.tick = function () { // the clock and the penalties' remaining time, every tenth
