@@ -833,6 +833,7 @@
     openDialog(typeName("goal"), [
       teamField(side),
       playerField("player", gettext("Scorer"), roster(side)),
+      numberPad("player"),
       selectField("assist", gettext("Assist (at most one, 5.5.11 C)"), roster(side), {blank: gettext("none")}),
       check("own_goal", gettext("Own goal: the scorer is the attacking player credited (5.5.11 D)")),
       timeField(at),
