@@ -236,6 +236,7 @@
     var board = this;
     ["home", "away"].forEach(function (side) {
       board.set('[data-team-name="' + side + '"]', teams[side].name);
+      board.set('[data-box-name="' + side + '"]', teams[side].name);
       board.set('[data-score="' + side + '"]', state.score[side]);
       board.set('[data-shots="' + side + '"]', teams[side].shots);
       board.set('[data-strength="' + side + '"]', teams[side].goalkeeper_pulled
@@ -299,7 +300,27 @@
         penalties.appendChild(item);
       });
     }
+    this.fit();
     this.tick();
+  };
+
+  // A team's name breaks between words only (scoreboard.css): while one of its words is wider than the name's
+  // column, the name steps down a size (classes fit-1 to fit-4), rather than run out of its column. Both names
+  // then take the smaller size: one type for the two teams, and their scores at one height.
+  var FIT_STEPS = 4;
+  function fitStep(name, step) {
+    for (var n = 1; n <= FIT_STEPS; n++) name.classList.toggle("fit-" + n, n === step);
+  }
+  Board.prototype.fit = function () {
+    var names = Array.prototype.slice.call(this.root.querySelectorAll("[data-team-name]"));
+    var steps = names.map(function (name) {
+      var step = 0;
+      fitStep(name, 0);
+      while (step < FIT_STEPS && name.clientWidth && name.scrollWidth > name.clientWidth + 1) fitStep(name, ++step);
+      return step;
+    });
+    var step = Math.max.apply(null, steps.concat([0]));
+    names.forEach(function (name) { fitStep(name, step); });
   };
 
   Board.prototype.tick = function () { // the clock and the penalties' remaining time, every tenth
@@ -338,6 +359,7 @@
     var first = readJson("board-snapshot");
     if (first) board.show(first.sheet);
     setInterval(function () { board.tick(); }, 100);
+    window.addEventListener("resize", function () { board.fit(); });
     var full = root.querySelector("[data-fullscreen]");
     if (full) {
       full.addEventListener("click", function () {
@@ -384,6 +406,7 @@
     var first = readJson("board-snapshot");
     if (first) showAll(first.games);
     setInterval(function () { Object.keys(boards).forEach(function (id) { boards[id].tick(); }); }, 100);
+    window.addEventListener("resize", function () { Object.keys(boards).forEach(function (id) { boards[id].fit(); }); });
   }
 
   function reloadingPage(root) { // results and standings: a game ended, so read the page again

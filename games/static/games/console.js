@@ -676,6 +676,7 @@
     const elapsed = elapsedNow(model);
     const problem = periodEndProblem(model);
     const note = $("#controls-note");
+    delete note.dataset.kind;
     if (problem) { note.textContent = problem; note.hidden = false; return; }
     note.hidden = true;
     if (elapsed < length && !confirm(interpolate(gettext("The clock shows %(left)s left. End %(period)s now, at %(length)s?"), {left: countdownText(length - elapsed), period: periodName(model.period), length: formatTenths(length)}, true))) return;
@@ -706,6 +707,54 @@
     const field = selectField(name, label, [...extra, ...options], {blank: gettext("Choose…")});
     $("select", field).dataset.label = label;
     return field;
+  }
+
+  // A player's number tapped on large digit buttons (issue 26: a glove, a tablet at the table): each digit chooses the
+  // player of that number in the list (name's field), if the list has one; a third digit starts a new number. The
+  // list stays, for the keyboard, the names and the bench; choosing there shows the number here.
+  function numberPad(name) {
+    const select = () => $(`#f-${name}`);
+    const output = el("output", {id: `pad-${name}`, for: `f-${name}`, "aria-live": "polite"}, "–");
+    const who = el("span", {class: "pad-who"});
+    let typed = "";
+    function show() {
+      const list = select();
+      const option = list && typed ? [...list.options].find((o) => o.value === typed && !o.disabled) : null;
+      if (list) {
+        list.value = option ? typed : "";
+        if (option) list.removeAttribute("aria-invalid");
+      }
+      output.textContent = typed || "–";
+      who.textContent = option ? option.textContent : typed ? interpolate(gettext("#%(n)s is not on the list"), {n: typed}, true) : "";
+      who.classList.toggle("bad", !!typed && !option);
+    }
+    function press(digit) {
+      typed = typed.length >= 2 ? digit : typed + digit;
+      show();
+    }
+    const key = (digit) => el("button", {type: "button", "data-digit": digit, onclick: () => press(digit)}, digit);
+    const pad = el("div", {class: "number-pad", role: "group", "aria-label": gettext("Player number")},
+      el("div", {class: "pad-read"}, output, who),
+      ...["1", "2", "3", "4", "5", "6", "7", "8", "9"].map(key),
+      el("button", {type: "button", class: "pad-clear", onclick: () => { typed = ""; show(); }}, gettext("Clear")),
+      key("0"),
+      el("button", {type: "button", class: "pad-back", "aria-label": gettext("Delete the last digit"), onclick: () => { typed = typed.slice(0, -1); show(); }}, "⌫"));
+    // The keyboard types on the pad too, while one of its buttons has the focus.
+    pad.addEventListener("keydown", (event) => {
+      if (/^[0-9]$/.test(event.key)) { event.preventDefault(); press(event.key); }
+      else if (event.key === "Backspace") { event.preventDefault(); typed = typed.slice(0, -1); show(); }
+    });
+    // A choice in the list (or a new list, the team changed) shows its number.
+    $("#entry-fields").addEventListener("change", function follow(event) {
+      if (!pad.isConnected) { $("#entry-fields").removeEventListener("change", follow); return; }
+      if (event.target.id !== `f-${name}` && event.target.id !== "f-team") return;
+      const value = select() ? select().value : "";
+      typed = /^\d+$/.test(value) ? value : "";
+      output.textContent = typed || "–";
+      who.textContent = value && !typed && select() ? select().selectedOptions[0].textContent : "";
+      who.classList.remove("bad");
+    });
+    return pad;
   }
 
   // The form refuses to send without a choice, and says which field waits for one.
@@ -784,6 +833,7 @@
     openDialog(typeName("goal"), [
       teamField(side),
       playerField("player", gettext("Scorer"), roster(side)),
+      numberPad("player"),
       selectField("assist", gettext("Assist (at most one, 5.5.11 C)"), roster(side), {blank: gettext("none")}),
       check("own_goal", gettext("Own goal: the scorer is the attacking player credited (5.5.11 D)")),
       timeField(at),
@@ -884,6 +934,7 @@
       matches, hidden, chosenText,
       selectField("penalty", gettext("Penalty"), kinds, {value: "minor"}),
       playerField("player", gettext("Player"), roster(side), bench()),
+      numberPad("player"),
       selectField("served_by", gettext("Served by (if not the player)"), roster(side, {goalkeepers: false}), {blank: gettext("the engine's default")}),
       check("delayed", gettext("Signalled: play goes on, assessed at the next stoppage (6.3 B)"), false),
       timeField(at),
@@ -1000,6 +1051,7 @@
     const refused = type === "timeout" ? timeoutRefusal(side) : null;
     if (refused) {
       const note = $("#controls-note");
+      delete note.dataset.kind;
       note.textContent = interpolate(gettext("%(what)s: %(reason)s"), {what: interpolate(gettext("%(what)s: %(team)s"), {what: typeName(type), team: sideName(side)}, true), reason: refused}, true);
       note.hidden = false;
       return;
@@ -1172,10 +1224,13 @@
     startButton.textContent = next ? interpolate(gettext("Start %(period)s"), {period: periodName(next)}, true) : gettext("Start period");
     $("#period-end").hidden = !(status === "in_progress");
     const note = $("#controls-note");
-    if (!note.hidden && !periodEndProblem()) note.hidden = true;  // what kept the period from ending is over
+    // What kept the period from ending is over (a failed resume stays said until a resume succeeds).
+    if (!note.hidden && note.dataset.kind !== "resume" && !periodEndProblem()) note.hidden = true;
     $("#game-end").hidden = !(status === "ended" && !counting().some((e) => e.type === "game_end"));
     $("#clock-toggle").disabled = !(status === "in_progress" || status === "not_started" || status === "intermission");
   }
+
+  const RARE = ["protest", "forfeit"];
 
   function teamButtons(side) {
     const state = S.answer ? S.answer.state : null;
@@ -1197,21 +1252,35 @@
       buttons.push(["forfeit", gettext("Forfeit (8.1)"), () => forfeitDialog(side)]);
     }
     const refused = timeoutRefusal(side);
-    const out = buttons.filter(([type]) => DATA.event_types.includes(type))
+    const made = buttons.filter(([type]) => DATA.event_types.includes(type))
       .map(([type, label, action]) => el("button", {
         type: "button", "data-type": type, "data-side": side, onclick: action,
         disabled: type === "timeout" && !!refused, title: type === "timeout" && refused ? refused : null,
         "aria-describedby": type === "timeout" && refused ? `timeout-refused-${side}` : null,
       }, label));
+    // What is rare and weighs much stands apart, below the daily buttons (issue 26: out of a hurried finger's way).
+    const rare = made.filter((button) => RARE.includes(button.dataset.type));
+    const out = made.filter((button) => !RARE.includes(button.dataset.type));
     // R-71: the time-out not offered says why, next to its button.
     if (refused && DATA.event_types.includes("timeout")) out.push(el("p", {id: `timeout-refused-${side}`, class: "refused-reason small muted", "data-refused": "timeout"}, refused));
+    if (rare.length) out.push(el("div", {class: "rare-actions"}, ...rare));
     return out;
   }
+
+  const drawnActions = {};
 
   function renderTeams() {
     const state = S.answer ? S.answer.state : null;
     for (const side of SIDES) {
-      $(`[data-actions=${side}]`).replaceChildren(...teamButtons(side));
+      // The buttons are drawn again only when they change: a tap is a press and a release on one element, and a
+      // button replaced between the two (a render every few seconds) would lose it.
+      const buttons = teamButtons(side);
+      const drawn = buttons.map((node) => node.outerHTML).join("");
+      const actions = $(`[data-actions=${side}]`);
+      if (drawnActions[side] !== drawn || !actions.firstChild) {
+        actions.replaceChildren(...buttons);
+        drawnActions[side] = drawn;
+      }
       const box = $(`#box-${side}`);
       const entries = state ? state.box[side] : [];
       const runningEntries = entries.filter((e) => e.status === "running");
@@ -1348,12 +1417,32 @@
 
   // --- crash recovery: this device's copy of the sheet dropped, the server's state and log read again ---------
 
+  // Nothing is dropped before the server answered (issue 26: a tap on it offline must not empty the screen): its
+  // state and whole log replace this device's copy in one step; the outbox is never touched.
   async function resumeFromServer() {
+    const note = $("#controls-note");
+    let state;
+    let log;
+    try {
+      await measureOffset();
+      state = await request("GET", DATA.urls.sheet);
+      log = await request("GET", `${DATA.urls.events}?after=0`);
+    } catch (error) {
+      if (!(error instanceof Offline)) throw error;
+    }
+    if (!state || !log || state.status !== 200 || log.status !== 200 || !Array.isArray(log.body) || !state.body || !state.body.state) {
+      note.textContent = gettext("The server did not answer: this device keeps its copy of the sheet. Try again when the network is back.");
+      note.dataset.kind = "resume";
+      note.hidden = false;
+      return;
+    }
+    if (note.dataset.kind === "resume") { note.hidden = true; delete note.dataset.kind; }
     S.answer = null;
-    S.serverLog = [];
-    await db.setMeta(`serverlog:${GAME}`, []);
-    await measureOffset();
-    await refreshFromServer();
+    setAnswer(state.body);
+    S.serverLog = [...log.body].sort((a, b) => a.sequence - b.sequence);
+    render();
+    await db.setMeta(`answer:${GAME}`, {answer: S.answer, at: S.answerAt});
+    await db.setMeta(`serverlog:${GAME}`, S.serverLog);
     drain();
   }
 
