@@ -103,6 +103,11 @@ class ProtestSerializer(ModelSerializer):
     fee_received = MoneyAmountField(help_text="Null: not received.")
     fee_received_currency = MoneyCurrencyField(source="fee_received")
     deadlines = ProtestDeadlineSerializer(many=True, read_only=True)
+    incident = serializers.CharField(
+        source="shown_incident",
+        read_only=True,
+        help_text="The incident as the game's records hold it, in the language of Accept-Language.",
+    )
 
     class Meta:
         model = Protest

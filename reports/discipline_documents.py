@@ -165,7 +165,7 @@ def protest_decision_data(protest: Protest) -> dict[str, Any]:
         "game": _game(game, zone),
         "protest": {
             "kind": protest.get_kind_display(),
-            "incident": protest.incident,
+            "incident": protest.shown_incident,
             "filed_at": _local(protest.filed_at, zone),
             "filed_by": str(protest.filed_by),
         },
@@ -299,7 +299,7 @@ def case_decision_data(case: Case) -> dict[str, Any]:
                 "team": protest.entry.name,
                 "game": protest.game.number,
                 "kind": protest.get_kind_display(),
-                "incident": protest.incident,
+                "incident": protest.shown_incident,
                 "status": protest.get_status_display(),
             }
             for protest in case.protests.select_related("entry", "game").order_by("pk")
