@@ -10,7 +10,8 @@ every language.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 
 class Text(str):
@@ -102,9 +103,7 @@ def from_data(data: object) -> object:
     if not isinstance(data, dict) or "msgid" not in data:
         return data
     args = {name: from_data(value) for name, value in (data.get("args") or {}).items()}
-    return Text.made(
-        str(data["msgid"]), args, context=str(data.get("context") or ""), braced=bool(data.get("braced"))
-    )
+    return Text.made(str(data["msgid"]), args, context=str(data.get("context") or ""), braced=bool(data.get("braced")))
 
 
 _ = Text
@@ -113,7 +112,7 @@ _ = Text
 # --- Reading English back (issue 26's data migrations) ----------------------------------------------------------
 
 
-def read_back(english: str, patterns: list[dict]) -> Text | None:
+def read_back(english: str, patterns: list[dict[str, Any]]) -> Text | None:
     """The ``Text`` whose English is ``english``, found among ``patterns`` (None when none reads it back).
 
     A pattern is ``{"msgid": ..., "context": ..., "braced": ..., "args": {name: [patterns]}}``: a value named
@@ -126,7 +125,7 @@ def read_back(english: str, patterns: list[dict]) -> Text | None:
     return None
 
 
-def _read_one(english: str, pattern: dict) -> Text | None:
+def _read_one(english: str, pattern: dict[str, Any]) -> Text | None:
     """The best reading of ``english`` by ``pattern``: of the ways to split it into the message's values, the one
     whose values read back by their own patterns the most."""
     msgid, braced = pattern["msgid"], pattern.get("braced", True)
@@ -155,7 +154,7 @@ def _read_one(english: str, pattern: dict) -> Text | None:
     return text if text == english else None
 
 
-def _splits(english: str, literals: list[str]):
+def _splits(english: str, literals: list[str]) -> Iterator[list[str]]:
     """Every way ``english`` is ``literals[0] v1 literals[1] v2 ... literals[-1]`` with non-empty values."""
     head, rest = literals[0], literals[1:]
     if not english.startswith(head):

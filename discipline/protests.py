@@ -24,17 +24,16 @@ from django.db.models import DateTimeField, ExpressionWrapper
 from django.db.models.functions import Now
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_noop
 from djmoney.money import Money
 
 from accounts.models import User
+from common.text import Text, said, said_in
 from federation.files import check_scan_upload
 from games import labels
 from games.models import GameProtestMark, LineupPlayer, SheetEvent
 from games.selectors import on_rink_protests, protest_marks
 from games.sheet import decided_at as sheet_decided_at
-from common.text import Text, said, said_in
 from portal.i18n import in_every_language, storable, untranslated
 from portal.services import audited_create, audited_save, check_transition
 from tournaments.facts import championship_ruleset
@@ -803,7 +802,9 @@ def deadline_expire(deadline_id: int, *, now: datetime.datetime | None = None) -
         told = said(
             "Rule {article}: {what} missing at the deadline, {due}.",
             article=deadline.article,
-            what=_and([{"fee": said("the fee (R-52)"), "statement": said("the written statement")}[m] for m in missing]),
+            what=_and(
+                [{"fee": said("the fee (R-52)"), "statement": said("the written statement")}[m] for m in missing]
+            ),
             due=venue_stamp(deadline.due_at, protest.game),
         )
         _notify(protest, "lapsed", said_in("protest notification", "lapsed"), told, now=stamp)

@@ -24,10 +24,10 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import Role, RoleAssignment, User
 from accounts.roles import has_role, is_international_staff, is_superuser, staff_federation_ids
+from common.text import Text, said, said_in
 from discipline import hooks
 from discipline import suspension_rules as sr
 from discipline.models import GameConsequence, ServedGame, Suspension, SuspensionKind, SuspensionStatus
-from common.text import Text, said, said_in
 from portal.i18n import storable, untranslated
 from portal.services import audited_save
 from tournaments.models import Championship, Game, GameStatus, RosterEntry, TeamEntry, TeamOfficial
@@ -271,9 +271,7 @@ def terms_said(suspension: Suspension) -> Text:
     """``Suspension.describe`` as a message said in the reader's language: "Rule 8.2 A: suspended (provisional)
     for 1 game(s), 0 served"."""
     if suspension.kind == SuspensionKind.GAMES:
-        what = said(
-            "{games} game(s), {served} served", games=suspension.games_required, served=suspension.games_served
-        )
+        what = said("{games} game(s), {served} served", games=suspension.games_required, served=suspension.games_served)
     elif suspension.kind == SuspensionKind.PERIOD:
         what = said("until {moment} UTC", moment=f"{suspension.ends_at:%Y-%m-%d %H:%M}")
     else:

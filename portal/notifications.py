@@ -115,7 +115,10 @@ def email_notification(notification_id: int, *, now: datetime.datetime | None = 
         notification.email_attempts += 1
         try:
             with translation.override(language_of(notification.user)):
-                subject, text = stored(notification.subject_message, notification.subject)[:300], _email_body(notification)
+                subject, text = (
+                    stored(notification.subject_message, notification.subject)[:300],
+                    _email_body(notification),
+                )
             EmailMessage(
                 subject,
                 text,

@@ -9,7 +9,10 @@ from common.text import read_back, to_data
 # The messages as they were when this migration was written (frozen here).
 PROVISIONAL_REASONS = [
     {"msgid": "Rule 8.2 C: held or struck an official, the rest of the tournament", "braced": False},
-    {"msgid": "Rule 7.1: match penalty, the rest of the tournament until the discipline committee decides", "braced": False},
+    {
+        "msgid": "Rule 7.1: match penalty, the rest of the tournament until the discipline committee decides",
+        "braced": False,
+    },
     {"msgid": "Rule 8.2 A: major and game misconduct, the next game the team plays", "braced": False},
 ]
 # An on-rink protest's incident ("On-rink protest by France, P1 3:00"). The sheet's entries and the marks made

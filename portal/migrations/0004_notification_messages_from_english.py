@@ -72,7 +72,10 @@ _TERMS = [
 ]
 _PROVISIONAL_REASONS = [
     {"msgid": "Rule 8.2 C: held or struck an official, the rest of the tournament", "braced": False},
-    {"msgid": "Rule 7.1: match penalty, the rest of the tournament until the discipline committee decides", "braced": False},
+    {
+        "msgid": "Rule 7.1: match penalty, the rest of the tournament until the discipline committee decides",
+        "braced": False,
+    },
     {"msgid": "Rule 8.2 A: major and game misconduct, the next game the team plays", "braced": False},
 ]
 BODIES = [

@@ -1,8 +1,7 @@
 from django import template
 
-from portal.i18n import catalogue_url
+from portal.i18n import catalogue_url, stored
 from portal.i18n import say as say_text
-from portal.i18n import stored
 
 register = template.Library()
 

@@ -4,9 +4,9 @@ unchanged. The rows store the messages (and the English text); they are said in 
 
 from __future__ import annotations
 
-import pytest
 from types import SimpleNamespace
 
+import pytest
 from django.core import mail
 from django.utils import translation
 from djmoney.money import Money
