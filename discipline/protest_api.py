@@ -80,6 +80,9 @@ class ProtestTransitionSerializer(ModelSerializer):
     by = serializers.CharField(
         source="by.username", read_only=True, allow_null=True, help_text="Null: the system, at a deadline."
     )
+    reason = serializers.CharField(
+        source="shown_reason", read_only=True, help_text="The portal's reasons in the language of Accept-Language."
+    )
 
     class Meta:
         model = ProtestTransition

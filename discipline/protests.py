@@ -363,11 +363,20 @@ def tell_teams(protest: Protest, occasion: str, subject, body, *, now=None) -> N
 
 
 def _transition(protest: Protest, to: str, *, by: User | None, now, reason: str = "", article: str = "9.1") -> str:
-    """Move ``protest`` (locked) to ``to``, with its transition row; return the status it had."""
+    """Move ``protest`` (locked) to ``to``, with its transition row; return the status it had. A ``reason`` the
+    portal wrote (a ``Text``) is stored as its message too (issue 26); a person's is kept as written."""
     before = protest.status
     check_transition(TRANSITIONS, before, to, subject="A protest", article=f"Rule {article}")
     protest.status = to
-    ProtestTransition.objects.create(protest=protest, from_status=before, to_status=to, by=by, at=now, reason=reason)
+    ProtestTransition.objects.create(
+        protest=protest,
+        from_status=before,
+        to_status=to,
+        by=by,
+        at=now,
+        reason=reason,
+        reason_message=storable(reason),
+    )
     return before
 
 
@@ -790,15 +799,6 @@ def deadline_expire(deadline_id: int, *, now: datetime.datetime | None = None) -
             deadline.status, deadline.closed_at = DeadlineStatus.MET, stamp
             deadline.save(update_fields=["status", "closed_at"])
             return "met"
-        what = " and ".join({"fee": "the fee (R-52)", "statement": "the written statement"}[m] for m in missing)
-        reason = (
-            f"Rule {deadline.article}: {what} missing at the deadline, {venue_stamp(deadline.due_at, protest.game)}."
-        )
-        _transition(protest, S.LAPSED, by=None, now=stamp, reason=reason, article=deadline.article)
-        audited_save(protest, None)
-        deadline.status, deadline.closed_at = DeadlineStatus.LAPSED, stamp
-        deadline.save(update_fields=["status", "closed_at"])
-        _close_deadlines(protest, kinds=[DeadlineKind.ANSWER], status=DeadlineStatus.CANCELLED, now=stamp)
         told = said(
             "Rule {article}: {what} missing at the deadline, {due}.",
             article=deadline.article,
@@ -807,6 +807,11 @@ def deadline_expire(deadline_id: int, *, now: datetime.datetime | None = None) -
             ),
             due=venue_stamp(deadline.due_at, protest.game),
         )
+        _transition(protest, S.LAPSED, by=None, now=stamp, reason=told, article=deadline.article)
+        audited_save(protest, None)
+        deadline.status, deadline.closed_at = DeadlineStatus.LAPSED, stamp
+        deadline.save(update_fields=["status", "closed_at"])
+        _close_deadlines(protest, kinds=[DeadlineKind.ANSWER], status=DeadlineStatus.CANCELLED, now=stamp)
         _notify(protest, "lapsed", said_in("protest notification", "lapsed"), told, now=stamp)
         return "lapsed"
 

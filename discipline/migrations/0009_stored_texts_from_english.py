@@ -1,4 +1,4 @@
-"""Issue 26: the provisional suspensions' reasons and the protests' incidents stored in English before are read
+"""Issue 26: the provisional suspensions' reasons, the protests' incidents and their lapses' reasons stored in English before are read
 back into their messages, so each reader reads them in their language. A row that is not one of the known English
 texts (the committee's reasons, an incident written in another language) keeps its text and is shown as it is."""
 
@@ -18,6 +18,10 @@ PROVISIONAL_REASONS = [
 # An on-rink protest's incident ("On-rink protest by France, P1 3:00"). The sheet's entries and the marks made
 # before the start are told by longer labels, kept as they are.
 INCIDENTS = [{"msgid": "On-rink protest by %(team)s, %(clock)s", "braced": False}]
+# A lapse's reason on its transition (9.1, R-51).
+_MISSING = [{"msgid": "the fee (R-52)"}, {"msgid": "the written statement"}]
+_MISSING += [{"msgid": "{first} and {second}", "args": {"first": _MISSING, "second": _MISSING}}]
+LAPSES = [{"msgid": "Rule {article}: {what} missing at the deadline, {due}.", "args": {"what": _MISSING}}]
 
 
 def read_texts_back(apps, schema_editor):
@@ -31,6 +35,12 @@ def read_texts_back(apps, schema_editor):
         found = read_back(row.incident, INCIDENTS)
         if found is not None:
             Protest.objects.filter(pk=row.pk).update(incident_message=to_data(found))
+    ProtestTransition = apps.get_model("discipline", "ProtestTransition")
+    lapses = ProtestTransition.objects.filter(reason_message__isnull=True, to_status="lapsed").exclude(reason="")
+    for row in lapses.iterator(chunk_size=500):
+        found = read_back(row.reason, LAPSES)
+        if found is not None:
+            ProtestTransition.objects.filter(pk=row.pk).update(reason_message=to_data(found))
 
 
 class Migration(migrations.Migration):

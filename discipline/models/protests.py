@@ -129,12 +129,21 @@ class ProtestTransition(models.Model):
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField()
     reason = models.TextField(blank=True)
+    # Issue 26: a reason the portal wrote (a lapse's) as its message, said in the reader's language
+    # (``shown_reason``); a person's reason is kept as written (empty here).
+    reason_message = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["protest", "at", "pk"]
 
     def __str__(self):
         return f"{self.protest}: {self.from_status or '-'} -> {self.to_status}"
+
+    @property
+    def shown_reason(self) -> str:
+        from portal.i18n import stored
+
+        return stored(self.reason_message, self.reason)
 
 
 def attachment_path(instance: ProtestAttachment, filename: str) -> str:

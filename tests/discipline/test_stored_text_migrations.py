@@ -11,7 +11,7 @@ import pytest
 from django.apps import apps
 from django.utils import timezone, translation
 
-from discipline.models import Protest, Suspension
+from discipline.models import Protest, ProtestTransition, Suspension
 from portal.models import Notification
 from tests.discipline.protest_helpers import stored_protest
 from tests.discipline.test_suspensions import receive
@@ -89,6 +89,11 @@ def test_provisional_reasons_and_on_rink_incidents_are_read_back(offence):
     manager = UserFactory()
     protest = stored_protest(game, game.home, manager, at=game.start_at + datetime.timedelta(hours=1))
     Protest.objects.filter(pk=protest.pk).update(incident=f"On-rink protest by {game.home}, P1 3:00")
+    lapse = ProtestTransition.objects.create(
+        protest=protest, from_status="filed", to_status="lapsed", at=timezone.now(),
+        reason="Rule 9.1 A, D: the fee (R-52) and the written statement missing at the deadline, Sat 3 Jul 2027, "
+        "13:30:00 CEST.",
+    )  # fmt: skip
     other = stored_protest(game, game.away, manager, at=game.start_at + datetime.timedelta(hours=1))
     Protest.objects.filter(pk=other.pk).update(incident="Goal by Spain, P1 12:29 (#8 FAVRE)")
 
@@ -98,6 +103,7 @@ def test_provisional_reasons_and_on_rink_incidents_are_read_back(offence):
     decided.refresh_from_db()
     protest.refresh_from_db()
     other.refresh_from_db()
+    lapse.refresh_from_db()
     assert provisional.reasons_message == {
         "msgid": "Rule 8.2 A: major and game misconduct, the next game the team plays",
         "args": {},
@@ -108,3 +114,8 @@ def test_provisional_reasons_and_on_rink_incidents_are_read_back(offence):
         assert decided.shown_reasons == "A deliberate kick."
         assert other.shown_incident == "Goal by Spain, P1 12:29 (#8 FAVRE)"
         assert protest.shown_incident == f"Protesta en pista de {game.home}, P1 3:00"
+    with translation.override("fr"):
+        assert lapse.shown_reason == (
+            "Règle 9.1 A, D : le droit de réclamation (R-52) et la déclaration écrite manquant(e) à l'échéance, "
+            "Sat 3 Jul 2027, 13:30:00 CEST."
+        )
