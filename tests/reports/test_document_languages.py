@@ -30,6 +30,16 @@ ENGLISH = [
     "data version",
     "Dear team manager",
     "The English text is authoritative.",
+    # The documents' data said in the reader's language (issue 26): the letters' and the report's own words.
+    "in regulation time",
+    "Result entered by staff",
+    "final and signed",
+    "more games to serve",
+    "more game to serve",
+    "This decision may be appealed",
+    "No appeal deadline is set",
+    "in force; last change",
+    "(venue time)",
 ]
 
 
