@@ -21,6 +21,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
 from portal.services import audited_create
@@ -77,7 +78,7 @@ def invite(
     target_kind: str = "",
     target_id: int | None = None,
     duty: str = "",
-    duty_label: str = "",
+    duty_label: str | Promise = "",
     now: datetime.datetime | None = None,
 ) -> Invitation:
     """Store an invitation and send its link by e-mail; the link is valid ``INVITATION_DAYS`` days, once."""
@@ -106,7 +107,7 @@ def invite(
     return invitation
 
 
-def _send(invitation: Invitation, token: str, *, duty_label: str) -> None:
+def _send(invitation: Invitation, token: str, *, duty_label: str | Promise) -> None:
     link = settings.PORTAL_BASE_URL.rstrip("/") + reverse("accounts:invitation", args=[token])
     inviter = invitation.invited_by
     with translation.override(language_for(invitation.email, inviter)):
@@ -114,7 +115,7 @@ def _send(invitation: Invitation, token: str, *, duty_label: str) -> None:
             "invitation": invitation,
             "inviter": inviter.get_full_name() or inviter.username,
             "role": invitation.get_role_display(),
-            "duty": duty_label,
+            "duty": str(duty_label),  # a lazy label is said in the invitee's language
             "target": target_label(invitation),
             "link": link,
             "days": INVITATION_DAYS,

@@ -102,6 +102,14 @@ class ProtestAdmin(DisciplineAdmin):
     def visible_to(self, user):
         return access.protests_visible_to(user)
 
+    def get_readonly_fields(self, request, obj=None):
+        return [*super().get_readonly_fields(request, obj), "incident_said"]
+
+    @admin.display(description="Incident (in your language)")
+    def incident_said(self, obj):
+        """Issue 26: the stored incident said in the admin's language (``incident`` keeps the English)."""
+        return obj.shown_incident if obj else "–"
+
 
 @admin.register(ProtestTransition)
 class ProtestTransitionAdmin(ProtestRecordAdmin):
@@ -275,6 +283,14 @@ class SuspensionAdmin(DisciplineAdmin):
     @admin.display(description="Games served")
     def games_served(self, obj):
         return obj.games_served
+
+    def get_readonly_fields(self, request, obj=None):
+        return [*super().get_readonly_fields(request, obj), "reasons_said"]
+
+    @admin.display(description="Reasons (in your language)")
+    def reasons_said(self, obj):
+        """Issue 26: the reasons the portal wrote said in the admin's language; the committee's as written."""
+        return obj.shown_reasons if obj else "–"
 
 
 @admin.register(ServedGame)

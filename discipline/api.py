@@ -96,6 +96,11 @@ class ConfidentialReportInput(serializers.Serializer):
 class SuspensionSerializer(serializers.ModelSerializer):
     description = serializers.CharField(source="describe", read_only=True)
     games_served = IntegerField(read_only=True)
+    reasons = serializers.CharField(
+        source="shown_reasons",
+        read_only=True,
+        help_text="The reasons; the portal's own words in the language of Accept-Language, the committee's as written.",
+    )
 
     class Meta:
         model = Suspension

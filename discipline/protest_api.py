@@ -80,6 +80,9 @@ class ProtestTransitionSerializer(ModelSerializer):
     by = serializers.CharField(
         source="by.username", read_only=True, allow_null=True, help_text="Null: the system, at a deadline."
     )
+    reason = serializers.CharField(
+        source="shown_reason", read_only=True, help_text="The portal's reasons in the language of Accept-Language."
+    )
 
     class Meta:
         model = ProtestTransition
@@ -103,6 +106,11 @@ class ProtestSerializer(ModelSerializer):
     fee_received = MoneyAmountField(help_text="Null: not received.")
     fee_received_currency = MoneyCurrencyField(source="fee_received")
     deadlines = ProtestDeadlineSerializer(many=True, read_only=True)
+    incident = serializers.CharField(
+        source="shown_incident",
+        read_only=True,
+        help_text="The incident as the game's records hold it, in the language of Accept-Language.",
+    )
 
     class Meta:
         model = Protest

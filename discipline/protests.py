@@ -24,17 +24,17 @@ from django.db.models import DateTimeField, ExpressionWrapper
 from django.db.models.functions import Now
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.functional import lazy
-from django.utils.text import format_lazy
-from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, gettext_noop
 from djmoney.money import Money
 
 from accounts.models import User
+from common.text import Text, said, said_in
 from federation.files import check_scan_upload
 from games import labels
 from games.models import GameProtestMark, LineupPlayer, SheetEvent
 from games.selectors import on_rink_protests, protest_marks
 from games.sheet import decided_at as sheet_decided_at
+from portal.i18n import in_every_language, storable, untranslated
 from portal.services import audited_create, audited_save, check_transition
 from tournaments.facts import championship_ruleset
 from tournaments.models import Game, RosterEntry, TeamEntry
@@ -117,8 +117,9 @@ def _mark_incidents(game: Game) -> list[Incident]:
         Incident(
             ProtestKind.ADMINISTRATIVE,
             f"mark:{mark.pk}",
-            f"Made before the start by {mark.entry}: {mark.get_subject_display()}"
-            + (f" ({mark.details})" if mark.details else ""),
+            gettext("Made before the start by %(team)s: %(subject)s")
+            % {"team": mark.entry, "subject": mark.get_subject_display()}
+            + (f" ({mark.details})" if mark.details else ""),  # the captain's words, as written
             end,
             mark.entry_id,
             mark_id=mark.pk,
@@ -331,15 +332,15 @@ def protest_url(protest: Protest) -> str:
     return reverse("discipline:protest-detail", args=[protest.pk])
 
 
-# The notifications are lazy texts, written for each person in their language (issue 12, ``portal.notifications``).
-_lowered = lazy(lambda text: str(text).lower(), str)
+# The notifications are stored messages (``common.text.said``), said in each reader's language where they are
+# shown (issue 26, ``portal.notifications``); a team's own words (its answer) are stored as written.
 
 
-def _and(parts: Sequence) -> object:
-    """``a``, ``a and b``, ``a and b and c`` in the reader's language (lazy)."""
+def _and(parts: Sequence) -> Text:
+    """``a``, ``a and b``, ``a and b and c``, said in the reader's language."""
     joined = parts[0]
     for part in parts[1:]:
-        joined = format_lazy(gettext_lazy("{first} and {second}"), first=joined, second=part)
+        joined = said("{first} and {second}", first=joined, second=part)
     return joined
 
 
@@ -349,9 +350,7 @@ def _notify(protest: Protest, occasion: str, subject, body, *, users=None, now=N
     notify(
         users=_teams_managers(protest) if users is None else users,
         key=f"protest:{protest.pk}:{occasion}",
-        subject=format_lazy(
-            gettext_lazy("Protest #{number}, {game}: {what}"), number=protest.pk, game=str(protest.game), what=subject
-        ),
+        subject=said("Protest #{number}, {game}: {what}", number=protest.pk, game=str(protest.game), what=subject),
         body=body,
         url=protest_url(protest),
         now=now,
@@ -364,11 +363,20 @@ def tell_teams(protest: Protest, occasion: str, subject, body, *, now=None) -> N
 
 
 def _transition(protest: Protest, to: str, *, by: User | None, now, reason: str = "", article: str = "9.1") -> str:
-    """Move ``protest`` (locked) to ``to``, with its transition row; return the status it had."""
+    """Move ``protest`` (locked) to ``to``, with its transition row; return the status it had. A ``reason`` the
+    portal wrote (a ``Text``) is stored as its message too (issue 26); a person's is kept as written."""
     before = protest.status
     check_transition(TRANSITIONS, before, to, subject="A protest", article=f"Rule {article}")
     protest.status = to
-    ProtestTransition.objects.create(protest=protest, from_status=before, to_status=to, by=by, at=now, reason=reason)
+    ProtestTransition.objects.create(
+        protest=protest,
+        from_status=before,
+        to_status=to,
+        by=by,
+        at=now,
+        reason=reason,
+        reason_message=storable(reason),
+    )
     return before
 
 
@@ -427,6 +435,8 @@ def protest_file(
     with transaction.atomic():
         game = Game.objects.select_for_update(of=("self",)).select_related("championship__venue").get(pk=game.pk)
         found = find_incident(game, kind, incident, entry)
+        # The incident as the records hold it, in every language: each reader reads it in theirs (issue 26).
+        incident_text = in_every_language(lambda: find_incident(game, kind, incident, entry).label)
         spec = filing_deadline(kind, found, rules)
         check_filing_in_time(spec, now=now, tz=game.championship.venue.zone)
         same = Protest.objects.filter(game=game, entry=entry, kind=kind).exclude(
@@ -448,7 +458,8 @@ def protest_file(
             entry=entry,
             protest_mark=GameProtestMark.objects.get(pk=found.mark_id) if found.mark_id else None,
             incident_event_id=found.event_id,
-            incident=found.label[:300],
+            incident=incident_text[:300],
+            incident_message=storable(incident_text),
             incident_at=spec.anchor,
             statement=statement,
             filed_by=by,
@@ -470,32 +481,29 @@ def protest_file(
         _store_attachments(protest, checked, by, now)
         _meet_protest_deadline_if_complete(protest, now)
         tz = game.championship.venue.zone
-        fee_text = (
-            format_lazy(gettext_lazy("The fee of {fee} is due by then (R-52)."), fee=fee)
-            if fee
-            else gettext_lazy("No fee is due (9.1 C).")
-        )
+        fee_text = said("The fee of {fee} is due by then (R-52).", fee=fee) if fee else said("No fee is due (9.1 C).")
         _notify(
             protest,
             "filed",
-            format_lazy(gettext_lazy("filed by {team}"), team=str(entry)),
-            format_lazy(
-                "{}\n{} {}\n{}",
-                format_lazy(
-                    gettext_lazy("{team} protests ({kind}): {incident}."),
-                    team=str(entry),
-                    kind=ProtestKind(protest.kind).label,
-                    incident=protest.incident,
-                ),
-                format_lazy(
-                    gettext_lazy("The written protest is due by {due} (Rule {article})."),
-                    due=spec.describe(tz),
-                    article=spec.article,
-                ),
-                fee_text,
-                format_lazy(
-                    gettext_lazy("The opposing team may answer in writing until {due}."), due=answer.describe(tz)
-                ),
+            said("filed by {team}", team=str(entry)),
+            Text.made(
+                "{protest}\n{due} {fee}\n{answer}",
+                {
+                    "protest": said(
+                        "{team} protests ({kind}): {incident}.",
+                        team=str(entry),
+                        kind=untranslated(ProtestKind(protest.kind).label),
+                        incident=incident_text,
+                    ),
+                    "due": said(
+                        "The written protest is due by {due} (Rule {article}).",
+                        due=spec.describe(tz),
+                        article=spec.article,
+                    ),
+                    "fee": fee_text,
+                    "answer": said("The opposing team may answer in writing until {due}.", due=answer.describe(tz)),
+                },
+                braced=True,
             ),
             now=now,
         )
@@ -575,11 +583,11 @@ def protest_record_fee(
         _notify(
             protest,
             "fee",
-            pgettext_lazy("protest notification", "fee received"),
-            format_lazy(
-                gettext_lazy("The protest fee of {amount} ({method}) was received (R-52)."),
-                amount=amount,
-                method=_lowered(FeeMethod(method).label),
+            said_in("protest notification", "fee received"),
+            said(
+                "The protest fee of {amount} ({method}) was received (R-52).",
+                amount=str(amount),
+                method=untranslated(FeeMethod(method).label),
             ),
             users=_entry_managers(protest.entry),
             now=now,
@@ -608,8 +616,8 @@ def protest_start_review(
         _notify(
             protest,
             "under_review",
-            pgettext_lazy("protest notification", "under review"),
-            gettext_lazy("The discipline committee is reviewing the protest."),
+            said_in("protest notification", "under review"),
+            said("The discipline committee is reviewing the protest."),
             now=now,
         )
     return protest
@@ -617,12 +625,12 @@ def protest_start_review(
 
 # A decision as the teams are told it (9.1 A, R-52): the subject, the sentence, the fee's outcome.
 _DECIDED = {
-    S.UPHELD: (pgettext_lazy("protest notification", "upheld"), gettext_lazy("The protest is upheld: {reason}")),
-    S.REJECTED: (pgettext_lazy("protest notification", "rejected"), gettext_lazy("The protest is rejected: {reason}")),
+    S.UPHELD: (said_in("protest notification", "upheld"), gettext_noop("The protest is upheld: {reason}")),
+    S.REJECTED: (said_in("protest notification", "rejected"), gettext_noop("The protest is rejected: {reason}")),
 }
 _FEE_OUTCOME_TOLD = {
-    FeeOutcome.RETURNED: gettext_lazy("The fee is returned (9.1 A, R-52)."),
-    FeeOutcome.FORFEITED: gettext_lazy("The fee is forfeited (9.1 A, R-52)."),
+    FeeOutcome.RETURNED: said("The fee is returned (9.1 A, R-52)."),
+    FeeOutcome.FORFEITED: said("The fee is forfeited (9.1 A, R-52)."),
 }
 
 
@@ -644,9 +652,9 @@ def _decide(protest, *, by, to, outcome, reason, now) -> Protest:
             protest, kinds=[DeadlineKind.PROTEST, DeadlineKind.ANSWER], status=DeadlineStatus.CANCELLED, now=now
         )
         subject, sentence = _DECIDED[to]
-        body = format_lazy(sentence, reason=reason)
+        body = said(sentence, reason=reason)  # the committee's reasons: its own words, never translated
         if protest.fee_due is not None:
-            body = format_lazy("{} {}", body, _FEE_OUTCOME_TOLD[outcome])
+            body = Text.made("{decision} {fee}", {"decision": body, "fee": _FEE_OUTCOME_TOLD[outcome]}, braced=True)
         _notify(protest, to, subject, body, now=now)
         hooks.protest_decided(protest_id=protest.pk)  # answered by webhooks, after the commit
     return protest
@@ -678,8 +686,8 @@ def protest_withdraw(*, by: User, protest: Protest, reason: str = "", now: datet
         _notify(
             protest,
             "withdrawn",
-            pgettext_lazy("protest notification", "withdrawn"),
-            format_lazy(gettext_lazy("{team} withdrew the protest."), team=str(protest.entry)),
+            said_in("protest notification", "withdrawn"),
+            said("{team} withdrew the protest.", team=str(protest.entry)),
             now=now,
         )
     return protest
@@ -711,8 +719,8 @@ def protest_answer(
         audited_save(protest, by)
         _store_attachments(protest, checked, by, now)
         _close_deadlines(protest, kinds=[DeadlineKind.ANSWER], status=DeadlineStatus.MET, now=now)
-        answered = format_lazy(gettext_lazy("answered by {team}"), team=str(protest.opponent))
-        _notify(protest, "answered", answered, answer[:2000], now=now)
+        answered = said("answered by {team}", team=str(protest.opponent))
+        _notify(protest, "answered", answered, answer[:2000], now=now)  # the team's own words, as written
     return protest
 
 
@@ -791,27 +799,20 @@ def deadline_expire(deadline_id: int, *, now: datetime.datetime | None = None) -
             deadline.status, deadline.closed_at = DeadlineStatus.MET, stamp
             deadline.save(update_fields=["status", "closed_at"])
             return "met"
-        what = " and ".join({"fee": "the fee (R-52)", "statement": "the written statement"}[m] for m in missing)
-        reason = (
-            f"Rule {deadline.article}: {what} missing at the deadline, {venue_stamp(deadline.due_at, protest.game)}."
+        told = said(
+            "Rule {article}: {what} missing at the deadline, {due}.",
+            article=deadline.article,
+            what=_and(
+                [{"fee": said("the fee (R-52)"), "statement": said("the written statement")}[m] for m in missing]
+            ),
+            due=venue_stamp(deadline.due_at, protest.game),
         )
-        _transition(protest, S.LAPSED, by=None, now=stamp, reason=reason, article=deadline.article)
+        _transition(protest, S.LAPSED, by=None, now=stamp, reason=told, article=deadline.article)
         audited_save(protest, None)
         deadline.status, deadline.closed_at = DeadlineStatus.LAPSED, stamp
         deadline.save(update_fields=["status", "closed_at"])
         _close_deadlines(protest, kinds=[DeadlineKind.ANSWER], status=DeadlineStatus.CANCELLED, now=stamp)
-        told = format_lazy(
-            gettext_lazy("Rule {article}: {what} missing at the deadline, {due}."),
-            article=deadline.article,
-            what=_and(
-                [
-                    {"fee": gettext_lazy("the fee (R-52)"), "statement": gettext_lazy("the written statement")}[m]
-                    for m in missing
-                ]
-            ),
-            due=venue_stamp(deadline.due_at, protest.game),
-        )
-        _notify(protest, "lapsed", pgettext_lazy("protest notification", "lapsed"), told, now=stamp)
+        _notify(protest, "lapsed", said_in("protest notification", "lapsed"), told, now=stamp)
         return "lapsed"
 
 
@@ -834,12 +835,12 @@ def deadline_remind(deadline_id: int, *, now: datetime.datetime | None = None) -
             if not missing:
                 return "not needed"
             pieces = {
-                "fee": format_lazy(gettext_lazy("the fee of {fee}"), fee=protest.fee_due),
-                "statement": gettext_lazy("the statement"),
+                "fee": said("the fee of {fee}", fee=str(protest.fee_due)),
+                "statement": said("the statement"),
             }
             users = _entry_managers(protest.entry)
-            body = format_lazy(
-                gettext_lazy("Rule {article}: {what} must be in by {due}, or the protest lapses."),
+            body = said(
+                "Rule {article}: {what} must be in by {due}, or the protest lapses.",
                 article=deadline.article,
                 what=_and([pieces[m] for m in missing]),
                 due=due,
@@ -848,7 +849,7 @@ def deadline_remind(deadline_id: int, *, now: datetime.datetime | None = None) -
             if protest.answered_at is not None or protest.status not in (S.FILED, S.UNDER_REVIEW):
                 return "not needed"
             users = _entry_managers(protest.opponent)
-            body = format_lazy(gettext_lazy("Your team may answer the protest in writing until {due}."), due=due)
-        reminder = pgettext_lazy("protest notification", "reminder")
+            body = said("Your team may answer the protest in writing until {due}.", due=due)
+        reminder = said_in("protest notification", "reminder")
         _notify(protest, f"reminder:{deadline.kind}", reminder, body, users=users, now=stamp)
         return "reminded"

@@ -17,6 +17,8 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
+from common.text import Text, _
+
 # Suspension kinds (``discipline.models.SuspensionKind`` stores these values).
 GAMES = "games"
 PERIOD = "period"
@@ -34,7 +36,7 @@ class ProvisionalTerms:
     kind: str
     games: int | None
     article: str
-    description: str
+    description: Text
 
 
 def provisional_terms(*, kind: str, article: str, infraction: str) -> ProvisionalTerms | None:
@@ -46,18 +48,18 @@ def provisional_terms(*, kind: str, article: str, infraction: str) -> Provisiona
     """
     if infraction in STRIKING_AN_OFFICIAL:
         return ProvisionalTerms(
-            REST_OF_TOURNAMENT, None, "8.2 C", "Rule 8.2 C: held or struck an official, the rest of the tournament"
+            REST_OF_TOURNAMENT, None, "8.2 C", _("Rule 8.2 C: held or struck an official, the rest of the tournament")
         )
     if kind == "match":
         return ProvisionalTerms(
             UNTIL_DECISION,
             None,
             "7.1",
-            "Rule 7.1: match penalty, the rest of the tournament until the discipline committee decides",
+            _("Rule 7.1: match penalty, the rest of the tournament until the discipline committee decides"),
         )
     if kind == "game_misconduct" and article.replace(" ", "") == "6.1.3B":
         return ProvisionalTerms(
-            GAMES, 1, "8.2 A", "Rule 8.2 A: major and game misconduct, the next game the team plays"
+            GAMES, 1, "8.2 A", _("Rule 8.2 A: major and game misconduct, the next game the team plays")
         )
     return None
 

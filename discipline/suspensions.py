@@ -20,14 +20,15 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.db.models import Count, F, Q, QuerySet, Subquery
 from django.utils import timezone
-from django.utils.functional import lazy
-from django.utils.translation import gettext, gettext_lazy, pgettext
+from django.utils.translation import gettext_noop
 
 from accounts.models import Role, RoleAssignment, User
 from accounts.roles import has_role, is_international_staff, is_superuser, staff_federation_ids
+from common.text import Text, said, said_in
 from discipline import hooks
 from discipline import suspension_rules as sr
 from discipline.models import GameConsequence, ServedGame, Suspension, SuspensionKind, SuspensionStatus
+from portal.i18n import storable, untranslated
 from portal.services import audited_save
 from tournaments.models import Championship, Game, GameStatus, RosterEntry, TeamEntry, TeamOfficial
 
@@ -91,6 +92,7 @@ def impose_provisional(consequence: GameConsequence, *, now: datetime.datetime) 
         "games_required": terms.games,
         "article": terms.article,
         "reasons": terms.description,
+        "reasons_message": storable(terms.description),
     }
     if held is None:
         suspension = Suspension.objects.create(
@@ -230,67 +232,70 @@ def recipients(suspension: Suspension) -> list[User]:
     return list(users.order_by("pk"))
 
 
-# What the people told of a suspension read (R-53), in their language (issue 12): the subject, the sentence.
+# What the people told of a suspension read (R-53): the subject, the sentence. Stored as messages and said in each
+# reader's language where they are shown (issue 26, ``portal.notifications``).
 _TOLD = {
     SuspensionStatus.ACTIVE: (
-        gettext_lazy("Suspension: {person} is suspended"),
-        gettext_lazy("{person} is suspended."),
+        gettext_noop("Suspension: {person} is suspended"),
+        gettext_noop("{person} is suspended."),
     ),
     SuspensionStatus.SERVED: (
-        gettext_lazy("Suspension: {person} has served the suspension and may play again"),
-        gettext_lazy("{person} has served the suspension and may play again."),
+        gettext_noop("Suspension: {person} has served the suspension and may play again"),
+        gettext_noop("{person} has served the suspension and may play again."),
     ),
     SuspensionStatus.ENDED: (
-        gettext_lazy("Suspension: {person} is no longer suspended"),
-        gettext_lazy("{person} is no longer suspended: the suspension ended."),
+        gettext_noop("Suspension: {person} is no longer suspended"),
+        gettext_noop("{person} is no longer suspended: the suspension ended."),
     ),
     SuspensionStatus.WITHDRAWN: (
-        gettext_lazy("Suspension: {person} is no longer suspended"),
-        gettext_lazy("{person} is no longer suspended: the penalty was removed from the game sheet."),
+        gettext_noop("Suspension: {person} is no longer suspended"),
+        gettext_noop("{person} is no longer suspended: the penalty was removed from the game sheet."),
     ),
     SuspensionStatus.REPLACED: (
-        gettext_lazy("Suspension: {person} has the provisional suspension replaced by the committee's decision"),
-        gettext_lazy("{person} has the provisional suspension replaced by the committee's decision."),
+        gettext_noop("Suspension: {person} has the provisional suspension replaced by the committee's decision"),
+        gettext_noop("{person} has the provisional suspension replaced by the committee's decision."),
     ),
     SuspensionStatus.ANNULLED: (
-        gettext_lazy("Suspension: {person} is no longer suspended"),
-        gettext_lazy("{person} is no longer suspended: the decision was annulled on appeal."),
+        gettext_noop("Suspension: {person} is no longer suspended"),
+        gettext_noop("{person} is no longer suspended: the decision was annulled on appeal."),
     ),
 }
 # The kinds without a count nor an end date, as the terms name them ("rest of the tournament of <championship>").
 _KIND_TOLD = {
-    SuspensionKind.REST_OF_TOURNAMENT: gettext_lazy("rest of the tournament"),
-    SuspensionKind.UNTIL_DECISION: gettext_lazy("rest of the tournament until the committee decides"),
+    SuspensionKind.REST_OF_TOURNAMENT: gettext_noop("rest of the tournament"),
+    SuspensionKind.UNTIL_DECISION: gettext_noop("rest of the tournament until the committee decides"),
 }
 
 
-def _terms_told(suspension: Suspension) -> str:
-    """``Suspension.describe`` in the active language: "Rule 8.2 A: suspended (provisional) for 1 game(s), 0 served"."""
+def terms_said(suspension: Suspension) -> Text:
+    """``Suspension.describe`` as a message said in the reader's language: "Rule 8.2 A: suspended (provisional)
+    for 1 game(s), 0 served"."""
     if suspension.kind == SuspensionKind.GAMES:
-        what = gettext("{games} game(s), {served} served").format(
-            games=suspension.games_required, served=suspension.games_served
-        )
+        what = said("{games} game(s), {served} served", games=suspension.games_required, served=suspension.games_served)
     elif suspension.kind == SuspensionKind.PERIOD:
-        what = gettext("until {moment} UTC").format(moment=f"{suspension.ends_at:%Y-%m-%d %H:%M}")
+        what = said("until {moment} UTC", moment=f"{suspension.ends_at:%Y-%m-%d %H:%M}")
     else:
-        kind = _KIND_TOLD.get(suspension.kind) or suspension.get_kind_display().lower()
-        what = gettext("{kind} of {championship}").format(kind=kind, championship=suspension.championship)
-    state = pgettext("suspension", "provisional") if suspension.provisional else pgettext("suspension", "decided")
-    return gettext("Rule {article}: suspended ({state}) for {what}").format(
-        article=suspension.article, state=state, what=what
-    )
+        kind = (
+            said(_KIND_TOLD[suspension.kind])
+            if suspension.kind in _KIND_TOLD
+            else untranslated(suspension.get_kind_display())
+        )
+        what = said("{kind} of {championship}", kind=kind, championship=str(suspension.championship))
+    state = said_in("suspension", "provisional") if suspension.provisional else said_in("suspension", "decided")
+    return said("Rule {article}: suspended ({state}) for {what}", article=suspension.article, state=state, what=what)
 
 
-def _told(suspension: Suspension, which: int) -> str:
-    """The subject (0) or the body (1) of what is told of ``suspension`` in its present state, in the active language."""
+def _told(suspension: Suspension, which: int) -> Text:
+    """The subject (0) or the body (1) of what is told of ``suspension`` in its present state."""
     person = str(suspension.person)
-    texts = _TOLD[suspension.status]  # every state has its words
+    subject, sentence = _TOLD[suspension.status]  # every state has its words
     if which == 0:
-        return texts[0].format(person=person)
-    return f"{texts[1].format(person=person)} {_terms_told(suspension)}. {suspension.reasons}".strip()
-
-
-_told_lazily = lazy(_told, str)
+        return said(subject, person=person)
+    parts = {"sentence": said(sentence, person=person), "terms": terms_said(suspension)}
+    reasons = suspension.reasons_said
+    if not reasons:
+        return Text.made("{sentence} {terms}.", parts, braced=True)
+    return Text.made("{sentence} {terms}. {reasons}", {**parts, "reasons": reasons}, braced=True)
 
 
 def tell_about(suspension: Suspension) -> None:
@@ -305,8 +310,8 @@ def tell_about(suspension: Suspension) -> None:
     notify(
         users=recipients(suspension),
         key=key,
-        subject=_told_lazily(suspension, 0),
-        body=_told_lazily(suspension, 1),
+        subject=_told(suspension, 0),
+        body=_told(suspension, 1),
         url="/discipline/suspensions/",
     )
     # The federations' systems hear it too (webhooks, after the commit): once per suspension, state and terms.

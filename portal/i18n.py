@@ -4,6 +4,7 @@ strings: Django's JavaScript catalogue (issue 26)."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -11,23 +12,60 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
-from django.utils.translation import get_language, gettext, override
+from django.utils.translation import get_language, gettext, override, pgettext
 from django.views.decorators.http import require_GET
 from django.views.i18n import JavaScriptCatalog
 
-from common.text import Text
+from common.text import Text, Texts, from_data, to_data
 
 
 def say(value: object) -> object:
     """``value`` in the active language when it is a core's sentence (its arguments said too); else as it is.
 
     A message missing from the catalogue is said in English (gettext's fallback)."""
+    if isinstance(value, Texts):
+        language = get_language() or settings.LANGUAGE_CODE
+        return value.texts.get(language) or value.texts.get(language.split("-")[0]) or str(value)
     if not isinstance(value, Text):
         return value
-    message = gettext(value.msgid)
+    message = pgettext(value.context, value.msgid) if value.context else gettext(value.msgid)
+    if value.braced and value.args:
+        return message.format(**{name: say(argument) for name, argument in value.args.items()})
     if not value.args:
         return message
     return message % {name: say(argument) for name, argument in value.args.items()}
+
+
+def untranslated(label: object) -> Text:
+    """A lazy translation (a choice's label, ``gettext_lazy``) as a ``Text`` of its message, to be stored."""
+    with override(None):
+        return Text(str(label))
+
+
+def in_every_language(build: Callable[[], object]) -> Texts:
+    """What ``build`` says in each of the portal's languages (``Texts``): for words made by code that reads the
+    records in the active language, stored so that each reader reads them in theirs."""
+    texts = {}
+    for code, _name in settings.LANGUAGES:
+        with override(code):
+            texts[code] = str(build())
+    return Texts(texts, english=settings.LANGUAGE_CODE)
+
+
+def stored(data: object, fallback: str = "") -> str:
+    """A stored text (``common.text.to_data``) in the active language; ``fallback`` (the row's text as it was
+    written) when there is none: a row older than issue 26 whose words could not be read back, or people's own
+    words, is shown as it is. The one function every page, API answer, admin list, e-mail and document says a
+    stored text with."""
+    if not data:
+        return fallback
+    return str(say(from_data(data)))
+
+
+def storable(value: object) -> object | None:
+    """The stored form of ``value`` when it is a ``Text`` or ``Texts`` (else None: plain words are kept as their
+    text)."""
+    return to_data(value) if isinstance(value, (Text, Texts)) else None
 
 
 # --- The JavaScript catalogue (issue 26): the scripts' strings, in the language the URL names -------------------

@@ -51,6 +51,11 @@ class Notification(models.Model):
     key = models.CharField(max_length=200, help_text='The occasion, e.g. "protest:12:filed".')
     subject = models.CharField(max_length=300)
     body = models.TextField()
+    # Issue 26: the words as their message and values (``common.text.to_data``), said in the reader's language
+    # when shown or e-mailed (``shown_subject``, ``shown_body``); ``subject`` and ``body`` keep them in English.
+    # Empty for a text that is the words as written (a team's answer) or an older row that could not be read back.
+    subject_message = models.JSONField(null=True, blank=True, editable=False)
+    body_message = models.JSONField(null=True, blank=True, editable=False)
     url = models.CharField(max_length=300, blank=True, help_text="The portal page it is about.")
     created_at = models.DateTimeField()
     read_at = models.DateTimeField(null=True, blank=True)
@@ -69,3 +74,16 @@ class Notification(models.Model):
 
     def __str__(self):
         return f"{self.user}: {self.subject}"
+
+    @property
+    def shown_subject(self) -> str:
+        """The subject in the active language (``portal.i18n.stored``)."""
+        from portal.i18n import stored
+
+        return stored(self.subject_message, self.subject)
+
+    @property
+    def shown_body(self) -> str:
+        from portal.i18n import stored
+
+        return stored(self.body_message, self.body)

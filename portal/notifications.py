@@ -6,9 +6,12 @@ conflict, a sweep that finds the same deadline again, none tells anybody twice. 
 (``portal.tasks.send_notification_email``); a message whose task was lost (broker down, worker killed before it
 ran) is sent by the beat sweep ``portal.tasks.send_pending_notifications``, so nothing waits for ever.
 
-The person's language (issue 12): ``subject`` and ``body`` are lazy translations (``gettext_lazy``,
-``format_lazy``), turned into text for each person in the language they chose (``User.language``), English when
-they never chose. The e-mail's own lines are translated the same way when it is sent.
+The person's language (issues 12, 26): ``subject`` and ``body`` are ``common.text.Text`` messages, stored as
+their message and values (``Notification.subject_message``, ``body_message``) and said in the reader's language
+where they are shown: the page in the language of the page, the e-mail in the one the person chose
+(``User.language``), English when they never chose. Plain words (a team's own answer) are stored as they are and
+never translated. A lazy translation (``gettext_lazy``) is still accepted: it is written out in each person's
+language when stored, as before issue 26.
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from django.utils import timezone, translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext
 
+from common.text import Text
+
+from .i18n import storable, stored
 from .models import EmailStatus, Notification
 
 # A message the mail server refused this many times is given up (``EmailStatus.FAILED``), shown in the portal.
@@ -35,8 +41,8 @@ def notify(
     *,
     users: Iterable[User],
     key: str,
-    subject: str | Promise,
-    body: str | Promise,
+    subject: Text | str | Promise,
+    body: Text | str | Promise,
     url: str = "",
     now: datetime.datetime | None = None,
 ) -> list[Notification]:
@@ -55,13 +61,20 @@ def notify(
     for user_id, user in wanted.items():
         if user_id in told:
             continue
-        with translation.override(language_of(user)):
+        with translation.override(language_of(user)):  # a Text is its English; a lazy text is the person's language
             subject_text, body_text = str(subject), str(body)
         try:
             with transaction.atomic():
                 made.append(
                     Notification.objects.create(
-                        user=user, key=key, subject=subject_text[:300], body=body_text, url=url, created_at=now
+                        user=user,
+                        key=key,
+                        subject=subject_text[:300],
+                        body=body_text,
+                        subject_message=storable(subject),
+                        body_message=storable(body),
+                        url=url,
+                        created_at=now,
                     )
                 )
         except IntegrityError:  # told by a concurrent call with the same key in the meantime
@@ -102,9 +115,12 @@ def email_notification(notification_id: int, *, now: datetime.datetime | None = 
         notification.email_attempts += 1
         try:
             with translation.override(language_of(notification.user)):
-                text = _email_body(notification)
+                subject, text = (
+                    stored(notification.subject_message, notification.subject)[:300],
+                    _email_body(notification),
+                )
             EmailMessage(
-                notification.subject,
+                subject,
                 text,
                 settings.DEFAULT_FROM_EMAIL,
                 [address],
@@ -143,7 +159,7 @@ def _email_body(notification: Notification) -> str:
     base = settings.PORTAL_BASE_URL.rstrip("/")
     link = f"\n\n{base}{notification.url}" if notification.url else ""
     footer = gettext("-- IHTC Portal (your notifications: %(url)s)") % {"url": f"{base}/notifications/"}
-    return f"{notification.body}{link}\n\n{footer}"
+    return f"{notification.shown_body}{link}\n\n{footer}"
 
 
 def pending_email_ids(*, older_than: datetime.timedelta, now: datetime.datetime | None = None) -> list[int]:

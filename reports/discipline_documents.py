@@ -16,6 +16,8 @@ import datetime
 from typing import Any
 
 from django.db.models import Count
+from django.utils.formats import date_format
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from discipline.appeals import appeal_deadline
 from discipline.models import (
@@ -37,7 +39,9 @@ from federation.models import Federation
 from tournaments.models import Championship, Game, RosterEntry, TeamEntry
 
 # 9.2 A, as R-54 reads it: the decisions on disputes (9.1) and the committee's may be appealed.
-APPEAL_ROUTE = (
+# The documents' data are made in the document's language (reports.services.document_current): the words the
+# letters say are translated there (issue 26); the reasons, grounds and names are people's own words.
+APPEAL_ROUTE = gettext_lazy(
     "This decision may be appealed to the General Assembly of the IHTC, and subsequently to the Ordinary Congress "
     "of FIRS, whose decision is final and binding (9.2 A, R-54)."
 )
@@ -51,8 +55,7 @@ def _day(moment: datetime.datetime | None, zone) -> str:
     """A letter's date: the day on the venue's clock ("4 December 2026")."""
     if moment is None:
         return ""
-    local = moment.astimezone(zone)
-    return f"{local.day} {local:%B %Y}"
+    return date_format(moment.astimezone(zone), "j F Y")  # the month's name in the letter's language
 
 
 def _letterhead(body: Federation) -> dict[str, Any]:
@@ -84,8 +87,10 @@ def _game(game: Game, zone) -> dict[str, Any]:
 
 def _appeal_deadline_text(deadline: datetime.datetime | None, zone) -> str:
     if deadline is None:
-        return "No appeal deadline is set for this championship."
-    return f"The appeal must be lodged by {_local(deadline, zone)} (venue time), with its fee if the IHTC sets one."
+        return gettext("No appeal deadline is set for this championship.")
+    return gettext("The appeal must be lodged by %(deadline)s (venue time), with its fee if the IHTC sets one.") % {
+        "deadline": _local(deadline, zone)
+    }
 
 
 def _appeals(appealed: Decision | Protest, zone) -> tuple[list[dict[str, Any]], str]:
@@ -104,8 +109,11 @@ def _appeals(appealed: Decision | Protest, zone) -> tuple[list[dict[str, Any]], 
     ]
     if not appeals:
         return rows, ""
-    plural = "s" if len(appeals) > 1 else ""
-    return rows, f"; {len(appeals)} appeal{plural}, last {appeals[-1].get_status_display().lower()}"
+    said = ngettext("%(count)d appeal, last %(status)s", "%(count)d appeals, last %(status)s", len(appeals)) % {
+        "count": len(appeals),
+        "status": appeals[-1].get_status_display().lower(),
+    }
+    return rows, f"; {said}"
 
 
 # --- the protest decision letter (9.1 A) ---------------------------------------------------------------------------
@@ -118,7 +126,8 @@ def _money(value) -> str:
 def _fee(protest: Protest, zone) -> dict[str, Any]:
     """The fee (9.1 A, R-52): what was due and received, and what becomes of it."""
     if protest.fee_due is None:
-        return {"due": "", "received": "", "outcome": "", "text": "No fee is due for a federation's protest (9.1 C)."}
+        text = gettext("No fee is due for a federation's protest (9.1 C).")
+        return {"due": "", "received": "", "outcome": "", "text": text}
     received = ""
     if protest.fee_received is not None:
         received = (
@@ -126,14 +135,15 @@ def _fee(protest: Protest, zone) -> dict[str, Any]:
             f"{_local(protest.fee_received_at, zone)}"
         )
     outcome = {
-        FeeOutcome.RETURNED: "returned in full to the complainant (9.1 A, R-52: the protest is upheld)",
-        FeeOutcome.FORFEITED: "forfeited (9.1 A, R-52: the protest is found unjustified)",
-    }.get(protest.fee_outcome, "not decided")
+        FeeOutcome.RETURNED: gettext("returned in full to the complainant (9.1 A, R-52: the protest is upheld)"),
+        FeeOutcome.FORFEITED: gettext("forfeited (9.1 A, R-52: the protest is found unjustified)"),
+    }.get(protest.fee_outcome, gettext("not decided"))
     return {
         "due": _money(protest.fee_due),
         "received": received,
         "outcome": outcome,
-        "text": f"The protest fee of {_money(protest.fee_due)} is {outcome}.",
+        "text": gettext("The protest fee of %(fee)s is %(outcome)s.")
+        % {"fee": _money(protest.fee_due), "outcome": outcome},
     }
 
 
@@ -156,7 +166,7 @@ def protest_decision_data(protest: Protest) -> dict[str, Any]:
     upheld = protest.status == ProtestStatus.UPHELD
     return {
         "letterhead": _letterhead(championship.sanctioning_body),
-        "reference": f"Protest #{protest.pk}",
+        "reference": gettext("Protest #%(number)s") % {"number": protest.pk},
         "date": _day(protest.decided_at, zone),
         "addressee": _addressee(protest.entry),
         "championship": championship.name,
@@ -165,7 +175,7 @@ def protest_decision_data(protest: Protest) -> dict[str, Any]:
         "game": _game(game, zone),
         "protest": {
             "kind": protest.get_kind_display(),
-            "incident": protest.incident,
+            "incident": protest.shown_incident,
             "filed_at": _local(protest.filed_at, zone),
             "filed_by": str(protest.filed_by),
         },
@@ -178,10 +188,11 @@ def protest_decision_data(protest: Protest) -> dict[str, Any]:
         },
         "fee": _fee(protest, zone),
         "case": {"id": protest.case_id, "title": protest.case.title} if protest.case_id else None,
-        "appeal": {"route": APPEAL_ROUTE, "deadline": _appeal_deadline_text(deadline, zone)},
+        "appeal": {"route": str(APPEAL_ROUTE), "deadline": _appeal_deadline_text(deadline, zone)},
         "appeals": appeals,
-        "version_label": f"Protest #{protest.pk}, {protest.get_status_display().lower()} "
-        f"{_local(protest.decided_at, zone)} (venue time){appeals_label}",
+        "version_label": gettext("Protest #%(number)s, %(status)s %(at)s (venue time)")
+        % {"number": protest.pk, "status": protest.get_status_display().lower(), "at": _local(protest.decided_at, zone)}
+        + appeals_label,
     }
 
 
@@ -205,26 +216,28 @@ def _terms(suspension: Suspension, zone) -> str:
     """What the suspension is, in words: N games, until a time, the rest of the tournament."""
     if suspension.kind == SuspensionKind.GAMES:
         games = suspension.games_required
-        return f"{games} game{'s' if games != 1 else ''}"
+        return ngettext("%(count)d game", "%(count)d games", games) % {"count": games}
     if suspension.kind == SuspensionKind.PERIOD:
-        return f"until {_local(suspension.ends_at, zone)}"
+        return gettext("until %(moment)s") % {"moment": _local(suspension.ends_at, zone)}
     if suspension.kind == SuspensionKind.REST_OF_TOURNAMENT:
-        return f"the rest of the tournament (to {suspension.championship.end_date:%Y-%m-%d})"
-    return "the rest of the tournament until the committee decides (7.1)"
+        return gettext("the rest of the tournament (to %(day)s)") % {
+            "day": f"{suspension.championship.end_date:%Y-%m-%d}"
+        }
+    return gettext("the rest of the tournament until the committee decides (7.1)")
 
 
 def _until(suspension: Suspension, zone) -> str:
     """Until when it runs: the games still to serve, its end, or when it closed."""
     if suspension.status != SuspensionStatus.ACTIVE:
-        return f"closed {_local(suspension.closed_at, zone)}"
+        return gettext("closed %(moment)s") % {"moment": _local(suspension.closed_at, zone)}
     if suspension.kind == SuspensionKind.GAMES:
         left = max(suspension.games_required - suspension.games_served, 0)
-        return f"{left} more game{'s' if left != 1 else ''} to serve"
+        return ngettext("%(count)d more game to serve", "%(count)d more games to serve", left) % {"count": left}
     if suspension.kind == SuspensionKind.PERIOD:
         return _local(suspension.ends_at, zone)
     if suspension.kind == SuspensionKind.REST_OF_TOURNAMENT:
-        return f"end of the championship, {suspension.championship.end_date:%Y-%m-%d}"
-    return "the committee's decision (7.1)"
+        return gettext("end of the championship, %(day)s") % {"day": f"{suspension.championship.end_date:%Y-%m-%d}"}
+    return gettext("the committee's decision (7.1)")
 
 
 def _suspension_line(suspension: Suspension, numbers, zone) -> dict[str, Any]:
@@ -271,7 +284,7 @@ def case_decision_data(case: Case) -> dict[str, Any]:
     deadline = appeal_deadline(decision, AppealLevel.GENERAL_ASSEMBLY, previous=None)
     return {
         "letterhead": _letterhead(championship.sanctioning_body),
-        "reference": f"Case #{case.pk}",
+        "reference": gettext("Case #%(number)s") % {"number": case.pk},
         "date": _day(decision.decided_at, zone),
         "addressees": [_addressee(entry) for entry in sorted(entries.values(), key=lambda e: (e.name, e.pk))],
         "title": case.title,
@@ -299,7 +312,7 @@ def case_decision_data(case: Case) -> dict[str, Any]:
                 "team": protest.entry.name,
                 "game": protest.game.number,
                 "kind": protest.get_kind_display(),
-                "incident": protest.incident,
+                "incident": protest.shown_incident,
                 "status": protest.get_status_display(),
             }
             for protest in case.protests.select_related("entry", "game").order_by("pk")
@@ -310,9 +323,11 @@ def case_decision_data(case: Case) -> dict[str, Any]:
         "decided_by": str(decision.decided_by),
         "sanctions": [_suspension_line(s, numbers, zone) for s in imposed],
         "replaced": [_suspension_line(s, numbers, zone) for s in replaced],
-        "appeal": {"route": APPEAL_ROUTE, "deadline": _appeal_deadline_text(deadline, zone)},
+        "appeal": {"route": str(APPEAL_ROUTE), "deadline": _appeal_deadline_text(deadline, zone)},
         "appeals": appeals,
-        "version_label": f"Case #{case.pk}, decided {_local(decision.decided_at, zone)} (venue time){appeals_label}",
+        "version_label": gettext("Case #%(number)s, decided %(at)s (venue time)")
+        % {"number": case.pk, "at": _local(decision.decided_at, zone)}
+        + appeals_label,
     }  # fmt: skip
 
 
@@ -329,14 +344,20 @@ def suspension_list_data(championship: Championship) -> dict[str, Any]:
     changes = [moment for s in rows for moment in (s.imposed_at, s.closed_at) if moment]
     changes += [served.counted_at for s in rows for served in s.served_games.all()]
     in_force = sum(1 for s in rows if s.status == SuspensionStatus.ACTIVE)
-    label = f"{len(rows)} suspension{'s' if len(rows) != 1 else ''}, {in_force} in force"
+    label = ngettext(
+        "%(count)d suspension, %(in_force)d in force", "%(count)d suspensions, %(in_force)d in force", len(rows)
+    ) % {
+        "count": len(rows),
+        "in_force": in_force,
+    }
     if changes:
-        label += f"; last change {_local(max(changes), zone)} (venue time)"
+        label += "; " + gettext("last change %(moment)s (venue time)") % {"moment": _local(max(changes), zone)}
     return {
         "letterhead": _letterhead(championship.sanctioning_body),
         "championship": championship.name,
         "category": championship.get_category_display(),
-        "dates": f"{championship.start_date:%Y-%m-%d} to {championship.end_date:%Y-%m-%d}",
+        "dates": gettext("%(start)s to %(end)s")
+        % {"start": f"{championship.start_date:%Y-%m-%d}", "end": f"{championship.end_date:%Y-%m-%d}"},
         "venue": f"{championship.venue.name}, {championship.venue.city}",
         "time_zone": championship.venue.time_zone,
         "suspensions": lines,

@@ -18,6 +18,9 @@ import datetime
 from collections import Counter
 from typing import Any
 
+from django.utils.formats import date_format
+from django.utils.translation import gettext, gettext_lazy, ngettext
+
 from common.numbers import whole_number_or_none
 from federation.models import Person
 from games import engine
@@ -41,19 +44,19 @@ from tournaments.models import DecidedIn, Game, GoalkeeperRecord, GoalRecord, Pe
 
 SIDES = ("home", "away")
 DECIDED = {
-    DecidedIn.REGULATION: "in regulation time (1.2 A)",
-    DecidedIn.OVERTIME: "in sudden-death overtime (1.3 B)",
-    DecidedIn.SHOOTOUT: "by shoot-out (1.3 E, R-40)",
-    DecidedIn.FORFEIT: "by forfeit, recorded 1-0 (8.1 B, R-41)",
+    DecidedIn.REGULATION: gettext_lazy("in regulation time (1.2 A)"),
+    DecidedIn.OVERTIME: gettext_lazy("in sudden-death overtime (1.3 B)"),
+    DecidedIn.SHOOTOUT: gettext_lazy("by shoot-out (1.3 E, R-40)"),
+    DecidedIn.FORFEIT: gettext_lazy("by forfeit, recorded 1-0 (8.1 B, R-41)"),
 }
 # The penalties the rules add by themselves (R-29, 6.1.3 B), by the article the engine gives them.
 AUTOMATIC = {
-    "6.1.3 B": "With the major",
-    "6.1.7 A": "Third penalty call",
-    "6.1.7 B": "Further penalty call",
-    "6.1.7 B, C": "Further call, third stick infraction",
-    "6.1.7 C": "Third stick infraction",
-    "6.1.7 D": "Second misconduct",
+    "6.1.3 B": gettext_lazy("With the major"),
+    "6.1.7 A": gettext_lazy("Third penalty call"),
+    "6.1.7 B": gettext_lazy("Further penalty call"),
+    "6.1.7 B, C": gettext_lazy("Further call, third stick infraction"),
+    "6.1.7 C": gettext_lazy("Third stick infraction"),
+    "6.1.7 D": gettext_lazy("Second misconduct"),
 }
 DUTY_ORDER = [
     OfficialDuty.REFEREE,
@@ -62,6 +65,14 @@ DUTY_ORDER = [
     OfficialDuty.PENALTY_TIMEKEEPER,
     OfficialDuty.GOAL_JUDGE,
 ]
+
+
+def _amended(amendments: list[dict[str, Any]]) -> str:
+    """ "amended 2 times, last 2026-12-06 12:00" (the version line's end)."""
+    return ngettext("amended %(count)d time, last %(at)s", "amended %(count)d times, last %(at)s", len(amendments)) % {
+        "count": len(amendments),
+        "at": amendments[-1]["at"],
+    }
 
 
 def _local(moment: datetime.datetime | None, zone) -> str:
@@ -89,13 +100,13 @@ def _team(game: Game, side: str) -> dict[str, Any]:
             {"name": _name(o.person), "role": o.team_official.get_role_display()}
             for o in lineup.bench_officials.select_related("person", "team_official")
         ]
-        source = "line-up"
+        source = gettext("line-up")
     else:
         lines = RosterEntry.objects.filter(entry=entry).select_related("person")
         officials = [
             {"name": _name(o.person), "role": o.get_role_display()} for o in entry.officials.select_related("person")
         ]
-        source = "registered roster (no line-up was entered)"
+        source = gettext("registered roster (no line-up was entered)")
     players = [
         {
             "number": line.number,
@@ -115,7 +126,7 @@ def _officials(game: Game) -> list[dict[str, str]]:
     rows = GameOfficial.objects.filter(game=game).select_related("person")
     ordered = sorted(rows, key=lambda o: (DUTY_ORDER.index(o.duty), o.position))
     return [
-        {"duty": "Lead referee" if o.is_lead else o.get_duty_display().split(" (")[0], "name": _name(o.person)}
+        {"duty": gettext("Lead referee") if o.is_lead else o.get_duty_display().split(" (")[0], "name": _name(o.person)}
         for o in ordered
     ]
 
@@ -212,26 +223,35 @@ def _from_sheet(game: Game, sheet: GameSheet) -> dict[str, Any]:
                 continue
             start_p, start_t = _at(serve.start, rules)
             end = serve.end if serve.end is not None and serve.end <= state.now else None
-            end_text = "end of game"
+            end_text = gettext("end of game")
             if end is not None:
                 end_p, end_t = _at(end, rules)
                 end_text = f"P{_period(end_p, rules.periods)} {format_time(end_t)}"
                 if end_p == start_p:
                     end_text = format_time(end_t)
-            by = f" by #{serve.served_by}" if serve.served_by not in (None, penalty["player"]) else ""
+            by = (
+                " " + gettext("by #%(number)s") % {"number": serve.served_by}
+                if serve.served_by not in (None, penalty["player"])
+                else ""
+            )
             served.append(f"P{_period(start_p, rules.periods)} {format_time(start_t)}-{end_text}{by}")
-        status = {"not_served": "not served, 6.3 C", "ended_by_goal": "ended by goal, 6.2.1 B"}.get(
-            penalty["status"], ""
-        )
+        status = {
+            "not_served": gettext("not served, 6.3 C"),
+            "ended_by_goal": gettext("ended by goal, 6.2.1 B"),
+        }.get(penalty["status"], "")
         penalties.append(
             {
                 "period": _period(penalty["period"], rules.periods),
                 "time": penalty["time"],
                 "team": penalty["team"],
-                "number": penalty["player"] if penalty["player"] is not None else "bench",
-                "player": _name(people[penalty["team"]].get(penalty["player"])) if penalty["player"] else "Bench",
+                "number": penalty["player"] if penalty["player"] is not None else "bench",  # the template says it
+                "player": _name(people[penalty["team"]].get(penalty["player"]))
+                if penalty["player"]
+                else gettext("Bench"),
                 "kind": penalty_kind_label(penalty["penalty"]),
-                "infraction": line.name.rstrip(" *") if line else AUTOMATIC.get(automatic or "", "Automatic"),
+                "infraction": line.name.rstrip(" *")
+                if line
+                else str(AUTOMATIC.get(automatic or "", gettext("Automatic"))),
                 "article": penalty["article"] or automatic or (line.article if line else ""),
                 "minutes": penalty["minutes"],
                 "served": "; ".join(served) + (f" ({status})" if served and status else status) or "-",
@@ -278,9 +298,12 @@ def _from_sheet(game: Game, sheet: GameSheet) -> dict[str, Any]:
         for a in SheetAmendment.objects.filter(sheet=sheet).select_related("amended_by")
     ]
     entries = len(PARSED_LOGS.get(sheet).events)
-    label = f"Game sheet version #{sheet.sequence} ({entries} entries), final and signed"
+    label = gettext("Game sheet version #%(sequence)s (%(entries)s entries), final and signed") % {
+        "sequence": sheet.sequence,
+        "entries": entries,
+    }
     if amendments:
-        label += f"; amended {len(amendments)} time{'s' if len(amendments) > 1 else ''}, last {amendments[-1]['at']}"
+        label += "; " + _amended(amendments)
     return {
         "source": "sheet",
         "sheet_sequence": sheet.sequence,
@@ -358,12 +381,12 @@ def _from_records(game: Game, numbers: dict[int, str]) -> dict[str, Any]:
                 "time": format_time(penalty.time_tenths),
                 "team": side_of[penalty.entry_id],
                 "number": numbers.get(penalty.person_id, "") if penalty.person_id else "bench",
-                "player": str(penalty.person) if penalty.person else "Bench",
+                "player": str(penalty.person) if penalty.person else gettext("Bench"),
                 "kind": "",  # staff enter the infraction and the minutes (R-20, R-21), not the penalty's kind
                 "infraction": line.name.rstrip(" *"),
                 "article": line.article,
                 "minutes": penalty.minutes,
-                "served": "not recorded",
+                "served": gettext("not recorded"),
                 "note": "",
             }
         )
@@ -383,9 +406,12 @@ def _from_records(game: Game, numbers: dict[int, str]) -> dict[str, Any]:
         {"at": _local(a.amended_at, zone), "by": str(a.amended_by), "reason": a.reason}
         for a in game.amendments.select_related("amended_by").order_by("amended_at", "pk")
     ]
-    label = f"Result entered by staff ({game.finalized_by or 'unknown'}, {_local(game.finalized_at, zone)})"
+    label = gettext("Result entered by staff (%(by)s, %(at)s)") % {
+        "by": game.finalized_by or gettext("unknown"),
+        "at": _local(game.finalized_at, zone),
+    }
     if amendments:
-        label += f"; amended {len(amendments)} time{'s' if len(amendments) > 1 else ''}, last {amendments[-1]['at']}"
+        label += "; " + _amended(amendments)
     return {
         "source": "records",
         "sheet_sequence": None,
@@ -457,8 +483,10 @@ def game_report_data(game: Game) -> dict[str, Any]:
         "category": championship.get_category_display(),
         "level": championship.get_level_display(),
         "number": game.number,
-        "phase": f"Pool {game.pool.name}" if game.pool else (game.bracket_slot or game.phase.name),
-        "date": start.strftime("%A %d %B %Y") if start else "",
+        "phase": gettext("Pool %(name)s") % {"name": game.pool.name}
+        if game.pool
+        else (game.bracket_slot or game.phase.name),
+        "date": date_format(start, "l d F Y") if start else "",  # the day and month in the reader's language
         "start": start.strftime("%H:%M") if start else "",
         "time_zone": championship.venue.time_zone,
         "venue": f"{championship.venue.name}, {championship.venue.city}",
@@ -473,8 +501,8 @@ def game_report_data(game: Game) -> dict[str, Any]:
             "away": game.away_goals,
             "shootout_home": game.shootout_home_goals,
             "shootout_away": game.shootout_away_goals,
-            "decided": DECIDED.get(game.decided_in, game.decided_in),
-            "winner": winner or "tie (1.3 A)",
+            "decided": str(DECIDED.get(game.decided_in, game.decided_in)),
+            "winner": winner or gettext("tie (1.3 A)"),
             "forfeited_by": game.forfeited_by.name if game.forfeited_by else "",
         },
         "under_protest": [

@@ -65,6 +65,9 @@ class Protest(ChoiceLabels):
     )
     incident_event_id = models.UUIDField(null=True, blank=True, help_text="The sheet event of the incident.")
     incident = models.CharField(max_length=300, help_text="The incident as recorded (period, time, what).")
+    # Issue 26: the incident in every language (``portal.i18n.in_every_language``), shown in the reader's
+    # (``shown_incident``); ``incident`` keeps it in English. Empty for a protest filed before.
+    incident_message = models.JSONField(null=True, blank=True, editable=False)
     incident_at = models.DateTimeField(help_text="Server time of the anchoring event (game end or incident).")
     statement = models.TextField(blank=True, help_text="The written protest (9.1: it must be written).")
     filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -101,6 +104,13 @@ class Protest(ChoiceLabels):
         return f"Protest #{self.pk} ({self.get_kind_display().split(':')[0].split(' (')[0]}) of {self.entry}"
 
     @property
+    def shown_incident(self) -> str:
+        """The incident in the active language (``portal.i18n.stored``); as recorded for an older protest."""
+        from portal.i18n import stored
+
+        return stored(self.incident_message, self.incident)
+
+    @property
     def opponent(self):
         """The other team of the game."""
         return self.game.away if self.entry_id == self.game.home_id else self.game.home
@@ -119,12 +129,21 @@ class ProtestTransition(models.Model):
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField()
     reason = models.TextField(blank=True)
+    # Issue 26: a reason the portal wrote (a lapse's) as its message, said in the reader's language
+    # (``shown_reason``); a person's reason is kept as written (empty here).
+    reason_message = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["protest", "at", "pk"]
 
     def __str__(self):
         return f"{self.protest}: {self.from_status or '-'} -> {self.to_status}"
+
+    @property
+    def shown_reason(self) -> str:
+        from portal.i18n import stored
+
+        return stored(self.reason_message, self.reason)
 
 
 def attachment_path(instance: ProtestAttachment, filename: str) -> str:

@@ -57,6 +57,10 @@ class Suspension(ChoiceLabels):
     ends_at = models.DateTimeField(null=True, blank=True, help_text="A period's end.")
     article = models.CharField(max_length=20)
     reasons = models.TextField(blank=True)
+    # Issue 26: reasons the portal wrote (a provisional suspension's, R-53) as their message and values, said in the
+    # reader's language (``shown_reasons``); ``reasons`` keeps them in English. Empty for the committee's reasons
+    # (its own words, never translated) and for older rows that could not be read back.
+    reasons_message = models.JSONField(null=True, blank=True, editable=False)
     status = models.CharField(max_length=12, choices=SuspensionStatus.choices, default=SuspensionStatus.ACTIVE)
     imposed_at = models.DateTimeField()
     imposed_by = models.ForeignKey(
@@ -90,6 +94,28 @@ class Suspension(ChoiceLabels):
             what = f"{self.get_kind_display().lower()} of {self.championship}"
         state = "provisional" if self.provisional else "decided"
         return f"Rule {self.article}: suspended ({state}) for {what}"
+
+    @property
+    def reasons_said(self) -> object:
+        """The reasons as a ``common.text.Text`` when the portal wrote them, else the words as written."""
+        from common.text import from_data
+
+        return from_data(self.reasons_message) if self.reasons_message else self.reasons
+
+    @property
+    def shown_terms(self) -> str:
+        """``describe`` in the active language (the pages' words; ``describe`` stays the English of refusals)."""
+        from discipline.suspensions import terms_said
+        from portal.i18n import say
+
+        return str(say(terms_said(self)))
+
+    @property
+    def shown_reasons(self) -> str:
+        """The reasons in the active language (``portal.i18n.stored``)."""
+        from portal.i18n import stored
+
+        return stored(self.reasons_message, self.reasons)
 
     @property
     def games_served(self) -> int:

@@ -1,6 +1,6 @@
 from django import template
 
-from portal.i18n import catalogue_url
+from portal.i18n import catalogue_url, stored
 from portal.i18n import say as say_text
 
 register = template.Library()
@@ -17,3 +17,10 @@ def javascript_catalogue():
     """The URL of the scripts' strings in the reader's language: ``<script src="{% javascript_catalogue %}">``,
     before the page's own scripts (portal.i18n.catalogue_url)."""
     return catalogue_url()
+
+
+@register.simple_tag
+def stored_text(data, fallback=""):
+    """A stored text in the reader's language, its text as written when there is none:
+    ``{% stored_text row.body_message row.body %}`` (portal.i18n.stored)."""
+    return stored(data, fallback)

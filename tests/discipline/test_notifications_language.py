@@ -1,15 +1,20 @@
-"""Every discipline notification reaches each person in their language (issue 12): one occasion, a French-speaking
-manager and an English-speaking one, each stored row and e-mail in its reader's language, the articles unchanged."""
+"""Every discipline notification reaches each person in their language (issues 12, 26): one occasion, a
+French-speaking manager and an English-speaking one, each page and e-mail in its reader's language, the articles
+unchanged. The rows store the messages (and the English text); they are said in the reader's language when shown."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from django.core import mail
+from django.utils import translation
 from djmoney.money import Money
 
 from accounts.models import Role, User
 from discipline import protests as svc
 from portal.models import Notification
+from portal.notifications import language_of, message_id
 from tests.discipline.test_suspensions import receive
 from tests.factories import with_role
 
@@ -24,10 +29,17 @@ def speaks(user: User, language: str) -> User:
     return user
 
 
-def told(user: User, key_part: str) -> tuple[Notification, mail.EmailMessage]:
-    """The user's one notification whose key contains ``key_part``, and its e-mail."""
+def said_to(user: User, key_part: str) -> SimpleNamespace:
+    """The user's one notification whose key contains ``key_part`` as they read it (in their language)."""
     notification = Notification.objects.get(user=user, key__contains=key_part)
-    (message,) = [m for m in mail.outbox if m.to == [user.email] and m.subject == notification.subject]
+    with translation.override(language_of(user)):
+        return SimpleNamespace(subject=notification.shown_subject, body=notification.shown_body, pk=notification.pk)
+
+
+def told(user: User, key_part: str) -> tuple[SimpleNamespace, mail.EmailMessage]:
+    """The user's one notification whose key contains ``key_part`` as they read it, and its e-mail."""
+    notification = said_to(user, key_part)
+    (message,) = [m for m in mail.outbox if m.extra_headers.get("Message-ID") == message_id(notification.pk)]
     return notification, message
 
 
@@ -73,11 +85,10 @@ def test_a_filed_and_decided_protest_is_told_to_each_manager_in_their_language_9
 def test_a_rejected_protest_tells_the_forfeited_fee_in_each_language_9_1_a(w):
     protest = file_as_home(w, "ruling", w.on_rink_protest, now=INCIDENT_AT, statement="After the whistle.")
     svc.protest_record_fee(by=w.staff, protest=protest, amount=Money(200, "USD"), method="cash")
-    assert "(espèces" in Notification.objects.get(user=w.home_manager, key__endswith=":fee").body.lower()
+    assert "(espèces" in said_to(w.home_manager, ":fee").body.lower()
     svc.protest_start_review(by=w.committee, protest=protest)
     svc.protest_reject(by=w.committee, protest=protest, reason="Unjustified.")
-    french = Notification.objects.get(user=w.home_manager, key__endswith=":rejected")
-    english = Notification.objects.get(user=w.away_manager, key__endswith=":rejected")
+    french, english = said_to(w.home_manager, ":rejected"), said_to(w.away_manager, ":rejected")
     assert french.body == "La réclamation est rejetée : Unjustified. Le droit de réclamation est perdu (9.1 A, R-52)."
     assert english.body == "The protest is rejected: Unjustified. The fee is forfeited (9.1 A, R-52)."
 

@@ -232,7 +232,7 @@ def entry_invite(*, entry: TeamEntry, email: str, duty: str, by: User) -> Invita
         target_kind=TEAM_ENTRY_TARGET,
         target_id=entry.pk,
         duty=duty,
-        duty_label=str(duties[duty]),
+        duty_label=duties[duty],  # lazy: said in the invitee's language (issue 26)
         by=by,
     )
 
