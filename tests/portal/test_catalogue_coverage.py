@@ -1,0 +1,194 @@
+"""Every message the code makes is in the catalogues, translated, with its parameters (issue 26, "Languages").
+
+A message made in code is said in the reader's language where it is shown: the pure cores write
+``common.text._("...", name=value)`` (``portal.i18n.say`` says it), the services ``gettext("...")``. These tests read
+the sources (their syntax tree, no xgettext needed) and the catalogues (polib) and fail on:
+
+- a catalogue entry (``django.po`` and ``djangojs.po``, French and Spanish) that is untranslated, fuzzy or empty;
+- a translation that loses or adds a placeholder (``%(name)s``, ``%s``, ``{name}``);
+- a core's or a service's message missing from a catalogue;
+- a core's message built another way (an f-string, a concatenation at run time: it cannot be translated) or whose
+  arguments do not match its placeholders.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from functools import cache
+from pathlib import Path
+
+import polib
+import pytest
+from django.conf import settings
+
+BASE = Path(settings.BASE_DIR)
+LANGUAGES = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+APPS = ["accounts", "common", "discipline", "federation", "games", "hub", "portal", "reports", "tournaments", "webhooks"]
+PLACEHOLDER = re.compile(r"%\(\w+\)[sdfr]|%[sdfr]|\{\w*\}")
+GETTEXT = {"gettext", "gettext_lazy", "pgettext", "pgettext_lazy", "ngettext", "ngettext_lazy", "_", "gettext_noop"}
+
+
+@cache
+def catalogue(language: str, domain: str = "django") -> polib.POFile:
+    return polib.pofile(str(BASE / "locale" / language / "LC_MESSAGES" / f"{domain}.po"))
+
+
+def placeholders(message: str) -> list[str]:
+    return sorted(PLACEHOLDER.findall(message.replace("%%", "")))
+
+
+def _sources() -> list[Path]:
+    return sorted(
+        path
+        for app in APPS
+        for path in (BASE / app).rglob("*.py")
+        if "migrations" not in path.parts and "__pycache__" not in path.parts
+    )
+
+
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(), filename=str(path))
+
+
+def _imports_text(tree: ast.Module) -> bool:
+    return any(isinstance(node, ast.ImportFrom) and node.module == "common.text" for node in ast.walk(tree))
+
+
+def _is_service(path: Path) -> bool:
+    relative = path.relative_to(BASE)
+    return relative.name in {"services.py", "access.py"} or "services" in relative.parts
+
+
+def core_modules() -> list[Path]:
+    """The pure cores that say sentences: the modules that import ``common.text``."""
+    return [path for path in _sources() if path.parts[-2:] != ("common", "text.py") and _imports_text(_tree(path))]
+
+
+def service_modules() -> list[Path]:
+    return [path for path in _sources() if _is_service(path)]
+
+
+def _called(node: ast.Call) -> str:
+    return node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+
+
+def text_calls(path: Path) -> list[ast.Call]:
+    """The ``_(...)`` / ``Text(...)`` calls of a core module."""
+    return [n for n in ast.walk(_tree(path)) if isinstance(n, ast.Call) and _called(n) in {"_", "Text"}]
+
+
+def gettext_calls(path: Path) -> list[ast.Call]:
+    return [n for n in ast.walk(_tree(path)) if isinstance(n, ast.Call) and _called(n) in GETTEXT]
+
+
+def _msgid(call: ast.Call, *, contextual: bool = False) -> str | None:
+    index = 1 if contextual else 0
+    if len(call.args) > index and isinstance(call.args[index], ast.Constant) and isinstance(call.args[index].value, str):
+        return call.args[index].value
+    return None
+
+
+def _where(path: Path, node: ast.AST) -> str:
+    return f"{path.relative_to(BASE)}:{node.lineno}"
+
+
+def _missing(msgids: dict[str, str]) -> list[str]:
+    missing = []
+    for language in LANGUAGES:
+        entries = {entry.msgid: entry for entry in catalogue(language) if not entry.obsolete}
+        for msgid, where in msgids.items():
+            entry = entries.get(msgid)
+            if entry is None or not entry.msgstr or entry.fuzzy:
+                missing.append(f"{language} {where}: {msgid!r}")
+    return missing
+
+
+# --- The catalogues --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_entry_is_translated_and_keeps_its_placeholders(language, domain):
+    po = catalogue(language, domain)
+    assert len(po) > 0
+    wrong = []
+    for entry in po:
+        if entry.obsolete:
+            continue
+        if entry.fuzzy:
+            wrong.append(f"fuzzy: {entry.msgid!r}")
+            continue
+        if entry.msgid_plural:
+            forms = [entry.msgstr_plural[k] for k in sorted(entry.msgstr_plural)]
+            pairs = [(entry.msgid, forms[0])] + [(entry.msgid_plural, form) for form in forms[1:]]
+        else:
+            pairs = [(entry.msgid, entry.msgstr)]
+        for msgid, msgstr in pairs:
+            if not msgstr.strip():
+                wrong.append(f"untranslated: {msgid!r}")
+            elif placeholders(msgid) != placeholders(msgstr):
+                wrong.append(f"placeholders {placeholders(msgid)} != {placeholders(msgstr)}: {msgid!r} -> {msgstr!r}")
+    assert not wrong, f"{language} {domain}.po: {len(wrong)} wrong:\n" + "\n".join(wrong[:30])
+
+
+def test_the_placeholder_check_sees_each_kind():
+    assert placeholders("%(name)s of %s, {count} (100%%)") == ["%(name)s", "%s", "{count}"]
+    assert placeholders("%(name)s de %s") != placeholders("%(name)s de")
+
+
+# --- The pure cores' sentences (common.text) ---------------------------------------------------------------------
+
+
+def test_the_cores_are_found():
+    names = {str(path.relative_to(BASE)) for path in core_modules()}
+    assert {"federation/eligibility.py", "tournaments/standings.py"} <= names
+
+
+def test_every_core_sentence_is_a_literal_message_with_its_arguments():
+    """``_(f"...")`` or ``_(a + b)`` cannot be looked up; an argument missing (or extra) loses a value."""
+    wrong = []
+    for path in core_modules():
+        for call in text_calls(path):
+            msgid = _msgid(call)
+            if msgid is None:
+                wrong.append(f"{_where(path, call)}: the message is not a literal string")
+                continue
+            given = {keyword.arg for keyword in call.keywords}
+            if None in given:  # **arguments: checked where they are built
+                continue
+            named = set(re.findall(r"%\((\w+)\)", msgid))
+            if named != given:
+                wrong.append(f"{_where(path, call)}: placeholders {sorted(named)} but arguments {sorted(given)}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_core_sentence_is_in_the_catalogues():
+    msgids = {}
+    for path in core_modules():
+        for call in text_calls(path):
+            msgid = _msgid(call)
+            if msgid is not None:
+                msgids.setdefault(msgid, _where(path, call))
+    assert len(msgids) > 20
+    missing = _missing(msgids)
+    assert not missing, f"{len(missing)} missing or untranslated:\n" + "\n".join(missing[:40])
+
+
+# --- The services' messages (gettext) ----------------------------------------------------------------------------
+
+
+def test_every_service_message_is_in_the_catalogues():
+    msgids = {}
+    for path in service_modules():
+        for call in gettext_calls(path):
+            msgid = _msgid(call, contextual=_called(call).startswith("pgettext"))
+            if msgid is not None:
+                msgids.setdefault(msgid, _where(path, call))
+    assert len(msgids) > 20
+    missing = _missing(msgids)
+    assert not missing, f"{len(missing)} missing or untranslated:\n" + "\n".join(missing[:40])
+
+
+def test_the_coverage_check_fails_on_a_missing_message():
+    assert _missing({"A sentence no catalogue holds (issue 26).": "here"})
