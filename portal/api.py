@@ -46,7 +46,11 @@ def exception_handler(exc, context):
         # Services validate before writing; a constraint that still fails means a concurrent write won.
         logger.warning("API write refused by a database constraint: %s", exc)
         return Response(
-            {"non_field_errors": [gettext("This conflicts with a change saved at the same time; reload and try again.")]},
+            {
+                "non_field_errors": [
+                    gettext("This conflicts with a change saved at the same time; reload and try again.")
+                ]
+            },
             status=status.HTTP_409_CONFLICT,
         )
     if isinstance(exc, Http404):

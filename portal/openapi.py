@@ -22,9 +22,9 @@ portal does the same way everywhere, so the schema says what the answers are:
 
 from __future__ import annotations
 
+from django.conf import settings
 from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 from drf_spectacular.openapi import AutoSchema
-from django.conf import settings
 from drf_spectacular.plumbing import ResolvedComponent, build_examples_list, build_parameter_type
 from rest_framework import filters, permissions
 from rest_framework.authentication import BaseAuthentication

@@ -12,11 +12,10 @@ import pytest
 from django.conf import settings
 from drf_spectacular.generators import SchemaGenerator
 
+from accounts.models import Role
 from tests.factories import ChampionshipFactory, TeamEntryFactory, client_for, with_role
 from tests.tournaments.conftest import eligible_person
 from tournaments.models import RosterEntry
-
-from accounts.models import Role
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +44,7 @@ def test_the_locale_middleware_reads_the_header_after_the_session_and_before_the
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("fr", 'Règle 3.2.9 C : les numéros vont de 1 à 99 sans zéro initial (« 7 », pas « 07 »)'),
+        ("fr", "Règle 3.2.9 C : les numéros vont de 1 à 99 sans zéro initial (« 7 », pas « 07 »)"),
         ("es-ES,es;q=0.9", "Regla 3.2.9 C: los números van del 1 al 99 sin cero inicial («7», no «07»)"),
         (None, 'Rule 3.2.9 C: numbers are 1-99 without a leading zero ("7", not "07")'),
     ],
