@@ -224,3 +224,23 @@ def test_the_coverage_check_fails_on_a_missing_message():
     if not any(e.msgid == held.msgid and e.msgctxt is None for e in catalogue(LANGUAGES[0])):
         assert _missing({(None, held.msgid): "here"})
     assert not _missing({(held.msgctxt, held.msgid): "here"})
+
+
+# --- The site walk's English detector (tests/e2e/test_site_walk.py) ----------------------------------------------
+
+
+def test_the_walks_detector_flags_english_sentences_not_french_or_spanish_ones():
+    from tests.e2e.test_site_walk import english_sentences
+
+    page = "\n".join(
+        [
+            "Règle 3.2.9 C : les numéros vont de 1 à 99 sans zéro initial",
+            "On ne peut pas ajouter de joueur une fois le championnat commencé (R-05)",
+            "No passport of the team's country (1.1 B, R-03)",
+            "Italie – Espagne",
+        ]
+    )
+    assert english_sentences(page, "fr") == ["No passport of the team's country (1.1 B, R-03)"]
+    spanish = "No hay pasaporte del país del equipo (1.1 B, R-03)\nThe fee is due by then (R-52)."
+    assert english_sentences(spanish, "es") == ["The fee is due by then (R-52)."]
+    assert english_sentences("The fee is due by then (R-52).", "en") == []

@@ -14,6 +14,7 @@ from simple_history.utils import bulk_create_with_history, bulk_update_with_hist
 from accounts.models import User
 from accounts.roles import is_international_staff
 from common.numbers import NotANumber, whole_number
+from common.text import _
 from federation.models import Person
 from portal.filters import MAX_ID
 from portal.services import audited_create, audited_delete, audited_save
@@ -550,11 +551,18 @@ def _check_import_lines(
             rows[id(new[-1])] = line.row
         except ValidationError as exc:
             errors.extend(
-                (line.row, f"Row {line.row}, {field}: {message}")
-                for field, messages in exc.message_dict.items()
-                for message in messages
+                (line.row, _("Row %(row)s, %(column)s: %(problem)s", row=line.row, column=field, problem=message))
+                for field, field_errors in exc.error_dict.items()
+                for message in (e.message % e.params if e.params else e.message for e in field_errors)
             )
     return new, errors
+
+
+def _error_list(exc: ValidationError) -> list[ValidationError]:
+    """Each message of ``exc`` as its own error, its sentence kept (said in the reader's language where shown)."""
+    if hasattr(exc, "error_dict"):
+        return [error for errors in exc.error_dict.values() for error in errors]
+    return exc.error_list
 
 
 def roster_import_check(
@@ -576,7 +584,7 @@ def roster_import_check(
         check_entry_open(entry)
         check_roster_change(entry, kind=roster_rules.ADD, now=now)
     except ValidationError as exc:  # once, for the whole file, beside the file
-        raise field_error(roster_files.FIELD, exc.messages) from None
+        raise field_error(roster_files.FIELD, _error_list(exc)) from None
     roster = list(entry.roster.select_related("person"))
     limits = roster_limits(entry.championship)
     try:
@@ -587,14 +595,26 @@ def roster_import_check(
         raise core_error(exc) from None
     problem = roster_rules.check_roster_room(len(content.rows), on_roster=len(roster), limits=limits)
     if problem is not None:
-        raise field_error(roster_files.FIELD, f"{content.name} has more rows than the roster can take: {problem}.")
+        raise field_error(
+            roster_files.FIELD,
+            _(
+                "%(file)s has more rows than the roster can take: %(problem)s.",
+                file=content.name,
+                problem=problem.message,
+            ),
+        )
     lines: list[ImportLine] = []
     errors: list[tuple[int, str]] = []
     for row in content.rows:
         try:
             lines.append(_import_line(entry, row))
         except _RowError as exc:
-            errors.append((row.number, f"Row {row.number}, {exc.column}: {exc.message}"))
+            errors.append(
+                (
+                    row.number,
+                    _("Row %(row)s, %(column)s: %(problem)s", row=row.number, column=exc.column, problem=exc.message),
+                )
+            )
     errors += _check_import_lines(entry, roster, lines, now=now)[1]
     if errors:
         raise field_error(roster_files.FIELD, [message for _, message in sorted(errors, key=lambda error: error[0])])
