@@ -244,3 +244,109 @@ def test_the_walks_detector_flags_english_sentences_not_french_or_spanish_ones()
     spanish = "No hay pasaporte del país del equipo (1.1 B, R-03)\nThe fee is due by then (R-52)."
     assert english_sentences(spanish, "es") == ["The fee is due by then (R-52)."]
     assert english_sentences("The fee is due by then (R-52).", "en") == []
+
+
+# --- Refusals written as bare English strings: no new ones ------------------------------------------------------
+# A refusal (``ValidationError``, ``PermissionDenied``, ``NotYet``/``Http404``, ``InvalidEvent``, ``access.require``,
+# ``field_error``) whose message is a bare string literal or an f-string cannot be said in the reader's language.
+# These files still hold some (issue 26 turned the pages' most seen ones into sentences); a file may hold fewer, never
+# more: write a new refusal with ``common.text._`` (or gettext) and lower the count when you turn an old one.
+REFUSALS = {
+    "ValidationError",
+    "PermissionDenied",
+    "NotYet",
+    "Http404",
+    "InvalidEvent",
+    "EventFormatError",
+    "NotANumber",
+}
+REFUSALS_WITH_A_FIELD = {"require", "field_error"}
+UNTRANSLATED_REFUSALS = {
+    "tournaments/services/results.py": 48,
+    "games/engine/events.py": 27,
+    "discipline/cases.py": 24,
+    "games/services/officials.py": 19,
+    "tournaments/services/schedule.py": 19,
+    "federation/services.py": 18,
+    "tournaments/services/entries.py": 17,
+    "discipline/access.py": 14,
+    "games/sheet.py": 14,
+    "federation/access.py": 13,
+    "games/finalize.py": 13,
+    "discipline/appeals.py": 10,
+    "games/rescue.py": 10,
+    "tournaments/services/championships.py": 9,
+    "games/end_views.py": 7,
+    "tournaments/services/venues.py": 7,
+    "federation/files.py": 6,
+    "games/engine/replay.py": 6,
+    "games/views.py": 6,
+    "discipline/views.py": 5,
+    "games/access.py": 5,
+    "games/services/protests.py": 5,
+    "tournaments/api.py": 5,
+    "common/numbers.py": 4,
+    "discipline/protest_views.py": 4,
+    "federation/serializers.py": 4,
+    "games/devices.py": 4,
+    "games/services/lineups.py": 4,
+    "tournaments/views.py": 4,
+    "accounts/pins.py": 3,
+    "federation/api.py": 3,
+    "discipline/api.py": 2,
+    "discipline/protest_api.py": 2,
+    "games/live_views.py": 2,
+    "reports/services.py": 2,
+    "tournaments/facts.py": 2,
+    "tournaments/forms.py": 2,
+    "webhooks/access.py": 2,
+    "accounts/invitations.py": 1,
+    "accounts/login_views.py": 1,
+    "accounts/logins.py": 1,
+    "federation/people_views.py": 1,
+    "games/api.py": 1,
+    "games/sheet_api.py": 1,
+    "portal/admin.py": 1,
+    "portal/filters.py": 1,
+    "portal/i18n.py": 1,
+    "portal/parsers.py": 1,
+    "reports/admin.py": 1,
+    "tournaments/admin.py": 1,
+    "tournaments/championship_form_views.py": 1,
+    "tournaments/models.py": 1,
+    "tournaments/services/rosters.py": 1,
+    "webhooks/api.py": 1,
+}
+
+
+def untranslated_refusals(path: Path) -> int:
+    count = 0
+    for call in ast.walk(_tree(path)):
+        if not isinstance(call, ast.Call) or _called(call) not in REFUSALS | REFUSALS_WITH_A_FIELD:
+            continue
+        values = [v for a in call.args for v in (a.values if isinstance(a, ast.Dict) else [a])]
+        if _called(call) in REFUSALS_WITH_A_FIELD:
+            values = values[1:]
+        count += sum(
+            isinstance(v, ast.JoinedStr) or (isinstance(v, ast.Constant) and isinstance(v.value, str)) for v in values
+        )
+    return count
+
+
+def test_no_new_refusal_is_a_bare_english_string():
+    grown = []
+    for path in _sources():
+        name = str(path.relative_to(BASE))
+        count, allowed = untranslated_refusals(path), UNTRANSLATED_REFUSALS.get(name, 0)
+        if count > allowed:
+            grown.append(f"{name}: {count} bare refusal messages (at most {allowed})")
+    assert not grown, "say them with common.text._ or gettext:\n" + "\n".join(grown)
+
+
+def test_the_refusal_count_sees_a_bare_message(tmp_path):
+    module = tmp_path / "refusing.py"
+    module.write_text(
+        'def f(x):\n    raise ValidationError({"a": f"Rule 9.1: {x}", "b": _("Rule 9.1: said.")})\n'
+        '    require(x, "Rule 9.1: only the manager.")\n'
+    )
+    assert untranslated_refusals(module) == 2
