@@ -17,6 +17,7 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.core.exceptions import ValidationError
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from .models import User
 
@@ -90,7 +91,9 @@ def set_signing_pin(user: User, *, current_password: str, pin: str, now=None) ->
     _check_not_locked(user, "current_password", now)
     if not user.check_password(current_password or ""):
         _failed(user, now)
-        raise ValidationError({"current_password": "Your current password is wrong."})  # pragma: allowlist secret
+        raise ValidationError(
+            {"current_password": gettext("Your current password is wrong.")}
+        )  # pragma: allowlist secret
     check_pin_format(pin)
     user.signing_pin = make_password(pin)
     user.signing_failures, user.signing_locked_until = 0, None

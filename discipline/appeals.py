@@ -94,7 +94,7 @@ def file_appeal(
     if level not in AppealLevel.values:
         raise ValidationError({"level": f"Choose one of: {', '.join(AppealLevel.values)}."})
     if not (grounds or "").strip():
-        raise ValidationError({"grounds": "Rule 9.2 A: the appeal gives its grounds."})
+        raise ValidationError({"grounds": gettext_lazy("Rule 9.2 A: the appeal gives its grounds.")})
     with transaction.atomic():
         appealed = _locked(appealed)
         if isinstance(appealed, Protest) and not has_decision_letter(appealed):

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from discipline import suspension_rules as sr
@@ -227,7 +228,7 @@ def gather_report(*, case: Case, report: IncidentReport, by: User, now=None) -> 
 def schedule_hearing(*, case: Case, hearing_at: datetime.datetime, by: User, why: str = "", now=None) -> Case:
     check_committee(by)
     if hearing_at is None or timezone.is_naive(hearing_at):
-        raise ValidationError({"hearing_at": "Give the hearing's date and time."})
+        raise ValidationError({"hearing_at": gettext("Give the hearing's date and time.")})
     now = now or timezone.now()
     with transaction.atomic():
         case = Case.objects.select_for_update().get(pk=case.pk)

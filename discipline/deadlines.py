@@ -14,6 +14,7 @@ import datetime
 import zoneinfo
 from dataclasses import dataclass
 
+from common.text import _
 from tournaments.ruleset import ProtestRules
 
 UTC = datetime.UTC
@@ -50,7 +51,8 @@ KIND_RULES: dict[str, KindRule] = {
     FEDERATION: KindRule("9.1 C", "incident", False, "federation_window"),
 }
 
-ANSWER_ARTICLE = "9.1 A (the opposing team is informed); R-51 answer time"
+# Stored with the deadline, and said in the reader's language where it is shown (``Deadline.article_said``).
+ANSWER_ARTICLE = _("9.1 A (the opposing team is informed); R-51 answer time")
 
 
 @dataclass(frozen=True)

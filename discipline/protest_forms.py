@@ -65,18 +65,18 @@ class FileProtestForm(forms.Form):
     def cleaned_kind_and_key(self) -> tuple[str, str]:
         kind, _, key = self.cleaned_data["incident"].partition("|")
         if kind not in ProtestKind.values:
-            raise ValidationError({"incident": "Rule 9.1: choose an incident."})
+            raise ValidationError({"incident": gettext("Rule 9.1: choose an incident.")})
         return kind, key
 
 
 class FeeForm(forms.Form):
     """The fee as received (R-52); ``received_at`` is read and shown on the venue's clock (``tz``)."""
 
-    amount = MoneyField(max_digits=10, decimal_places=2, default_currency="USD", label="Amount received")
+    amount = MoneyField(max_digits=10, decimal_places=2, default_currency="USD", label=_("Amount received"))
     method = forms.ChoiceField(choices=FeeMethod.choices)
     received_at = forms.DateTimeField(
         required=False,
-        label="Received at",
+        label=_("Received at"),
     )
 
     def __init__(self, *args, tz=None, **kwargs):
@@ -84,10 +84,13 @@ class FeeForm(forms.Form):
         self.tz = tz
         # The label of a money field names no input (a MultiWidget has no id for it): name its two parts.
         amount, currency = self.fields["amount"].widget.widgets
-        amount.attrs["aria-label"] = "Amount received"
-        currency.attrs["aria-label"] = "Currency of the amount received"
-        zone = f" ({tz})" if tz is not None else ""
-        self.fields["received_at"].help_text = f"On the venue's clock{zone}; blank: now. Not in the future (R-52)."
+        amount.attrs["aria-label"] = gettext("Amount received")
+        currency.attrs["aria-label"] = gettext("Currency of the amount received")
+        self.fields["received_at"].help_text = (
+            gettext("On the venue's clock (%(zone)s); blank: now. Not in the future (R-52).") % {"zone": tz}
+            if tz is not None
+            else gettext("On the venue's clock; blank: now. Not in the future (R-52).")
+        )
 
     def full_clean(self):
         # A time typed without a zone is the venue's (the staff record it there), not the server's.
@@ -102,11 +105,11 @@ class ReasonForm(forms.Form):
 
 
 class TextForm(forms.Form):
-    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), label="Your text")
-    attachments = MultipleFileField(help_text="JPEG, PNG or PDF, at most 5 MB each.")
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), label=_("Your text"))
+    attachments = MultipleFileField(label=_("Attachments"), help_text=_("JPEG, PNG or PDF, at most 5 MB each."))
 
 
 class ProtestFilterForm(forms.Form):
-    status = forms.ChoiceField(choices=[("", "Any status")] + list(ProtestStatus.choices), required=False)
+    status = forms.ChoiceField(choices=[("", _("Any status"))] + list(ProtestStatus.choices), required=False)
     kind = forms.ChoiceField(choices=[("", "Any kind")] + list(ProtestKind.choices), required=False)
     championship = IntegerField(required=False, min_value=1)

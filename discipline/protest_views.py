@@ -12,6 +12,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.formats import number_format
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from federation.files import private_file_response
@@ -107,7 +108,9 @@ def protest_file(request):
             except ValidationError as error:
                 apply_errors(form, error)
             else:
-                messages.success(request, f"Protest #{protest.pk} filed; the opposing team is told.")
+                messages.success(
+                    request, gettext("Protest #%(number)s filed; the opposing team is told.") % {"number": protest.pk}
+                )
                 return redirect("discipline:protest-detail", protest.pk)
         status = 400
     else:
@@ -192,7 +195,7 @@ def _act(request, pk: int, action: str, form_class, call):
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            messages.success(request, "Done.")
+            messages.success(request, gettext("Done."))
             return redirect("discipline:protest-detail", protest.pk)
     key = {FeeForm: "fee_form", ReasonForm: "reason_form", TextForm: "text_form"}[form_class]
     context = _detail_context(request, protest, **{key: form, "action": action})

@@ -28,7 +28,7 @@ from django.utils.translation import gettext, gettext_noop
 from djmoney.money import Money
 
 from accounts.models import User
-from common.text import Text, said, said_in
+from common.text import Text, _, said, said_in
 from federation.files import check_scan_upload
 from games import labels
 from games.models import GameProtestMark, LineupPlayer, SheetEvent
@@ -233,14 +233,27 @@ def protesting_entry(user: User, game: Game, entry: TeamEntry | None = None) -> 
     teams = [team for team in (game.home, game.away) if team is not None]
     if entry is not None:
         if entry.pk not in {team.pk for team in teams}:
-            raise ValidationError({"entry": f"Rule 9.1: {entry} does not play this game."})
-        pa.require(pa.manages_entry(user, entry), "Rule 9.1: only a team manager of the protesting team files.")
+            raise ValidationError({"entry": _("Rule 9.1: %(team)s does not play this game.", team=entry)})
+        pa.require(pa.manages_entry(user, entry), _("Rule 9.1: only a team manager of the protesting team files."))
         return entry
     managed = [team for team in teams if pa.manages_entry(user, team)]
-    pa.require(bool(managed), "Rule 9.1: only a team manager of one of the game's teams files its protest.")
+    pa.require(bool(managed), _("Rule 9.1: only a team manager of one of the game's teams files its protest."))
     if len(managed) > 1:
-        raise ValidationError({"entry": "Rule 9.1: you manage both teams of this game; name the protesting one."})
+        raise ValidationError({"entry": _("Rule 9.1: you manage both teams of this game; name the protesting one.")})
     return managed[0]
+
+
+def _status(protest: Protest) -> Text:
+    """The protest's status as a refusal names it ("the protest is upheld"), said in the reader's language."""
+    words = {
+        S.FILED: _("filed"),
+        S.UNDER_REVIEW: _("under review"),
+        S.UPHELD: _("upheld"),
+        S.REJECTED: _("rejected"),
+        S.LAPSED: _("lapsed"),
+        S.WITHDRAWN: _("withdrawn"),
+    }
+    return words.get(protest.status, _("closed"))
 
 
 def find_incident(game: Game, kind: str, key: str, entry: TeamEntry) -> Incident:
@@ -249,29 +262,39 @@ def find_incident(game: Game, kind: str, key: str, entry: TeamEntry) -> Incident
     if kind == ProtestKind.ADMINISTRATIVE and not [i for i in incidents if i.entry_id == entry.pk]:
         raise ValidationError(
             {
-                "incident": "Rule 9.1 B: only an administrative protest made to the referee before the start is "
-                f"valid, and the sheet records none by {entry} for this game."
+                "incident": _(
+                    "Rule 9.1 B: only an administrative protest made to the referee before the start is valid, and "
+                    "the sheet records none by %(team)s for this game.",
+                    team=entry,
+                )
             }
         )
     if kind == ProtestKind.RULING and not [i for i in incidents if i.entry_id == entry.pk]:
         raise ValidationError(
             {
-                "incident": "R-50, Rule 9.1 A: a protest of a referee's ruling is valid only if the captain made "
-                f"it on the rink to the referee; the game sheet records none by {entry}."
+                "incident": _(
+                    "R-50, Rule 9.1 A: a protest of a referee's ruling is valid only if the captain made it on the "
+                    "rink to the referee; the game sheet records none by %(team)s.",
+                    team=entry,
+                )
             }
         )
     for incident in incidents:
         if incident.key == key and (incident.entry_id in (None, entry.pk)):
             return incident
-    raise ValidationError({"incident": f"Rule 9.1: choose an incident of this game as recorded (not {key!r})."})
+    raise ValidationError(
+        {"incident": _("Rule 9.1: choose an incident of this game as recorded (not %(key)s).", key=repr(key))}
+    )
 
 
 def filing_deadline(kind: str, incident: Incident, rules: ProtestRules) -> dl.DeadlineSpec:
     if incident.at is None:
         raise ValidationError(
             {
-                "incident": "Rule 9.1 B: the written protest confirms it within 1 h 30 min of the game's end; the "
-                "game has not ended yet, so its deadline is not known."
+                "incident": _(
+                    "Rule 9.1 B: the written protest confirms it within 1 h 30 min of the game's end; the game has "
+                    "not ended yet, so its deadline is not known."
+                )
             }
         )
     return dl.protest_deadline(kind, anchor=incident.at, rules=rules)
@@ -283,15 +306,19 @@ def check_filing_in_time(spec: dl.DeadlineSpec, *, now: datetime.datetime, tz) -
         local_now = now.astimezone(tz)
         raise ValidationError(
             {
-                "incident": f"Rule {spec.article}: the written protest was due by {spec.describe(tz)}; it is now "
-                f"{dl.moment_text(local_now)}, too late (R-51)."
+                "incident": _(
+                    "Rule %(article)s: the written protest was due by %(due)s; it is now %(now)s, too late (R-51).",
+                    article=spec.article,
+                    due=spec.describe(tz),
+                    now=dl.moment_text(local_now),
+                )
             }
         )
 
 
 def _check_attachments(files: Sequence, field: str = "attachments") -> list[tuple[object, str]]:
     if len(files) > MAX_ATTACHMENTS:
-        raise ValidationError({field: f"At most {MAX_ATTACHMENTS} files."})
+        raise ValidationError({field: _("At most %(count)s files.", count=MAX_ATTACHMENTS)})
     return [(f, check_scan_upload(f, field=field)) for f in files]
 
 
@@ -311,7 +338,7 @@ def _store_attachments(protest: Protest, checked, by: User, now) -> None:
 def _clean_text(value: str, field: str, limit: int = MAX_STATEMENT) -> str:
     value = (value or "").strip()
     if len(value) > limit:
-        raise ValidationError({field: f"At most {limit} characters."})
+        raise ValidationError({field: _("At most %(count)s characters.", count=limit)})
     return value
 
 
@@ -424,11 +451,13 @@ def protest_file(
     must be in by the deadline, or the protest lapses); the fee due is the ruleset's (R-52), none for 9.1 C.
     """
     now = now or timezone.now()
-    pa.require(pa.manages_entry(by, entry), "Rule 9.1: only a team manager of the protesting team files its protest.")
+    pa.require(
+        pa.manages_entry(by, entry), _("Rule 9.1: only a team manager of the protesting team files its protest.")
+    )
     if kind not in ProtestKind.values:
-        raise ValidationError({"kind": f"Rule 9.1: choose one of {', '.join(ProtestKind.values)}."})
+        raise ValidationError({"kind": _("Rule 9.1: choose one of %(kinds)s.", kinds=", ".join(ProtestKind.values))})
     if entry.pk not in (game.home_id, game.away_id):
-        raise ValidationError({"game": f"Rule 9.1: {entry} does not play this game."})
+        raise ValidationError({"game": _("Rule 9.1: %(team)s does not play this game.", team=entry)})
     statement = _clean_text(statement, "statement")
     checked = _check_attachments(attachments)
     rules = protest_rules(game.championship)
@@ -448,7 +477,7 @@ def protest_file(
             else same.filter(incident_event_id=found.event_id)
         )
         if same.exists():
-            raise ValidationError({"incident": "Rule 9.1: your team has already protested this incident."})
+            raise ValidationError({"incident": _("Rule 9.1: your team has already protested this incident.")})
         fee = Money(rules.fee_amount, rules.fee_currency) if dl.KIND_RULES[kind].fee_due else None
         protest = audited_create(
             Protest,
@@ -518,13 +547,13 @@ def protest_add_statement(
     now = now or timezone.now()
     statement = _clean_text(statement, "statement")
     if not statement:
-        raise ValidationError({"statement": "Rule 9.1: a protest must be written; write the statement."})
+        raise ValidationError({"statement": _("Rule 9.1: a protest must be written; write the statement.")})
     checked = _check_attachments(attachments)
     with transaction.atomic():
         protest = _locked(protest)
-        pa.require(pa.manages_entry(by, protest.entry), "Rule 9.1: only the protesting team's manager writes it.")
+        pa.require(pa.manages_entry(by, protest.entry), _("Rule 9.1: only the protesting team's manager writes it."))
         if protest.status != S.FILED:
-            raise ValidationError({"statement": f"Rule 9.1: the protest is {protest.get_status_display().lower()}."})
+            raise ValidationError({"statement": _("Rule 9.1: the protest is %(status)s.", status=_status(protest))})
         deadline = protest.deadlines.get(kind=DeadlineKind.PROTEST)
         spec = dl.DeadlineSpec(deadline.kind, deadline.article, deadline.anchor_at, deadline.due_at)
         check_filing_in_time(spec, now=now, tz=_venue_tz(protest))
@@ -555,25 +584,29 @@ def protest_record_fee(
     now = now or timezone.now()
     received_at = received_at or now
     if method not in FeeMethod.values:
-        raise ValidationError({"method": "R-52: the fee is received in cash or by transfer."})
+        raise ValidationError({"method": _("R-52: the fee is received in cash or by transfer.")})
     if amount is None or amount.amount <= 0:
-        raise ValidationError({"amount": "R-52: enter the amount received."})
+        raise ValidationError({"amount": _("R-52: enter the amount received.")})
     if received_at > now:
-        raise ValidationError({"received_at": "R-52: the fee cannot be received in the future."})
+        raise ValidationError({"received_at": _("R-52: the fee cannot be received in the future.")})
     with transaction.atomic():
         protest = _locked(protest)
         pa.require(
             pa.keeps_protest_fees(by, protest.game.championship),
-            "R-52: only staff of the sanctioning body or IHTC executives record protest fees.",
+            _("R-52: only staff of the sanctioning body or IHTC executives record protest fees."),
         )
         if protest.fee_due is None:
-            raise ValidationError({"amount": "Rule 9.1 C: a federation's protest has no fee."})
+            raise ValidationError({"amount": _("Rule 9.1 C: a federation's protest has no fee.")})
         if protest.fee_received is not None:
-            raise ValidationError({"amount": f"R-52: the fee was recorded already ({protest.fee_received})."})
+            raise ValidationError(
+                {"amount": _("R-52: the fee was recorded already (%(fee)s).", fee=protest.fee_received)}
+            )
         if protest.status != S.FILED:
-            raise ValidationError({"amount": f"R-52: the protest is {protest.get_status_display().lower()}."})
+            raise ValidationError({"amount": _("R-52: the protest is %(status)s.", status=_status(protest))})
         if str(amount.currency) == str(protest.fee_due.currency) and amount < protest.fee_due:
-            raise ValidationError({"amount": f"R-52: the fee is {protest.fee_due}; {amount} was entered."})
+            raise ValidationError(
+                {"amount": _("R-52: the fee is %(fee)s; %(amount)s was entered.", fee=protest.fee_due, amount=amount)}
+            )
         protest.fee_received = amount
         protest.fee_method = method
         protest.fee_received_at = received_at
@@ -605,11 +638,11 @@ def protest_start_review(
     now = now or timezone.now()
     with transaction.atomic():
         protest = _locked(protest)
-        pa.require(pa.is_committee(by), "Rule 9.1 A: the discipline committee or the IHTC executive reviews.")
+        pa.require(pa.is_committee(by), _("Rule 9.1 A: the discipline committee or the IHTC executive reviews."))
         if not protest.fee_is_in:
-            raise ValidationError({"status": "Rule 9.1 A, R-52: the protest fee has not been received."})
+            raise ValidationError({"status": _("Rule 9.1 A, R-52: the protest fee has not been received.")})
         if not protest.statement:
-            raise ValidationError({"status": "Rule 9.1: the written statement is missing."})
+            raise ValidationError({"status": _("Rule 9.1: the written statement is missing.")})
         _transition(protest, S.UNDER_REVIEW, by=by, now=now, reason=_clean_text(reason, "reason"))
         audited_save(protest, by)
         _meet_protest_deadline_if_complete(protest, now)
@@ -638,10 +671,10 @@ def _decide(protest, *, by, to, outcome, reason, now) -> Protest:
     now = now or timezone.now()
     reason = _clean_text(reason, "reason")
     if not reason:
-        raise ValidationError({"reason": "Rule 9.1 A: give the reasons of the decision."})
+        raise ValidationError({"reason": _("Rule 9.1 A: give the reasons of the decision.")})
     with transaction.atomic():
         protest = _locked(protest)
-        pa.require(pa.is_committee(by), "Rule 9.1 A: the discipline committee or the IHTC executive decides.")
+        pa.require(pa.is_committee(by), _("Rule 9.1 A: the discipline committee or the IHTC executive decides."))
         _transition(protest, to, by=by, now=now, reason=reason, article="9.1 A")
         if protest.fee_due is not None:
             protest.fee_outcome = outcome
@@ -675,7 +708,7 @@ def protest_withdraw(*, by: User, protest: Protest, reason: str = "", now: datet
     now = now or timezone.now()
     with transaction.atomic():
         protest = _locked(protest)
-        pa.require(pa.manages_entry(by, protest.entry), "Rule 9.1: only the protesting team's manager withdraws it.")
+        pa.require(pa.manages_entry(by, protest.entry), _("Rule 9.1: only the protesting team's manager withdraws it."))
         _transition(protest, S.WITHDRAWN, by=by, now=now, reason=_clean_text(reason, "reason"))
         if protest.fee_received is not None:
             protest.fee_outcome = FeeOutcome.RETURNED
@@ -700,20 +733,26 @@ def protest_answer(
     now = now or timezone.now()
     answer = _clean_text(answer, "answer")
     if not answer:
-        raise ValidationError({"answer": "Rule 9.1 A: write the answer."})
+        raise ValidationError({"answer": _("Rule 9.1 A: write the answer.")})
     checked = _check_attachments(attachments)
     with transaction.atomic():
         protest = _locked(protest)
-        pa.require(pa.manages_entry(by, protest.opponent), "Rule 9.1 A: only the opposing team's manager answers.")
+        pa.require(pa.manages_entry(by, protest.opponent), _("Rule 9.1 A: only the opposing team's manager answers."))
         if protest.status not in (S.FILED, S.UNDER_REVIEW):
-            raise ValidationError({"answer": f"Rule 9.1 A: the protest is {protest.get_status_display().lower()}."})
+            raise ValidationError({"answer": _("Rule 9.1 A: the protest is %(status)s.", status=_status(protest))})
         if protest.answered_at is not None:
-            raise ValidationError({"answer": "Rule 9.1 A: your team has answered already."})
+            raise ValidationError({"answer": _("Rule 9.1 A: your team has answered already.")})
         deadline = protest.deadlines.get(kind=DeadlineKind.ANSWER)
         spec = dl.DeadlineSpec(deadline.kind, deadline.article, deadline.anchor_at, deadline.due_at)
         if not spec.is_open(now):
             raise ValidationError(
-                {"answer": f"Rule {spec.article}: the answer was due by {spec.describe(_venue_tz(protest))}."}
+                {
+                    "answer": _(
+                        "Rule %(article)s: the answer was due by %(due)s.",
+                        article=spec.article,
+                        due=spec.describe(_venue_tz(protest)),
+                    )
+                }
             )
         protest.answer, protest.answered_at, protest.answered_by = answer, now, by
         audited_save(protest, by)

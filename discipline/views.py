@@ -12,8 +12,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from common.numbers import NotANumber, whole_number
@@ -119,7 +119,7 @@ def report_detail(request, pk: int):
         except ValidationError as exc:
             errors = _errors(exc)
         else:
-            messages.success(request, "Case opened.")
+            messages.success(request, gettext("Case opened."))
             return redirect("discipline:case", pk=case.pk)
     confidential = (
         access.confidential_reports_visible_to(request.user)
@@ -191,7 +191,7 @@ def case_detail(request, pk: int):
         except ValidationError as exc:
             errors = _errors(exc)
         else:
-            messages.success(request, "Saved.")
+            messages.success(request, gettext("Saved."))
             return redirect("discipline:case", pk=case.pk)
         case = access.access_case(request.user, pk)
     reports = list(case.incident_reports.select_related("game", "person", "entry"))
@@ -235,7 +235,10 @@ def protest_open_case(request, pk: int):
         for label, message in _said(_errors(exc)):
             messages.error(request, f"{label}: {message}" if label else message)
         return redirect("discipline:protest-detail", pk=protest.pk)
-    messages.success(request, f"Case #{case.pk} opened from protest #{protest.pk}.")
+    messages.success(
+        request,
+        gettext("Case #%(case)s opened from protest #%(protest)s.") % {"case": case.pk, "protest": protest.pk},
+    )
     return redirect("discipline:case", pk=case.pk)
 
 
@@ -256,7 +259,7 @@ def confidential_file(request, game_pk: int):
         except ValidationError as exc:
             errors = _errors(exc)
         else:
-            messages.success(request, "Your confidential report is filed.")
+            messages.success(request, gettext("Your confidential report is filed."))
             return redirect("discipline:confidential", pk=report.pk)
     return render(
         request,
@@ -336,7 +339,9 @@ def _lodge(request, appealed, *, tz):
             except ValidationError as exc:
                 apply_errors(form, exc)
             else:
-                messages.success(request, f"Your appeal to the {appeal.get_level_display()} is lodged.")
+                messages.success(
+                    request, gettext("Your appeal to the %(level)s is lodged.") % {"level": appeal.get_level_display()}
+                )
                 return redirect("discipline:appeal", pk=appeal.pk)
         status = 400
     context = {
@@ -422,6 +427,6 @@ def appeal_decide(request, pk: int):
         except ValidationError as exc:
             apply_errors(form, exc)
         else:
-            messages.success(request, "The appeal's decision is recorded.")
+            messages.success(request, gettext("The appeal's decision is recorded."))
             return redirect("discipline:appeal", pk=appeal.pk)
     return _appeal_page(request, appeal, form, status=400)

@@ -133,19 +133,19 @@ class Passport(models.Model):
 # "normally" apply. Ages (1.1 C-G) and gender are never waived.
 # Same codes as federation.eligibility.WAIVABLE_CODES; a test keeps them in step.
 class WaivableCode(models.TextChoices):
-    WRONG_NATIONALITY = "wrong_nationality", "Nationality differs from the team's (1.1 B)"
-    NO_PASSPORT = "no_passport", "No passport of the team's country (1.1 B, R-03)"
-    PASSPORT_EXPIRED = "passport_expired", "Passport expired by the championship's last day (1.1 B, R-03)"
+    WRONG_NATIONALITY = "wrong_nationality", _("Nationality differs from the team's (1.1 B)")
+    NO_PASSPORT = "no_passport", _("No passport of the team's country (1.1 B, R-03)")
+    PASSPORT_EXPIRED = "passport_expired", _("Passport expired by the championship's last day (1.1 B, R-03)")
 
 
 # Same values as federation.eligibility.Category.
 class CategoryChoice(models.TextChoices):
-    JUNIOR_MEN = "junior_men", "Junior Men"
-    JUNIOR_WOMEN = "junior_women", "Junior Women"
-    SENIOR_MEN = "senior_men", "Senior Men"
-    SENIOR_WOMEN = "senior_women", "Senior Women"
-    MASTERS_MEN = "masters_men", "Masters Men"
-    MASTERS_WOMEN = "masters_women", "Masters Women"
+    JUNIOR_MEN = "junior_men", _("Junior Men")
+    JUNIOR_WOMEN = "junior_women", _("Junior Women")
+    SENIOR_MEN = "senior_men", _("Senior Men")
+    SENIOR_WOMEN = "senior_women", _("Senior Women")
+    MASTERS_MEN = "masters_men", _("Masters Men")
+    MASTERS_WOMEN = "masters_women", _("Masters Women")
 
 
 class EligibilityWaiver(models.Model):

@@ -487,7 +487,7 @@ def check_waiver(*, code: str, reason: str, category: str = "", year: int | None
     if category and category not in CategoryChoice.values:
         errors["category"] = f"Unknown category {category!r}."
     if year is not None and (isinstance(year, bool) or not isinstance(year, int) or not 1900 <= year <= 2200):
-        errors["year"] = f"{year!r} is not a championship year."
+        errors["year"] = _("%(year)s is not a championship year.") % {"year": repr(year)}
     if errors:
         raise ValidationError(errors)
 

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 
 from federation.models import Person
 from portal.api import ServiceAnswerMixin
+from portal.i18n import said
 from tournaments.models import Game, TeamEntry
 from tournaments.selectors import championship_visibility_q
 
@@ -193,7 +194,7 @@ class GameReadinessViewSet(viewsets.GenericViewSet):
         # Through the viewset's own lookup: an id that is no number, or beyond the database's range, is a 404.
         game = self.get_object()
         services.check_can_see_game_readiness(request.user, game)
-        problems = services.game_start_problems(game)
+        problems = {side: said(problem) for side, problem in services.game_start_problems(game).items()}
         return Response(
             GameReadinessSerializer({"game": game.pk, "can_start": not problems, "problems": problems}).data
         )

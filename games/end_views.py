@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from federation.models import Person
 from tournaments.models import Game
@@ -141,7 +142,11 @@ def sheet_amend(request, game_id: int):
         except (ValidationError, SheetRefused) as error:
             errors, status = _messages_of(error), 400
         else:
-            messages.success(request, f"Amendment recorded ({len(amendment.event_ids)} entries); the records follow.")
+            messages.success(
+                request,
+                gettext("Amendment recorded (%(count)s entries); the records follow.")
+                % {"count": len(amendment.event_ids)},
+            )
             return redirect(request.path)
     amendments = SheetAmendment.objects.filter(sheet__game=game).select_related("amended_by").order_by("-amended_at")
     context = {

@@ -37,6 +37,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.pins import verify_signing_secret
 from common.numbers import whole_number_or_none
+from common.text import _
 from federation.models import Person
 from games import engine, labels
 from games.access import can_direct_game, can_enter_game_events
@@ -208,8 +209,12 @@ def derive_summary(sheet: GameSheet) -> SheetSummary:
     result = data["result"]
     if data["status"] != "ended" or result is None:
         problems.append(
-            "Rule 4.2 O / 4.3 A: the game report is signed after the game; the game is "
-            f"{labels.game_state_label(data['status'])} in period {data['period']} (enter the end of the last period, the deciding goal or the shoot-out)."
+            _(
+                "Rule 4.2 O / 4.3 A: the game report is signed after the game; the game is %(state)s in period "
+                "%(period)s (enter the end of the last period, the deciding goal or the shoot-out).",
+                state=labels.game_state_label(data["status"]),
+                period=data["period"],
+            )
         )
         return SheetSummary(sheet.sequence, "", 0, 0, None, None, None, "", problems=tuple(problems))
     forfeit = result["decided_by"] == DecidedIn.FORFEIT
@@ -218,9 +223,15 @@ def derive_summary(sheet: GameSheet) -> SheetSummary:
         for goal in data["goals"]:
             if goal["scorer"] is None:
                 problems.append(
-                    f"Rule 5.5.11 B / 4.3 A: goal {goal['id']} ({goal['team']}, period {goal['period']} "
-                    f"{goal['time']}) is credited to no player; the records credit every goal to the player the "
-                    "referee names (4.2 M): correct it with the scorer."
+                    _(
+                        "Rule 5.5.11 B / 4.3 A: goal %(goal)s (%(team)s, period %(period)s %(time)s) is credited to "
+                        "no player; the records credit every goal to the player the referee names (4.2 M): correct "
+                        "it with the scorer.",
+                        goal=goal["id"],
+                        team=goal["team"],
+                        period=goal["period"],
+                        time=goal["time"],
+                    )
                 )
                 continue
             goals.append(
@@ -248,9 +259,14 @@ def derive_summary(sheet: GameSheet) -> SheetSummary:
                 code = next((p["infraction"] for p in data["penalties"] if p["id"] == caused_by), None)
         if code is None:
             problems.append(
-                f"Rule 4.3 A / R-20: penalty {penalty['id']} ({penalty['team']} "
-                f"{penalty['player'] if penalty['player'] is not None else 'bench'}, {penalty['penalty']}) has no "
-                "infraction; the scorer records the infraction of every penalty: correct it with its Annex C code."
+                _(
+                    "Rule 4.3 A / R-20: penalty %(penalty)s (%(team)s %(player)s, %(kind)s) has no infraction; the "
+                    "scorer records the infraction of every penalty: correct it with its Annex C code.",
+                    penalty=penalty["id"],
+                    team=penalty["team"],
+                    player=penalty["player"] if penalty["player"] is not None else _("bench"),
+                    kind=penalty["penalty"],
+                )
             )
             continue
         penalties.append(
@@ -320,7 +336,13 @@ def check_summary(summary: SheetSummary, people: Mapping[str, Mapping[int, Perso
     numbers |= {(k.side, k.number) for k in summary.goalkeepers}
     for side, number in sorted(numbers):
         if number not in people[side]:
-            problems.append(f"Rule 5.1 B / R-07: {side} #{number} is on the sheet but not on the team's line-up.")
+            problems.append(
+                _(
+                    "Rule 5.1 B / R-07: %(team)s #%(number)s is on the sheet but not on the team's line-up.",
+                    team=side,
+                    number=number,
+                )
+            )
     if problems:
         raise ValidationError({"sheet": problems})
 
@@ -685,7 +707,7 @@ def _captain(game: Game, entry_id: int) -> Person | None:
 def check_teams_known(game: Game) -> None:
     """A game whose teams are not known yet (a bracket game waiting for earlier results) has no one to sign."""
     if game.home_id is None or game.away_id is None:
-        raise ValidationError({"game": "R-10: the game's teams are not known yet; nobody signs its report."})
+        raise ValidationError({"game": _("R-10: the game's teams are not known yet; nobody signs its report.")})
 
 
 def signers(game: Game) -> list[Signer]:
@@ -829,7 +851,7 @@ def sheet_sign(
         check_device_signed_in(by, game, device)
     name = (name or "").strip() or str(person)
     if len(name) > 120:
-        raise ValidationError({"name": "The name as signed has at most 120 characters."})
+        raise ValidationError({"name": _("The name as signed has at most 120 characters.")})
     signer = signer_of(game, role=role, person=person)
     if not can_enter_game_events(by, game) and (signer.login is None or signer.login.pk != by.pk):
         # A signer on their own device signs only as themselves.

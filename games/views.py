@@ -13,11 +13,12 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common.numbers import whole_number_or_none
 from federation.models import Person
 from portal.filters import MAX_ID, id_or_none
-from portal.i18n import catalogue_prefix
+from portal.i18n import catalogue_prefix, said_errors
 from tournaments.models import Championship, Game, GameStatus, RosterEntry, TeamEntry
 from tournaments.selectors import (
     NUMBER_ORDER,
@@ -177,9 +178,8 @@ def lineup_edit(request, game_pk: int, entry_pk: int):
         try:
             services.lineup_submit(game=game, entry=entry, players=choices, bench_officials=bench, by=request.user)
         except ValidationError as exc:
-            refused = (
-                [m for ms in exc.message_dict.values() for m in ms] if hasattr(exc, "error_dict") else exc.messages
-            )
+            said = said_errors(exc)
+            refused = [m for ms in said.values() for m in ms] if isinstance(said, dict) else said
             context["errors"] = _named_lines(refused, choices, context["lines"])
             # The refused list comes back as it was ticked, not as last stored.
             chosen = {c.person_id: c for c in choices}
@@ -189,7 +189,10 @@ def lineup_edit(request, game_pk: int, entry_pk: int):
                 row["on_bench"] = row["official"].person_id in bench
             status = 400
         else:
-            messages.success(request, f"Line-up of {entry} for game {game.number} saved.")
+            messages.success(
+                request,
+                gettext("Line-up of %(team)s for game %(number)s saved.") % {"team": entry, "number": game.number},
+            )
             return redirect("games:lineup-edit", game_pk=game.pk, entry_pk=entry.pk)
     return render(request, "games/lineup_form.html", context, status=status)
 

@@ -10,6 +10,7 @@ from django.db import IntegrityError
 from django.http import Http404, HttpResponse
 from django.templatetags.static import static
 from django.urls import get_resolver, reverse
+from django.utils.translation import gettext
 from django.views.decorators.cache import cache_control
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, permissions, serializers, status
@@ -18,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from .i18n import said, said_errors
 from .serializers import unknown_fields
 from .services import NotYet
 
@@ -25,10 +27,10 @@ logger = logging.getLogger(__name__)
 
 
 def validation_error_detail(exc: DjangoValidationError) -> dict[str, list[str]]:
-    """Return Django's ValidationError as the field -> messages map the API answers with."""
-    if hasattr(exc, "error_dict"):
-        return {field: [m for e in errors for m in e.messages] for field, errors in exc.error_dict.items()}
-    return {"non_field_errors": exc.messages}
+    """Return Django's ValidationError as the field -> messages map the API answers with, in the caller's language
+    (Accept-Language)."""
+    errors = said_errors(exc)
+    return errors if isinstance(errors, dict) else {"non_field_errors": errors}
 
 
 def exception_handler(exc, context):
@@ -44,13 +46,17 @@ def exception_handler(exc, context):
         # Services validate before writing; a constraint that still fails means a concurrent write won.
         logger.warning("API write refused by a database constraint: %s", exc)
         return Response(
-            {"non_field_errors": ["This conflicts with a change saved at the same time; reload and try again."]},
+            {
+                "non_field_errors": [
+                    gettext("This conflicts with a change saved at the same time; reload and try again.")
+                ]
+            },
             status=status.HTTP_409_CONFLICT,
         )
     if isinstance(exc, Http404):
-        exc = exceptions.NotFound(str(exc) if isinstance(exc, NotYet) else None)
+        exc = exceptions.NotFound(said(exc.args[0]) if isinstance(exc, NotYet) and exc.args else None)
     elif isinstance(exc, PermissionDenied):
-        exc = exceptions.PermissionDenied(str(exc) or None)
+        exc = exceptions.PermissionDenied(said(exc.args[0]) if exc.args and exc.args[0] else None)
     return drf_exception_handler(exc, context)
 
 

@@ -7,19 +7,22 @@ from django.core.exceptions import ValidationError
 
 from common.numbers import NotANumber, decimal_number, whole_number
 
+from .i18n import said_errors
+
 
 def apply_errors(form: forms.BaseForm, exc: ValidationError) -> None:
     """Show a service's ValidationError beside the fields it names, or above the form for any other.
 
     A service error is a field -> messages map (or a plain list); a field the
     form does not have (or ``__all__``) goes to the form's own errors, so no
-    message is lost.
+    message is lost. Each message is said in the reader's language (a core's sentence is English until said).
     """
-    if hasattr(exc, "error_dict"):
-        for field, messages in exc.message_dict.items():
+    errors = said_errors(exc)
+    if isinstance(errors, dict):
+        for field, messages in errors.items():
             form.add_error(field if field in form.fields else None, messages)
     else:
-        form.add_error(None, exc.messages)
+        form.add_error(None, errors)
 
 
 def focus_first_error(form: forms.BaseForm) -> None:

@@ -9,6 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
@@ -66,6 +67,24 @@ def storable(value: object) -> object | None:
     """The stored form of ``value`` when it is a ``Text`` or ``Texts`` (else None: plain words are kept as their
     text)."""
     return to_data(value) if isinstance(value, (Text, Texts)) else None
+def said(message: object) -> str:
+    """A refusal's message (a core's sentence, a lazy or plain string) as the reader reads it."""
+    return str(say(message))
+
+
+def _said_error(error: ValidationError) -> str:
+    message = say(error.message)
+    if error.params:
+        message = message % {name: say(value) for name, value in error.params.items()}
+    return str(message)
+
+
+def said_errors(exc: ValidationError) -> dict[str, list[str]] | list[str]:
+    """Django's ``ValidationError`` as its field -> messages map (or its list of messages), each message said in
+    the active language: ``exc.messages`` would give a core's sentence (``Text``) in English."""
+    if hasattr(exc, "error_dict"):
+        return {field: [_said_error(e) for e in errors] for field, errors in exc.error_dict.items()}
+    return [_said_error(e) for e in exc.error_list]
 
 
 # --- The JavaScript catalogue (issue 26): the scripts' strings, in the language the URL names -------------------

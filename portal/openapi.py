@@ -14,6 +14,7 @@ portal does the same way everywhere, so the schema says what the answers are:
   ``?search=`` only where the view searches (``search_fields``);
 - no authentication needed where a permission says anonymous callers may
   read (``allows_anonymous(view, method)``, e.g. published championships);
+- every operation takes ``Accept-Language`` (en, fr, es): messages, refusals included, come in that language;
 - ids are whole numbers from 1 to ``MAX_ID``, in the path and in the filters, and a
   filter takes a value or is left out (``portal.filters.FilterBackend`` refuses
   an empty one with a 400 naming it).
@@ -21,9 +22,10 @@ portal does the same way everywhere, so the schema says what the answers are:
 
 from __future__ import annotations
 
+from django.conf import settings
 from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.plumbing import ResolvedComponent, build_examples_list
+from drf_spectacular.plumbing import ResolvedComponent, build_examples_list, build_parameter_type
 from rest_framework import filters, permissions
 from rest_framework.authentication import BaseAuthentication
 
@@ -50,6 +52,21 @@ REFUSALS = {
     "404": "No such object, or one you may not see; for a list, a page beyond the last.",
     "409": "A change saved at the same time conflicts with this one; reload and try again.",
 }
+
+
+def accept_language_parameter() -> dict:
+    """The ``Accept-Language`` header every operation reads (Django's ``LocaleMiddleware``; issue 26)."""
+    return build_parameter_type(
+        name="Accept-Language",
+        schema={"type": "string", "example": "fr"},
+        location="header",
+        description="The language of the answer's messages (refusals and rule citations included): "
+        + ", ".join(code for code, _name in settings.LANGUAGES)
+        + f", with quality values as browsers send them (e.g. ``fr-FR,fr;q=0.9``). Without it, or in another "
+        f"language, the answer is in {dict(settings.LANGUAGES)[settings.LANGUAGE_CODE]}. A browser session's language "
+        "switch (its cookie) wins over the header. Articles and R-ids are cited as they are in every language; "
+        "the fields' values (codes, enums) are never translated.",
+    )
 
 
 class _ErrorBodies:
@@ -79,6 +96,12 @@ class PortalAutoSchema(AutoSchema):
         for parameter in parameters:
             if parameter["schema"].get("type") == "integer":
                 parameter["schema"].update(minimum=1, maximum=MAX_ID)
+        return parameters
+
+    def _get_parameters(self):
+        parameters = super()._get_parameters()
+        if not any(p.get("in") == "header" and p.get("name") == "Accept-Language" for p in parameters):
+            parameters.append(accept_language_parameter())
         return parameters
 
     def get_auth(self):

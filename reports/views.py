@@ -12,7 +12,7 @@ import functools
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_POST
 
 from federation.files import private_file_response
@@ -93,7 +93,7 @@ def document_retry(request, object_id: int, *, kind: str):
     document = services.document_current(kind, obj, language=get_language())
     if document.status == DocumentStatus.FAILED:
         services.document_retry(document)
-        messages.success(request, f"The {spec.label.lower()} is queued again.")
+        messages.success(request, gettext("The %(document)s is queued again.") % {"document": str(spec.label).lower()})
     else:
         messages.info(
             request, f"The {spec.label.lower()} is {document.get_status_display().lower()}; nothing to retry."

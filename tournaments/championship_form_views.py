@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.roles import is_federation_staff
 from portal.forms import apply_errors
+from portal.i18n import said
 
 from . import services
 from .forms import ChampionshipForm
@@ -156,9 +157,9 @@ class ChampionshipSetupForm(ChampionshipForm):
         names = {f"{p.section}.{p.name}": p for p in PARAMETERS}
         parameter = names.get(exc.field)
         if parameter is None:
-            self.add_error(None, f"{exc.field}: {exc.message}")
+            self.add_error(None, f"{exc.field}: {said(exc.message)}")
         else:
-            self.add_error(parameter.field_name, f"{parameter.label}: {exc.message}")
+            self.add_error(parameter.field_name, f"{parameter.label}: {said(exc.message)}")
 
     def clean(self):
         if not self.errors:

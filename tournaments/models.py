@@ -110,7 +110,7 @@ class Championship(models.Model):
     start_date = models.DateField()
     end_date = models.DateField()
     venue = models.ForeignKey(Venue, on_delete=models.PROTECT, related_name="championships")
-    entry_closing_date = models.DateField(help_text="Rule 1.1 A: entries are confirmed before this date.")
+    entry_closing_date = models.DateField(help_text=_("Rule 1.1 A: entries are confirmed before this date."))
     entry_fee = MoneyField(max_digits=10, decimal_places=2, default_currency="USD")
     sanctioning_body = models.ForeignKey(
         "federation.Federation", on_delete=models.PROTECT, related_name="sanctioned_championships"

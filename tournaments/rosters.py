@@ -12,6 +12,8 @@ import re
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
+from common.text import Text, _
+
 PLAYER = "player"
 GOALKEEPER = "goalkeeper"
 POSITIONS = (PLAYER, GOALKEEPER)
@@ -38,7 +40,7 @@ class RosterLine:
 
 
 def _line_name(lines: Sequence[RosterLine], index: int) -> str:
-    return lines[index].label or f"line {index + 1}"
+    return lines[index].label or _("line %(number)s", number=index + 1)
 
 
 @dataclass(frozen=True)
@@ -69,8 +71,13 @@ class RosterLimits:
 DEFAULT = RosterLimits()
 
 
-def _problem(field: str, article: str, message: str, line: int | None = None) -> RosterProblem:
-    return RosterProblem(field=field, article=article, message=f"Rule {article}: {message}", line=line)
+def _problem(field: str, article: str, message: Text, line: int | None = None) -> RosterProblem:
+    return RosterProblem(
+        field=field,
+        article=article,
+        message=_("Rule %(article)s: %(problem)s", article=article, problem=message),
+        line=line,
+    )
 
 
 def check_jersey_number(number: str) -> RosterProblem | None:
@@ -80,9 +87,15 @@ def check_jersey_number(number: str) -> RosterProblem | None:
         return None
     if re.fullmatch(r"0[0-9]+", text):
         return _problem(
-            "number", "3.2.9 C", f'numbers are 1-99 without a leading zero ("{text.lstrip("0") or "0"}", not "{text}")'
+            "number",
+            "3.2.9 C",
+            _(
+                'numbers are 1-99 without a leading zero ("%(number)s", not "%(typed)s")',
+                number=text.lstrip("0") or "0",
+                typed=text,
+            ),
         )
-    return _problem("number", "3.2.9 C", f'numbers are 1-99 without a leading zero, not "{text}"')
+    return _problem("number", "3.2.9 C", _('numbers are 1-99 without a leading zero, not "%(typed)s"', typed=text))
 
 
 def _line_problems(lines: Sequence[RosterLine]) -> list[RosterProblem]:
@@ -93,7 +106,12 @@ def _line_problems(lines: Sequence[RosterLine]) -> list[RosterProblem]:
     for i, line in enumerate(lines):
         if line.position not in POSITIONS:
             problems.append(
-                _problem("position", "3.1.1 A", f"a position is player or goalkeeper, not {line.position!r}", i)
+                _problem(
+                    "position",
+                    "3.1.1 A",
+                    _("a position is player or goalkeeper, not %(position)s", position=repr(line.position)),
+                    i,
+                )
             )
         bad_number = check_jersey_number(line.number)
         if bad_number is not None:
@@ -103,7 +121,11 @@ def _line_problems(lines: Sequence[RosterLine]) -> list[RosterProblem]:
                 _problem(
                     "number",
                     "3.2.9 D",
-                    f"number {line.number} is already worn by {_line_name(lines, numbers[line.number])}",
+                    _(
+                        "number %(number)s is already worn by %(line)s",
+                        number=line.number,
+                        line=_line_name(lines, numbers[line.number]),
+                    ),
                     i,
                 )
             )
@@ -112,18 +134,23 @@ def _line_problems(lines: Sequence[RosterLine]) -> list[RosterProblem]:
         if line.person_id in people:
             problems.append(
                 _problem(
-                    "person_id", "3.1.1 A", f"this person is already on {_line_name(lines, people[line.person_id])}", i
+                    "person_id",
+                    "3.1.1 A",
+                    _("this person is already on %(line)s", line=_line_name(lines, people[line.person_id])),
+                    i,
                 )
             )
         else:
             people[line.person_id] = i
         if line.captain and line.alternate:
             problems.append(
-                _problem("alternate", "3.2.9 E", "a player is either the captain or an alternate, not both", i)
+                _problem("alternate", "3.2.9 E", _("a player is either the captain or an alternate, not both"), i)
             )
         if line.position == GOALKEEPER and (line.captain or line.alternate):
             field = "captain" if line.captain else "alternate"
-            problems.append(_problem(field, "3.1.2 C", "a goalkeeper can be neither captain nor alternate captain", i))
+            problems.append(
+                _problem(field, "3.1.2 C", _("a goalkeeper can be neither captain nor alternate captain"), i)
+            )
     return problems
 
 
@@ -142,26 +169,53 @@ def _count_problems(
     problems = []
     if skaters < min_skaters:
         problems.append(
-            _problem("lines", article, f"at least {min_skaters} floor players are needed, not {skaters} ({decision})")
+            _problem(
+                "lines",
+                article,
+                _(
+                    "at least %(minimum)s floor players are needed, not %(count)s (%(decision)s)",
+                    minimum=min_skaters,
+                    count=skaters,
+                    decision=decision,
+                ),
+            )
         )
     if skaters > max_skaters:
         problems.append(
-            _problem("lines", article, f"at most {max_skaters} floor players are allowed, not {skaters} ({decision})")
+            _problem(
+                "lines",
+                article,
+                _(
+                    "at most %(maximum)s floor players are allowed, not %(count)s (%(decision)s)",
+                    maximum=max_skaters,
+                    count=skaters,
+                    decision=decision,
+                ),
+            )
         )
     if goalkeepers < min_gk or goalkeepers > max_gk:
         if min_gk == max_gk:
-            wanted = f"exactly {min_gk}"
+            wanted = _("exactly %(count)s goalkeepers are needed", count=min_gk)
         elif min_gk == 0:
-            wanted = f"at most {max_gk}"
+            wanted = _("at most %(count)s goalkeepers are needed", count=max_gk)
         else:
-            wanted = f"{min_gk}-{max_gk}"
-        problems.append(_problem("lines", article, f"{wanted} goalkeepers are needed, not {goalkeepers} ({decision})"))
+            wanted = _("%(minimum)s-%(maximum)s goalkeepers are needed", minimum=min_gk, maximum=max_gk)
+        problems.append(
+            _problem(
+                "lines",
+                article,
+                _("%(wanted)s, not %(count)s (%(decision)s)", wanted=wanted, count=goalkeepers, decision=decision),
+            )
+        )
     return problems
 
 
 def _names(lines: Sequence[RosterLine], indexes: Sequence[int]) -> str:
     """The lines named, as a message lists them: ``#7 DOE Jane, #9 ROE Ann``."""
-    return ", ".join(_line_name(lines, i) for i in indexes)
+    names = _line_name(lines, indexes[0])
+    for i in indexes[1:]:
+        names = _("%(names)s, %(name)s", names=names, name=_line_name(lines, i))
+    return names
 
 
 def _captain_problems(lines: Sequence[RosterLine], *, max_alternates: int, need_captain: bool) -> list[RosterProblem]:
@@ -173,18 +227,26 @@ def _captain_problems(lines: Sequence[RosterLine], *, max_alternates: int, need_
             _problem(
                 "captain",
                 "3.1.2 A",
-                f"a team appoints exactly one captain; {len(captains)} are marked: {_names(lines, captains)}",
+                _(
+                    "a team appoints exactly one captain; %(count)s are marked: %(names)s",
+                    count=len(captains),
+                    names=_names(lines, captains),
+                ),
             )
         )
     elif need_captain and not captains:
-        problems.append(_problem("captain", "3.1.2 A", "a team appoints exactly one captain; none is marked"))
+        problems.append(_problem("captain", "3.1.2 A", _("a team appoints exactly one captain; none is marked")))
     if len(alternates) > max_alternates:
         problems.append(
             _problem(
                 "alternate",
                 "3.1.2 B",
-                f"at most {max_alternates} alternate captains are allowed; {len(alternates)} are marked: "
-                f"{_names(lines, alternates)}",
+                _(
+                    "at most %(maximum)s alternate captains are allowed; %(count)s are marked: %(names)s",
+                    maximum=max_alternates,
+                    count=len(alternates),
+                    names=_names(lines, alternates),
+                ),
             )
         )
     return problems
@@ -234,8 +296,15 @@ def check_roster_room(new_lines: int, *, on_roster: int, limits: RosterLimits = 
     return _problem(
         "roster",
         "3.1.1 A",
-        f"a roster holds at most {roster_capacity(limits)} players ({limits.max_skaters} floor players and "
-        f"{limits.max_goalkeepers} goalkeepers, R-04); it has {on_roster}, so at most {room} can be added",
+        _(
+            "a roster holds at most %(capacity)s players (%(skaters)s floor players and %(goalkeepers)s goalkeepers, "
+            "R-04); it has %(count)s, so at most %(room)s can be added",
+            capacity=roster_capacity(limits),
+            skaters=limits.max_skaters,
+            goalkeepers=limits.max_goalkeepers,
+            count=on_roster,
+            room=room,
+        ),
     )
 
 
@@ -258,17 +327,19 @@ def check_roster_change(
         raise ValueError(f"kind must be one of {', '.join(CHANGE_KINDS)}, not {kind!r}")
     if kind in (ADD, SUBSTITUTE) and first_game_started:
         return _problem(
-            "person_id", "3.1.1 B", "once the championship has begun, no player can be added or substituted (R-05)"
+            "person_id", "3.1.1 B", _("once the championship has begun, no player can be added or substituted (R-05)")
         )
     if kind == REMOVE and first_game_started:
         return _problem(
             "person_id",
             "3.1.1 B",
-            "once the championship has begun, the roster is frozen: no player can be taken off it (R-05)",
+            _("once the championship has begun, the roster is frozen: no player can be taken off it (R-05)"),
         )
     if kind == NUMBER_CHANGE and registered and not number_change_approved:
         return _problem(
-            "number", "3.2.9 D", "a number cannot change after registration without the IHTC's written approval (R-05)"
+            "number",
+            "3.2.9 D",
+            _("a number cannot change after registration without the IHTC's written approval (R-05)"),
         )
     return None
 
@@ -302,14 +373,17 @@ def check_lineup(
     for i, line in enumerate(lines):
         if line.person_id not in roster:
             problems.append(
-                _problem("person_id", "5.1 B", "only players on the registered team roster can play (R-07)", i)
+                _problem("person_id", "5.1 B", _("only players on the registered team roster can play (R-07)"), i)
             )
         if line.person_id in suspended:
             problems.append(
                 _problem(
                     "person_id",
                     "8.2 A",
-                    f"a suspended player cannot be on the line-up: {suspended[line.person_id]} (R-07, R-53)",
+                    _(
+                        "a suspended player cannot be on the line-up: %(suspension)s (R-07, R-53)",
+                        suspension=suspended[line.person_id],
+                    ),
                     i,
                 )
             )
@@ -325,7 +399,7 @@ def check_lineup(
     problems += _captain_problems(lines, max_alternates=limits.max_alternates, need_captain=False)
     if lines and not any(line.captain or line.alternate for line in lines):
         problems.append(
-            _problem("captain", "3.1.2 B", "the line-up marks the captain or an alternate captain (4.3, R-07)")
+            _problem("captain", "3.1.2 B", _("the line-up marks the captain or an alternate captain (4.3, R-07)"))
         )
     problems += _bench_problems(bench_officials, suspended, limits=limits)
     problems += _starting_problems(lines, set(starting_person_ids), floor_players=floor_players)
@@ -341,20 +415,27 @@ def _bench_problems(
             _problem(
                 "bench_officials",
                 "5.4 F",
-                f"at most {limits.max_bench_officials} non-playing team officials on the bench, not {len(officials)}",
+                _(
+                    "at most %(maximum)s non-playing team officials on the bench, not %(count)s",
+                    maximum=limits.max_bench_officials,
+                    count=len(officials),
+                ),
             )
         )
     seen: set[Hashable] = set()
     for i, person_id in enumerate(officials):
         if person_id in seen:
-            problems.append(_problem("bench_officials", "5.4 F", "this team official is already on the bench", i))
+            problems.append(_problem("bench_officials", "5.4 F", _("this team official is already on the bench"), i))
         seen.add(person_id)
         if person_id in suspended:
             problems.append(
                 _problem(
                     "bench_officials",
                     "8.2 A",
-                    f"a suspended team official cannot sit on the bench: {suspended[person_id]} (R-07, R-53)",
+                    _(
+                        "a suspended team official cannot sit on the bench: %(suspension)s (R-07, R-53)",
+                        suspension=suspended[person_id],
+                    ),
                     i,
                 )
             )
@@ -369,14 +450,19 @@ def _starting_problems(
     goalkeepers = [i for i, line in enumerate(lines) if line.person_id in starting and line.position == GOALKEEPER]
     problems = []
     if starting - listed:
-        problems.append(_problem("starting", "5.3 A", "the starting line-up is named from the line-up"))
+        problems.append(_problem("starting", "5.3 A", _("the starting line-up is named from the line-up")))
     if len(skaters) > floor_players:
         problems.append(
             _problem(
                 "starting",
                 "5.3 A",
-                f"the starting line-up has at most {floor_players} floor players (5.3 B); {len(skaters)} are "
-                f"marked: {_names(lines, skaters)}",
+                _(
+                    "the starting line-up has at most %(maximum)s floor players (5.3 B); %(count)s are marked: "
+                    "%(names)s",
+                    maximum=floor_players,
+                    count=len(skaters),
+                    names=_names(lines, skaters),
+                ),
             )
         )
     if len(goalkeepers) > 1:
@@ -384,8 +470,11 @@ def _starting_problems(
             _problem(
                 "starting",
                 "5.3 A",
-                f"the starting line-up has one goalkeeper (5.3 B); {len(goalkeepers)} are marked: "
-                f"{_names(lines, goalkeepers)}",
+                _(
+                    "the starting line-up has one goalkeeper (5.3 B); %(count)s are marked: %(names)s",
+                    count=len(goalkeepers),
+                    names=_names(lines, goalkeepers),
+                ),
             )
         )
     return problems
@@ -404,5 +493,5 @@ def check_lineup_change(
     if replaces_injured_goalkeeper and already_on_lineup:
         return None
     if replaces_injured_goalkeeper:
-        return _problem("person_id", "5.1 C", "an injured goalkeeper is replaced by a player already on the line-up")
-    return _problem("lines", "5.1 C", "the line-up cannot change after the game has started (R-07)")
+        return _problem("person_id", "5.1 C", _("an injured goalkeeper is replaced by a player already on the line-up"))
+    return _problem("lines", "5.1 C", _("the line-up cannot change after the game has started (R-07)"))

@@ -17,6 +17,7 @@ from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from common.text import Text, _
 from federation.eligibility import (
     AGE_REFERENCE_FIRST_DAY,
     AGE_REFERENCE_JANUARY_1,
@@ -147,7 +148,7 @@ class ChampionshipRuleset:
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            raise RulesetError("ruleset", "must be a mapping of sections")
+            raise RulesetError("ruleset", _("must be a mapping of sections"))
         _refuse_unknown("", data, _SECTIONS)
         values: dict[str, Any] = {}
         for name, (section_cls, refs) in _SECTIONS.items():
@@ -156,7 +157,7 @@ class ChampionshipRuleset:
                 values[name] = _standings(section)
                 continue
             if not isinstance(section, Mapping):
-                raise RulesetError(name, "must be a mapping of parameters")
+                raise RulesetError(name, _("must be a mapping of parameters"))
             values[name] = _section(name, section_cls, refs, section)
         return cls(**values)
 
@@ -172,7 +173,7 @@ def _dump(value: Any) -> Any:
 def _refuse_unknown(prefix: str, data: Mapping[str, Any], known: Collection[str]) -> None:
     unknown = sorted(str(k) for k in data if k not in known)
     if unknown:
-        raise RulesetError(f"{prefix}{unknown[0]}", f"unknown parameter; known are {', '.join(known)}")
+        raise RulesetError(f"{prefix}{unknown[0]}", _("unknown parameter; known are %(known)s", known=", ".join(known)))
 
 
 # --- value checks: each returns the clean value or raises RulesetError ---
@@ -182,20 +183,20 @@ Check = Callable[[str, str, Any], Any]
 
 def _count(key: str, ref: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RulesetError(key, f"{ref}: must be a whole number >= 0, not {value!r}")
+        raise RulesetError(key, _("%(ref)s: must be a whole number >= 0, not %(value)s", ref=ref, value=repr(value)))
     return value
 
 
 def _positive(key: str, ref: str, value: Any) -> int:
     count = _count(key, ref, value)
     if count == 0:
-        raise RulesetError(key, f"{ref}: must be at least 1, not 0")
+        raise RulesetError(key, _("%(ref)s: must be at least 1, not 0", ref=ref))
     return count
 
 
 def _points(key: str, ref: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesetError(key, f"{ref}: points are a whole number, not {value!r}")
+        raise RulesetError(key, _("%(ref)s: points are a whole number, not %(value)s", ref=ref, value=repr(value)))
     return value
 
 
@@ -208,14 +209,22 @@ def _optional(check: Check) -> Check:
 
 def _flag(key: str, ref: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise RulesetError(key, f"{ref}: must be true or false, not {value!r}")
+        raise RulesetError(key, _("%(ref)s: must be true or false, not %(value)s", ref=ref, value=repr(value)))
     return value
 
 
 def _choice(*options: str) -> Check:
     def choice(key: str, ref: str, value: Any) -> str:
         if not isinstance(value, str) or value not in options:
-            raise RulesetError(key, f"{ref}: must be one of {', '.join(options)}, not {value!r}")
+            raise RulesetError(
+                key,
+                _(
+                    "%(ref)s: must be one of %(options)s, not %(value)s",
+                    ref=ref,
+                    options=", ".join(options),
+                    value=repr(value),
+                ),
+            )
         return value
 
     return choice
@@ -229,27 +238,42 @@ def _order(*options: str) -> Check:
             or any(item not in options for item in value)
             or len(set(value)) != len(value)
         ):
-            raise RulesetError(key, f"{ref}: must list some of {', '.join(options)} once each, not {value!r}")
+            raise RulesetError(
+                key,
+                _(
+                    "%(ref)s: must list some of %(options)s once each, not %(value)s",
+                    ref=ref,
+                    options=", ".join(options),
+                    value=repr(value),
+                ),
+            )
         return tuple(value)
 
     return order
 
 
+def _amount_message(ref: str, value: Any) -> Text:
+    return _('%(ref)s: must be an amount such as "200" or "200.00", not %(value)s', ref=ref, value=repr(value))
+
+
 def _amount(key: str, ref: str, value: Any) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, int | str | Decimal):
-        raise RulesetError(key, f'{ref}: must be an amount such as "200" or "200.00", not {value!r}')
+        raise RulesetError(key, _amount_message(ref, value))
     try:
         amount = Decimal(str(value))
     except InvalidOperation:
-        raise RulesetError(key, f'{ref}: must be an amount such as "200" or "200.00", not {value!r}') from None
+        raise RulesetError(key, _amount_message(ref, value)) from None
     if not amount.is_finite() or amount < 0:
-        raise RulesetError(key, f"{ref}: must be an amount >= 0, not {value!r}")
+        raise RulesetError(key, _("%(ref)s: must be an amount >= 0, not %(value)s", ref=ref, value=repr(value)))
     return amount
 
 
 def _currency(key: str, ref: str, value: Any) -> str:
     if not isinstance(value, str) or not re.fullmatch(r"[A-Z]{3}", value):
-        raise RulesetError(key, f"{ref}: must be a three-letter ISO 4217 currency code, not {value!r}")
+        raise RulesetError(
+            key,
+            _("%(ref)s: must be a three-letter ISO 4217 currency code, not %(value)s", ref=ref, value=repr(value)),
+        )
     return value
 
 
@@ -347,7 +371,17 @@ def _check_consistency(name: str, values: Mapping[str, Any]) -> None:
     }
     for low, high, ref in pairs.get(name, []):
         if values[low] > values[high]:
-            raise RulesetError(f"{name}.{low}", f"{ref}: {low} ({values[low]}) must not exceed {high} ({values[high]})")
+            raise RulesetError(
+                f"{name}.{low}",
+                _(
+                    "%(ref)s: %(low)s (%(low_value)s) must not exceed %(high)s (%(high_value)s)",
+                    ref=ref,
+                    low=low,
+                    low_value=values[low],
+                    high=high,
+                    high_value=values[high],
+                ),
+            )
 
 
 _POINTS_REF = "9.3 A / R-41"
@@ -357,18 +391,25 @@ def _standings(data: Any) -> StandingsRules:
     if isinstance(data, str):
         data = {"preset": data}
     if not isinstance(data, Mapping):
-        raise RulesetError("standings", "must be a mapping of parameters or a preset name")
+        raise RulesetError("standings", _("must be a mapping of parameters or a preset name"))
     _refuse_unknown("standings.", data, ("preset", "points", "tiebreakers", "restart_after_partial_split"))
     base = StandingsRules()
     if "preset" in data:
         if data["preset"] not in PRESETS:
-            raise RulesetError("standings.preset", f"must be one of {', '.join(PRESETS)}, not {data['preset']!r}")
+            raise RulesetError(
+                "standings.preset",
+                _(
+                    "must be one of %(options)s, not %(value)s",
+                    options=", ".join(PRESETS),
+                    value=repr(data["preset"]),
+                ),
+            )
         base = PRESETS[data["preset"]]
     points = base.points
     if "points" in data:
         raw = data["points"]
         if not isinstance(raw, Mapping):
-            raise RulesetError("standings.points", f"{_POINTS_REF}: must be a mapping of points")
+            raise RulesetError("standings.points", _("%(ref)s: must be a mapping of points", ref=_POINTS_REF))
         known = [f.name for f in dataclasses.fields(PointsScheme)]
         _refuse_unknown("standings.points.", raw, known)
         values = {}
@@ -388,14 +429,21 @@ def _standings(data: Any) -> StandingsRules:
 def _tiebreakers(value: Any) -> tuple[str, ...]:
     key = "standings.tiebreakers"
     if isinstance(value, str) or not isinstance(value, list | tuple):
-        raise RulesetError(key, f"R-42: must be a list of tie-breakers, not {value!r}")
+        raise RulesetError(key, _("R-42: must be a list of tie-breakers, not %(value)s", value=repr(value)))
     for name in value:
         if name not in TIEBREAKER_NAMES:
-            raise RulesetError(key, f"R-42: unknown tie-breaker {name!r}; known are {', '.join(TIEBREAKER_NAMES)}")
+            raise RulesetError(
+                key,
+                _(
+                    "R-42: unknown tie-breaker %(name)s; known are %(known)s",
+                    name=repr(name),
+                    known=", ".join(TIEBREAKER_NAMES),
+                ),
+            )
     if len(set(value)) != len(value):
-        raise RulesetError(key, "R-42: a tie-breaker is listed twice")
+        raise RulesetError(key, _("R-42: a tie-breaker is listed twice"))
     if SHOOTOUT in value and value[-1] != SHOOTOUT:
-        raise RulesetError(key, "9.3 G: the shoot-out comes after every other tie-breaker")
+        raise RulesetError(key, _("9.3 G: the shoot-out comes after every other tie-breaker"))
     return tuple(value)
 
 

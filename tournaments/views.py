@@ -28,6 +28,7 @@ from accounts.roles import is_federation_staff
 from federation.access import federations_registering_for
 from federation.models import Federation, Person
 from portal.forms import DecimalField, IntegerField, apply_errors, focus_first_error
+from portal.i18n import said_errors
 from portal.page_cache import page_key, public_page
 
 from . import hooks as tournament_hooks
@@ -517,7 +518,9 @@ def bracket_manage(request, pk: int):
     championship = _directed_championship(request, pk)
     if "fill" in request.POST:
         changed = services.bracket_fill(championship=championship, by=request.user)
-        messages.success(request, f"{len(changed)} games filled in from the standings and results.")
+        messages.success(
+            request, _("%(count)s games filled in from the standings and results.") % {"count": len(changed)}
+        )
         return redirect("tournaments:bracket", pk=championship.pk)
     form = BracketForm(request.POST)
     if form.is_valid():
@@ -526,7 +529,7 @@ def bracket_manage(request, pk: int):
         except ValidationError as exc:
             apply_errors(form, exc)
         else:
-            messages.success(request, f"{len(games)} elimination and placement games created.")
+            messages.success(request, _("%(count)s elimination and placement games created.") % {"count": len(games)})
             return redirect("tournaments:bracket", pk=championship.pk)
     return bracket(request, championship.pk, form=form)
 
@@ -560,7 +563,9 @@ def championship_publish(request, pk: int):
     except ValidationError as exc:
         _error_messages(request, exc)
     else:
-        messages.success(request, f"{championship} is published: everyone sees it now.")
+        messages.success(
+            request, _("%(championship)s is published: everyone sees it now.") % {"championship": championship}
+        )
     return redirect("tournaments:championship-detail", pk=championship.pk)
 
 
@@ -593,10 +598,11 @@ def entry_fee_paid(request, pk: int):
         amount = services.money(form.cleaned_data["amount"], form.cleaned_data["currency"])
         services.entry_record_fee_paid(entry=entry, amount=amount, by=request.user)
     except ValidationError as exc:
-        for field, errors in getattr(exc, "message_dict", {"": exc.messages}).items():
+        said = said_errors(exc)
+        for field, errors in said.items() if isinstance(said, dict) else [("", said)]:
             messages.error(request, f"{entry}: {field}: {' '.join(errors)}")
     else:
-        messages.success(request, f"{entry}: entry fee recorded as paid (1.1 A).")
+        messages.success(request, _("%(team)s: entry fee recorded as paid (1.1 A).") % {"team": entry})
     return redirect("tournaments:entries", pk=entry.championship_id)
 
 
@@ -617,7 +623,7 @@ def schedule_generate(request, pk: int):
         except ValidationError as exc:
             apply_errors(form, exc)
         else:
-            messages.success(request, f"{len(games)} games scheduled.")
+            messages.success(request, _("%(count)s games scheduled.") % {"count": len(games)})
             return redirect("tournaments:schedule", pk=championship.pk)
     return render(
         request,
@@ -710,13 +716,13 @@ def _game_action(request, game, action, forms_, *, amend_goal) -> bool:
     try:
         if action == "move":
             services.game_move(game=game, **data, by=request.user)
-            messages.success(request, "Game moved.")
+            messages.success(request, _("Game moved."))
         elif action == "result":
             services.game_record_result(game=game, **data, by=request.user)
-            messages.success(request, "Result recorded.")
+            messages.success(request, _("Result recorded."))
         elif action == "goal":
             services.goal_add(game=game, **form.service_values(), by=request.user)
-            messages.success(request, "Goal added.")
+            messages.success(request, _("Goal added."))
         elif action == "amend":
             services.result_amend(
                 game=game,
@@ -728,10 +734,10 @@ def _game_action(request, game, action, forms_, *, amend_goal) -> bool:
                 shootout_away_goals=data["shootout_away_goals"],
                 by=request.user,
             )
-            messages.success(request, "Result amended; the standings follow.")
+            messages.success(request, _("Result amended; the standings follow."))
         else:
             services.penalty_add(game=game, **form.service_values(), by=request.user)
-            messages.success(request, "Penalty added.")
+            messages.success(request, _("Penalty added."))
     except ValidationError as exc:
         errors = getattr(exc, "error_dict", None)
         if errors and "time_tenths" in errors:
@@ -765,7 +771,7 @@ def standings_shootout(request, pk: int):
             except ValidationError as exc:
                 apply_errors(form, exc)
             else:
-                messages.success(request, "Shoot-out result entered (9.3 G).")
+                messages.success(request, _("Shoot-out result entered (9.3 G)."))
                 return redirect(reverse("tournaments:standings", args=[pool.championship_id]) + f"#pool-{pool.pk}")
         forms_.append((i, teams, form))
     return render(
@@ -909,7 +915,7 @@ def roster_line_edit(request, pk: int):
         except ValidationError as exc:
             apply_errors(form, exc)
         else:
-            messages.success(request, f"{line.person}: roster line saved.")
+            messages.success(request, _("%(person)s: roster line saved.") % {"person": line.person})
             return redirect("tournaments:entry-detail", pk=entry.pk)
     approvals = line.number_change_approvals.filter(applied_at__isnull=True)
     return render(
@@ -953,9 +959,9 @@ def roster_confirm(request, pk: int):
         _error_messages(request, exc)
     else:
         if already:
-            messages.info(request, "The roster is already confirmed.")
+            messages.info(request, _("The roster is already confirmed."))
         else:
-            messages.success(request, "Roster confirmed (registered).")
+            messages.success(request, _("Roster confirmed (registered)."))
     return redirect("tournaments:entry-detail", pk=entry.pk)
 
 

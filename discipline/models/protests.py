@@ -13,6 +13,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from djmoney.models.fields import MoneyField
 from simple_history.models import HistoricalRecords
@@ -206,3 +207,9 @@ class Deadline(models.Model):
 
     def __str__(self):
         return f"{self.protest}: {self.get_kind_display()} by {self.due_at:%Y-%m-%d %H:%M} UTC ({self.article})"
+
+    @property
+    def article_said(self) -> str:
+        """The article as the reader reads it: an article ("9.1 B") is the same in every language; the answer's
+        ("9.1 A (the opposing team is informed); R-51 answer time", ``deadlines.ANSWER_ARTICLE``) says why."""
+        return gettext(self.article) if self.article else ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 from discipline import suspension_rules as sr
@@ -14,10 +15,10 @@ from tournaments.venue_time import venue_stamp
 
 
 class SuspensionKind(models.TextChoices):
-    GAMES = sr.GAMES, "Games"
-    PERIOD = sr.PERIOD, "Period of time"
-    REST_OF_TOURNAMENT = sr.REST_OF_TOURNAMENT, "Rest of the tournament"
-    UNTIL_DECISION = sr.UNTIL_DECISION, "Rest of the tournament until the committee decides"
+    GAMES = sr.GAMES, pgettext_lazy("suspension kind", "Games")
+    PERIOD = sr.PERIOD, _("Period of time")
+    REST_OF_TOURNAMENT = sr.REST_OF_TOURNAMENT, _("Rest of the tournament")
+    UNTIL_DECISION = sr.UNTIL_DECISION, _("Rest of the tournament until the committee decides")
 
 
 class SuspensionStatus(models.TextChoices):

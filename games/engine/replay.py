@@ -5,6 +5,8 @@ from itertools import combinations
 from operator import attrgetter
 from typing import Any, NoReturn, TypeVar
 
+from common.text import Text, _
+
 from . import penalties as box
 from .errors import EventFormatError, InvalidEvent
 from .events import (
@@ -106,7 +108,7 @@ def _given(value: _T | None, event: Event, field: str) -> _T:
     return value
 
 
-def starting_line_up_problem(side: str, roster: TeamRoster, *, floor_players: int) -> str | None:
+def starting_line_up_problem(side: str, roster: TeamRoster, *, floor_players: int) -> Text | None:
     """Return why a team cannot start the game (5.3 B, 8.1 A), or None: it needs ``floor_players`` and a goalkeeper.
 
     The one count of 5.3 B: the engine asks it at the first period's start, the portal before the game
@@ -114,10 +116,15 @@ def starting_line_up_problem(side: str, roster: TeamRoster, *, floor_players: in
     """
     if len(roster.skaters) >= floor_players and roster.goalkeepers:
         return None
-    return (
-        f"Rule 5.3 B / 8.1 A: {side} ({roster.name}) has {len(roster.skaters)} floor player(s) "
-        f"and {len(roster.goalkeepers)} goalkeeper(s); a game starts with {floor_players} floor players and "
-        "a goalkeeper; the team forfeits (enter the forfeit, 8.1 B)"
+    return _(
+        "Rule 5.3 B / 8.1 A: %(side)s (%(team)s) has %(skaters)s floor player(s) and %(goalkeepers)s goalkeeper(s); "
+        "a game starts with %(floor_players)s floor players and a goalkeeper; the team forfeits (enter the forfeit, "
+        "8.1 B)",
+        side=side,
+        team=roster.name,
+        skaters=len(roster.skaters),
+        goalkeepers=len(roster.goalkeepers),
+        floor_players=floor_players,
     )
 
 

@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from accounts.models import User
+from common.text import _
 from games import hooks
 from games.access import check_can_replace_goalkeeper, check_can_submit_lineup, game_has_started
 from games.engine.replay import starting_line_up_problem
@@ -52,8 +53,10 @@ def _problems_error(problems: Sequence[roster_rules.RosterProblem]) -> Validatio
     errors: dict[str, list[str]] = {}
     for problem in problems:
         field = _FIELDS.get(problem.field, problem.field)
-        where = f"{field}[{problem.line}]: " if problem.line is not None else ""
-        errors.setdefault(field, []).append(where + problem.message)
+        message = problem.message
+        if problem.line is not None:
+            message = _("%(field)s[%(line)s]: %(problem)s", field=field, line=problem.line, problem=message)
+        errors.setdefault(field, []).append(message)
     return ValidationError(errors)
 
 
@@ -218,11 +221,17 @@ def game_start_problems(game: Game) -> dict[str, str]:
     problems: dict[str, str] = {}
     for side, entry in (("home", game.home), ("away", game.away)):
         if entry is None:
-            problems[side] = f"Rule 5.3 B: the {side} team of game {game.number} is not known yet."
+            problems[side] = (
+                _("Rule 5.3 B: the home team of game %(number)s is not known yet.", number=game.number)
+                if side == "home"
+                else _("Rule 5.3 B: the away team of game %(number)s is not known yet.", number=game.number)
+            )
             continue
         lineup = lineups.get(entry.pk)
         if lineup is None:
-            problems[side] = f"Rule 5.1 A / 5.3 B: {entry} has given no line-up for game {game.number}."
+            problems[side] = _(
+                "Rule 5.1 A / 5.3 B: %(team)s has given no line-up for game %(number)s.", team=entry, number=game.number
+            )
             continue
         roster = lineup_team_roster(lineup, name=entry.name)
         problem = starting_line_up_problem(side, roster, floor_players=floor_players)

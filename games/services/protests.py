@@ -11,6 +11,7 @@ import datetime
 from django.db import transaction
 
 from accounts.models import User
+from common.text import _
 from games.access import check_can_record_protest_mark, game_has_started
 from portal.services import audited_create
 from tournaments.facts import field_error, resolve_now
@@ -24,22 +25,39 @@ def check_protest_mark(*, game: Game, entry: TeamEntry, subject: str, now: datet
     """Refuse a protest mark 9.1 B does not allow: a team of the game, about the rink, equipment or players
     (R-51), made before the start (the scheduled time, 5.4 B, or the sheet's opening), once per subject."""
     if entry.pk not in (game.home_id, game.away_id):
-        raise field_error("entry", f"Rule 9.1 B: {entry} does not play game {game.number}; a team protests its game.")
+        raise field_error(
+            "entry",
+            _(
+                "Rule 9.1 B: %(team)s does not play game %(number)s; a team protests its game.",
+                team=entry,
+                number=game.number,
+            ),
+        )
     if subject not in ProtestSubject.values:
         raise field_error(
             "subject",
-            "Rule 9.1 B / R-51: an administrative protest is about the rink, a player's equipment or unqualified "
-            f"players: one of {', '.join(ProtestSubject.values)}, not {subject!r}.",
+            _(
+                "Rule 9.1 B / R-51: an administrative protest is about the rink, a player's equipment or unqualified "
+                "players: one of %(subjects)s, not %(subject)s.",
+                subjects=", ".join(ProtestSubject.values),
+                subject=repr(subject),
+            ),
         )
     if game_has_started(game, now=now) or GameSheet.objects.filter(game=game).exists():
         raise field_error(
             "game",
-            f"Rule 9.1 B / R-51: an administrative protest is valid only if made to the referee before the start; "
-            f"game {game.number} has started. A protest during the game is the captain's on the rink (9.1 A: the "
-            "sheet's protest event).",
+            _(
+                "Rule 9.1 B / R-51: an administrative protest is valid only if made to the referee before the start; "
+                "game %(number)s has started. A protest during the game is the captain's on the rink (9.1 A: the "
+                "sheet's protest event).",
+                number=game.number,
+            ),
         )
     if GameProtestMark.objects.filter(game=game, entry=entry, subject=subject).exists():
-        raise field_error("subject", f"Rule 9.1 B: {entry} already protested this for game {game.number}.")
+        raise field_error(
+            "subject",
+            _("Rule 9.1 B: %(team)s already protested this for game %(number)s.", team=entry, number=game.number),
+        )
 
 
 def protest_mark_record(
@@ -56,7 +74,7 @@ def protest_mark_record(
     check_can_record_protest_mark(by, game)
     details = (details or "").strip()
     if len(details) > 300:
-        raise field_error("details", "At most 300 characters: the written protest gives the rest (9.1 B).")
+        raise field_error("details", _("At most 300 characters: the written protest gives the rest (9.1 B)."))
     with transaction.atomic():
         # The start read under the game's lock, as the line-ups read it (5.1 C).
         game = Game.objects.select_for_update(of=("self",)).select_related("home", "away").get(pk=game.pk)

@@ -1,4 +1,5 @@
 from django import template
+from django.utils.html import format_html
 
 from portal.i18n import catalogue_url, stored
 from portal.i18n import say as say_text
@@ -10,6 +11,16 @@ register = template.Library()
 def say(value):
     """A core's sentence in the reader's language: ``{{ line|say }}`` (portal.i18n.say)."""
     return say_text(value)
+
+
+@register.filter
+def their_words(value):
+    """Someone's own words (a statement, reasons, a note), in whatever language they wrote them, marked as theirs:
+    browsers do not translate them and the site walk's language check skips them. Usable inside
+    ``blocktranslate`` (``reasons=decision.reasons|their_words``), which keeps the marked text as it is."""
+    if value in (None, ""):
+        return ""
+    return format_html('<span class="their-words" translate="no">{}</span>', value)
 
 
 @register.simple_tag

@@ -35,6 +35,8 @@ ROLES = tuple(
         "SITE_WALK_ROLES", "public ita.manager referee scorer discipline ita.staff firs.staff ihtc.exec admin"
     ).split()
 )
+# Forms are posted in English only, unless asked (SITE_WALK_POST="fr": the refusals' language in a French walk).
+POST_LANGUAGES = tuple(os.environ.get("SITE_WALK_POST", "en").split())
 FORMS_PER_PAGE = 3  # a page of one form per row (the officials' assignments) posts its first rows' forms
 MAX_PAGES = 45  # URL patterns per role and language: the walk's bound, far above what a role reaches today
 
@@ -56,6 +58,7 @@ RAW = [
 
 @dataclass
 class Walk:
+    language: str = "en"
     pages: set[str] = field(default_factory=set)
     forms: int = 0
     views: int = 0
@@ -78,6 +81,53 @@ def _raw_values(text: str) -> list[str]:
             start = max(match.start() - 30, 0)
             found.append(f"{name}: …{text[start : match.end() + 30]!r}…")
     return found
+
+
+# --- English on a French or Spanish page (issue 26) ----------------------------------------------------------------
+# A line of at least three words of which two (different) are English function words is an English sentence: a
+# message made in code that nobody translated. People's own words (names, notes, a report's text: marked
+# ``translate="no"`` or ``class="their-words"`` in the templates) and the rulebook's cited text are not the portal's.
+ENGLISH_WORDS = frozenset(
+    {
+        *("the", "of", "and", "is", "are", "has", "have", "not", "your", "this", "with", "for", "to", "be", "was"),
+        *("no", "on", "by", "from", "will", "must", "may", "cannot", "his", "her", "their", "its", "been"),
+        *("there", "which", "who", "only", "than", "when"),
+    }
+)
+# Words of the page's own language that look like English function words ("on" peut, "no" hay).
+OWN_WORDS = {"fr": {"on"}, "es": {"no"}}
+WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
+OWN_TEXT = "[translate=no], .their-words, script, style, code, pre"
+
+
+def english_sentences(text: str, language: str) -> list[str]:
+    """The lines of ``text`` that read as English sentences on a page in ``language``."""
+    if language == "en":
+        return []
+    skip = OWN_WORDS.get(language, set())
+    found = []
+    for line in text.splitlines():
+        words = [w.lower() for w in WORD.findall(line)]
+        english = {w for w in words if w in ENGLISH_WORDS and w not in skip}
+        if len(words) >= 3 and len(english) >= 2:
+            found.append(line.strip())
+    return found
+
+
+def _visible_portal_text(page) -> str:
+    """The page's visible text without people's own words (hidden for the reading, shown again after)."""
+    # Through the CSSOM (an element's style property), which the Content-Security-Policy allows; a <style> it refuses.
+    return page.evaluate(
+        """(selector) => {
+          const own = [...document.querySelectorAll(selector)];
+          const before = own.map(el => [el.style.getPropertyValue('display'), el.style.getPropertyPriority('display')]);
+          own.forEach(el => el.style.setProperty('display', 'none', 'important'));
+          const text = document.body.innerText;
+          own.forEach((el, i) => el.style.setProperty('display', before[i][0], before[i][1]));
+          return text;
+        }""",
+        OWN_TEXT,
+    )
 
 
 def _visible_text(page) -> str:
@@ -105,6 +155,10 @@ def _check_page(page, url, errors, walk, where, *, after_post=False) -> None:
         errors[:] = [e for e in errors if not re.match(r"Failed to load resource: .* status of 4\d\d", e)]
     for problem in _raw_values(_visible_text(page)):
         walk.failures.append(f"{where} {url}: {problem}")
+    # A posted form may have chosen another language (a profile's): its answer is in that one, rightly.
+    language = page.evaluate("document.documentElement.lang") or ""
+    for sentence in english_sentences(_visible_portal_text(page), walk.language if language[:2] != "en" else "en"):
+        walk.failures.append(f"{where} {url}: English on the page: {sentence[:160]!r}")
     for error in errors:
         walk.failures.append(f"{where} {url}: browser console: {error}")
     errors.clear()
@@ -186,6 +240,10 @@ def _post_forms(page, url, errors, walk, where, posted: set[str]) -> None:
             except Exception:  # a form handled in the page (scripted), or a download: no navigation to judge
                 continue
             walk.forms += 1
+            # A posted profile may have chosen another language (the walk fills its select): the walk's stays.
+            origin = urlsplit(page.url)
+            home = f"{origin.scheme}://{origin.netloc}/"
+            page.context.add_cookies([{"name": "django_language", "value": walk.language, "url": home}])
             if response is not None and response.status >= 500:
                 walk.failures.append(f"{where} POST {action} (from {url}): HTTP {response.status}")
             elif response is not None and "text/html" in response.headers.get("content-type", ""):
@@ -227,7 +285,7 @@ def walk_role(browser, base_url, username, language, walk) -> None:
                 continue
             walk.pages.add(key)
             links = _links(page)
-            if language == "en":  # a form's answer is the same code in every language: posted once
+            if language in POST_LANGUAGES:  # a form's answer is the same code in every language: posted once
                 _post_forms(page, url, errors, walk, where, posted)
             for href in links:
                 parts = urlsplit(href)
@@ -249,7 +307,7 @@ def test_every_role_walks_its_site_in_each_language_at_two_widths(browser, asgi_
     build_world(timezone.now())
     lines, failures, covered = [], [], set()
     for language in LANGUAGES:
-        walk = Walk()
+        walk = Walk(language=language)
         for username in ROLES:
             started = time.perf_counter()
             walk_role(browser, asgi_server.url, username, language, walk)

@@ -14,6 +14,7 @@ from simple_history.utils import bulk_create_with_history, bulk_update_with_hist
 from accounts.models import User
 from accounts.roles import is_international_staff
 from common.numbers import NotANumber, whole_number
+from common.text import _
 from federation.models import Person
 from portal.filters import MAX_ID
 from portal.services import audited_create, audited_delete, audited_save
@@ -109,7 +110,7 @@ def check_jersey_number(number: str, *, field: str = "number") -> str:
 def check_position(position: str) -> None:
     """3.1.1 A: a roster names players and goalkeepers."""
     if position not in Position.values:
-        raise field_error("position", f"Rule 3.1.1 A: one of {', '.join(Position.values)}")
+        raise field_error("position", _("Rule 3.1.1 A: one of %(positions)s", positions=", ".join(Position.values)))
 
 
 def _check_not_on_other_roster(entry: TeamEntry, person: Person) -> None:
@@ -122,7 +123,12 @@ def _check_not_on_other_roster(entry: TeamEntry, person: Person) -> None:
     )
     if other is not None:
         raise field_error(
-            "person", f"Rule 3.1.1 A: {person} is already on the roster of {other.entry} in this championship."
+            "person",
+            _(
+                "Rule 3.1.1 A: %(person)s is already on the roster of %(team)s in this championship.",
+                person=person,
+                team=other.entry,
+            ),
         )
 
 
@@ -133,7 +139,10 @@ def check_person_of_entry(entry: TeamEntry, person: Person, *, field: str = "per
     register is not the team's to read (the same answer for an id that does not exist).
     """
     if person.federation_id != entry.federation_id:
-        raise field_error(field, f"Rule 1.1 A: no person with id {person.pk} in {entry.federation}.")
+        raise field_error(
+            field,
+            _("Rule 1.1 A: no person with id %(id)s in %(federation)s.", id=person.pk, federation=entry.federation),
+        )
 
 
 def check_roster_add(
@@ -156,7 +165,7 @@ def check_roster_add(
     check_person_of_entry(entry, person)
     check_roster_change(entry, kind=roster_rules.ADD, now=now)
     if any(r.person_id == person.pk for r in roster):
-        raise field_error("person", f"Rule 3.1.1 A: {person} is already on this roster.")
+        raise field_error("person", _("Rule 3.1.1 A: %(person)s is already on this roster.", person=person))
     _check_not_on_other_roster(entry, person)
     new = RosterEntry(
         entry=entry, person=person, number=number, position=position, captain=captain, alternate=alternate
@@ -338,9 +347,9 @@ def number_change_approve(
     check_can_approve_number_change(by)
     new_number = check_jersey_number(new_number, field="new_number")
     if not (reason or "").strip():
-        raise field_error("reason", "Rule 3.2.9 D: the written approval states its reason.")
+        raise field_error("reason", _("Rule 3.2.9 D: the written approval states its reason."))
     if new_number == roster_entry.number:
-        raise field_error("new_number", "the player already wears this number")
+        raise field_error("new_number", _("the player already wears this number"))
     return audited_create(
         NumberChangeApproval,
         by,
@@ -368,7 +377,7 @@ def roster_confirm(*, entry: TeamEntry, by: User, now: datetime.datetime | None 
         check_roster_lines(roster_lines(roster), limits=roster_limits(entry.championship), complete=True)
         eligibility = roster_eligibility(entry, roster)
         refusals = [
-            f"#{line.number} {line.person}: {reason.message}"
+            _("#%(number)s %(person)s: %(reason)s", number=line.number, person=line.person, reason=reason.message)
             for line in roster
             for reason in eligibility[line.pk].reasons
             if not eligibility[line.pk].eligible
@@ -550,11 +559,18 @@ def _check_import_lines(
             rows[id(new[-1])] = line.row
         except ValidationError as exc:
             errors.extend(
-                (line.row, f"Row {line.row}, {field}: {message}")
-                for field, messages in exc.message_dict.items()
-                for message in messages
+                (line.row, _("Row %(row)s, %(column)s: %(problem)s", row=line.row, column=field, problem=message))
+                for field, field_errors in exc.error_dict.items()
+                for message in (e.message % e.params if e.params else e.message for e in field_errors)
             )
     return new, errors
+
+
+def _error_list(exc: ValidationError) -> list[ValidationError]:
+    """Each message of ``exc`` as its own error, its sentence kept (said in the reader's language where shown)."""
+    if hasattr(exc, "error_dict"):
+        return [error for errors in exc.error_dict.values() for error in errors]
+    return exc.error_list
 
 
 def roster_import_check(
@@ -576,7 +592,7 @@ def roster_import_check(
         check_entry_open(entry)
         check_roster_change(entry, kind=roster_rules.ADD, now=now)
     except ValidationError as exc:  # once, for the whole file, beside the file
-        raise field_error(roster_files.FIELD, exc.messages) from None
+        raise field_error(roster_files.FIELD, _error_list(exc)) from None
     roster = list(entry.roster.select_related("person"))
     limits = roster_limits(entry.championship)
     try:
@@ -587,14 +603,26 @@ def roster_import_check(
         raise core_error(exc) from None
     problem = roster_rules.check_roster_room(len(content.rows), on_roster=len(roster), limits=limits)
     if problem is not None:
-        raise field_error(roster_files.FIELD, f"{content.name} has more rows than the roster can take: {problem}.")
+        raise field_error(
+            roster_files.FIELD,
+            _(
+                "%(file)s has more rows than the roster can take: %(problem)s.",
+                file=content.name,
+                problem=problem.message,
+            ),
+        )
     lines: list[ImportLine] = []
     errors: list[tuple[int, str]] = []
     for row in content.rows:
         try:
             lines.append(_import_line(entry, row))
         except _RowError as exc:
-            errors.append((row.number, f"Row {row.number}, {exc.column}: {exc.message}"))
+            errors.append(
+                (
+                    row.number,
+                    _("Row %(row)s, %(column)s: %(problem)s", row=row.number, column=exc.column, problem=exc.message),
+                )
+            )
     errors += _check_import_lines(entry, roster, lines, now=now)[1]
     if errors:
         raise field_error(roster_files.FIELD, [message for _, message in sorted(errors, key=lambda error: error[0])])
@@ -633,9 +661,9 @@ def team_official_add(*, entry: TeamEntry, person: Person, role: str, by: User):
     check_can_manage_entry(by, entry)
     check_entry_open(entry)
     if role not in OfficialRole.values:
-        raise field_error("role", f"one of {', '.join(OfficialRole.values)}")
+        raise field_error("role", _("one of %(roles)s", roles=", ".join(OfficialRole.values)))
     if TeamOfficial.objects.filter(entry=entry, person=person, role=role).exists():
-        raise field_error("person", f"{person} is already named as {role}")
+        raise field_error("person", _("%(person)s is already named as %(role)s", person=person, role=role))
     with transaction.atomic():
         championship_changed(entry.championship_id)
         return audited_create(TeamOfficial, by, entry=entry, person=person, role=role)
