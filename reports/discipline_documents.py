@@ -66,7 +66,7 @@ def _managers(entry: TeamEntry) -> list[str]:
 
 
 def _addressee(entry: TeamEntry) -> dict[str, Any]:
-    return {"federation": entry.federation.name, "team": entry.name, "managers": _managers(entry)}
+    return {"federation": entry.federation.name, "team": entry.display_name, "managers": _managers(entry)}
 
 
 def _game(game: Game, zone) -> dict[str, Any]:
@@ -75,8 +75,8 @@ def _game(game: Game, zone) -> dict[str, Any]:
         result = f"{game.home_goals}–{game.away_goals}"
     return {
         "number": game.number,
-        "home": game.home.name if game.home else game.home_source,
-        "away": game.away.name if game.away else game.away_source,
+        "home": game.home.display_name if game.home else game.home_source,
+        "away": game.away.display_name if game.away else game.away_source,
         "start": _local(game.start_at, zone),
         "result": result,
     }
@@ -230,7 +230,7 @@ def _until(suspension: Suspension, zone) -> str:
 def _suspension_line(suspension: Suspension, numbers, zone) -> dict[str, Any]:
     return {
         "person": _who(suspension.person, suspension.entry_id, numbers),
-        "team": suspension.entry.name if suspension.entry_id else "",
+        "team": suspension.entry.display_name if suspension.entry_id else "",
         "article": suspension.article,
         "kind": suspension.get_kind_display(),
         "terms": _terms(suspension, zone),
@@ -284,7 +284,7 @@ def case_decision_data(case: Case) -> dict[str, Any]:
             {
                 "game": _game(report.game, zone),
                 "person": _who(report.person, report.entry_id, numbers),
-                "team": report.entry.name,
+                "team": report.entry.display_name,
                 "kind": report.get_kind_display(),
                 "infraction": report.infraction.replace("_", " "),
                 "article": report.article,
@@ -296,7 +296,7 @@ def case_decision_data(case: Case) -> dict[str, Any]:
         "protests": [
             {
                 "id": protest.pk,
-                "team": protest.entry.name,
+                "team": protest.entry.display_name,
                 "game": protest.game.number,
                 "kind": protest.get_kind_display(),
                 "incident": protest.incident,

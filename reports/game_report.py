@@ -107,7 +107,7 @@ def _team(game: Game, side: str) -> dict[str, Any]:
         for line in lines
     ]
     players.sort(key=lambda p: (p["goalkeeper"] is False, whole_number_or_none(p["number"], maximum=999) or 999))
-    return {"name": entry.name, "source": source, "players": players, "officials": officials}
+    return {"name": entry.display_name, "source": source, "players": players, "officials": officials}
 
 
 def _officials(game: Game) -> list[dict[str, str]]:
@@ -410,7 +410,7 @@ def _team_codes(game: Game) -> dict[str, str]:
              (("home", game.home), ("away", game.away))}  # fmt: skip
     if all(codes.values()) and codes["home"] != codes["away"]:
         return codes
-    return {"home": game.home.name, "away": game.away.name}
+    return {"home": game.home.display_name, "away": game.away.display_name}
 
 
 # --- the whole report ----------------------------------------------------------------------------------------
@@ -448,9 +448,9 @@ def game_report_data(game: Game) -> dict[str, Any]:
             line["team"] = names[line["team"]]
     winner = ""
     if game.decided_in == DecidedIn.SHOOTOUT and game.shootout_winner is not None:
-        winner = game.shootout_winner.name
+        winner = game.shootout_winner.display_name
     elif game.home_goals is not None and game.home_goals != game.away_goals:
-        winner = game.home.name if game.home_goals > game.away_goals else game.away.name
+        winner = game.home.display_name if game.home_goals > game.away_goals else game.away.display_name
     start = game.start_at.astimezone(zone) if game.start_at else None
     return {
         "championship": championship.name,
@@ -478,7 +478,7 @@ def game_report_data(game: Game) -> dict[str, Any]:
             "forfeited_by": game.forfeited_by.name if game.forfeited_by else "",
         },
         "under_protest": [
-            {"team": mark.entry.name, "subject": mark.get_subject_display(), "details": mark.details}
+            {"team": mark.entry.display_name, "subject": mark.get_subject_display(), "details": mark.details}
             for mark in GameProtestMark.objects.filter(game=game).select_related("entry")
         ],
         **body,

@@ -144,8 +144,16 @@ class VisibleChampionshipField(StrictPrimaryKeyRelatedField):
         return selectors.visible_championships(getattr(request, "user", None)).select_related("venue")
 
 
+# Issue 26: a national team's name as the reader reads it (``TeamEntry.display_name``); ``name`` stays as stored.
+DISPLAY_NAME_HELP = (
+    "The team's name in the language the request asks for (Accept-Language: en, fr or es): its country's name "
+    'when the team is entered under it ("Italia" for "Italy" in Spanish), else the stored name.'
+)
+
+
 class EntrySerializer(ModelSerializer):
     federation_name = serializers.CharField(source="federation.name", read_only=True)
+    display_name = serializers.CharField(read_only=True, help_text=DISPLAY_NAME_HELP)
     fee_due = DecimalField(source="fee_due.amount", max_digits=10, decimal_places=2, read_only=True)
     fee_due_currency = serializers.CharField(read_only=True)
     pool = serializers.SerializerMethodField()
@@ -158,6 +166,7 @@ class EntrySerializer(ModelSerializer):
             "federation",
             "federation_name",
             "name",
+            "display_name",
             "status",
             "fee_due",
             "fee_due_currency",
@@ -325,6 +334,7 @@ class TeamOfficialInputSerializer(serializers.Serializer):
 class PoolTeamSerializer(serializers.Serializer):
     entry = IntegerField(source="entry_id")
     name = serializers.CharField(source="entry.name")
+    display_name = serializers.CharField(source="entry.display_name", help_text=DISPLAY_NAME_HELP)
     seed = IntegerField()
 
 
@@ -394,6 +404,12 @@ class GameSerializer(ModelSerializer):
     phase = serializers.CharField(source="phase.kind", read_only=True)
     home_name = serializers.CharField(source="home.name", read_only=True, default=None, allow_null=True)
     away_name = serializers.CharField(source="away.name", read_only=True, default=None, allow_null=True)
+    home_display_name = serializers.CharField(
+        source="home.display_name", read_only=True, default=None, allow_null=True, help_text=DISPLAY_NAME_HELP
+    )
+    away_display_name = serializers.CharField(
+        source="away.display_name", read_only=True, default=None, allow_null=True, help_text=DISPLAY_NAME_HELP
+    )
     rink_name = serializers.CharField(source="rink.name", read_only=True, default=None, allow_null=True)
     local_start = serializers.SerializerMethodField(help_text="The start in the venue's time zone.")
 
@@ -408,9 +424,11 @@ class GameSerializer(ModelSerializer):
             "bracket_slot",
             "home",
             "home_name",
+            "home_display_name",
             "home_source",
             "away",
             "away_name",
+            "away_display_name",
             "away_source",
             "rink",
             "rink_name",
