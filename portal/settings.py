@@ -306,6 +306,9 @@ LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+# The currencies offered for fees (ISO 4217; portal.currencies says which federations use them). A championship
+# whose fee is in a currency outside the list keeps it.
+PORTAL_CURRENCIES = ["USD", "EUR", "CHF", "GBP", "CZK", "ARS", "CAD", "AUD"]
 
 # --- Files --------------------------------------------------------------------
 STATIC_URL = "static/"

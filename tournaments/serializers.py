@@ -16,6 +16,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from federation.models import Federation, Person
+from portal.currencies import check_portal_currency
 from portal.filters import MAX_ID
 from portal.serializers import DecimalField, FloatField, IntegerField, ModelSerializer, StrictPrimaryKeyRelatedField
 
@@ -114,7 +115,11 @@ class ChampionshipInputSerializer(ModelSerializer):
     """What ``championship_create`` / ``championship_update`` take; the fee's amount and currency become one Money."""
 
     entry_fee = DecimalField(max_digits=10, decimal_places=2, min_value=0)
-    entry_fee_currency = serializers.RegexField(r"^[A-Za-z]{3}$", help_text="ISO 4217 code, e.g. USD")
+    entry_fee_currency = serializers.RegexField(
+        r"^[A-Za-z]{3}$",
+        help_text="ISO 4217 code, one of the portal's currencies (the setting PORTAL_CURRENCIES; by default USD, EUR, "
+        "CHF, GBP, CZK, ARS, CAD, AUD); a championship's stored currency outside it may be kept.",
+    )
     ruleset = serializers.JSONField(required=False)
     standings_preset = serializers.ChoiceField(choices=StandingsPreset.choices, required=False)
 
@@ -127,7 +132,10 @@ class ChampionshipInputSerializer(ModelSerializer):
             # A partial change may name one of the two; the other is the stored one.
             current = self.instance.entry_fee if self.instance is not None else None
             amount = attrs.pop("entry_fee", current.amount if current is not None else None)
-            currency = attrs.pop("entry_fee_currency", str(current.currency) if current is not None else "")
+            stored = str(current.currency) if current is not None else ""
+            currency = attrs.pop("entry_fee_currency", stored)
+            # Issue 26: a new fee is in a currency of PORTAL_CURRENCIES; a stored one outside it may stay.
+            currency = check_portal_currency(currency, field="entry_fee_currency", keep=stored)
             attrs["entry_fee"] = services.money(amount, currency, field="entry_fee_currency")
         return attrs
 
