@@ -16,6 +16,7 @@ import datetime
 from typing import Any
 
 from django.db.models import Count
+from django.utils.formats import date_format
 
 from discipline.appeals import appeal_deadline
 from discipline.models import (
@@ -44,7 +45,7 @@ APPEAL_ROUTE = (
 
 
 def _local(moment: datetime.datetime | None, zone) -> str:
-    return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M") if moment else ""
+    return date_format(moment.astimezone(zone), "SHORT_DATETIME_FORMAT") if moment else ""
 
 
 def _day(moment: datetime.datetime | None, zone) -> str:
@@ -52,7 +53,7 @@ def _day(moment: datetime.datetime | None, zone) -> str:
     if moment is None:
         return ""
     local = moment.astimezone(zone)
-    return f"{local.day} {local:%B %Y}"
+    return date_format(local, "DATE_FORMAT")
 
 
 def _letterhead(body: Federation) -> dict[str, Any]:
@@ -209,7 +210,7 @@ def _terms(suspension: Suspension, zone) -> str:
     if suspension.kind == SuspensionKind.PERIOD:
         return f"until {_local(suspension.ends_at, zone)}"
     if suspension.kind == SuspensionKind.REST_OF_TOURNAMENT:
-        return f"the rest of the tournament (to {suspension.championship.end_date:%Y-%m-%d})"
+        return f"the rest of the tournament (to {date_format(suspension.championship.end_date, 'SHORT_DATE_FORMAT')})"
     return "the rest of the tournament until the committee decides (7.1)"
 
 
@@ -223,7 +224,7 @@ def _until(suspension: Suspension, zone) -> str:
     if suspension.kind == SuspensionKind.PERIOD:
         return _local(suspension.ends_at, zone)
     if suspension.kind == SuspensionKind.REST_OF_TOURNAMENT:
-        return f"end of the championship, {suspension.championship.end_date:%Y-%m-%d}"
+        return f"end of the championship, {date_format(suspension.championship.end_date, 'SHORT_DATE_FORMAT')}"
     return "the committee's decision (7.1)"
 
 
@@ -336,7 +337,7 @@ def suspension_list_data(championship: Championship) -> dict[str, Any]:
         "letterhead": _letterhead(championship.sanctioning_body),
         "championship": championship.name,
         "category": championship.get_category_display(),
-        "dates": f"{championship.start_date:%Y-%m-%d} to {championship.end_date:%Y-%m-%d}",
+        "dates": f"{date_format(championship.start_date, 'SHORT_DATE_FORMAT')} – {date_format(championship.end_date, 'SHORT_DATE_FORMAT')}",
         "venue": f"{championship.venue.name}, {championship.venue.city}",
         "time_zone": championship.venue.time_zone,
         "suspensions": lines,

@@ -18,6 +18,8 @@ import datetime
 from collections import Counter
 from typing import Any
 
+from django.utils.formats import date_format
+
 from common.numbers import whole_number_or_none
 from federation.models import Person
 from games import engine
@@ -65,7 +67,7 @@ DUTY_ORDER = [
 
 
 def _local(moment: datetime.datetime | None, zone) -> str:
-    return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M") if moment else ""
+    return date_format(moment.astimezone(zone), "SHORT_DATETIME_FORMAT") if moment else ""
 
 
 def _name(person: Person | None) -> str:
@@ -458,8 +460,8 @@ def game_report_data(game: Game) -> dict[str, Any]:
         "level": championship.get_level_display(),
         "number": game.number,
         "phase": f"Pool {game.pool.name}" if game.pool else (game.bracket_slot or game.phase.name),
-        "date": start.strftime("%A %d %B %Y") if start else "",
-        "start": start.strftime("%H:%M") if start else "",
+        "date": f"{date_format(start, 'l')} {date_format(start, 'DATE_FORMAT')}" if start else "",
+        "start": date_format(start, "TIME_FORMAT") if start else "",
         "time_zone": championship.venue.time_zone,
         "venue": f"{championship.venue.name}, {championship.venue.city}",
         "rink": game.rink.name if game.rink else "",
