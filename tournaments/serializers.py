@@ -16,6 +16,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from federation.models import Federation, Person
+from federation.serializers import COUNTRY_NAME_HELP
 from portal.currencies import check_portal_currency
 from portal.filters import MAX_ID
 from portal.serializers import DecimalField, FloatField, IntegerField, ModelSerializer, StrictPrimaryKeyRelatedField
@@ -64,11 +65,12 @@ class RinkSerializer(ModelSerializer):
 
 class VenueSerializer(ModelSerializer):
     country = CountryField(country_dict=False)
+    country_name = serializers.CharField(source="country.name", read_only=True, help_text=COUNTRY_NAME_HELP)
     rinks = RinkSerializer(many=True, read_only=True)
 
     class Meta:
         model = Venue
-        fields = ["id", "name", "city", "country", "time_zone", "rinks"]
+        fields = ["id", "name", "city", "country", "country_name", "time_zone", "rinks"]
 
 
 class RinkViolationSerializer(serializers.Serializer):
