@@ -8,6 +8,7 @@ no longer lists keeps it: the choice stays offered for that championship and its
 from __future__ import annotations
 
 from babel.numbers import get_currency_name
+from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import get_language, gettext, to_locale
@@ -63,3 +64,15 @@ def invalid_choice_message(label: object) -> str:
     """A currency choice field's ``invalid_choice`` message (Django fills in ``%(value)s``), as
     ``check_portal_currency`` says it."""
     return _refusal(str(label), "%(value)s")
+
+
+class CurrencyChoiceField(forms.ChoiceField):
+    """A currency chosen among the portal's (``currency_choices``; ``keep``, a stored one, stays offered); the
+    code may come in any case ("eur"), as the API takes it; a refusal names the field and the setting."""
+
+    def __init__(self, *, keep: str = "", **kwargs):
+        super().__init__(choices=currency_choices(keep=keep), **kwargs)
+        self.error_messages["invalid_choice"] = invalid_choice_message(self.label or "")
+
+    def to_python(self, value):
+        return super().to_python(value).strip().upper()

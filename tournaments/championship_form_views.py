@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.roles import is_federation_staff
-from portal.currencies import currency_choices, invalid_choice_message
+from portal.currencies import CurrencyChoiceField
 from portal.forms import apply_errors
 
 from . import services
@@ -84,13 +84,7 @@ def _field(parameter: Parameter, initial) -> forms.Field:
         return forms.DecimalField(label=parameter.label, help_text=help_text, initial=initial, error_messages=invalid)
     if parameter.kind == "currency":
         # Issue 26: the portal's currencies (PORTAL_CURRENCIES) and the championship's own if it is another.
-        return forms.ChoiceField(
-            label=parameter.label,
-            help_text=help_text,
-            initial=initial,
-            choices=currency_choices(keep=str(initial)),
-            error_messages={"invalid_choice": invalid_choice_message(parameter.label)},
-        )
+        return CurrencyChoiceField(label=parameter.label, help_text=help_text, initial=initial, keep=str(initial))
     required = parameter.kind != "optional"
     if not required:
         help_text = gettext("Rule %(article)s; empty: no deadline is set for this championship.") % {

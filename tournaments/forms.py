@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from portal.currencies import check_portal_currency, currency_choices, invalid_choice_message
+from portal.currencies import CurrencyChoiceField, check_portal_currency
 from portal.forms import DecimalField, apply_errors
 
 from . import services
@@ -31,7 +31,7 @@ class ChampionshipForm(forms.ModelForm):
     as ``championship_create`` / ``championship_update`` check it; ``service_values`` is what they take."""
 
     entry_fee = DecimalField(max_digits=10, decimal_places=2, min_value=0)
-    entry_fee_currency = forms.ChoiceField(label=_("Entry fee currency"), initial="USD")
+    entry_fee_currency = CurrencyChoiceField(label=_("Entry fee currency"), initial="USD")
 
     class Meta:
         model = Championship
@@ -59,9 +59,11 @@ class ChampionshipForm(forms.ModelForm):
             self.initial["entry_fee_currency"] = str(self.instance.entry_fee.currency)
         # Issue 26: the portal's currencies (PORTAL_CURRENCIES), named in the reader's language; a stored one
         # outside the setting stays offered for this championship.
-        field = self.fields["entry_fee_currency"]
-        field.choices = currency_choices(keep=self._stored_currency())
-        field.error_messages["invalid_choice"] = invalid_choice_message(field.label)
+        self.fields["entry_fee_currency"] = CurrencyChoiceField(
+            label=_("Entry fee currency"),
+            initial=self.initial.get("entry_fee_currency", "USD"),
+            keep=self._stored_currency(),
+        )
 
     def _stored_currency(self) -> str:
         return str(self.instance.entry_fee.currency) if self.instance.pk else ""
