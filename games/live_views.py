@@ -11,6 +11,7 @@ from django.db.models import Count, Sum
 from django.http import Http404
 from django.urls import reverse
 
+from portal.countries import team_display_name
 from portal.page_cache import page_key, public_page
 from tournaments.facts import championship_ruleset
 
@@ -38,7 +39,7 @@ def board_words(championship) -> dict:
             "regular": period_end_time(1, rules),
             "overtime": period_end_time(rules.periods + 1, rules),
         },
-        "team_names": {entry.name: entry.display_name for entry in championship.entries.only("name")},
+        "team_names": {name: team_display_name(name) for name in championship.entries.values_list("name", flat=True)},
     }
 
 

@@ -13,10 +13,10 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 
 # How a page shows a moment: the weekday, then the date and the venue's hour as the reader's locale writes them
-# (Django's DATETIME_FORMAT: "Sat Jul. 3, 2027, 6 p.m.", "sam. 3 juillet 2027 18:00", "sáb 3 de julio de 2027 a las
-# 18:00"; issue 26).
+# (DATETIME_FORMAT: "Sat 3 Jul 2027, 18:00", "sam. 3 juillet 2027 18:00", "sáb 3 de julio de 2027 a las 18:00";
+# issue 26; the English formats are portal/formats/en).
 VENUE_FORMAT = "DATETIME_FORMAT"
-# Only the hour, in the reader's locale ("18:00", "6 p.m.").
+# Only the hour, in the reader's locale ("18:00").
 VENUE_HOUR_FORMAT = "TIME_FORMAT"
 
 

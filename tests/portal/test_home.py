@@ -404,7 +404,7 @@ def test_game_times_on_the_home_are_the_venues():
         game=GameFactory(start_at=start), person=person, duty="referee", assigned_at=timezone.now()
     )
     body = get_home(official).content.decode()
-    assert "Fri July 2, 2027, 6:30 p.m." in body and body.count("Times are local to each game&#x27;s venue.") == 1
+    assert "Fri 2 Jul 2027, 18:30" in body and body.count("Times are local to each game&#x27;s venue.") == 1
     assert "UTC" not in body and "CEST" not in body
 
 
