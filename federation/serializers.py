@@ -58,12 +58,19 @@ def guarded_file_url(serializer, stored_file, view_name: str, pk: int) -> str | 
 # --- Federations -----------------------------------------------------------------
 
 
+# Issue 26: a country's name in the language the request asks for (django-countries' catalogues), beside its code.
+COUNTRY_NAME_HELP = (
+    "The country's name in the language the request asks for (Accept-Language: en, fr or es); empty without a country."
+)
+
+
 class FederationSerializer(ModelSerializer):
     country = SafeCountryField(required=False, allow_blank=True)
+    country_name = serializers.CharField(source="country.name", read_only=True, help_text=COUNTRY_NAME_HELP)
 
     class Meta:
         model = Federation
-        fields = ["id", *FEDERATION_FIELDS]
+        fields = ["id", *FEDERATION_FIELDS, "country_name"]
         # The one-national-federation-per-country constraint (1.1 A) is checked by
         # services.check_federation, which the admin form calls too.
         validators: list = []

@@ -118,8 +118,8 @@ def console_data(game: Game, user: User) -> dict[str, Any]:
             "id": game.pk,
             "number": game.number,
             "championship": game.championship.name,
-            "home": game.home.name,
-            "away": game.away.name,
+            "home": game.home.display_name,
+            "away": game.away.display_name,
             "start_at": game.start_at.isoformat() if game.start_at else None,
             "game_type": game_type,
             # The venue's clock: every real time the console shows (last confirmed, offline since) is read in it.

@@ -11,6 +11,7 @@ from django.db.models import Count, Sum
 from django.http import Http404
 from django.urls import reverse
 
+from portal.countries import team_display_name
 from portal.page_cache import page_key, public_page
 from tournaments.facts import championship_ruleset
 
@@ -25,7 +26,9 @@ def board_words(championship) -> dict:
 
     ``outcomes``: ``games.labels.OUTCOMES`` translated; ``kinds``: the penalty kinds (``games.labels.PENALTY_KINDS``)
     translated; ``period_ends``: the game time of a period's buzzer, regular and overtime (the championship's
-    ruleset), by which the board knows a penalty assessed at the buzzer (R-70).
+    ruleset), by which the board knows a penalty assessed at the buzzer (R-70); ``team_names``: each team's stored
+    name (the one the sheet's state carries, pushed alike to every reader) and the name it is shown under in the
+    reader's language (``TeamEntry.display_name``: "Italia" on a Spanish page).
     """
     rules = Ruleset.from_dict(championship_ruleset(championship).game.engine_parameters())
     return {
@@ -36,6 +39,7 @@ def board_words(championship) -> dict:
             "regular": period_end_time(1, rules),
             "overtime": period_end_time(rules.periods + 1, rules),
         },
+        "team_names": {name: team_display_name(name) for name in championship.entries.values_list("name", flat=True)},
     }
 
 

@@ -351,6 +351,12 @@ LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+# English dates and times as the portal writes them (portal/formats/en: day before month, 24-hour clock); French
+# and Spanish use Django's own locale formats (issue 26).
+FORMAT_MODULE_PATH = ["portal.formats"]
+# The currencies offered for fees (ISO 4217; portal.currencies says which federations use them). A championship
+# whose fee is in a currency outside the list keeps it.
+PORTAL_CURRENCIES = ["USD", "EUR", "CHF", "GBP", "CZK", "ARS", "CAD", "AUD"]
 
 # --- Files --------------------------------------------------------------------
 STATIC_URL = "static/"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.formats import date_format
+
 from portal.i18n import say
 from tournaments.facts import championship_standings_rules
 from tournaments.models import Championship, Game, GameStatus
@@ -26,7 +28,7 @@ def _header(championship: Championship) -> dict[str, Any]:
         "category": championship.get_category_display(),
         "level": championship.get_level_display(),
         "venue": f"{venue.name}, {venue.city}",
-        "dates": f"{championship.start_date:%d %B %Y} – {championship.end_date:%d %B %Y}",
+        "dates": f"{date_format(championship.start_date, 'DATE_FORMAT')} – {date_format(championship.end_date, 'DATE_FORMAT')}",
     }
 
 

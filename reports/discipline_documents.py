@@ -48,14 +48,15 @@ APPEAL_ROUTE = gettext_lazy(
 
 
 def _local(moment: datetime.datetime | None, zone) -> str:
-    return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M") if moment else ""
+    return date_format(moment.astimezone(zone), "SHORT_DATETIME_FORMAT") if moment else ""
 
 
 def _day(moment: datetime.datetime | None, zone) -> str:
     """A letter's date: the day on the venue's clock ("4 December 2026")."""
     if moment is None:
         return ""
-    return date_format(moment.astimezone(zone), "j F Y")  # the month's name in the letter's language
+    local = moment.astimezone(zone)
+    return date_format(local, "DATE_FORMAT")
 
 
 def _letterhead(body: Federation) -> dict[str, Any]:
@@ -69,7 +70,7 @@ def _managers(entry: TeamEntry) -> list[str]:
 
 
 def _addressee(entry: TeamEntry) -> dict[str, Any]:
-    return {"federation": entry.federation.name, "team": entry.name, "managers": _managers(entry)}
+    return {"federation": entry.federation.name, "team": entry.display_name, "managers": _managers(entry)}
 
 
 def _game(game: Game, zone) -> dict[str, Any]:
@@ -78,8 +79,8 @@ def _game(game: Game, zone) -> dict[str, Any]:
         result = f"{game.home_goals}–{game.away_goals}"
     return {
         "number": game.number,
-        "home": game.home.name if game.home else game.home_source,
-        "away": game.away.name if game.away else game.away_source,
+        "home": game.home.display_name if game.home else game.home_source,
+        "away": game.away.display_name if game.away else game.away_source,
         "start": _local(game.start_at, zone),
         "result": result,
     }
@@ -221,7 +222,7 @@ def _terms(suspension: Suspension, zone) -> str:
         return gettext("until %(moment)s") % {"moment": _local(suspension.ends_at, zone)}
     if suspension.kind == SuspensionKind.REST_OF_TOURNAMENT:
         return gettext("the rest of the tournament (to %(day)s)") % {
-            "day": f"{suspension.championship.end_date:%Y-%m-%d}"
+            "day": date_format(suspension.championship.end_date, "SHORT_DATE_FORMAT")
         }
     return gettext("the rest of the tournament until the committee decides (7.1)")
 
@@ -236,14 +237,16 @@ def _until(suspension: Suspension, zone) -> str:
     if suspension.kind == SuspensionKind.PERIOD:
         return _local(suspension.ends_at, zone)
     if suspension.kind == SuspensionKind.REST_OF_TOURNAMENT:
-        return gettext("end of the championship, %(day)s") % {"day": f"{suspension.championship.end_date:%Y-%m-%d}"}
+        return gettext("end of the championship, %(day)s") % {
+            "day": date_format(suspension.championship.end_date, "SHORT_DATE_FORMAT")
+        }
     return gettext("the committee's decision (7.1)")
 
 
 def _suspension_line(suspension: Suspension, numbers, zone) -> dict[str, Any]:
     return {
         "person": _who(suspension.person, suspension.entry_id, numbers),
-        "team": suspension.entry.name if suspension.entry_id else "",
+        "team": suspension.entry.display_name if suspension.entry_id else "",
         "article": suspension.article,
         "kind": suspension.get_kind_display(),
         "terms": _terms(suspension, zone),
@@ -297,7 +300,7 @@ def case_decision_data(case: Case) -> dict[str, Any]:
             {
                 "game": _game(report.game, zone),
                 "person": _who(report.person, report.entry_id, numbers),
-                "team": report.entry.name,
+                "team": report.entry.display_name,
                 "kind": report.get_kind_display(),
                 "infraction": report.infraction.replace("_", " "),
                 "article": report.article,
@@ -309,7 +312,7 @@ def case_decision_data(case: Case) -> dict[str, Any]:
         "protests": [
             {
                 "id": protest.pk,
-                "team": protest.entry.name,
+                "team": protest.entry.display_name,
                 "game": protest.game.number,
                 "kind": protest.get_kind_display(),
                 "incident": protest.shown_incident,
@@ -357,7 +360,10 @@ def suspension_list_data(championship: Championship) -> dict[str, Any]:
         "championship": championship.name,
         "category": championship.get_category_display(),
         "dates": gettext("%(start)s to %(end)s")
-        % {"start": f"{championship.start_date:%Y-%m-%d}", "end": f"{championship.end_date:%Y-%m-%d}"},
+        % {
+            "start": date_format(championship.start_date, "SHORT_DATE_FORMAT"),
+            "end": date_format(championship.end_date, "SHORT_DATE_FORMAT"),
+        },
         "venue": f"{championship.venue.name}, {championship.venue.city}",
         "time_zone": championship.venue.time_zone,
         "suspensions": lines,

@@ -76,7 +76,7 @@ def _amended(amendments: list[dict[str, Any]]) -> str:
 
 
 def _local(moment: datetime.datetime | None, zone) -> str:
-    return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M") if moment else ""
+    return date_format(moment.astimezone(zone), "SHORT_DATETIME_FORMAT") if moment else ""
 
 
 def _name(person: Person | None) -> str:
@@ -118,7 +118,7 @@ def _team(game: Game, side: str) -> dict[str, Any]:
         for line in lines
     ]
     players.sort(key=lambda p: (p["goalkeeper"] is False, whole_number_or_none(p["number"], maximum=999) or 999))
-    return {"name": entry.name, "source": source, "players": players, "officials": officials}
+    return {"name": entry.display_name, "source": source, "players": players, "officials": officials}
 
 
 def _officials(game: Game) -> list[dict[str, str]]:
@@ -436,7 +436,7 @@ def _team_codes(game: Game) -> dict[str, str]:
              (("home", game.home), ("away", game.away))}  # fmt: skip
     if all(codes.values()) and codes["home"] != codes["away"]:
         return codes
-    return {"home": game.home.name, "away": game.away.name}
+    return {"home": game.home.display_name, "away": game.away.display_name}
 
 
 # --- the whole report ----------------------------------------------------------------------------------------
@@ -474,9 +474,9 @@ def game_report_data(game: Game) -> dict[str, Any]:
             line["team"] = names[line["team"]]
     winner = ""
     if game.decided_in == DecidedIn.SHOOTOUT and game.shootout_winner is not None:
-        winner = game.shootout_winner.name
+        winner = game.shootout_winner.display_name
     elif game.home_goals is not None and game.home_goals != game.away_goals:
-        winner = game.home.name if game.home_goals > game.away_goals else game.away.name
+        winner = game.home.display_name if game.home_goals > game.away_goals else game.away.display_name
     start = game.start_at.astimezone(zone) if game.start_at else None
     return {
         "championship": championship.name,
@@ -486,8 +486,8 @@ def game_report_data(game: Game) -> dict[str, Any]:
         "phase": gettext("Pool %(name)s") % {"name": game.pool.name}
         if game.pool
         else (game.bracket_slot or game.phase.name),
-        "date": date_format(start, "l d F Y") if start else "",  # the day and month in the reader's language
-        "start": start.strftime("%H:%M") if start else "",
+        "date": f"{date_format(start, 'l')} {date_format(start, 'DATE_FORMAT')}" if start else "",
+        "start": date_format(start, "TIME_FORMAT") if start else "",
         "time_zone": championship.venue.time_zone,
         "venue": f"{championship.venue.name}, {championship.venue.city}",
         "rink": game.rink.name if game.rink else "",
@@ -506,7 +506,7 @@ def game_report_data(game: Game) -> dict[str, Any]:
             "forfeited_by": game.forfeited_by.name if game.forfeited_by else "",
         },
         "under_protest": [
-            {"team": mark.entry.name, "subject": mark.get_subject_display(), "details": mark.details}
+            {"team": mark.entry.display_name, "subject": mark.get_subject_display(), "details": mark.details}
             for mark in GameProtestMark.objects.filter(game=game).select_related("entry")
         ],
         **body,

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.formats import date_format
+
 from federation.eligibility import EligibilityResult, Reason
 from federation.models import Passport, Person
 from portal.i18n import say
@@ -43,7 +45,7 @@ def _passport(person: Person, team_country: str) -> dict[str, str] | None:
     return {
         "country": _country(chosen.issuing_country),
         "number": mask_passport_number(chosen.number),
-        "expiry": chosen.expiry_date.isoformat(),
+        "expiry": date_format(chosen.expiry_date, "SHORT_DATE_FORMAT"),
     }
 
 
@@ -78,10 +80,10 @@ def _player(line: RosterEntry, result: EligibilityResult, *, team_country: str, 
         "goalkeeper": line.position == Position.GOALKEEPER,
         "position": line.get_position_display(),
         "mark": "C" if line.captain else ("A" if line.alternate else ""),
-        "born": person.date_of_birth.isoformat(),
+        "born": date_format(person.date_of_birth, "SHORT_DATE_FORMAT"),
         "nationality": _country(person.nationality),
         "passport": _passport(person, team_country),
-        "registered": line.confirmed_at.astimezone(zone).strftime("%Y-%m-%d") if line.confirmed_at else "",
+        "registered": date_format(line.confirmed_at.astimezone(zone), "SHORT_DATE_FORMAT") if line.confirmed_at else "",
         "confirmed": line.confirmed,
         **_eligibility(result),
     }
@@ -164,13 +166,13 @@ def roster_sheet_data(entry: TeamEntry) -> dict[str, Any]:
         "championship": championship.name,
         "category": championship.get_category_display(),
         "level": championship.get_level_display(),
-        "dates": f"{start.day} {start:%B %Y} - {end.day} {end:%B %Y}",
-        "end_date": end.isoformat(),
+        "dates": f"{date_format(start, 'DATE_FORMAT')} – {date_format(end, 'DATE_FORMAT')}",
+        "end_date": date_format(end, "DATE_FORMAT"),
         "year": start.year,
         "venue": f"{championship.venue.name}, {championship.venue.city}",
         "federation": entry.federation.name,
-        "team": entry.name,
-        "code": _country(entry.federation.country) or entry.federation.short_name or entry.name,
+        "team": entry.display_name,
+        "code": _country(entry.federation.country) or entry.federation.short_name or entry.display_name,
         "status": status,
         "players": players,
         "ineligible": ineligible,

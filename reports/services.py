@@ -160,10 +160,10 @@ def _can_manage_entry(user, entry: TeamEntry) -> bool:
 def _game_title(game: Game) -> str:
     return gettext("Official game report — game #%(number)s: %(home)s %(home_goals)s–%(away_goals)s %(away)s") % {
         "number": game.number,
-        "home": game.home.name,
+        "home": game.home.display_name,
         "home_goals": game.home_goals,
         "away_goals": game.away_goals,
-        "away": game.away.name,
+        "away": game.away.display_name,
     }
 
 
@@ -215,11 +215,11 @@ KINDS: dict[str, Kind] = {
         route="roster-sheet",
         title=lambda entry: (
             gettext("Roster sheet — %(entry)s, %(championship)s")
-            % {"entry": entry.name, "championship": entry.championship.name}
+            % {"entry": entry.display_name, "championship": entry.championship.name}
         ),
         back=lambda entry: (
             reverse("tournaments:entry-detail", args=[entry.pk]),
-            gettext("%(entry)s: entry and roster") % {"entry": entry.name},
+            gettext("%(entry)s: entry and roster") % {"entry": entry.display_name},
         ),
         about=_(
             "Rules 1.1, 3.1.1, 3.1.2: the team's players with their eligibility for the championship's category "
@@ -281,7 +281,7 @@ KINDS.update(
             route="protest-decision-letter",
             title=lambda protest: (
                 gettext("Protest decision letter — protest #%(number)s of %(entry)s")
-                % {"number": protest.pk, "entry": protest.entry.name}
+                % {"number": protest.pk, "entry": protest.entry.display_name}
             ),
             back=lambda protest: (
                 reverse("discipline:protest-detail", args=[protest.pk]),

@@ -159,6 +159,10 @@
   var OUTCOMES = {};
   var PERIOD_ENDS = null;
   var KINDS = {}; // the penalty kinds in the reader's language (games.labels.PENALTY_KINDS)
+  // The sheet's state names each team as it was entered ("Italy"); the page's settings say how it reads in the
+  // reader's language ("Italia"), as the page's own headings do (TeamEntry.display_name).
+  var TEAM_NAMES = {};
+  function teamName(team) { return TEAM_NAMES[team.name] || team.name; }
 
   function kindName(kind) { return KINDS[kind] || kind.replace(/_/g, " "); }
 
@@ -235,8 +239,8 @@
     var teams = state.teams;
     var board = this;
     ["home", "away"].forEach(function (side) {
-      board.set('[data-team-name="' + side + '"]', teams[side].name);
-      board.set('[data-box-name="' + side + '"]', teams[side].name);
+      board.set('[data-team-name="' + side + '"]', teamName(teams[side]));
+      board.set('[data-box-name="' + side + '"]', teamName(teams[side]));
       board.set('[data-score="' + side + '"]', state.score[side]);
       board.set('[data-shots="' + side + '"]', teams[side].shots);
       board.set('[data-strength="' + side + '"]', teams[side].goalkeeper_pulled
@@ -251,10 +255,10 @@
       state.period > periods ? gettext("Overtime") : say(gettext("Period %(n)s"), {n: state.period});
     this.set("[data-period]", period);
     this.set("[data-power-play]", state.power_play
-      ? say(gettext("Power play: %(team)s"), {team: teams[state.power_play].name}) : "");
+      ? say(gettext("Power play: %(team)s"), {team: teamName(teams[state.power_play])}) : "");
     var called = ["home", "away"].filter(function (side) { return teams[side].timeouts_used > 0; });
     this.set("[data-timeouts]", called.length ? say(gettext("Time-out this period: %(teams)s"),
-      {teams: called.map(function (side) { return teams[side].name; }).join(", ")}) : ""); // 5.5.2 B, R-12
+      {teams: called.map(function (side) { return teamName(teams[side]); }).join(", ")}) : ""); // 5.5.2 B, R-12
     ["home", "away"].forEach(function (side) {
       var list = board.find('[data-box="' + side + '"]');
       if (!list) return;
@@ -280,7 +284,7 @@
       goals.innerHTML = "";
       state.goals.forEach(function (goal) {
         var item = document.createElement("li");
-        item.textContent = periodClock(goal.period, goal.time) + " " + teams[goal.team].name + " #" +
+        item.textContent = periodClock(goal.period, goal.time) + " " + teamName(teams[goal.team]) + " #" +
           (goal.scorer === null ? "?" : goal.scorer) + (goal.assist ? " (#" + goal.assist + ")" : "") +
           (goal.strength && goal.strength !== "even"
             ? " " + (GOAL_STRENGTH[goal.strength] || goal.strength.replace(/_/g, " ")) : "") +
@@ -293,7 +297,7 @@
       penalties.innerHTML = "";
       state.penalties.forEach(function (penalty) {
         var item = document.createElement("li");
-        item.textContent = periodClock(penalty.period, penalty.time) + " " + teams[penalty.team].name + " " +
+        item.textContent = periodClock(penalty.period, penalty.time) + " " + teamName(teams[penalty.team]) + " " +
           (penalty.player === null ? gettext("bench") : "#" + penalty.player) + " " + kindName(penalty.penalty) +
           (penalty.infraction ? ", " + penalty.infraction.replace(/_/g, " ") : "") +
           (penalty.article ? " (" + penalty.article + ")" : "") + outcomeWords(penaltyOutcomes(penalty));
@@ -438,6 +442,7 @@
       OUTCOMES = settings.outcomes || {};
       PERIOD_ENDS = settings.period_ends || null;
       KINDS = settings.kinds || {};
+      TEAM_NAMES = settings.team_names || {};
     }
     var game = document.querySelector("[data-board]");
     var championship = document.querySelector("[data-championship-live]");

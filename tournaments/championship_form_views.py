@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.roles import is_federation_staff
+from portal.currencies import CurrencyChoiceField
 from portal.forms import apply_errors
 from portal.i18n import said
 
@@ -83,7 +84,8 @@ def _field(parameter: Parameter, initial) -> forms.Field:
         invalid = {"invalid": gettext("%(article)s: enter an amount such as 200.00.") % {"article": parameter.article}}
         return forms.DecimalField(label=parameter.label, help_text=help_text, initial=initial, error_messages=invalid)
     if parameter.kind == "currency":
-        return forms.CharField(label=parameter.label, help_text=help_text, initial=initial, max_length=3)
+        # Issue 26: the portal's currencies (PORTAL_CURRENCIES) and the championship's own if it is another.
+        return CurrencyChoiceField(label=parameter.label, help_text=help_text, initial=initial, keep=str(initial))
     required = parameter.kind != "optional"
     if not required:
         help_text = gettext("Rule %(article)s; empty: no deadline is set for this championship.") % {

@@ -6,7 +6,9 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
+from portal.currencies import CurrencyChoiceField, check_portal_currency
 from portal.forms import DecimalField, apply_errors
 
 from . import services
@@ -29,7 +31,7 @@ class ChampionshipForm(forms.ModelForm):
     as ``championship_create`` / ``championship_update`` check it; ``service_values`` is what they take."""
 
     entry_fee = DecimalField(max_digits=10, decimal_places=2, min_value=0)
-    entry_fee_currency = forms.CharField(max_length=3, initial="USD", help_text="ISO 4217 code, e.g. USD")
+    entry_fee_currency = CurrencyChoiceField(label=_("Entry fee currency"), initial="USD")
 
     class Meta:
         model = Championship
@@ -55,6 +57,16 @@ class ChampionshipForm(forms.ModelForm):
         if self.instance.pk:
             self.initial["entry_fee"] = self.instance.entry_fee.amount
             self.initial["entry_fee_currency"] = str(self.instance.entry_fee.currency)
+        # Issue 26: the portal's currencies (PORTAL_CURRENCIES), named in the reader's language; a stored one
+        # outside the setting stays offered for this championship.
+        self.fields["entry_fee_currency"] = CurrencyChoiceField(
+            label=_("Entry fee currency"),
+            initial=self.initial.get("entry_fee_currency", "USD"),
+            keep=self._stored_currency(),
+        )
+
+    def _stored_currency(self) -> str:
+        return str(self.instance.entry_fee.currency) if self.instance.pk else ""
 
     def clean(self):
         cleaned = super().clean()
@@ -62,9 +74,13 @@ class ChampionshipForm(forms.ModelForm):
             cleaned["ruleset"] = cleaned["ruleset"] or {}
         if "entry_fee" in cleaned and "entry_fee_currency" in cleaned:
             try:
-                cleaned["entry_fee"] = services.money(
-                    cleaned["entry_fee"], cleaned.pop("entry_fee_currency"), field="entry_fee_currency"
+                currency = check_portal_currency(
+                    cleaned.pop("entry_fee_currency"),
+                    field="entry_fee_currency",
+                    label=str(self.fields["entry_fee_currency"].label),
+                    keep=self._stored_currency(),
                 )
+                cleaned["entry_fee"] = services.money(cleaned["entry_fee"], currency, field="entry_fee_currency")
             except ValidationError as exc:
                 apply_errors(self, exc)
         if not self.errors:

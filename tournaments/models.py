@@ -19,6 +19,7 @@ from simple_history.models import HistoricalRecords
 
 from federation.eligibility import Category
 from portal.choices import ChoiceLabels
+from portal.countries import team_display_name
 
 
 def validate_time_zone(value: str) -> None:
@@ -202,7 +203,13 @@ class TeamEntry(ChoiceLabels):
         indexes = [models.Index(fields=["championship", "status"])]
 
     def __str__(self):
-        return self.name
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        """The team's name as shown in the active language: its country's name when it is entered under one
+        ("Italia" on a Spanish page), else the name it was entered under (``portal.countries``)."""
+        return team_display_name(self.name)
 
     @property
     def is_disqualified(self) -> bool:
@@ -412,8 +419,8 @@ class Game(ChoiceLabels):
         ]
 
     def __str__(self):
-        home = self.home.name if self.home_id else self.home_source or "?"
-        away = self.away.name if self.away_id else self.away_source or "?"
+        home = self.home.display_name if self.home_id else self.home_source or "?"
+        away = self.away.display_name if self.away_id else self.away_source or "?"
         return f"#{self.number} {home} – {away}"
 
     @property

@@ -16,6 +16,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from federation.models import Federation, Person
+from federation.serializers import COUNTRY_NAME_HELP
+from portal.currencies import check_portal_currency
 from portal.filters import MAX_ID
 from portal.serializers import DecimalField, FloatField, IntegerField, ModelSerializer, StrictPrimaryKeyRelatedField
 
@@ -63,11 +65,12 @@ class RinkSerializer(ModelSerializer):
 
 class VenueSerializer(ModelSerializer):
     country = CountryField(country_dict=False)
+    country_name = serializers.CharField(source="country.name", read_only=True, help_text=COUNTRY_NAME_HELP)
     rinks = RinkSerializer(many=True, read_only=True)
 
     class Meta:
         model = Venue
-        fields = ["id", "name", "city", "country", "time_zone", "rinks"]
+        fields = ["id", "name", "city", "country", "country_name", "time_zone", "rinks"]
 
 
 class RinkViolationSerializer(serializers.Serializer):
@@ -114,7 +117,11 @@ class ChampionshipInputSerializer(ModelSerializer):
     """What ``championship_create`` / ``championship_update`` take; the fee's amount and currency become one Money."""
 
     entry_fee = DecimalField(max_digits=10, decimal_places=2, min_value=0)
-    entry_fee_currency = serializers.RegexField(r"^[A-Za-z]{3}$", help_text="ISO 4217 code, e.g. USD")
+    entry_fee_currency = serializers.RegexField(
+        r"^[A-Za-z]{3}$",
+        help_text="ISO 4217 code, one of the portal's currencies (the setting PORTAL_CURRENCIES; by default USD, EUR, "
+        "CHF, GBP, CZK, ARS, CAD, AUD); a championship's stored currency outside it may be kept.",
+    )
     ruleset = serializers.JSONField(required=False)
     standings_preset = serializers.ChoiceField(choices=StandingsPreset.choices, required=False)
 
@@ -127,7 +134,10 @@ class ChampionshipInputSerializer(ModelSerializer):
             # A partial change may name one of the two; the other is the stored one.
             current = self.instance.entry_fee if self.instance is not None else None
             amount = attrs.pop("entry_fee", current.amount if current is not None else None)
-            currency = attrs.pop("entry_fee_currency", str(current.currency) if current is not None else "")
+            stored = str(current.currency) if current is not None else ""
+            currency = attrs.pop("entry_fee_currency", stored)
+            # Issue 26: a new fee is in a currency of PORTAL_CURRENCIES; a stored one outside it may stay.
+            currency = check_portal_currency(currency, field="entry_fee_currency", keep=stored)
             attrs["entry_fee"] = services.money(amount, currency, field="entry_fee_currency")
         return attrs
 
@@ -144,8 +154,16 @@ class VisibleChampionshipField(StrictPrimaryKeyRelatedField):
         return selectors.visible_championships(getattr(request, "user", None)).select_related("venue")
 
 
+# Issue 26: a national team's name as the reader reads it (``TeamEntry.display_name``); ``name`` stays as stored.
+DISPLAY_NAME_HELP = (
+    "The team's name in the language the request asks for (Accept-Language: en, fr or es): its country's name "
+    'when the team is entered under it ("Italia" for "Italy" in Spanish), else the stored name.'
+)
+
+
 class EntrySerializer(ModelSerializer):
     federation_name = serializers.CharField(source="federation.name", read_only=True)
+    display_name = serializers.CharField(read_only=True, help_text=DISPLAY_NAME_HELP)
     fee_due = DecimalField(source="fee_due.amount", max_digits=10, decimal_places=2, read_only=True)
     fee_due_currency = serializers.CharField(read_only=True)
     pool = serializers.SerializerMethodField()
@@ -158,6 +176,7 @@ class EntrySerializer(ModelSerializer):
             "federation",
             "federation_name",
             "name",
+            "display_name",
             "status",
             "fee_due",
             "fee_due_currency",
@@ -325,6 +344,7 @@ class TeamOfficialInputSerializer(serializers.Serializer):
 class PoolTeamSerializer(serializers.Serializer):
     entry = IntegerField(source="entry_id")
     name = serializers.CharField(source="entry.name")
+    display_name = serializers.CharField(source="entry.display_name", help_text=DISPLAY_NAME_HELP)
     seed = IntegerField()
 
 
@@ -394,6 +414,12 @@ class GameSerializer(ModelSerializer):
     phase = serializers.CharField(source="phase.kind", read_only=True)
     home_name = serializers.CharField(source="home.name", read_only=True, default=None, allow_null=True)
     away_name = serializers.CharField(source="away.name", read_only=True, default=None, allow_null=True)
+    home_display_name = serializers.CharField(
+        source="home.display_name", read_only=True, default=None, allow_null=True, help_text=DISPLAY_NAME_HELP
+    )
+    away_display_name = serializers.CharField(
+        source="away.display_name", read_only=True, default=None, allow_null=True, help_text=DISPLAY_NAME_HELP
+    )
     rink_name = serializers.CharField(source="rink.name", read_only=True, default=None, allow_null=True)
     local_start = serializers.SerializerMethodField(help_text="The start in the venue's time zone.")
 
@@ -408,9 +434,11 @@ class GameSerializer(ModelSerializer):
             "bracket_slot",
             "home",
             "home_name",
+            "home_display_name",
             "home_source",
             "away",
             "away_name",
+            "away_display_name",
             "away_source",
             "rink",
             "rink_name",

@@ -12,8 +12,12 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
-# How a page shows a moment: weekday, day, month, year and the venue's hour.
-VENUE_FORMAT = "D j M Y, H:i"
+# How a page shows a moment: the weekday, then the date and the venue's hour as the reader's locale writes them
+# (DATETIME_FORMAT: "Sat 3 Jul 2027, 18:00", "sam. 3 juillet 2027 18:00", "sáb 3 de julio de 2027 a las 18:00";
+# issue 26; the English formats are portal/formats/en).
+VENUE_FORMAT = "DATETIME_FORMAT"
+# Only the hour, in the reader's locale ("18:00").
+VENUE_HOUR_FORMAT = "TIME_FORMAT"
 
 
 def venue_zone(where: object) -> datetime.tzinfo:
@@ -34,7 +38,10 @@ def venue_local(moment: datetime.datetime | None, where: object, fmt: str = VENU
     """``moment`` (aware) as the venue's clock reads it, in the reader's language; empty when there is none."""
     if moment is None or moment == "":
         return ""
-    return date_format(timezone.localtime(moment, venue_zone(where)), fmt)
+    local = timezone.localtime(moment, venue_zone(where))
+    if fmt == VENUE_FORMAT:
+        return f"{date_format(local, 'D')} {date_format(local, fmt)}"
+    return date_format(local, fmt)
 
 
 def venue_stamp(moment: datetime.datetime, where: object) -> str:

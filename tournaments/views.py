@@ -191,7 +191,7 @@ class ShootoutForm(forms.Form):
 
     def __init__(self, *args, teams: list[TeamEntry], **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [("", "—")] + [(str(e.pk), e.name) for e in teams]
+        choices = [("", "—")] + [(str(e.pk), e.display_name) for e in teams]
         self.teams = {str(e.pk): e for e in teams}
         for place in range(1, len(teams) + 1):
             self.fields[f"place_{place}"] = forms.ChoiceField(choices=choices, label=f"Place {place}")

@@ -1,6 +1,8 @@
 from django import template
 from django.utils.html import format_html
 
+from portal.countries import country_name as country_name_in_language
+from portal.countries import team_display_name
 from portal.i18n import catalogue_url, stored
 from portal.i18n import say as say_text
 
@@ -35,3 +37,15 @@ def stored_text(data, fallback=""):
     """A stored text in the reader's language, its text as written when there is none:
     ``{% stored_text row.body_message row.body %}`` (portal.i18n.stored)."""
     return stored(data, fallback)
+
+
+@register.filter
+def team_name(value):
+    """A team's stored name as shown in the reader's language: ``{{ row.team|team_name }}`` (portal.countries)."""
+    return team_display_name(str(value)) if value else value
+
+
+@register.filter
+def country_name(value):
+    """The name of the country of an ISO code in the reader's language: ``{{ code|country_name }}``."""
+    return country_name_in_language(value)

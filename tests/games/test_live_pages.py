@@ -43,11 +43,13 @@ def test_the_board_of_a_game_shows_the_stored_state_to_anyone(director):
     settings = json.loads(page.split('<script id="board-settings" type="application/json">')[1].split("</script>")[0])
     # The board's words for the outcomes (R-58, R-69, R-70) and the penalty kinds are games.live_views.board_words' own
     # (tested beside it).
-    words = {key: settings.pop(key) for key in ("outcomes", "kinds", "period_ends")}
+    words = {key: settings.pop(key) for key in ("outcomes", "kinds", "period_ends", "team_names")}
     assert settings == {"socket": f"/live/games/{game.pk}/", "heartbeat_seconds": 5, "stale_seconds": 10,
                         "sheet_url": f"/api/v1/games/{game.pk}/sheet/"}  # fmt: skip
     assert words["period_ends"]["periods"] == 2 and words["outcomes"]
     assert words["kinds"]["double_minor"] == "Double minor"
+    # Issue 26: each stored team name with the one the reader reads (here the same: not a country's name).
+    assert words["team_names"] == {game.home.name: game.home.name, game.away.name: game.away.name}
 
 
 def test_the_arena_display_is_the_board_in_arena_mode_with_a_full_screen_button():

@@ -363,7 +363,7 @@ def test_directors_put_confirmed_teams_in_a_pool(keeper, national):
     entry = TeamEntryFactory(championship=national)
     response = keeper.post(f"/api/pools/{pool.pk}/teams/", {"entry": entry.pk, "seed": 1}, format="json")
     assert response.status_code == 201
-    assert response.json()["teams"] == [{"entry": entry.pk, "name": entry.name, "seed": 1}]
+    assert response.json()["teams"] == [{"entry": entry.pk, "name": entry.name, "display_name": entry.name, "seed": 1}]
 
 
 def test_a_pool_takes_no_unconfirmed_team_nor_one_of_another_championship(keeper, national):

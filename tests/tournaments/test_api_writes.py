@@ -158,7 +158,7 @@ def test_an_unknown_currency_is_a_400_naming_the_field_not_a_500(api):
     template = ChampionshipFactory()
     response = api.post("/api/championships/", _championship_body(template, entry_fee_currency="abc"), format="json")
     assert response.status_code == 400
-    assert "ISO 4217" in response.json()["entry_fee_currency"][0]
+    assert "PORTAL_CURRENCIES" in response.json()["entry_fee_currency"][0]
     assert not Championship.objects.filter(name="Euro 2027").exists()
 
 

@@ -85,7 +85,11 @@ def test_a_valid_form_stores_the_preset_and_only_the_changed_parameters(staff_cl
     [
         ("game__period_minutes", "0", "Period length (minutes): R-11: must be at least 1, not 0"),
         ("game__period_minutes", "twenty", "1.2 A, R-11: enter a whole number."),
-        ("protests__fee_currency", "eu", "Protest fee currency: R-52: must be a three-letter ISO 4217"),
+        (
+            "protests__fee_currency",
+            "eu",
+            "Protest fee currency: eu is not one of the currencies the portal uses (PORTAL_CURRENCIES: USD, EUR",
+        ),
         ("roster__min_skaters", "20", "Fewest players on a roster: R-04: min_skaters (20) must not exceed"),
     ],
 )

@@ -168,7 +168,7 @@ def test_the_set_up_page_shows_an_unknown_currency_beside_its_field(director_cli
         _setup_data(championship, entry_fee_currency="abc", name="Renamed"),
     )
     assert response.status_code == 200
-    assert "ISO 4217" in response.context["form"].errors["entry_fee_currency"][0]
+    assert "PORTAL_CURRENCIES" in response.context["form"].errors["entry_fee_currency"][0]
     championship.refresh_from_db()
     assert championship.name != "Renamed"
 
