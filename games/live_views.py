@@ -7,8 +7,9 @@ draft's games for the staff who direct it. The pages render the stored state (no
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db.models import Count, Sum
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.urls import reverse
 
 from portal.page_cache import page_key, public_page
@@ -39,9 +40,23 @@ def board_words(championship) -> dict:
     }
 
 
-def _page_settings(path: str, championship) -> dict:
+def feed_paths(kind: str, pk: int) -> dict:
+    """Where a page follows a game or a championship (``kind``: ``games`` or ``championships``).
+
+    ``transport``: ``channels`` (games.consumers: a snapshot first, pings answered) or ``nchan`` (nginx: the
+    newest message of the channel first, then the pushes; ``settings.LIVE_FANOUT``). ``socket`` is the WebSocket's
+    path, ``stream`` the same feed as Server-Sent Events (the fallback of a browser whose WebSocket fails).
+    A deployment that changes ``LIVE_FANOUT`` sets a new ``PAGE_CACHE_NAMESPACE`` (the pages cache these paths).
+    """
+    if settings.LIVE_FANOUT == "nchan":
+        path = f"{settings.LIVE_NCHAN_SUBSCRIBE_PATH.rstrip('/')}/{kind}/{pk}/"
+        return {"transport": "nchan", "socket": path, "stream": path}
+    return {"transport": "channels", "socket": f"/live/{kind}/{pk}/", "stream": f"/live/{kind}/{pk}/stream/"}
+
+
+def _page_settings(feed: dict, championship) -> dict:
     return {
-        "socket": path,
+        **feed,
         "heartbeat_seconds": live.HEARTBEAT_SECONDS,
         "stale_seconds": live.STALE_SECONDS,
         **board_words(championship),
@@ -57,7 +72,7 @@ def game_live(request, game_id: int, arena: bool = False):
 
     def context() -> dict:
         board = {
-            **_page_settings(f"/live/games/{game.pk}/", game.championship),
+            **_page_settings(feed_paths("games", game.pk), game.championship),
             "sheet_url": reverse("games-api:game-sheet", args=[game.pk]),
         }
         snapshot = viewers.game_snapshot(game)
@@ -88,7 +103,7 @@ def championship_live(request, pk: int):
 
     def context() -> dict:
         board = {
-            **_page_settings(f"/live/championships/{championship.pk}/", championship),
+            **_page_settings(feed_paths("championships", championship.pk), championship),
             # scoreboard.js puts each game's id in place of {game}.
             "sheet_url": reverse("games-api:game-sheet", args=[0]).replace("/0/", "/{game}/"),
         }
@@ -106,3 +121,18 @@ def championship_live(request, pk: int):
         version=(championship.data_version, sheets["count"], sheets["sequences"] or 0),
         context=context,
     )
+
+
+def live_authorize(request, kind: str, pk: int):
+    """nchan's question before it lets a viewer subscribe (``nchan_authorize_request``): may this viewer watch?
+
+    The same rule as the pages and the Channels consumers (``games.viewers``): 204 or 403, no body. nginx caches
+    an anonymous viewer's answer for a few seconds, so a crowd connecting costs a few requests, not one each.
+    """
+    if kind == "games":
+        allowed = viewers.visible_game(pk, request.user) is not None
+    elif kind != "championships":
+        raise Http404("No such feed.")
+    else:
+        allowed = viewers.visible_championship(pk, request.user) is not None
+    return HttpResponse(status=204 if allowed else 403)
