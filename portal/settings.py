@@ -22,8 +22,8 @@ import datetime
 from pathlib import Path
 
 import environ
-from django.core.exceptions import ImproperlyConfigured
 from csp.constants import NONCE, NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
