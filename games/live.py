@@ -15,7 +15,10 @@ viewer reads first are ``games.viewers``'s (above ``games.sheet``, which publish
 With ``LIVE_FANOUT = "nchan"`` (the production topology, docs/operations.md) the same message text is POSTed
 once, on this process's pusher thread, to nginx's nchan publisher (``LIVE_NCHAN_PUBLISH_URL``, loopback only) for
 the game's and the championship's channels at once; nchan hands it to every subscriber, so an entry costs the
-web process one small request whatever the number of viewers. A heartbeat is published every
+web process one small request whatever the number of viewers. Only the games of published championships go to
+nchan, whose channels anyone may subscribe to (as anyone may read those games' pages); a draft's pushes keep to
+the channel layer, whose consumers let in only its directors (``games.live_views.feed_paths`` sends the draft's
+pages there). A heartbeat is published every
 ``HEARTBEAT_SECONDS`` on one channel every viewer also subscribes to (``games.tasks.live_heartbeat``, beat).
 A publish that fails or takes longer than ``LIVE_NCHAN_TIMEOUT`` is logged, never the entry's error.
 """
@@ -107,13 +110,27 @@ def _loop_running() -> bool:
     return True
 
 
-def _send(groups: list[str], message: dict[str, Any]) -> None:
+def uses_nchan(championship) -> bool:
+    """Whether a championship's viewers follow it through nchan: the fan-out is nchan's and it is published.
+
+    ``championship``: the object, or its id (one query, in nchan mode only).
+    """
+    if settings.LIVE_FANOUT != "nchan":
+        return False
+    if isinstance(championship, int):
+        from tournaments.models import Championship
+
+        return Championship.objects.filter(pk=championship, published=True).exists()
+    return bool(championship.published)
+
+
+def _send(groups: list[str], message: dict[str, Any], *, championship_id: int | None = None) -> None:
     """Send one message (encoded once for every viewer) to the groups; a push that fails is only logged.
 
     The entry is committed when this runs: a lost push costs a viewer one snapshot fetch, never the entry. On a
     thread that runs an event loop the push is handed to ``_PUSHER`` and this returns at once.
     """
-    if settings.LIVE_FANOUT == "nchan":
+    if championship_id is not None and uses_nchan(championship_id):
         # Always on the pusher thread: the official's answer never waits for nginx.
         _PUSHER.submit(publish_nchan, [nchan_channel(group) for group in groups], encode(message))
         return
@@ -196,7 +213,7 @@ def publish_sheet(answer: SheetAnswer, *, championship_id: int) -> None:
     data = sheet_data(answer)
     data["state"] = board_state(data["state"])
     delta = {"kind": DELTA, "game": answer.game_id, "sequence": answer.sequence, "sheet": data}
-    _send([game_group(answer.game_id), championship_group(championship_id)], delta)
+    _send([game_group(answer.game_id), championship_group(championship_id)], delta, championship_id=championship_id)
     if answer.status != "final" and answer.state.get("status") == ENDED:
         publish_game_final(answer.game_id, championship_id=championship_id)
 
@@ -208,4 +225,4 @@ def publish_game_final(game_id: int, *, championship_id: int) -> None:
     call it after the commit (``transaction.on_commit``).
     """
     message = {"kind": FINAL, "game": game_id, "championship": championship_id}
-    _send([game_group(game_id), championship_group(championship_id)], message)
+    _send([game_group(game_id), championship_group(championship_id)], message, championship_id=championship_id)

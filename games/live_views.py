@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db.models import Count, Sum
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.urls import reverse
 
 from portal.page_cache import page_key, public_page
@@ -40,15 +40,16 @@ def board_words(championship) -> dict:
     }
 
 
-def feed_paths(kind: str, pk: int) -> dict:
+def feed_paths(kind: str, pk: int, championship) -> dict:
     """Where a page follows a game or a championship (``kind``: ``games`` or ``championships``).
 
     ``transport``: ``channels`` (games.consumers: a snapshot first, pings answered) or ``nchan`` (nginx: the
-    newest message of the channel first, then the pushes; ``settings.LIVE_FANOUT``). ``socket`` is the WebSocket's
-    path, ``stream`` the same feed as Server-Sent Events (the fallback of a browser whose WebSocket fails).
-    A deployment that changes ``LIVE_FANOUT`` sets a new ``PAGE_CACHE_NAMESPACE`` (the pages cache these paths).
+    newest message of the channel first, then the pushes; ``settings.LIVE_FANOUT``, published championships only:
+    ``live.uses_nchan``). ``socket`` is the WebSocket's path, ``stream`` the same feed as Server-Sent Events (the
+    fallback of a browser whose WebSocket fails). A deployment that changes ``LIVE_FANOUT`` sets a new
+    ``PAGE_CACHE_NAMESPACE`` (the pages cache these paths).
     """
-    if settings.LIVE_FANOUT == "nchan":
+    if live.uses_nchan(championship):
         path = f"{settings.LIVE_NCHAN_SUBSCRIBE_PATH.rstrip('/')}/{kind}/{pk}/"
         return {"transport": "nchan", "socket": path, "stream": path}
     return {"transport": "channels", "socket": f"/live/{kind}/{pk}/", "stream": f"/live/{kind}/{pk}/stream/"}
@@ -72,7 +73,7 @@ def game_live(request, game_id: int, arena: bool = False):
 
     def context() -> dict:
         board = {
-            **_page_settings(feed_paths("games", game.pk), game.championship),
+            **_page_settings(feed_paths("games", game.pk, game.championship), game.championship),
             "sheet_url": reverse("games-api:game-sheet", args=[game.pk]),
         }
         snapshot = viewers.game_snapshot(game)
@@ -103,7 +104,7 @@ def championship_live(request, pk: int):
 
     def context() -> dict:
         board = {
-            **_page_settings(feed_paths("championships", championship.pk), championship),
+            **_page_settings(feed_paths("championships", championship.pk, championship), championship),
             # scoreboard.js puts each game's id in place of {game}.
             "sheet_url": reverse("games-api:game-sheet", args=[0]).replace("/0/", "/{game}/"),
         }
@@ -121,18 +122,3 @@ def championship_live(request, pk: int):
         version=(championship.data_version, sheets["count"], sheets["sequences"] or 0),
         context=context,
     )
-
-
-def live_authorize(request, kind: str, pk: int):
-    """nchan's question before it lets a viewer subscribe (``nchan_authorize_request``): may this viewer watch?
-
-    The same rule as the pages and the Channels consumers (``games.viewers``): 204 or 403, no body. nginx caches
-    an anonymous viewer's answer for a few seconds, so a crowd connecting costs a few requests, not one each.
-    """
-    if kind == "games":
-        allowed = viewers.visible_game(pk, request.user) is not None
-    elif kind != "championships":
-        raise Http404("No such feed.")
-    else:
-        allowed = viewers.visible_championship(pk, request.user) is not None
-    return HttpResponse(status=204 if allowed else 403)

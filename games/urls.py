@@ -12,8 +12,6 @@ urlpatterns = [
     path("<int:game_id>/live/", live_views.game_live, name="game-live"),
     path("<int:game_id>/arena/", live_views.game_arena, name="game-arena"),
     path("championships/<int:pk>/live/", live_views.championship_live, name="championship-live"),
-    # nchan's subrequest before a viewer subscribes (scripts/topology's nginx; settings.LIVE_FANOUT = "nchan").
-    path("live-authorize/<str:kind>/<int:pk>/", live_views.live_authorize, name="live-authorize"),
     path("championships/<int:pk>/officials/", views.assignments, name="assignments"),
     # The end of the game (4.2 O, 4.3 A): sign-off on the device, the log, amendment and rescue import by staff.
     path("<int:game_id>/sheet/sign/", end_views.sheet_sign, name="sheet-sign"),

@@ -1,4 +1,4 @@
-"""``{% live_feed_attributes "championships" championship.pk %}``: where a page that reloads on a game's end listens."""
+"""``{% live_feed_attributes championship %}``: where a championship's page that reloads on a game's end listens."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ register = template.Library()
 
 
 @register.simple_tag
-def live_feed_attributes(kind: str, pk: int) -> str:
+def live_feed_attributes(championship) -> str:
     """The ``data-socket``, ``data-stream`` and ``data-transport`` attributes of ``games.live_views.feed_paths``."""
-    feed = feed_paths(kind, pk)
+    feed = feed_paths("championships", championship.pk, championship)
     return format_html(
         'data-socket="{}" data-stream="{}" data-transport="{}"', feed["socket"], feed["stream"], feed["transport"]
     )
