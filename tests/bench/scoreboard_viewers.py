@@ -168,8 +168,13 @@ async def main(args) -> None:
         await asyncio.sleep(1)
     print(f"READY {time.monotonic() - started:.1f}", flush=True)
     loop = asyncio.get_running_loop()
-    done = loop.run_in_executor(None, sys.stdin.readline)
-    await asyncio.wait([done], timeout=args.seconds)
+    deadline = time.monotonic() + args.seconds
+    while time.monotonic() < deadline:  # "COUNT": how many deltas so far; "DONE" (or the end of input): write, exit
+        line = loop.run_in_executor(None, sys.stdin.readline)
+        await asyncio.wait([line], timeout=deadline - time.monotonic())
+        if not line.done() or line.result().strip() != "COUNT":
+            break
+        print(f"COUNT {sum(by_game.values())}", flush=True)
     with open(args.out, "w") as out:
         games: dict[int, int] = defaultdict(int)  # viewers per game, by the game's id in its URL
         for n in range(args.count):

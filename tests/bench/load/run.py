@@ -51,6 +51,8 @@ def topology_env(args) -> dict[str, str]:
         TOPOLOGY_WEB_NODES=str(args.web_nodes),
         TOPOLOGY_OFFICIAL_NODES=str(args.official_nodes),
         TOPOLOGY_LIVE_FANOUT=args.fanout,
+        TOPOLOGY_OFFICIALS_NICE=str(args.officials_nice),
+        TOPOLOGY_NGINX_NICE=str(args.officials_nice),
         TOPOLOGY_DATABASE_URL=DATABASE_URL,
         TOPOLOGY_REDIS_URL=os.environ.get("LOADTEST_REDIS_URL", "redis://127.0.0.1:6379/0"),
         TOPOLOGY_REDIS_KEY_PREFIX=f"portal_loadtest_{CHECKOUT_ID}:",
@@ -141,7 +143,8 @@ def cpu_by_group(groups: dict[str, list[int]]) -> dict[str, float]:
 class Viewers:
     """``count`` viewers in ``processes`` client processes (asyncio each), spread over the URLs."""
 
-    def __init__(self, urls: list[str], count: int, folder: Path, seconds: float, processes: int, first: str):
+    def __init__(self, urls: list[str], count: int, folder: Path, seconds: float, processes: int, first: str,
+                 nice: int = 0):  # fmt: skip
         self.outs, self.processes = [], []
         self.lines: queue.Queue[str] = queue.Queue()
         shares = [count // processes + (1 if n < count % processes else 0) for n in range(processes)]
@@ -152,6 +155,8 @@ class Viewers:
             command = [sys.executable, str(ROOT / "tests" / "bench" / "scoreboard_viewers.py"), "--transport", "ws",
                        "--count", str(share), "--out", str(out), "--seconds", str(seconds), "--first", first,
                        *rotated]  # fmt: skip
+            if nice:
+                command = ["nice", "-n", str(nice), *command]
             process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             self.outs.append(out)
             self.processes.append(process)
@@ -178,6 +183,29 @@ class Viewers:
                 if not waiting:
                     return time.monotonic() - started
         raise SystemExit("the viewers did not connect in time")
+
+    def drain(self, expected: int, quiet: float = 5.0, limit: float = 60.0) -> float:
+        """Wait until the viewers hold ``expected`` deltas, or none came for ``quiet`` s (at most ``limit`` s)."""
+        started = last_change = time.monotonic()
+        last = -1
+        while time.monotonic() - started < limit:
+            for process in self.processes:
+                process.stdin.write("COUNT\n")
+                process.stdin.flush()
+            counts, wanted = [], len(self.processes)
+            while len(counts) < wanted:
+                line = self.lines.get(timeout=30)
+                if line.startswith("COUNT"):
+                    counts.append(int(line.split()[1]))
+            total = sum(counts)
+            if total >= expected:
+                break
+            if total != last:
+                last, last_change = total, time.monotonic()
+            elif time.monotonic() - last_change > quiet:
+                break
+            time.sleep(0.5)
+        return time.monotonic() - started
 
     def finish(self) -> dict:
         for process in self.processes:
@@ -219,7 +247,7 @@ def run_configuration(viewers: int, world: dict, args, run_index: int) -> dict:
         urls = [f"ws://127.0.0.1:{PORT}/live/games/{g['game']}/" for g in games]
     processes = args.viewer_processes or max(1, -(-viewers // 2500))
     crowd = Viewers(urls, viewers, folder, seconds=args.seconds + 400, processes=processes,
-                    first="none" if args.fanout == "nchan" else "snapshot")  # fmt: skip
+                    first="none" if args.fanout == "nchan" else "snapshot", nice=args.viewers_nice)  # fmt: skip
     connect_s = crowd.ready(timeout=300)
     pids = {path.stem: int(path.read_text()) for path in (OUT / "topology" / "pids").glob("*.pid")}
     groups = {
@@ -253,11 +281,13 @@ def run_configuration(viewers: int, world: dict, args, run_index: int) -> dict:
     # What the groups above do not account for: other programs on the machine (other test runs, the system).
     cpu["everything else on the machine"] = max(0.0, busy - sum(cpu.values()))
     cpu["machine busy (all of the above)"] = busy
-    time.sleep(2)  # the last entries' deltas reach the viewers
     finals = {}
     for g in games:
         with urllib.request.urlopen(f"{base}/api/games/{g['game']}/sheet/", timeout=30) as answer:
             finals[g["game"]] = json.loads(answer.read())["sequence"]
+    # The last entries' deltas reach the viewers (every one, or none comes for 5 s).
+    per_game = [viewers // len(games) + (1 if n < viewers % len(games) else 0) for n in range(len(games))]
+    crowd.drain(sum(finals[g["game"]] * share for g, share in zip(games, per_game, strict=True)))
     seen = crowd.finish()
 
     samples = []
@@ -320,7 +350,8 @@ def _ms(value) -> str:
 def report(results: list[dict], args) -> str:
     lines = [f"Load test: {args.seconds} s per configuration, {args.users} HTTP users (3 visitors : 1 API client, "
              f"no think time) + {GAMES} officials (1 entry/s each), {args.web_nodes} public web node(s) + "
-             f"{args.official_nodes} officials' node(s), live fan-out: {args.fanout}, {os.cpu_count()} CPUs "
+             f"{args.official_nodes} officials' node(s), live fan-out: {args.fanout}; nice: public nodes 10, officials' "
+             f"node and nginx {args.officials_nice}, viewer clients {args.viewers_nice}; {os.cpu_count()} CPUs "
              f"(os.cpu_count), locust processes: {args.locust_processes}. Each cell: requests/s, p50 ms, p99 ms, "
              "errors.", ""]  # fmt: skip
     header = "| traffic | " + " | ".join(r["label"] for r in results) + " |"
@@ -364,6 +395,20 @@ def main() -> None:
     parser.add_argument("--fanout", choices=["nchan", "channels"], default="nchan")
     parser.add_argument("--viewer-processes", type=int, default=0, help="client processes (0: one per 2,500)")
     parser.add_argument("--locust-processes", type=int, default=1)
+    root = os.geteuid() == 0
+    parser.add_argument(
+        "--officials-nice",
+        type=int,
+        default=-10 if root else 0,
+        help="the officials' node's and nginx's nice value [-10 as root, else 0]: on a shared machine "
+        "the latency-bound, light processes come before other programs; the public nodes stay at 10",
+    )
+    parser.add_argument(
+        "--viewers-nice",
+        type=int,
+        default=-5 if root else 0,
+        help="the viewer clients' nice value [-5 as root, else 0]: the measuring clients keep up",
+    )
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
