@@ -18,8 +18,8 @@ the game's and the championship's channels at once; nchan hands it to every subs
 web process one small request whatever the number of viewers. Only the games of published championships go to
 nchan, whose channels anyone may subscribe to (as anyone may read those games' pages); a draft's pushes keep to
 the channel layer, whose consumers let in only its directors (``games.live_views.feed_paths`` sends the draft's
-pages there). A heartbeat is published every
-``HEARTBEAT_SECONDS`` on one channel every viewer also subscribes to (``games.tasks.live_heartbeat``, beat).
+pages there). A heartbeat is published every ``HEARTBEAT_SECONDS`` on one channel every viewer also subscribes
+to (``games.tasks.live_heartbeat``, beat).
 A publish that fails or takes longer than ``LIVE_NCHAN_TIMEOUT`` is logged, never the entry's error.
 """
 
