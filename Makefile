@@ -42,7 +42,7 @@ help:
 	@echo "make production  check --deploy, migrate, collectstatic, serve with uvicorn, ASGI (DJANGO_PRODUCTION=1)"
 	@echo "make bench    the benchmarks under tests/bench (not part of make test)"
 	@echo "make topology start scripts/topology: 2 web nodes behind nginx, 2 workers, beat (scripts/topology stop)"
-	@echo "make loadtest the load test on 1 and 2 web nodes, a few minutes (scripts/loadtest; not part of make test)"
+	@echo "make loadtest the load test: 1,000, 5,000, 10,000 viewers, a few minutes (scripts/loadtest; not part of make test)"
 	@echo "make makemessages  extract marked strings into locale/{fr,es}; make messages compiles them"
 	@echo "make api-release  write the code's API schema as the released v1 (docs/api/openapi-v1.json) once docs/api-changelog.md names every breaking change"
 

@@ -11,20 +11,33 @@ Everything published goes through this module, after the entry's transaction has
 on the embedded default (one process, ``InMemoryChannelLayer``) and on several web nodes sharing Redis
 (``channels_redis``): a viewer on node B hears an entry made on node A. Who may watch and the snapshots a
 viewer reads first are ``games.viewers``'s (above ``games.sheet``, which publishes through this module).
+
+With ``LIVE_FANOUT = "nchan"`` (the production topology, docs/operations.md) the same message text is POSTed
+once, on this process's pusher thread, to nginx's nchan publisher (``LIVE_NCHAN_PUBLISH_URL``, loopback only) for
+the game's and the championship's channels at once; nchan hands it to every subscriber, so an entry costs the
+web process one small request whatever the number of viewers. Only the games of published championships go to
+nchan, whose channels anyone may subscribe to (as anyone may read those games' pages); a draft's pushes keep to
+the channel layer, whose consumers let in only its directors (``games.live_views.feed_paths`` sends the draft's
+pages there). A heartbeat is published every ``HEARTBEAT_SECONDS`` on one channel every viewer also subscribes
+to (``games.tasks.live_heartbeat``, beat).
+A publish that fails or takes longer than ``LIVE_NCHAN_TIMEOUT`` is logged, never the entry's error.
 """
 
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import logging
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+from urllib.parse import urlsplit
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.utils import timezone
 
 from games.engine.state import ENDED
@@ -53,6 +66,21 @@ def game_group(game_id: int) -> str:
 
 def championship_group(championship_id: int) -> str:
     return f"live.championship.{championship_id}"
+
+
+# nchan's channel for the heartbeat every viewer's subscription also listens to (the nginx configuration of
+# scripts/topology multiplexes it with the game's or the championship's channel).
+HEARTBEAT_CHANNEL = "heartbeat"
+
+
+def nchan_channel(group: str) -> str:
+    """The nchan channel of a channel-layer group: ``live.game.12`` is ``game.12``."""
+    return group.removeprefix("live.")
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message's text as every viewer receives it (the same on every transport)."""
+    return json.dumps(message, separators=(",", ":"))
 
 
 # --- what a viewer reads ----------------------------------------------------------------------------------------
@@ -91,16 +119,34 @@ def _loop_running() -> bool:
     return True
 
 
-def _send(groups: list[str], message: dict[str, Any]) -> None:
+def uses_nchan(championship) -> bool:
+    """Whether a championship's viewers follow it through nchan: the fan-out is nchan's and it is published.
+
+    ``championship``: the object, or its id (one query, in nchan mode only).
+    """
+    if settings.LIVE_FANOUT != "nchan":
+        return False
+    if isinstance(championship, int):
+        from tournaments.models import Championship
+
+        return Championship.objects.filter(pk=championship, published=True).exists()
+    return bool(championship.published)
+
+
+def _send(groups: list[str], message: dict[str, Any], *, championship_id: int | None = None) -> None:
     """Send one message (encoded once for every viewer) to the groups; a push that fails is only logged.
 
     The entry is committed when this runs: a lost push costs a viewer one snapshot fetch, never the entry. On a
     thread that runs an event loop the push is handed to ``_PUSHER`` and this returns at once.
     """
+    if championship_id is not None and uses_nchan(championship_id):
+        # Always on the pusher thread: the official's answer never waits for nginx.
+        _PUSHER.submit(publish_nchan, [nchan_channel(group) for group in groups], encode(message))
+        return
     layer = get_channel_layer()
     if layer is None:
         return
-    event = {"type": "live.push", "text": json.dumps(message, separators=(",", ":"))}
+    event = {"type": "live.push", "text": encode(message)}
     if _loop_running():
         _PUSHER.submit(_deliver, layer, groups, event)
     else:
@@ -156,6 +202,38 @@ async def _deliver_within(layer, groups: list[str], event: dict[str, Any]) -> No
                         logger.warning("live push to %s failed", group, exc_info=True)
 
 
+def publish_nchan(channels: list[str], text: str) -> bool:
+    """POST ``text`` once to nchan's publisher for every channel (one request: ``.../pub/game.12,championship.3``).
+
+    Returns whether nchan took it. A refusal, an error or no answer within ``LIVE_NCHAN_TIMEOUT`` is logged and
+    returns False: the entry is stored, and a viewer that missed the message fetches the snapshot on the next
+    sequence gap. Plain ``http.client``: no proxy from the environment stands between the process and nginx.
+    """
+    url = settings.LIVE_NCHAN_PUBLISH_URL.rstrip("/") + "/" + ",".join(channels)
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=settings.LIVE_NCHAN_TIMEOUT)
+    try:
+        connection.request("POST", parts.path, body=text.encode(), headers={"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        answer.read()
+    except (OSError, http.client.HTTPException):
+        logger.warning("live publish to %s failed", url, exc_info=True)
+        return False
+    finally:
+        connection.close()
+    if answer.status >= 300:
+        logger.warning("live publish to %s refused: %s %s", url, answer.status, answer.reason)
+        return False
+    return True
+
+
+def publish_heartbeat() -> bool:
+    """Publish one heartbeat to nchan's heartbeat channel (every viewer's), when nchan carries the pushes."""
+    if settings.LIVE_FANOUT != "nchan":
+        return False
+    return publish_nchan([HEARTBEAT_CHANNEL], encode(heartbeat()))
+
+
 # What a scoreboard shows of the engine's state: a delta carries these (a snapshot the whole state), which
 # keeps the message every viewer gets small (the per-player records are most of the state).
 BOARD_KEYS = ("status", "period", "elapsed", "countdown", "running", "two_minute_mark", "score", "strength",
@@ -180,7 +258,7 @@ def publish_sheet(answer: SheetAnswer, *, championship_id: int) -> None:
     data = sheet_data(answer)
     data["state"] = board_state(data["state"])
     delta = {"kind": DELTA, "game": answer.game_id, "sequence": answer.sequence, "sheet": data}
-    _send([game_group(answer.game_id), championship_group(championship_id)], delta)
+    _send([game_group(answer.game_id), championship_group(championship_id)], delta, championship_id=championship_id)
     if answer.status != "final" and answer.state.get("status") == ENDED:
         publish_game_final(answer.game_id, championship_id=championship_id)
 
@@ -192,4 +270,4 @@ def publish_game_final(game_id: int, *, championship_id: int) -> None:
     call it after the commit (``transaction.on_commit``).
     """
     message = {"kind": FINAL, "game": game_id, "championship": championship_id}
-    _send([game_group(game_id), championship_group(championship_id)], message)
+    _send([game_group(game_id), championship_group(championship_id)], message, championship_id=championship_id)

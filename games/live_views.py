@@ -7,6 +7,7 @@ draft's games for the staff who direct it. The pages render the stored state (no
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db.models import Count, Sum
 from django.http import Http404
 from django.urls import reverse
@@ -43,9 +44,24 @@ def board_words(championship) -> dict:
     }
 
 
-def _page_settings(path: str, championship) -> dict:
+def feed_paths(kind: str, pk: int, championship) -> dict:
+    """Where a page follows a game or a championship (``kind``: ``games`` or ``championships``).
+
+    ``transport``: ``channels`` (games.consumers: a snapshot first, pings answered) or ``nchan`` (nginx: the
+    newest message of the channel first, then the pushes; ``settings.LIVE_FANOUT``, published championships only:
+    ``live.uses_nchan``). ``socket`` is the WebSocket's path, ``stream`` the same feed as Server-Sent Events (the
+    fallback of a browser whose WebSocket fails). A deployment that changes ``LIVE_FANOUT`` sets a new
+    ``PAGE_CACHE_NAMESPACE`` (the pages cache these paths).
+    """
+    if live.uses_nchan(championship):
+        path = f"{settings.LIVE_NCHAN_SUBSCRIBE_PATH.rstrip('/')}/{kind}/{pk}/"
+        return {"transport": "nchan", "socket": path, "stream": path}
+    return {"transport": "channels", "socket": f"/live/{kind}/{pk}/", "stream": f"/live/{kind}/{pk}/stream/"}
+
+
+def _page_settings(feed: dict, championship) -> dict:
     return {
-        "socket": path,
+        **feed,
         "heartbeat_seconds": live.HEARTBEAT_SECONDS,
         "stale_seconds": live.STALE_SECONDS,
         **board_words(championship),
@@ -61,7 +77,7 @@ def game_live(request, game_id: int, arena: bool = False):
 
     def context() -> dict:
         board = {
-            **_page_settings(f"/live/games/{game.pk}/", game.championship),
+            **_page_settings(feed_paths("games", game.pk, game.championship), game.championship),
             "sheet_url": reverse("games-api:game-sheet", args=[game.pk]),
         }
         snapshot = viewers.game_snapshot(game)
@@ -92,7 +108,7 @@ def championship_live(request, pk: int):
 
     def context() -> dict:
         board = {
-            **_page_settings(f"/live/championships/{championship.pk}/", championship),
+            **_page_settings(feed_paths("championships", championship.pk, championship), championship),
             # scoreboard.js puts each game's id in place of {game}.
             "sheet_url": reverse("games-api:game-sheet", args=[0]).replace("/0/", "/{game}/"),
         }

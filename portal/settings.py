@@ -23,6 +23,7 @@ from pathlib import Path
 
 import environ
 from csp.constants import NONCE, NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -224,6 +225,19 @@ else:
 # looks sets a new namespace, so the pages rendered by the release before are not served (docs/operations.md).
 PAGE_CACHE_NAMESPACE = env.str("PAGE_CACHE_NAMESPACE", default="1")
 
+# --- The live scoreboard's fan-out (games.live; docs/operations.md, "Topology and load") ----------------------
+# "channels": viewers watch over Django Channels' consumers (games.consumers) and entries go through the channel
+# layer (in memory on the embedded default, Redis in production). "nchan": viewers subscribe to nginx's nchan
+# module at LIVE_NCHAN_SUBSCRIBE_PATH (/games/<id>/, /championships/<id>/), and each entry is published once to
+# LIVE_NCHAN_PUBLISH_URL (an nginx location on loopback only), which nchan hands to every subscriber.
+LIVE_FANOUT = env.str("LIVE_FANOUT", default="channels")
+if LIVE_FANOUT not in ("channels", "nchan"):
+    raise ImproperlyConfigured(f"LIVE_FANOUT must be channels or nchan, not {LIVE_FANOUT!r}")
+LIVE_NCHAN_PUBLISH_URL = env.str("LIVE_NCHAN_PUBLISH_URL", default="http://127.0.0.1:8079/pub/")
+LIVE_NCHAN_SUBSCRIBE_PATH = env.str("LIVE_NCHAN_SUBSCRIBE_PATH", default="/live/nchan/")
+# A publish that takes longer is given up (logged): the entry is stored, viewers catch up by their snapshot.
+LIVE_NCHAN_TIMEOUT = env.float("LIVE_NCHAN_TIMEOUT", default=0.5)
+
 # --- Celery -----------------------------------------------------------------
 CELERY_BROKER_DIR = DATA_DIR / "celery"
 if REDIS_URL:
@@ -299,6 +313,14 @@ CELERY_BEAT_SCHEDULE: dict = {
     "requeue-lost-webhook-deliveries": {"task": "webhooks.tasks.requeue_lost_deliveries", "schedule": 60.0},
     "announce-frozen-rosters": {"task": "webhooks.tasks.announce_frozen_rosters", "schedule": 60.0},
 }
+if LIVE_FANOUT == "nchan":
+    # nchan cannot beat by itself: one heartbeat a HEARTBEAT_SECONDS (5 s) on the channel every viewer also
+    # subscribes to, whatever the number of games or viewers (games.tasks.live_heartbeat).
+    CELERY_BEAT_SCHEDULE["live-heartbeat"] = {
+        "task": "games.tasks.live_heartbeat",
+        "schedule": 5.0,
+        "options": {"expires": 5.0},
+    }
 
 # --- Webhooks (docs/webhooks.md) -------------------------------------------
 # Outside production, plain HTTP to a loopback address and private addresses are allowed (tests, a developer's

@@ -1,5 +1,6 @@
-/* The public scoreboard (games/live_views.py): follows a game, or a championship's games, over the WebSocket of
- * games/consumers.py. Pushes are hints: the page starts from a snapshot (the data of GET /api/v1/games/{id}/sheet/),
+/* The public scoreboard (games/live_views.py): follows a game, or a championship's games, over a WebSocket: the
+ * one of games/consumers.py, or nginx's nchan (settings.transport "nchan": the channel's newest message first,
+ * no pings, heartbeats published by the server); when the WebSocket cannot open, the same feed as an event stream. Pushes are hints: the page starts from a snapshot (the data of GET /api/v1/games/{id}/sheet/),
  * applies deltas in sequence order, and fetches the snapshot again on a gap; a heartbeat comes every few seconds,
  * and a board that heard nothing for the stale time says so and reconnects. The clock runs here from the last
  * state (running, elapsed, anchor in server time), corrected by the server offset measured with pings. */
@@ -55,34 +56,67 @@
     return scheme + location.host + this.settings.socket;
   };
 
+  Feed.prototype.nchan = function () { return this.settings.transport === "nchan"; };
+
+  // A WebSocket that failed twice without ever opening (a proxy that refuses the upgrade, no WebSocket at all):
+  // the same feed as an event stream from then on.
+  Feed.prototype.streaming = function () {
+    return !!(this.settings.stream && window.EventSource && (this.failures >= 2 || !window.WebSocket));
+  };
+
+  Feed.prototype.opened = function () {
+    this.retry = 500;
+    this.failures = 0;
+    this.lastHeard = Date.now();
+    if (this.everOpened && this.handlers.reconnected) this.handlers.reconnected();
+    this.everOpened = true;
+  };
+
+  Feed.prototype.heard = function (text) {
+    this.lastHeard = Date.now();
+    this.stale = false;
+    this.receive(JSON.parse(text));
+  };
+
+  Feed.prototype.lost = function (socket) {
+    if (this.socket !== socket) return;
+    this.socket = null;
+    if (!socket.wasOpen) this.failures = (this.failures || 0) + 1;
+    this.handlers.status(this.stale ? "stale" : "offline");
+    this.reconnectLater();
+  };
+
   Feed.prototype.connect = function () {
     var feed = this;
     this.handlers.status(this.stale ? "stale" : "connecting"); // a stale board says so until it hears again
+    if (this.streaming()) { this.connectStream(); return; }
     var socket;
     try {
       socket = new WebSocket(this.url());
     } catch (error) {
+      this.failures = (this.failures || 0) + 1;
       this.reconnectLater();
       return;
     }
     this.socket = socket;
     socket.onopen = function () {
-      feed.retry = 500;
-      feed.lastHeard = Date.now();
+      socket.wasOpen = true;
+      feed.opened();
+      if (feed.nchan()) return; // nchan's subscriber socket takes no messages: the offset comes from heartbeats
       for (var n = 0; n < 5; n++) { setTimeout(function () { feed.ping(); }, 200 * n); }
     };
-    socket.onmessage = function (event) {
-      feed.lastHeard = Date.now();
-      feed.stale = false;
-      feed.receive(JSON.parse(event.data));
-    };
-    socket.onclose = function () {
-      if (feed.socket === socket) {
-        feed.socket = null;
-        feed.handlers.status(feed.stale ? "stale" : "offline");
-        feed.reconnectLater();
-      }
-    };
+    socket.onmessage = function (event) { feed.heard(event.data); };
+    socket.onclose = function () { feed.lost(socket); };
+  };
+
+  Feed.prototype.connectStream = function () {
+    var feed = this;
+    var stream = new EventSource(this.settings.stream, {withCredentials: true});
+    var handle = {wasOpen: false, close: function () { stream.close(); }};
+    this.socket = handle;
+    stream.onopen = function () { handle.wasOpen = true; feed.opened(); };
+    stream.onmessage = function (event) { feed.heard(event.data); };
+    stream.onerror = function () { stream.close(); feed.lost(handle); }; // reconnect on our own schedule
   };
 
   Feed.prototype.reconnectLater = function () {
@@ -92,7 +126,7 @@
   };
 
   Feed.prototype.ping = function () {
-    if (!this.socket || this.socket.readyState !== 1) return;
+    if (this.nchan() || !this.socket || this.socket.readyState !== 1 || !this.socket.send) return;
     var token = Math.random().toString(36).slice(2);
     this.pings[token] = Date.now();
     this.socket.send(JSON.stringify({kind: "ping", token: token}));
@@ -112,7 +146,13 @@
     }
     if (message.kind === "heartbeat") {
       this.handlers.status("live");
-      if (Math.random() < 0.1) this.ping();
+      if (this.nchan() || !this.socket || !this.socket.send) {
+        // No pings here: the heartbeat's server time as it arrives (late by its delivery, a few milliseconds;
+        // nchan keeps no heartbeat for later subscribers, so none is old).
+        this.offsets.push(Date.parse(message.server_time) - Date.now());
+        this.offsets = this.offsets.slice(-9);
+        this.offset = median(this.offsets);
+      } else if (Math.random() < 0.1) this.ping();
       return;
     }
     this.handlers.status("live");
@@ -405,7 +445,10 @@
         var board = boards[message.game];
         if (board) board.delta(message); else showAll([message.sheet]);
       },
-      final: function (message) { if (boards[message.game]) boards[message.game].refetch(); }
+      final: function (message) { if (boards[message.game]) boards[message.game].refetch(); },
+      reconnected: function () { // what happened while away: nchan gives only the newest message of all games
+        if (feed.nchan()) Object.keys(boards).forEach(function (id) { boards[id].refetch(); });
+      }
     });
     var first = readJson("board-snapshot");
     if (first) showAll(first.games);
@@ -414,7 +457,8 @@
   }
 
   function reloadingPage(root) { // results and standings: a game ended, so read the page again
-    var settings = {socket: root.getAttribute("data-socket"), heartbeat_seconds: 5, stale_seconds: 10};
+    var settings = {socket: root.getAttribute("data-socket"), stream: root.getAttribute("data-stream"),
+      transport: root.getAttribute("data-transport"), heartbeat_seconds: 5, stale_seconds: 10};
     var reloading = false;
     new Feed(settings, {
       status: function () {},

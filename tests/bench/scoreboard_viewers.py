@@ -3,7 +3,7 @@
     python tests/bench/scoreboard_viewers.py --transport ws --count 1000 --out times.json URL [URL...]
 
 Opens ``count`` viewers spread over the URLs (WebSocket ``ws://...`` or the SSE stream ``http://...``), waits
-for every snapshot, prints ``READY``, then notes the wall-clock time each viewer receives each delta. After a
+for every snapshot (``--first none``: for every handshake, as nchan's subscriptions send no snapshot), prints ``READY``, then notes the wall-clock time each viewer receives each delta. After a
 delta reached every viewer it prints ``ALL <sequence>``. On ``DONE`` (standard input) or after ``--seconds`` it
 writes {sequence: [receive times]} to ``--out`` and exits. Heartbeats are counted, not timed.
 
@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+import resource
 import sys
 import time
 from collections import defaultdict
@@ -58,6 +59,15 @@ def _note(text: str, count: int) -> None:
         heartbeats += 1
 
 
+FIRST = "snapshot"  # what a viewer waits for before it counts as connected (--first)
+
+
+def _connected(connected: list, count: int, ready: asyncio.Event) -> None:
+    connected.append(1)
+    if len(connected) == count:
+        ready.set()
+
+
 async def ws_viewer(url: str, count: int, ready: asyncio.Event, connected: list, gate: asyncio.Semaphore):
     """A WebSocket viewer reading frames itself (RFC 6455: the server's frames are unmasked text, pings answered).
 
@@ -75,7 +85,9 @@ async def ws_viewer(url: str, count: int, ready: asyncio.Event, connected: list,
         head = (await reader.readuntil(b"\r\n\r\n")).decode()
     accept = base64.b64encode(hashlib.sha1((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").encode()).digest())
     assert head.startswith("HTTP/1.1 101") and accept.decode() in head, head
-    first = True
+    first = FIRST == "snapshot"
+    if not first:
+        _connected(connected, count, ready)
     while True:
         byte1, byte2 = await reader.readexactly(2)
         length = byte2 & 0x7F
@@ -97,9 +109,7 @@ async def ws_viewer(url: str, count: int, ready: asyncio.Event, connected: list,
         if first:
             first = False
             assert text.startswith('{"kind":"snapshot"'), text[:80]
-            connected.append(1)
-            if len(connected) == count:
-                ready.set()
+            _connected(connected, count, ready)
             continue
         _note(text, count)
 
@@ -114,7 +124,9 @@ async def sse_viewer(url: str, count: int, ready: asyncio.Event, connected: list
         assert b" 200 " in status, status
         while (await reader.readline()) not in (b"\r\n", b""):
             pass  # the headers; the body is chunked
-    buffer, first = b"", True
+    buffer, first = b"", FIRST == "snapshot"
+    if not first:
+        _connected(connected, count, ready)
     while True:
         size = int((await reader.readline()).strip() or b"0", 16)
         if size == 0:
@@ -122,12 +134,13 @@ async def sse_viewer(url: str, count: int, ready: asyncio.Event, connected: list
         buffer += (await reader.readexactly(size + 2))[:-2]
         *events, buffer = buffer.split(b"\n\n")
         for chunk in events:
-            text = chunk.strip().removeprefix(b"data: ").decode()
+            data = [line for line in chunk.split(b"\n") if line.startswith(b"data: ")]
+            if not data:
+                continue  # a comment (": hi") or an id alone
+            text = data[0].removeprefix(b"data: ").decode()
             if first:
                 first = False
-                connected.append(1)
-                if len(connected) == count:
-                    ready.set()
+                _connected(connected, count, ready)
                 continue
             _note(text, count)
 
@@ -155,11 +168,21 @@ async def main(args) -> None:
         await asyncio.sleep(1)
     print(f"READY {time.monotonic() - started:.1f}", flush=True)
     loop = asyncio.get_running_loop()
-    done = loop.run_in_executor(None, sys.stdin.readline)
-    await asyncio.wait([done], timeout=args.seconds)
+    deadline = time.monotonic() + args.seconds
+    while time.monotonic() < deadline:  # "COUNT": how many deltas so far; "DONE" (or the end of input): write, exit
+        line = loop.run_in_executor(None, sys.stdin.readline)
+        await asyncio.wait([line], timeout=deadline - time.monotonic())
+        if not line.done() or line.result().strip() != "COUNT":
+            break
+        print(f"COUNT {sum(by_game.values())}", flush=True)
     with open(args.out, "w") as out:
+        games: dict[int, int] = defaultdict(int)  # viewers per game, by the game's id in its URL
+        for n in range(args.count):
+            found = re.search(r"/games/(\d+)/", args.urls[n % len(args.urls)])
+            games[int(found.group(1)) if found else 0] += 1
+        cpu = resource.getrusage(resource.RUSAGE_SELF)
         json.dump({"received": received, "heartbeats": heartbeats, "viewers": len(connected), "by_game": by_game,
-                   "delays": delays}, out)  # fmt: skip
+                   "delays": delays, "games": games, "cpu_s": cpu.ru_utime + cpu.ru_stime}, out)  # fmt: skip
     for task in tasks:
         task.cancel()
 
@@ -171,4 +194,14 @@ if __name__ == "__main__":
     parser.add_argument("--count", type=int, required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--seconds", type=float, default=300)
-    asyncio.run(main(parser.parse_args()))
+    parser.add_argument(
+        "--first",
+        choices=["snapshot", "none"],
+        default="snapshot",
+        help="none: a viewer is connected at its handshake (nchan sends no snapshot)",
+    )
+    arguments = parser.parse_args()
+    FIRST = arguments.first
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets in one process
+    asyncio.run(main(arguments))

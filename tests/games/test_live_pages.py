@@ -44,7 +44,8 @@ def test_the_board_of_a_game_shows_the_stored_state_to_anyone(director):
     # The board's words for the outcomes (R-58, R-69, R-70) and the penalty kinds are games.live_views.board_words' own
     # (tested beside it).
     words = {key: settings.pop(key) for key in ("outcomes", "kinds", "period_ends", "team_names")}
-    assert settings == {"socket": f"/live/games/{game.pk}/", "heartbeat_seconds": 5, "stale_seconds": 10,
+    assert settings == {"transport": "channels", "socket": f"/live/games/{game.pk}/",
+                        "stream": f"/live/games/{game.pk}/stream/", "heartbeat_seconds": 5, "stale_seconds": 10,
                         "sheet_url": f"/api/v1/games/{game.pk}/sheet/"}  # fmt: skip
     assert words["period_ends"]["periods"] == 2 and words["outcomes"]
     assert words["kinds"]["double_minor"] == "Double minor"

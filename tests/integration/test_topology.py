@@ -1,10 +1,12 @@
-"""scripts/topology: two web nodes behind nginx, two Celery workers and beat, on PostgreSQL and Redis.
+"""scripts/topology: two public web nodes and the officials' node behind nginx (with nchan), two Celery workers and
+beat, on PostgreSQL and Redis.
 
 The script is run as an operator runs it (start, status, stop), on the test's PostgreSQL database and this
 checkout's Redis key prefix, in a folder and on ports of the test's own. Through the proxy the test reads a page,
-the API and the live scoreboard's WebSockets, enters an event as a signed-in console, and sees each request
-served by both nodes (nginx's access log names the node); a task runs on the workers, which both answer a ping;
-stop leaves no process.
+the API and the live scoreboard's WebSockets (the Channels consumers, and nchan's subscribers), enters an event as
+a signed-in console, and sees each public request served by both public nodes and the entry by the officials'
+node (nginx's access log names the node), and the entry's delta on nchan's WebSocket and event stream; a task
+runs on the workers, which both answer a ping; stop leaves no process.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -125,7 +128,8 @@ def topology(tmp_path):
     except redis.ConnectionError as error:
         require(False, f"Redis at {settings.REDIS_URL} does not answer: {error}")
     delete_own_keys(client, settings.REDIS_KEY_PREFIX)
-    site = Topology(tmp_path / "topology", _free_ports(3), secrets.token_urlsafe(64))
+    # The proxy, 2 public nodes, the officials' node, nchan's publisher.
+    site = Topology(tmp_path / "topology", _free_ports(5), secrets.token_urlsafe(64))
     try:
         yield site
     finally:
@@ -154,14 +158,17 @@ def test_the_topology_serves_pages_api_and_scoreboard_from_both_nodes_runs_tasks
     with override_settings(SECRET_KEY=secret_key):  # the topology's key signs the console's session
         session = Session(director)
 
-    started = topology.run("start")
+    started = topology.run("start", timeout=400)  # niced public nodes start slowly on a busy machine
     assert started.returncode == 0, started.stdout + started.stderr
-    assert f"running at {topology.url}/ (2 web node(s), 2 workers, beat, nginx)" in started.stdout
+    assert (
+        f"running at {topology.url}/ (2 web node(s), 1 officials' node(s), 2 workers, beat, nginx; live fan-out: nchan)"
+        in started.stdout
+    )
     pids = topology.pids()
-    assert sorted(pids) == ["beat", "nginx", "web1", "web2", "worker1", "worker2"]
+    assert sorted(pids) == ["beat", "nginx", "officials1", "web1", "web2", "worker1", "worker2"]
     status = topology.run("status")
     assert status.returncode == 0, status.stdout
-    assert status.stdout.count(" running ") == 6
+    assert status.stdout.count(" running ") == 7
 
     # Pages and the API through the proxy: production settings (DEBUG off, secure headers) on every answer.
     # Five paths, twice: an odd count, so that the proxy's alternation gives each path to both nodes.
@@ -177,13 +184,16 @@ def test_the_topology_serves_pages_api_and_scoreboard_from_both_nodes_runs_tasks
     sheet = json.loads(_get(f"{topology.url}/api/games/{game.pk}/sheet/")[1])
     assert sheet["game"] == game.pk and sheet["sequence"] == 0
 
-    # Two scoreboard viewers through the proxy: least_conn puts them on different nodes; an entry posted through
-    # the proxy (one node) reaches both (the other node through Redis's channel layer).
+    # Two Channels viewers through the proxy (what a draft's directors use): least_conn puts them on different
+    # nodes, each gets its snapshot. An nchan subscriber (WebSocket) and an event stream on the same channel get
+    # the delta of an entry posted through the proxy (the officials' node publishes it once to nchan).
     async def scoreboard():
         ws_url = f"ws://127.0.0.1:{topology.port}/live/games/{game.pk}/"
+        nchan_url = f"ws://127.0.0.1:{topology.port}/live/nchan/games/{game.pk}/"
         async with (
             websockets.connect(ws_url, origin="http://127.0.0.1") as first,
             websockets.connect(ws_url, origin="http://127.0.0.1") as second,
+            websockets.connect(nchan_url, origin="http://127.0.0.1") as subscriber,
         ):
             snapshots = [await _next(first, "snapshot"), await _next(second, "snapshot")]
             goal = entry("goal", period=1, time="2:00", team="away", player=19, seconds=120)
@@ -191,25 +201,60 @@ def test_the_topology_serves_pages_api_and_scoreboard_from_both_nodes_runs_tasks
                 None,
                 lambda: post_entries(topology.url, game.pk, [entry("period_start", period=1), goal], session=session),
             )
-            deltas = [await _next(first, "delta"), await _next(second, "delta")]
-            return snapshots, posted, deltas
+            deltas = [await _next(subscriber, "delta")]
+            # A subscriber that comes later starts at the game's last message; then the heartbeat (beat, 5 s).
+            async with websockets.connect(nchan_url, origin="http://127.0.0.1") as late:
+                deltas.append(await _next(late, "delta"))
+                heartbeat_message = await _next(late, "heartbeat", timeout=20)
+            return snapshots, posted, deltas, heartbeat_message
 
-    snapshots, posted, deltas = asyncio.run(scoreboard())
+    snapshots, posted, deltas, heartbeat_message = asyncio.run(scoreboard())
     assert [s["sequence"] for s in snapshots] == [0, 0]
     assert posted["sequence"] == 2
     for delta in deltas:
         assert delta["game"] == game.pk and delta["sequence"] == 2
         assert delta["sheet"]["state"]["score"] == {"home": 0, "away": 1}
+    assert heartbeat_message["server_time"]
+
+    # The same channel as an event stream (the browser's fallback): the last message first.
+    request = urllib.request.Request(f"{topology.url}/live/nchan/games/{game.pk}/",
+                                     headers={"Accept": "text/event-stream"})  # fmt: skip
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.headers["Content-Type"].startswith("text/event-stream")
+        line = b""
+        while not line.startswith(b"data: "):
+            line = answer.readline()
+    assert json.loads(line.removeprefix(b"data: "))["sequence"] == 2
+
+    # nchan's publisher is on a port of its own: the proxy has no such path, and a subscriber cannot publish.
+    for method in ("GET", "POST"):
+        refused = urllib.request.Request(f"{topology.url}/pub/game.{game.pk}", data=b"{}" if method == "POST" else None,
+                                         method=method)  # fmt: skip
+        with pytest.raises(urllib.error.HTTPError) as error:
+            urllib.request.urlopen(refused, timeout=10)
+        assert error.value.code == 404
+    subscribe_url = f"{topology.url}/live/nchan/games/{game.pk}/"
+    with pytest.raises(urllib.error.HTTPError) as error:
+        urllib.request.urlopen(urllib.request.Request(subscribe_url, data=b"{}", method="POST"), timeout=10)
+    assert error.value.code in (403, 405)
 
     # nginx names the node of each request (the log is flushed every second).
     nodes = {f"127.0.0.1:{topology.port + 1}", f"127.0.0.1:{topology.port + 2}"}
+    officials = f"127.0.0.1:{topology.port + 3}"
+
+    def the_officials_node_took_the_entries():
+        entries = [n for line, code, n in topology.served_by() if line.startswith("POST /api/") and code == 200]
+        return bool(entries) and set(entries) == {officials}
+
+    wait_until(the_officials_node_took_the_entries, timeout=10, what="the officials' node took the entries",
+               output=lambda: "\n".join(map(str, topology.served_by())))  # fmt: skip
 
     def both_nodes_served_everything():
         served = topology.served_by()
         kinds = {
             "page": {n for line, code, n in served if line.startswith("GET /tournaments/") and code == 200},
             "api": {n for line, code, n in served if line.startswith("GET /api/") and code == 200},
-            "websocket": {n for line, code, n in served if line.startswith("GET /live/") and code == 101},
+            "websocket": {n for line, code, n in served if line.startswith("GET /live/games/") and code == 101},
         }
         return all(found == nodes for found in kinds.values())
 
@@ -227,10 +272,11 @@ def test_the_topology_serves_pages_api_and_scoreboard_from_both_nodes_runs_tasks
     stopped = topology.run("stop", timeout=60)
     assert stopped.returncode == 0, stopped.stdout + stopped.stderr
     wait_until(lambda: not any(_alive(pid) for pid in pids.values()), timeout=10, what="every process exited")
-    assert not any(_answers(topology.port + n) for n in range(3))
+    assert not any(_answers(topology.port + n) for n in range(5))
     assert not list((topology.folder / "pids").glob("*.pid"))
     assert topology.run("status").returncode == 3
     # Each process stopped on TERM, in its own orderly way.
     assert "Shutting down" in topology.log("web1") and "Shutting down" in topology.log("web2")
+    assert "Shutting down" in topology.log("officials1")
     assert "worker: Warm shutdown" in topology.log("worker1")
     assert "KILL" not in stopped.stderr
