@@ -12,7 +12,7 @@
     }
     var labels = [];
     Array.prototype.forEach.call(head.cells, function (cell) {
-      var text = (cell.getAttribute("data-label") || cell.innerText || cell.textContent || "").replace(/\s+/g, " ").trim();
+      var text = (cell.getAttribute("data-label") || cell.getAttribute("title") || cell.innerText || cell.textContent || "").replace(/\s+/g, " ").trim();
       for (var i = 0; i < (cell.colSpan || 1); i++) labels.push(text);
     });
     return { row: head, labels: labels };

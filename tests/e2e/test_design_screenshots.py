@@ -76,11 +76,30 @@ def test_key_pages_fit_a_phone_and_a_desk_and_are_saved_as_screenshots(browser, 
             page.goto("/")
             _shoot(page, f"home-{role}", problems)
             if role == "ita.manager":
+                # On the phone the menu is one button; opened, its links stack one under the other.
+                page.set_viewport_size({"width": 390, "height": 844})
+                page.get_by_text("Menu", exact=True).click()
+                page.get_by_role("link", name="My teams").wait_for()
+                page.screenshot(path=str(FOLDER / "menu-open-390.png"))
+                page.get_by_text("Menu", exact=True).click()
+                page.set_viewport_size({"width": 1280, "height": 900})
+                page.get_by_role("link", name="Protests", exact=True).click()
+                page.wait_for_load_state()
+                _shoot(page, "protests", problems)
+                page.goto("/")
                 # The roster: from the home's list of rosters, the team's entry page.
                 page.set_viewport_size({"width": 1280, "height": 900})
                 page.locator("main a[href*='/entries/']").first.click()
                 page.wait_for_load_state()
                 _shoot(page, "roster", problems)
+            if role == "referee":
+                page.get_by_role("link", name="My games").click()
+                page.wait_for_load_state()
+                _shoot(page, "my-games", problems)
+            if role == "ihtc.exec":
+                page.get_by_role("link", name="Approvals").click()
+                page.wait_for_load_state()
+                _shoot(page, "approvals", problems)
             if role == "discipline":
                 protest = Protest.objects.order_by("pk").first()
                 assert protest is not None, "the demo files protests"

@@ -37,7 +37,7 @@ def _switch(page, language: str) -> None:
 
 
 def _fits(page) -> None:
-    """The page never scrolls sideways (a wide table scrolls inside its .table-wrap)."""
+    """The page never scrolls sideways (a table's rows are cards on a phone, issue 26)."""
     width = page.evaluate("document.documentElement.scrollWidth")
     inner = page.evaluate("window.innerWidth")
     assert width <= inner + 1, f"the page is {width}px wide on a {inner}px screen"

@@ -47,7 +47,7 @@ RAW = re.compile(r"\b[a-z]+_[a-z_]+\b|\bNone\b|NaN|undefined|\[object Object\]")
 
 
 def _fits(page) -> None:
-    """The page never scrolls sideways (a wide table scrolls inside its .table-wrap)."""
+    """The page never scrolls sideways (a table's rows are cards on a phone, issue 26)."""
     width = page.evaluate("document.documentElement.scrollWidth")
     inner = page.evaluate("window.innerWidth")
     assert width <= inner + 1, f"{page.url} is {width}px wide on a {inner}px screen"
