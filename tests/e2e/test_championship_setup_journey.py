@@ -50,7 +50,7 @@ def test_an_executive_sets_up_a_championship_with_the_form_and_publishes_it_afte
     page.get_by_label("Period length (minutes)").fill("0")
     page.get_by_label("Protest fee", exact=True).fill("150")
     page.get_by_role("button", name="Save").click()
-    error = page.locator("#id_game__period_minutes_errors")
+    error = page.locator("#id_game__period_minutes_error")
     expect(error).to_contain_text("Period length (minutes): R-11: must be at least 1, not 0")
     assert not Championship.objects.filter(name="Euro Cup Setup 2027").exists()
     _fits(page)
