@@ -88,8 +88,12 @@ def _visible_text(page) -> str:
 
 WIDEST = """() => {
   const inner = window.innerWidth;
+  // Visually hidden (a card's column headers, kept for screen readers): clipped to 1px, nothing on the screen.
+  const hidden = el => { for (let a = el; a; a = a.parentElement) { const c = getComputedStyle(a).clip;
+    if (c && c !== 'auto' && getComputedStyle(a).position === 'absolute') return true; } return false; };
   const wide = [...document.querySelectorAll('body *')]
     .filter(el => el.getBoundingClientRect().right > inner + 1)
+    .filter(el => !hidden(el))
     .map(el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : ''));
   return wide.slice(-3).join(' < ');
 }"""
