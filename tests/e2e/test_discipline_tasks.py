@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 from discipline import protests as svc
 from discipline.models import Case, CaseStatus, Protest, ProtestStatus, Suspension
 from tests.discipline.protest_helpers import world_ended
+from tests.e2e.live_helpers import open_menu
 from tournaments.models import RosterEntry
 
 PHONE = {"width": 390, "height": 844}
@@ -30,6 +31,7 @@ RAW = re.compile(r"\b[a-z]+_[a-z_]+\b|\bNone\b|NaN|\(period \d+ at \d+\)|Goal ho
 
 def _switch(page, language: str) -> None:
     """The header's language switch, as a person uses it."""
+    open_menu(page)
     switch = page.locator("form.language-switch")
     switch.locator("select[name=language]").select_option(language)
     switch.locator("[type=submit]").click()

@@ -16,6 +16,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.models import Role
+from tests.e2e.live_helpers import open_menu
 from tests.factories import (
     FederationFactory,
     GameFactory,
@@ -33,6 +34,7 @@ PHONE = {"width": 390, "height": 844}
 
 def _switch(page, language: str) -> None:
     """Choose ``language`` in the header's switch and press its button, as a person does."""
+    open_menu(page)
     switch = page.locator("form.language-switch")
     switch.locator("select[name=language]").select_option(language)
     switch.locator("[type=submit]").click()

@@ -26,6 +26,7 @@ from accounts.models import Role
 from discipline.models import ConfidentialReport
 from games import services
 from games.models import Lineup, OfficialAccount, OfficialDuty
+from tests.e2e.live_helpers import open_menu
 from tests.factories import (
     ChampionshipFactory,
     GameFactory,
@@ -60,6 +61,7 @@ def _readable(page) -> None:
 
 def _switch(page, language: str) -> None:
     """The header's language switch, as a person uses it."""
+    open_menu(page)
     switch = page.locator("form.language-switch")
     switch.locator("select[name=language]").select_option(language)
     switch.locator("[type=submit]").click()

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from federation.models import Passport, Person
+from tests.e2e.live_helpers import open_menu
 from tests.factories import (
     FederationFactory,
     PassportFactory,
@@ -33,6 +34,7 @@ JPEG = jpeg_upload().read()
 
 
 def _switch(page, language: str) -> None:
+    open_menu(page)
     switch = page.locator("form.language-switch")
     switch.locator("select[name=language]").select_option(language)
     switch.locator("[type=submit]").click()
