@@ -71,6 +71,7 @@ def test_the_committee_opens_a_case_from_a_protest_decides_it_and_finds_it_in_th
     page.goto("/")
     nav = page.get_by_role("navigation")
     # The protest, from the menu's list of protests.
+    open_menu(page)
     nav.get_by_role("link", name="Protests", exact=True).click()
     page.get_by_role("link", name=str(protest.pk), exact=True).click()
     expect(page.locator("main")).to_contain_text(f"Penalty to {w.game.away}, P1 3:00 (#12 {player.last_name.upper()})")

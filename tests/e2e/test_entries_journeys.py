@@ -111,6 +111,7 @@ def test_national_staff_keep_the_roster_import_add_change_remove_confirm_and_exp
 
     login_as(staff)
     page.goto("/")
+    open_menu(page)
     page.get_by_role("link", name="My teams", exact=True).click()
     page.get_by_role("link", name="Italia", exact=True).click()
     expect(page.get_by_role("heading", name="Italia")).to_be_visible()
@@ -165,9 +166,11 @@ def test_national_staff_keep_the_roster_import_add_change_remove_confirm_and_exp
     accessible(page, "the import refused: two people match")
     screenshot(page, "import-homonym-refused")
     # The id is the one the person's page shows ("Person id"): People, then the second Luca Bianchi.
+    open_menu(page)
     page.get_by_role("link", name="People", exact=True).click()
     page.locator(f"a[href='{reverse('federation:person-detail', args=[twins[1].pk])}']").click()
     expect(page.locator("#person-id")).to_have_text(str(twins[1].pk))
+    open_menu(page)
     page.get_by_role("link", name="My teams", exact=True).click()
     page.get_by_role("link", name="Italia", exact=True).click()
     rows[-1][0] = twins[1].pk
@@ -246,6 +249,7 @@ def test_a_team_manager_finds_my_teams_the_roster_eligibility_and_suspensions_in
     login_as(manager)
     page.goto("/")
     _switch(page, "es")
+    open_menu(page)
     page.get_by_role("navigation", name="Principal").get_by_role("link", name="Mis equipos").click()
     expect(page.get_by_role("heading", name="Mis equipos")).to_be_visible()
     fits_the_phone(page)

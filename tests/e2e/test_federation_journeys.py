@@ -14,6 +14,7 @@ from django.utils.dateformat import format as date_format
 from playwright.sync_api import expect
 
 from federation.models import Passport, Person
+from tests.e2e.live_helpers import open_menu
 from tests.factories import (
     TEST_PASSWORD,
     FederationFactory,
@@ -75,6 +76,7 @@ def test_national_staff_find_their_player_see_why_he_is_ineligible_and_download_
     page.get_by_role("button", name="Log in").click()
     expect(page.get_by_role("button", name=f"Log out {staff.username}")).to_be_visible()
 
+    open_menu(page)
     page.get_by_role("link", name="People", exact=True).click()
     expect(page.get_by_role("heading", name="People")).to_be_visible()
     page.get_by_label("Name").fill("Marco")
@@ -137,6 +139,7 @@ def test_international_staff_review_a_person_and_its_history_in_the_admin(page, 
     log_in(page, username=staff.username, password=TEST_PASSWORD, admin=True)
     expect(page.locator("#site-name")).to_contain_text("IHTC Portal administration")
 
+    open_menu(page)
     page.get_by_role("link", name="People", exact=True).click()
     expect(page).to_have_url(re.compile(r"/admin/federation/person/$"))
     # International staff see every federation's people.
@@ -235,6 +238,7 @@ def test_five_wrong_passwords_lock_the_login_and_the_right_one_is_then_refused(p
     expect(page.locator("body")).to_contain_text("Too many wrong passwords for this login")
     page.goto("/")
     expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    open_menu(page)
     expect(page.get_by_role("button", name=re.compile("Log out"))).to_have_count(0)
 
 

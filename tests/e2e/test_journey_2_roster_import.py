@@ -16,6 +16,7 @@ import openpyxl
 from playwright.sync_api import expect
 
 from accounts.models import Role
+from tests.e2e.live_helpers import open_menu
 from tests.factories import ChampionshipFactory, GameFactory, RoleAssignmentFactory, TeamEntryFactory, UserFactory
 from tests.tournaments.conftest import eligible_person
 from tests.tournaments.test_views import finish
@@ -91,6 +92,7 @@ def test_a_team_manager_imports_the_roster_from_csv_and_xlsx_on_a_phone(
 
     # The manager's pages: Championships, then "My teams", then the team.
     page.get_by_role("link", name="Championships").first.click()
+    open_menu(page)
     page.get_by_role("link", name="My teams").click()
     expect(page.get_by_role("heading", name="My teams")).to_be_visible()
     fits_the_phone(page)

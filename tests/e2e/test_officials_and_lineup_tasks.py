@@ -129,6 +129,7 @@ def test_a_referee_finds_his_games_reads_a_line_up_and_files_the_confidential_re
     # The home lists his next games, each once; "My games" is in the menu.
     home_games = page.locator("section.home-section", has=page.get_by_role("heading", name="Your next games"))
     expect(home_games.locator("li")).to_have_count(2)
+    open_menu(page)
     page.get_by_role("navigation").get_by_role("link", name="My games", exact=True).click()
     expect(page.get_by_role("heading", name="My games", level=1)).to_be_visible()
 
@@ -200,6 +201,7 @@ def test_a_referee_finds_his_games_reads_a_line_up_and_files_the_confidential_re
 
     # On a phone: the same way, nothing scrolls sideways.
     page.set_viewport_size(PHONE)
+    open_menu(page)
     page.get_by_role("navigation").get_by_role("link", name="My games", exact=True).click()
     expect(page.locator("table.my-games").first.locator("tbody tr")).to_have_count(2)
     _fits(page)
@@ -238,6 +240,7 @@ def test_an_official_keeping_the_table_in_two_duties_sees_the_game_once(page, lo
     expect(home_games.locator("li")).to_contain_text("Game timekeeper (4.4)")
     expect(home_games.locator("li")).to_contain_text("Official scorer (4.3)")
     expect(home_games.get_by_role("link", name=f"Console of game #{early.number}")).to_have_count(1)
+    open_menu(page)
     page.get_by_role("navigation").get_by_role("link", name="My games", exact=True).click()
     rows = page.locator("table.my-games tbody tr")
     expect(rows).to_have_count(1)
@@ -296,6 +299,7 @@ def test_a_team_manager_gives_the_line_up_from_my_teams_on_a_phone_and_the_next_
     login_as(w["manager"])
     page.set_viewport_size(PHONE)
     page.goto("/")
+    open_menu(page)
     page.get_by_role("navigation").get_by_role("link", name="My teams", exact=True).click()
     page.get_by_role("link", name=team.name, exact=True).first.click()
     expect(page.get_by_role("heading", name=team.name, level=1)).to_be_visible()
