@@ -69,6 +69,7 @@ def test_the_committee_opens_a_case_from_a_protest_decides_it_and_finds_it_in_th
     w, protest, player = world
     login_as(w.committee)
     page.goto("/")
+    open_menu(page)
     nav = page.get_by_role("navigation")
     # The protest, from the menu's list of protests.
     open_menu(page)
@@ -135,6 +136,7 @@ def test_the_committee_opens_a_case_from_a_protest_decides_it_and_finds_it_in_th
     _fits(page)
     screenshot(page, "case-list-spanish")
     page.set_viewport_size(DESKTOP)
+    open_menu(page)
     page.get_by_role("navigation").get_by_role("link", name="Expedientes").click()
     page.get_by_role("link", name=f"Expediente n.º {case.pk}: {case.title}").click()
     expect(page.get_by_role("heading", name=case.title)).to_be_visible()

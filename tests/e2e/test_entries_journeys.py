@@ -65,6 +65,7 @@ def test_national_staff_enter_their_team_from_the_championship_page_in_french_on
     login_as(staff)
     page.goto("/")  # the role's home
     _switch(page, "fr")
+    open_menu(page)
     page.get_by_role("navigation", name="Principale").get_by_role("link", name="Championnats").click()
     page.get_by_role("link", name="Coppa in bozza").click()
     expect(page.get_by_role("heading", name="Coppa in bozza")).to_be_visible()

@@ -416,6 +416,7 @@ def test_staff_open_a_game_page_while_its_sheet_is_open_and_follow_it(page, logi
     )
     login_as(director)
     page.goto("/")
+    open_menu(page)
     page.get_by_role("navigation").get_by_role("link", name="Championships", exact=True).click()
     page.get_by_role("link", name=game.championship.name, exact=True).click()
     page.get_by_role("link", name="Schedule", exact=True).click()
