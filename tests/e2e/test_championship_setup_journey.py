@@ -9,6 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.live_helpers import open_menu
 from tests.factories import InternationalFederationFactory, VenueFactory, ihtc_executive
 from tournaments.models import Championship
 
@@ -65,6 +66,7 @@ def test_an_executive_sets_up_a_championship_with_the_form_and_publishes_it_afte
     screenshot(page, "draft-saved")
 
     # In Spanish: publish, after the page that says what becomes public.
+    open_menu(page)
     page.get_by_label("Language").select_option("es")
     page.get_by_role("button", name="Change").click()
     page.wait_for_load_state()
