@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.forms.renderers import TemplatesSetting
 
 from common.numbers import NotANumber, decimal_number, whole_number
 
 from .i18n import said_errors
+
+
+class PortalFormRenderer(TemplatesSetting):
+    """Draw ``{{ form }}`` and ``{{ field.as_field_group }}`` with the portal's templates: the summary of the errors
+    at the top of the form, then each field's label above it, its help under it and its error at it."""
+
+    form_template_name = "portal/form.html"
+    field_template_name = "portal/field.html"
 
 
 def apply_errors(form: forms.BaseForm, exc: ValidationError) -> None:

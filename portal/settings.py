@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     # Before staticfiles: `runserver` leaves static files to WhiteNoise, as in production.
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # the widgets' templates, for the project's form renderer (FORM_RENDERER)
     "rest_framework",
     # API tokens (django-rest-knox); its model is swapped for accounts.ApiToken (named tokens).
     "knox",
@@ -110,6 +111,8 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "portal.urls"
 
+# Every form drawn the same way (issue 26): portal/forms.py, templates/portal/form.html.
+FORM_RENDERER = "portal.forms.PortalFormRenderer"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",

@@ -68,8 +68,17 @@ def console_from_home(page, game) -> None:
     expect(page.locator("#signin")).to_be_hidden()
 
 
+def open_menu(page) -> None:
+    """On a phone the header's links and language switch are behind its Menu button (issue 26): open it, as a
+    person does; at a desk the menu is always open."""
+    summary = page.locator("details.site-menu > summary")
+    if summary.count() and summary.is_visible() and page.locator("details.site-menu[open]").count() == 0:
+        summary.click()
+
+
 def choose_language(page, code: str) -> None:
     """Choose the pages' language with the switch in the header, as a person does (the login keeps it)."""
+    open_menu(page)
     switch = page.locator("form.language-switch")
     switch.locator("select[name=language]").select_option(code)
     switch.locator("[type=submit]").click()

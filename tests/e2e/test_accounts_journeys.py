@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from accounts.models import ApiToken, Role, RoleAssignment, User
 from tests.e2e.conftest import log_in
+from tests.e2e.live_helpers import open_menu
 from tests.factories import TEST_PASSWORD, FederationFactory, TeamEntryFactory, UserFactory, federation_staff
 from tournaments.models import EntryStatus
 
@@ -36,6 +37,7 @@ def test_a_manager_sets_spanish_on_the_profile_then_changes_the_password_on_a_ph
     ApiToken.objects.create(user=manager, name="script")
     page.set_viewport_size(PHONE)
     login_as(manager)
+    open_menu(page)
     page.get_by_role("link", name="Profile").click()
     expect(page.get_by_role("heading", name="Profile", exact=True)).to_be_visible()
     accessible(page, "the profile")
@@ -97,6 +99,7 @@ def test_a_forgotten_password_is_reset_from_the_login_page_by_email(
     screenshot(page, "password-set")
     page.locator("main").get_by_role("link", name="Log in").click()
     log_in(page, username="forgetful", password=NEW_PASSWORD)
+    open_menu(page)
     expect(page.get_by_role("button", name=re.compile("Log out forgetful"))).to_be_visible()
     user.refresh_from_db()
     assert user.check_password(NEW_PASSWORD)
@@ -167,9 +170,11 @@ def test_staff_revoke_a_team_login_whose_open_session_ends_at_once(
     try:
         managers_tab = other.new_page()
         log_in(managers_tab, username="manager-de", password=TEST_PASSWORD)
+        open_menu(managers_tab)
         expect(managers_tab.get_by_role("button", name=re.compile("Log out manager-de"))).to_be_visible()
 
         login_as(staff)
+        open_menu(page)
         page.get_by_role("link", name="Logins").click()
         page.get_by_label("Search", exact=True).fill("Keller")
         page.locator("main [role=search] [type=submit]").click()

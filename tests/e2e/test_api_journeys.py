@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from federation.models import Passport, Person
+from tests.e2e.live_helpers import open_menu
 from tests.factories import FederationFactory, PersonFactory, federation_staff
 
 # fetch() from the docs page, with the session cookie and Django's CSRF token as a page script would send them.
@@ -60,6 +61,7 @@ def docs_page(login_as, italy, assets):
     """National staff of Italy on the API docs page, reached through the site's API link."""
     page = login_as(federation_staff(italy, username="fit-staff"))
     page.on("request", lambda r: assets.append(r.url) if r.resource_type in ("script", "stylesheet") else None)
+    open_menu(page)
     page.get_by_role("link", name="API", exact=True).click()
     expect(page).to_have_url(re.compile(r"/api/v1/docs/$"))
     # Swagger UI renders once it has the whole schema: 30 s on a loaded machine, as in tests/e2e/test_csp.py.

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from federation.models import DeviceRequestStatus, ProtectiveDeviceRequest
 from portal.models import Notification
+from tests.e2e.live_helpers import open_menu
 from tests.factories import (
     EquipmentModelFactory,
     PersonFactory,
@@ -43,6 +44,7 @@ def test_staff_approve_one_device_request_and_reject_another_with_a_reason(
     # The IHTC's member finds the queue in the main navigation.
     login_as(staff)
     page.goto("/")
+    open_menu(page)
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Approvals").click()
     page.wait_for_url("**/federation/approvals/")
     main = page.locator("main")

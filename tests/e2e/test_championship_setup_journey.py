@@ -9,6 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.live_helpers import open_menu
 from tests.factories import InternationalFederationFactory, VenueFactory, ihtc_executive
 from tournaments.models import Championship
 
@@ -50,7 +51,7 @@ def test_an_executive_sets_up_a_championship_with_the_form_and_publishes_it_afte
     page.get_by_label("Period length (minutes)").fill("0")
     page.get_by_label("Protest fee", exact=True).fill("150")
     page.get_by_role("button", name="Save").click()
-    error = page.locator("#id_game__period_minutes_errors")
+    error = page.locator("#id_game__period_minutes_error")
     expect(error).to_contain_text("Period length (minutes): R-11: must be at least 1, not 0")
     assert not Championship.objects.filter(name="Euro Cup Setup 2027").exists()
     _fits(page)
@@ -65,6 +66,7 @@ def test_an_executive_sets_up_a_championship_with_the_form_and_publishes_it_afte
     screenshot(page, "draft-saved")
 
     # In Spanish: publish, after the page that says what becomes public.
+    open_menu(page)
     page.get_by_label("Language").select_option("es")
     page.get_by_role("button", name="Change").click()
     page.wait_for_load_state()

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from games import engine
 from games.models import GameSheet, SheetEvent
 from games.sheet import _engine_game, record_events, sheet_state
-from tests.e2e.live_helpers import goal, minutes, open_console, penalty, space, waiting
+from tests.e2e.live_helpers import goal, minutes, open_console, open_menu, penalty, space, waiting
 from tests.factories import international_staff
 
 # The live server's SQLite may answer "table is locked" to one of two requests at once (the console retries it).
@@ -461,6 +461,7 @@ def test_logging_out_deletes_the_consoles_cached_pages(page, login_as, director,
     assert page.evaluate(CONSOLE_CACHES) == ["ihtc-console-v1"]
     page.goto("/")
     with page.expect_response(lambda response: response.url.endswith("/accounts/logout/")) as answer:
+        open_menu(page)
         page.get_by_role("button", name="Log out director-e2e").click()
     assert answer.value.all_headers()["clear-site-data"] == '"cache"'
     expect(page.get_by_role("link", name="Log in")).to_be_visible()

@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 from discipline import protests as svc
 from discipline.models import Case, CaseStatus, Protest, ProtestStatus, Suspension
 from tests.discipline.protest_helpers import world_ended
+from tests.e2e.live_helpers import open_menu
 from tournaments.models import RosterEntry
 
 PHONE = {"width": 390, "height": 844}
@@ -30,6 +31,7 @@ RAW = re.compile(r"\b[a-z]+_[a-z_]+\b|\bNone\b|NaN|\(period \d+ at \d+\)|Goal ho
 
 def _switch(page, language: str) -> None:
     """The header's language switch, as a person uses it."""
+    open_menu(page)
     switch = page.locator("form.language-switch")
     switch.locator("select[name=language]").select_option(language)
     switch.locator("[type=submit]").click()
@@ -37,7 +39,7 @@ def _switch(page, language: str) -> None:
 
 
 def _fits(page) -> None:
-    """The page never scrolls sideways (a wide table scrolls inside its .table-wrap)."""
+    """The page never scrolls sideways (a table's rows are cards on a phone, issue 26)."""
     width = page.evaluate("document.documentElement.scrollWidth")
     inner = page.evaluate("window.innerWidth")
     assert width <= inner + 1, f"the page is {width}px wide on a {inner}px screen"
@@ -67,8 +69,10 @@ def test_the_committee_opens_a_case_from_a_protest_decides_it_and_finds_it_in_th
     w, protest, player = world
     login_as(w.committee)
     page.goto("/")
+    open_menu(page)
     nav = page.get_by_role("navigation")
     # The protest, from the menu's list of protests.
+    open_menu(page)
     nav.get_by_role("link", name="Protests", exact=True).click()
     page.get_by_role("link", name=str(protest.pk), exact=True).click()
     expect(page.locator("main")).to_contain_text(f"Penalty to {w.game.away}, P1 3:00 (#12 {player.last_name.upper()})")
@@ -132,6 +136,7 @@ def test_the_committee_opens_a_case_from_a_protest_decides_it_and_finds_it_in_th
     _fits(page)
     screenshot(page, "case-list-spanish")
     page.set_viewport_size(DESKTOP)
+    open_menu(page)
     page.get_by_role("navigation").get_by_role("link", name="Expedientes").click()
     page.get_by_role("link", name=f"Expediente n.º {case.pk}: {case.title}").click()
     expect(page.get_by_role("heading", name=case.title)).to_be_visible()

@@ -16,6 +16,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.models import Role
+from tests.e2e.live_helpers import open_menu
 from tests.factories import (
     FederationFactory,
     GameFactory,
@@ -33,6 +34,7 @@ PHONE = {"width": 390, "height": 844}
 
 def _switch(page, language: str) -> None:
     """Choose ``language`` in the header's switch and press its button, as a person does."""
+    open_menu(page)
     switch = page.locator("form.language-switch")
     switch.locator("select[name=language]").select_option(language)
     switch.locator("[type=submit]").click()
@@ -63,6 +65,7 @@ def test_national_staff_enter_their_team_from_the_championship_page_in_french_on
     login_as(staff)
     page.goto("/")  # the role's home
     _switch(page, "fr")
+    open_menu(page)
     page.get_by_role("navigation", name="Principale").get_by_role("link", name="Championnats").click()
     page.get_by_role("link", name="Coppa in bozza").click()
     expect(page.get_by_role("heading", name="Coppa in bozza")).to_be_visible()
@@ -109,6 +112,7 @@ def test_national_staff_keep_the_roster_import_add_change_remove_confirm_and_exp
 
     login_as(staff)
     page.goto("/")
+    open_menu(page)
     page.get_by_role("link", name="My teams", exact=True).click()
     page.get_by_role("link", name="Italia", exact=True).click()
     expect(page.get_by_role("heading", name="Italia")).to_be_visible()
@@ -163,9 +167,11 @@ def test_national_staff_keep_the_roster_import_add_change_remove_confirm_and_exp
     accessible(page, "the import refused: two people match")
     screenshot(page, "import-homonym-refused")
     # The id is the one the person's page shows ("Person id"): People, then the second Luca Bianchi.
+    open_menu(page)
     page.get_by_role("link", name="People", exact=True).click()
     page.locator(f"a[href='{reverse('federation:person-detail', args=[twins[1].pk])}']").click()
     expect(page.locator("#person-id")).to_have_text(str(twins[1].pk))
+    open_menu(page)
     page.get_by_role("link", name="My teams", exact=True).click()
     page.get_by_role("link", name="Italia", exact=True).click()
     rows[-1][0] = twins[1].pk
@@ -244,6 +250,7 @@ def test_a_team_manager_finds_my_teams_the_roster_eligibility_and_suspensions_in
     login_as(manager)
     page.goto("/")
     _switch(page, "es")
+    open_menu(page)
     page.get_by_role("navigation", name="Principal").get_by_role("link", name="Mis equipos").click()
     expect(page.get_by_role("heading", name="Mis equipos")).to_be_visible()
     fits_the_phone(page)

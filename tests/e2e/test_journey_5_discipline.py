@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 from accounts.models import Role
 from discipline.models import Case, IncidentReport, ReportStatus, Suspension, SuspensionStatus
 from games.models import Lineup
+from tests.e2e.live_helpers import open_menu
 from tests.factories import GameFactory, international_staff, with_role
 from tests.games.endgame_helpers import played_yesterday, post_log, sign_all
 from tests.games.sheet_helpers import entry
@@ -90,6 +91,7 @@ def test_a_match_penalty_is_decided_three_games_and_the_player_is_refused_on_the
     accessible(page, "the committee's home page")
     screenshot(page, "home-open-report")
     # The queue lists it too, with the match penalty's article.
+    open_menu(page)
     page.get_by_role("link", name="Discipline", exact=True).click()
     expect(page.get_by_role("heading", name="Incident reports")).to_be_visible()
     row = page.locator("tbody tr", has_text=str(player))
@@ -139,6 +141,7 @@ def test_a_match_penalty_is_decided_three_games_and_the_player_is_refused_on_the
     assert (suspension.kind, suspension.games_required, suspension.status) == ("games", 3, SuspensionStatus.ACTIVE)
 
     # The suspension list shows it in force, the provisional one replaced.
+    open_menu(page)
     page.get_by_role("link", name="Suspensions", exact=True).click()
     expect(page.get_by_role("heading", name="Suspensions")).to_be_visible()
     rows = page.locator("tbody tr", has_text=str(player))

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from reports import services
 from reports.models import Document, DocumentKind
+from tests.e2e.live_helpers import open_menu
 from tests.factories import international_staff
 from tests.reports.helpers import flat, pdf_text, staff_result_game
 from tests.tournaments.conftest import circle_of_wins
@@ -38,6 +39,7 @@ def test_a_visitor_on_a_phone_reads_standings_and_a_game_report_in_spanish(
     page.set_viewport_size(PHONE)
     page.goto("/")
     # The language switch, with the keyboard: choose Español, then press the button.
+    open_menu(page)
     page.get_by_label("Language").select_option("es")
     page.get_by_role("button", name="Change").focus()
     page.keyboard.press("Enter")

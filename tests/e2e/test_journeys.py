@@ -4,6 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.live_helpers import open_menu
 from tests.factories import FederationFactory, UserFactory
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -38,9 +39,11 @@ def test_the_api_docs_render_from_local_assets(admin_page, screenshot, outside_r
 def test_a_user_logs_in_through_the_site_and_out_again(login_as):
     page = login_as(UserFactory(username="ita-staff-e2e"))
     expect(page).to_have_url(re.compile(r"/$"))
+    open_menu(page)
     logout = page.get_by_role("button", name="Log out ita-staff-e2e")
     expect(logout).to_be_visible()
     # Not staff: the header offers no admin link.
+    open_menu(page)
     expect(page.get_by_role("link", name="Admin")).to_have_count(0)
     logout.click()
     expect(page.get_by_role("link", name="Log in")).to_be_visible()

@@ -7,11 +7,13 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.live_helpers import open_menu
 from tests.factories import FederationFactory, federation_staff
 
 
 def _switch(page, language: str) -> None:
     """Choose ``language`` in the header's switch and press its button, as a person does."""
+    open_menu(page)
     switch = page.locator("form.language-switch")
     switch.locator("select[name=language]").select_option(language)
     switch.locator("[type=submit]").click()

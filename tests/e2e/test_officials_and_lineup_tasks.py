@@ -26,6 +26,7 @@ from accounts.models import Role
 from discipline.models import ConfidentialReport
 from games import services
 from games.models import Lineup, OfficialAccount, OfficialDuty
+from tests.e2e.live_helpers import open_menu
 from tests.factories import (
     ChampionshipFactory,
     GameFactory,
@@ -47,7 +48,7 @@ RAW = re.compile(r"\b[a-z]+_[a-z_]+\b|\bNone\b|NaN|undefined|\[object Object\]")
 
 
 def _fits(page) -> None:
-    """The page never scrolls sideways (a wide table scrolls inside its .table-wrap)."""
+    """The page never scrolls sideways (a table's rows are cards on a phone, issue 26)."""
     width = page.evaluate("document.documentElement.scrollWidth")
     inner = page.evaluate("window.innerWidth")
     assert width <= inner + 1, f"{page.url} is {width}px wide on a {inner}px screen"
@@ -60,6 +61,7 @@ def _readable(page) -> None:
 
 def _switch(page, language: str) -> None:
     """The header's language switch, as a person uses it."""
+    open_menu(page)
     switch = page.locator("form.language-switch")
     switch.locator("select[name=language]").select_option(language)
     switch.locator("[type=submit]").click()
@@ -127,6 +129,7 @@ def test_a_referee_finds_his_games_reads_a_line_up_and_files_the_confidential_re
     # The home lists his next games, each once; "My games" is in the menu.
     home_games = page.locator("section.home-section", has=page.get_by_role("heading", name="Your next games"))
     expect(home_games.locator("li")).to_have_count(2)
+    open_menu(page)
     page.get_by_role("navigation").get_by_role("link", name="My games", exact=True).click()
     expect(page.get_by_role("heading", name="My games", level=1)).to_be_visible()
 
@@ -198,6 +201,7 @@ def test_a_referee_finds_his_games_reads_a_line_up_and_files_the_confidential_re
 
     # On a phone: the same way, nothing scrolls sideways.
     page.set_viewport_size(PHONE)
+    open_menu(page)
     page.get_by_role("navigation").get_by_role("link", name="My games", exact=True).click()
     expect(page.locator("table.my-games").first.locator("tbody tr")).to_have_count(2)
     _fits(page)
@@ -236,6 +240,7 @@ def test_an_official_keeping_the_table_in_two_duties_sees_the_game_once(page, lo
     expect(home_games.locator("li")).to_contain_text("Game timekeeper (4.4)")
     expect(home_games.locator("li")).to_contain_text("Official scorer (4.3)")
     expect(home_games.get_by_role("link", name=f"Console of game #{early.number}")).to_have_count(1)
+    open_menu(page)
     page.get_by_role("navigation").get_by_role("link", name="My games", exact=True).click()
     rows = page.locator("table.my-games tbody tr")
     expect(rows).to_have_count(1)
@@ -294,6 +299,7 @@ def test_a_team_manager_gives_the_line_up_from_my_teams_on_a_phone_and_the_next_
     login_as(w["manager"])
     page.set_viewport_size(PHONE)
     page.goto("/")
+    open_menu(page)
     page.get_by_role("navigation").get_by_role("link", name="My teams", exact=True).click()
     page.get_by_role("link", name=team.name, exact=True).first.click()
     expect(page.get_by_role("heading", name=team.name, level=1)).to_be_visible()
@@ -410,6 +416,7 @@ def test_staff_open_a_game_page_while_its_sheet_is_open_and_follow_it(page, logi
     )
     login_as(director)
     page.goto("/")
+    open_menu(page)
     page.get_by_role("navigation").get_by_role("link", name="Championships", exact=True).click()
     page.get_by_role("link", name=game.championship.name, exact=True).click()
     page.get_by_role("link", name="Schedule", exact=True).click()

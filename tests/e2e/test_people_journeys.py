@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from federation.models import Passport, Person
+from tests.e2e.live_helpers import open_menu
 from tests.factories import (
     FederationFactory,
     PassportFactory,
@@ -33,6 +34,7 @@ JPEG = jpeg_upload().read()
 
 
 def _switch(page, language: str) -> None:
+    open_menu(page)
     switch = page.locator("form.language-switch")
     switch.locator("select[name=language]").select_option(language)
     switch.locator("[type=submit]").click()
@@ -64,6 +66,7 @@ def test_staff_register_a_namesake_only_after_the_warning_then_edit_and_renew_a_
     login_as(staff)
 
     # 1. Register: a person with the same name and date of birth exists; the page warns with a link, stores nothing.
+    open_menu(page)
     page.get_by_role("link", name="People", exact=True).click()
     page.get_by_role("link", name="Register a person").click()
     page.get_by_label("First name").fill("Marco")
@@ -133,6 +136,7 @@ def test_staff_download_their_filtered_people_as_csv_and_xlsx(page, login_as, it
     PersonFactory(federation=italy, first_name="Ugo", last_name="Neri", is_player=False, is_referee=True)
     PersonFactory(federation=FederationFactory(country="DE"), last_name="Schmidt", is_player=True)
     login_as(staff)
+    open_menu(page)
     page.get_by_role("link", name="People", exact=True).click()
     page.get_by_label("Role").select_option("player")
     page.get_by_role("button", name="Filter").click()
@@ -158,6 +162,7 @@ def test_international_staff_merge_two_records_keeping_the_roster_line_and_passp
     line = RosterEntryFactory(entry=TeamEntryFactory(federation=italy), person=duplicate, number="14")
     login_as(international_staff(username="ihtc-merge"))
 
+    open_menu(page)
     page.get_by_role("link", name="People", exact=True).click()
     page.get_by_label("Name").fill("Verdi")
     page.get_by_role("button", name="Filter").click()

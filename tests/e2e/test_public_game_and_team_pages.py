@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from games.models import GameProtestMark
 from reports import services
+from tests.e2e.live_helpers import open_menu
 from tests.factories import international_staff
 from tests.reports.helpers import signed_sheet_game
 from tests.tournaments.conftest import circle_of_wins
@@ -83,6 +84,7 @@ def test_a_visitor_reads_the_schedule_a_game_page_and_the_teams_pages_on_a_phone
     screenshot(page, "team-page-on-a-phone")
 
     # In French: the standings name each team with a link to its page.
+    open_menu(page)
     page.get_by_label("Language").select_option("fr")
     page.get_by_role("button", name="Change").click()
     page.wait_for_load_state()

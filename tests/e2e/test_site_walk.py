@@ -2,7 +2,8 @@
 opens every page reachable from its home through the portal's own links, and posts each form it finds.
 
 It catches what the journeys forget: an answer >= 500, a JavaScript error or CSP violation, a page that scrolls
-sideways, a raw value on the screen (NaN, undefined, None, [object Object], a snake_case identifier, an ISO timestamp
+sideways (any element: a table too, whose rows are cards on a phone, issue 26), a serious or critical accessibility
+violation (axe-core, at the phone's width), a raw value on the screen (NaN, undefined, None, [object Object], a snake_case identifier, an ISO timestamp
 with seconds) and a configuration note. Pages are counted once per URL pattern (``/federation/people/7/`` and
 ``/federation/people/8/`` are one page); the Django admin and the API's own pages (for developers) are outside the
 walk; documents (PDF, CSV, XLSX) are downloads, not pages.
@@ -19,7 +20,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.e2e.conftest import LOCAL_HOSTS, SITE_WALK_REPORT
+from tests.e2e.conftest import AXE_JS, FAILING_IMPACTS, LOCAL_HOSTS, SITE_WALK_REPORT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -137,22 +138,41 @@ def _visible_text(page) -> str:
 
 WIDEST = """() => {
   const inner = window.innerWidth;
+  // Visually hidden (a card's column headers, kept for screen readers): clipped to 1px, nothing on the screen.
+  const hidden = el => { for (let a = el; a; a = a.parentElement) { const c = getComputedStyle(a).clip;
+    if (c && c !== 'auto' && getComputedStyle(a).position === 'absolute') return true; } return false; };
   const wide = [...document.querySelectorAll('body *')]
-    .filter(el => !el.closest('.table-wrap') && el.getBoundingClientRect().right > inner + 1)
+    .filter(el => el.getBoundingClientRect().right > inner + 1)
+    .filter(el => !hidden(el))
     .map(el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : ''));
   return wide.slice(-3).join(' < ');
 }"""
+
+
+def _accessibility(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as shown (a phone's width: the menu closed)."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE_JS.read_text())  # through the debugging protocol: the page's CSP does not govern it
+    violations = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    return [
+        f"axe [{v['impact']}] {v['id']}: {v['help']} -- " + "; ".join(", ".join(n["target"]) for n in v["nodes"][:3])
+        for v in violations
+        if v["impact"] in FAILING_IMPACTS
+    ]
 
 
 def _check_page(page, url, errors, walk, where, *, after_post=False) -> None:
     for size in (DESKTOP, PHONE):
         page.set_viewport_size(size)
         width, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-        if width > inner + 1:
-            walk.failures.append(f"{where} {url}: {width}px wide at {inner}px ({page.evaluate(WIDEST)})")
+        wide = page.evaluate(WIDEST)  # an element past the screen's edge, even inside a scrolling box
+        if width > inner + 1 or wide:
+            walk.failures.append(f"{where} {url}: {width}px wide at {inner}px ({wide})")
     if after_post:
         # The answer to a refused form is itself a 4xx document: the browser logs it, it is not a script error.
         errors[:] = [e for e in errors if not re.match(r"Failed to load resource: .* status of 4\d\d", e)]
+    for problem in _accessibility(page):
+        walk.failures.append(f"{where} {url}: {problem}")
     for problem in _raw_values(_visible_text(page)):
         walk.failures.append(f"{where} {url}: {problem}")
     # A posted form may have chosen another language (a profile's): its answer is in that one, rightly.

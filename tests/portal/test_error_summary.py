@@ -1,0 +1,52 @@
+"""Forms drawn one way (issue 26): a refused form opens with a summary of its errors, each a link to its field, and
+each error also stands at its field, under the field's label (portal.forms.PortalFormRenderer)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django import forms
+from django.urls import reverse
+
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+class _EntryForm(forms.Form):
+    team = forms.CharField(label="Team name", help_text="As on the passport")
+    number = forms.IntegerField(label="Number")
+
+    def clean(self):
+        raise forms.ValidationError("Rule 3.1.1 B: the roster is frozen")
+
+
+def test_a_whole_form_has_the_summary_then_each_field_with_its_label_help_and_error():
+    html = str(_EntryForm(data={"team": "", "number": "x"}))
+    summary = html.index('class="error-summary"')
+    assert summary < html.index('<label for="id_team">Team name</label>') < html.index('id="id_team"')
+    assert re.search(r'<a href="#id_team">Team name: This field is required.</a>', html)
+    assert re.search(r'<a href="#id_number">Number: Enter a whole number.</a>', html)
+    assert "Rule 3.1.1 B: the roster is frozen" in html  # the form's own error, once, above the fields
+    assert html.count("Rule 3.1.1 B") == 1
+    # The input names its help and its error for a screen reader; both are there, with those ids.
+    assert 'aria-describedby="id_team_helptext id_team_error"' in html
+    assert 'id="id_team_helptext"' in html and 'id="id_team_error"' in html
+    assert 'class="field invalid"' in html
+
+
+def test_a_form_with_only_its_own_error_has_no_empty_summary():
+    html = str(_EntryForm(data={"team": "Italy", "number": "7"}))
+    assert "Rule 3.1.1 B" in html
+    assert "error-summary" not in html
+
+
+def test_a_refused_page_form_links_its_summary_to_the_field(client):
+    client.force_login(UserFactory(username="summary-user"))
+    response = client.post(reverse("accounts:password-change"), {"old_password": "", "new_password1": ""})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'class="error-summary"' in page
+    assert '<a href="#id_old_password">' in page
+    assert page.index("error-summary") < page.index('id="id_old_password"')
