@@ -65,6 +65,7 @@ def _world() -> dict:
         for number, person in enumerate(people[start : start + 15], start=1):
             RosterEntryFactory(entry=entry, person=person, number=str(number))
     world["superuser"] = superuser = SuperuserFactory()
+    _spare["championship"] = ChampionshipFactory(name="Spare rows").pk
     _seed(world)
     empty = [
         m._meta.label for m in (*admin.site._registry, *_list_models(), *_own_models()) if not m._base_manager.exists()
@@ -168,7 +169,26 @@ def _unique_sets(model) -> list[tuple]:
     return sets
 
 
-def _fill(model, rows: int = ROWS, **same) -> None:
+# Where the copies made only to be distinct targets of another table's relation go (``_fill(..., spare=True)``):
+# a championship of their own, so that the world's championship and its teams keep lists of about 100 rows.
+_spare: dict = {}
+
+
+def _spare_values(model) -> dict:
+    """The values of a spare copy: its championship the spare one, a game's teams not yet known."""
+    from tournaments.models import Championship, Game
+
+    values = {
+        field.attname: _spare["championship"]
+        for field in model._meta.concrete_fields
+        if field.is_relation and field.related_model is Championship
+    }
+    if model is Game:
+        values |= {"home_id": None, "away_id": None}
+    return values
+
+
+def _fill(model, rows: int = ROWS, *, spare: bool = False, **same) -> None:
     """Copy the first row of ``model`` until the table holds ``rows`` rows (``same``: values every copy takes).
 
     Each copy changes one field of each unique set: a text gets a suffix, a number counts on from the table's
@@ -194,8 +214,10 @@ def _fill(model, rows: int = ROWS, **same) -> None:
             continue
         if field.is_relation:
             targets = field.related_model._base_manager
-            _fill(field.related_model, rows=targets.count() + wanted)
             used = manager.exclude(**{f"{field.attname}__isnull": True}).values(field.attname)
+            short = wanted - targets.exclude(pk__in=used).count()
+            if short > 0:
+                _fill(field.related_model, rows=targets.count() + short, spare=True)
             free = list(targets.exclude(pk__in=used).order_by("pk").values_list("pk", flat=True)[:wanted])
             plans[field.name] = (field, free)
         elif isinstance(field, models.UUIDField):
@@ -215,6 +237,8 @@ def _fill(model, rows: int = ROWS, **same) -> None:
     copies = []
     for i in range(wanted):
         copy = model(**{field.attname: getattr(first, field.attname) for field in fields})
+        for name, value in (_spare_values(model) if spare else {}).items():
+            setattr(copy, name, value)
         for name, value in same.items():
             setattr(copy, name, value)
         for field, values in plans.values():
