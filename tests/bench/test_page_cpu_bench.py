@@ -48,6 +48,7 @@ def _world() -> dict:
     from discipline.models import Protest, Suspension
     from tests.factories import ChampionshipFactory, FederationFactory, UserFactory
     from tests.test_query_counts import _slice
+    from tournaments.models import Game
 
     world: dict = {
         "championship": ChampionshipFactory(published=True),
@@ -72,7 +73,8 @@ def _world() -> dict:
     ]
     assert not empty, empty
     for model in (Protest, Suspension, *admin.site._registry, *_list_models()):
-        _fill(model)
+        # The copies of a game go to the spare championship: the world's bracket and schedule stay as played.
+        _fill(model, spare=model is Game)
     # The teams' logins list the team managers' roles.
     _fill(RoleAssignment, role=Role.TEAM_MANAGER)
     # The lists of one's own records: the superuser's API tokens and notifications.
@@ -306,7 +308,7 @@ def _staff_urls(world: dict) -> dict[str, str]:
         "championships": reverse("tournaments:championship-list"),
         "entries": reverse("tournaments:entries", args=[ch]),
         "roster (entry page)": reverse("tournaments:entry-detail", args=[world["first"]["entry"].pk]),
-        "officials' assignments": reverse("games:assignments", args=[ch]),
+        "officials' assignments": reverse("games:assignments", args=[_spare["championship"]]),
         "protests": reverse("discipline:protest-list"),
         "incident reports (queue)": reverse("discipline:queue"),
         "cases": reverse("discipline:cases"),
