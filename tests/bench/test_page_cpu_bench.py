@@ -43,12 +43,9 @@ ROWS = 100
 
 
 def _world() -> dict:
-    """Three slices of the query-count test's world (tests/test_query_counts.py), then 100 rows of each staff list."""
-    from accounts.models import Role, RoleAssignment
-    from discipline.models import Protest, Suspension
+    """Three slices of the query-count test's world (tests/test_query_counts.py); the staff lists' rows come later."""
     from tests.factories import ChampionshipFactory, FederationFactory, UserFactory
     from tests.test_query_counts import _slice
-    from tournaments.models import Game
 
     world: dict = {
         "championship": ChampionshipFactory(published=True),
@@ -65,7 +62,19 @@ def _world() -> dict:
         entry = TeamEntryFactory(federation=world["fed_a"])
         for number, person in enumerate(people[start : start + 15], start=1):
             RosterEntryFactory(entry=entry, person=person, number=str(number))
-    world["superuser"] = superuser = SuperuserFactory()
+    world["superuser"] = SuperuserFactory()
+    return world
+
+
+def _fill_staff_lists(world: dict) -> None:
+    """100 rows or more in every admin list and staff list (after the public pages are measured: their world is the
+    slices' championship as played)."""
+    from accounts.models import Role, RoleAssignment
+    from discipline.models import Protest, Suspension
+    from tests.factories import ChampionshipFactory
+    from tournaments.models import Game
+
+    superuser = world["superuser"]
     _spare["championship"] = ChampionshipFactory(name="Spare rows").pk
     _seed(world)
     empty = [
@@ -80,7 +89,6 @@ def _world() -> dict:
     # The lists of one's own records: the superuser's API tokens and notifications.
     for model in _own_models():
         _fill(model, user=superuser)
-    return world
 
 
 def _seed(world: dict) -> None:
@@ -349,6 +357,7 @@ def test_public_pages_from_the_cache_and_staff_lists_against_the_home_page(setti
         anonymous.get(url)  # the render the viewers after it share
         cached = _cpu(anonymous, url)
         rows.append(("public", name, cached, uncached))
+    _fill_staff_lists(world)
     for name, url in _staff_urls(world).items():
         response = staff.get(url)
         if name.startswith("admin "):
