@@ -12,7 +12,7 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.utils.translation import ngettext
 from knox.models import AuthToken
 
-from portal.admin import AccessAdmin, AccessPermissionsMixin
+from portal.admin import AccessAdmin, AccessPermissionsMixin, ListRowsMixin
 
 from .models import RoleAssignment, User
 
@@ -28,7 +28,7 @@ _SUPERUSER_ONLY_FIELDS = ["is_superuser", "groups", "user_permissions"]
 
 
 @admin.register(User)
-class UserAdmin(AccessPermissionsMixin, BaseUserAdmin):
+class UserAdmin(ListRowsMixin, AccessPermissionsMixin, BaseUserAdmin):
     inlines = [RoleAssignmentInline]
     list_filter = [*BaseUserAdmin.list_filter, "role_assignments__role"]
 

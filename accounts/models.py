@@ -6,6 +6,8 @@ from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken
 from simple_history.models import HistoricalRecords
 
+from portal.choices import ChoiceLabels
+
 
 class User(AbstractUser):
     """A portal login. What it may do comes from its role assignments."""
@@ -87,7 +89,7 @@ class Role(models.TextChoices):
     DISCIPLINE_COMMITTEE = "discipline_committee", _("Discipline committee member")
 
 
-class RoleAssignment(models.Model):
+class RoleAssignment(ChoiceLabels):
     """One role held by one user, scoped where the role needs a scope.
 
     Federation staff are scoped to a federation: staff of an international
@@ -142,7 +144,7 @@ class ApiToken(AbstractAuthToken):
         return f"{self.name} ({self.token_key}…)"
 
 
-class Invitation(models.Model):
+class Invitation(ChoiceLabels):
     """An invitation by e-mail to take a role (issue 25): the link is valid ``INVITATION_DAYS`` days, once.
 
     The role and its scope are those of a ``RoleAssignment`` (``role``, ``federation``); ``target_kind`` and

@@ -200,7 +200,7 @@ WAIVER_REQUEST_TRANSITIONS: dict[str, frozenset[str]] = {
 }
 
 
-class WaiverRequest(models.Model):
+class WaiverRequest(ChoiceLabels):
     """A federation's request that the IHTC waive one 1.1 B condition for a person (R-03).
 
     The IHTC grants it (which records the EligibilityWaiver eligibility reads)
@@ -271,7 +271,7 @@ class EquipmentKind(models.TextChoices):
     GOALKEEPER_MASK = "goalkeeper_mask", "Goalkeeper mask"
 
 
-class EquipmentModel(models.Model):
+class EquipmentModel(ChoiceLabels):
     """A helmet, face protection or goalkeeper mask model and its approval (3.2.6 A)."""
 
     kind = models.CharField(max_length=32, choices=EquipmentKind.choices)
@@ -375,7 +375,7 @@ DEVICE_REQUEST_TRANSITIONS: dict[str, frozenset[str]] = {
 }
 
 
-class ProtectiveDeviceRequest(models.Model):
+class ProtectiveDeviceRequest(ChoiceLabels):
     """A request to wear a physician-prescribed protective device (3.2.8 C)."""
 
     person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="device_requests")

@@ -205,7 +205,9 @@ def _queue_page(request, *, failed=None, status: int = 200):
         .select_related("person", "person__federation", "requested_by")
         .order_by("requested_at", "pk")
     )
-    rows = [(item, failed[1] if failed and failed[0] == item.pk else WaiverDecisionForm()) for item in waiting]
+    # One blank form serves every request's row (only a refused decision's row shows its own, with the errors).
+    blank = WaiverDecisionForm()
+    rows = [(item, failed[1] if failed and failed[0] == item.pk else blank) for item in waiting]
     decided = (
         waiver_requests_visible_to(request.user)
         .exclude(status=WaiverRequestStatus.REQUESTED)

@@ -304,7 +304,8 @@ def assignments(request, pk: int):
         "rows": rows,
         # A refusal about no game of the page is shown above the table.
         "errors": [m for key, ms in errors.items() if key not in {g.pk for g in games} for m in ms],
-        "candidates": list(candidates),
+        # The officials' menu is the same in every game's row: rendered once for the page.
+        "candidate_options": render_to_string("games/_candidate_options.html", {"candidates": candidates}, request),
         "duties": [(duty, OfficialDuty(duty).label, limit) for duty, limit in DUTY_LIMITS.items()],
         "director": True,
         "tab": "officials",

@@ -20,6 +20,11 @@ def _labels(field: models.Field, language: str | None) -> dict:
     return {make_hashable(value): str(label) for value, label in field.flatchoices}
 
 
+def choice_labels(field: models.Field) -> dict:
+    """The labels of ``field``'s choices in the active language, by value (``make_hashable``)."""
+    return _labels(field, get_language())
+
+
 class ChoiceLabels(models.Model):
     """A model whose ``get_FOO_display`` reads the label from a table kept per field and language."""
 

@@ -534,7 +534,7 @@ class DisqualificationAdmin(ReadOnlyAdmin):
     """8.1 C-D: recorded by the result service; the games and records stay, marked."""
 
     list_display = ["entry", "reason", "game", "at", "recorded_by"]
-    list_select_related = ["entry", "game", "recorded_by"]
+    list_select_related = ["entry", "game__home", "game__away", "recorded_by"]
 
 
 class ShootoutPlaceInline(admin.TabularInline):

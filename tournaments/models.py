@@ -104,7 +104,7 @@ class Rink(models.Model):
         return f"{self.venue.name} – {self.name}"
 
 
-class Championship(models.Model):
+class Championship(ChoiceLabels):
     name = models.CharField(max_length=200)
     category = models.CharField(max_length=20, choices=CATEGORY_CHOICES)
     level = models.CharField(max_length=16, choices=Level.choices)

@@ -7,6 +7,8 @@ import secrets
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from portal.choices import ChoiceLabels
+
 
 class EventType(models.TextChoices):
     ELIGIBILITY_CHANGED = "person.eligibility_changed", _("A person's eligibility changed")
@@ -54,7 +56,7 @@ class Endpoint(models.Model):
         return self.active and event_type in self.event_types
 
 
-class Delivery(models.Model):
+class Delivery(ChoiceLabels):
     """One event sent (or to be sent) to one endpoint; its log: attempts, the last answer, when."""
 
     endpoint = models.ForeignKey(Endpoint, on_delete=models.CASCADE, related_name="deliveries")

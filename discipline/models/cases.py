@@ -14,6 +14,7 @@ from simple_history.models import HistoricalRecords
 
 from federation.models import private_storage
 from games.labels import period_clock
+from portal.choices import ChoiceLabels
 
 from .consequences import ConsequenceKind
 
@@ -25,7 +26,7 @@ class ReportStatus(models.TextChoices):
     WITHDRAWN = "withdrawn", _("Withdrawn (the sheet's amendment removed its penalty)")
 
 
-class IncidentReport(models.Model):
+class IncidentReport(ChoiceLabels):
     """The report of a game consequence, made when the game becomes final (4.2 P, 6.1.5 A, R-53)."""
 
     consequence = models.OneToOneField(
@@ -132,7 +133,7 @@ CASE_TRANSITIONS: dict[str, frozenset[str]] = {
 }
 
 
-class Case(models.Model):
+class Case(ChoiceLabels):
     """The committee's case: it gathers incident reports, statements and attachments, and ends in a decision."""
 
     title = models.CharField(max_length=200)
@@ -201,7 +202,7 @@ class DecisionOutcome(models.TextChoices):
     SANCTIONS = "sanctions", _("Sanctions")
 
 
-class Decision(models.Model):
+class Decision(ChoiceLabels):
     """The committee's decision on a case, with reasons; sanctions are its suspensions."""
 
     case = models.OneToOneField(Case, on_delete=models.PROTECT, related_name="decision")
