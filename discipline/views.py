@@ -33,9 +33,11 @@ from discipline.models import (
     SuspensionKind,
     SuspensionStatus,
 )
+from discipline.suspensions import terms_said
 from federation.files import private_file_response
 from portal.filters import MAX_ID
 from portal.forms import apply_errors
+from portal.i18n import say
 from tournaments.models import Game
 from tournaments.selectors import access_game
 
@@ -309,6 +311,8 @@ def _suspension_page(request, championship, rows, errors):
     """The suspension list, with the appeal link (9.2 A) on each decided suspension the login may appeal, and what a
     filter's value breaks (``errors``, by parameter)."""
     appealable = access.appealable_decision_ids(request.user, [s.decision_id for s in rows])
+    for suspension in rows:  # its terms in the reader's language (issue 26)
+        suspension.shown_terms = str(say(terms_said(suspension)))
     return render(
         request,
         "discipline/suspensions.html",

@@ -40,7 +40,7 @@ def say(value: object) -> object:
 def untranslated(label: object) -> Text:
     """A lazy translation (a choice's label, ``gettext_lazy``) as a ``Text`` of its message, to be stored."""
     with override(None):
-        return Text(str(label))
+        return Text(str(label))  # catalogued label
 
 
 def in_every_language(build: Callable[[], object]) -> Texts:

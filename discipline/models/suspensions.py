@@ -104,14 +104,6 @@ class Suspension(ChoiceLabels):
         return from_data(self.reasons_message) if self.reasons_message else self.reasons
 
     @property
-    def shown_terms(self) -> str:
-        """``describe`` in the active language (the pages' words; ``describe`` stays the English of refusals)."""
-        from discipline.suspensions import terms_said
-        from portal.i18n import say
-
-        return str(say(terms_said(self)))
-
-    @property
     def shown_reasons(self) -> str:
         """The reasons in the active language (``portal.i18n.stored``)."""
         from portal.i18n import stored
