@@ -22,6 +22,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.functional import Promise
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from portal.services import audited_create
@@ -83,7 +84,7 @@ def invite(
 ) -> Invitation:
     """Store an invitation and send its link by e-mail; the link is valid ``INVITATION_DAYS`` days, once."""
     if not may_invite(by, role, federation_id):
-        raise PermissionDenied("Only staff of the federation or international staff invite to its team roles.")
+        raise PermissionDenied(gettext("Only staff of the federation or international staff invite to its team roles."))
     if target_kind and target_kind not in INVITATION_TARGETS:
         raise ValueError(f"unknown invitation target: {target_kind}")
     email = User.objects.normalize_email(email.strip())

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
@@ -22,7 +23,7 @@ PAGE_SIZE = 50
 
 def _check_staff(user) -> None:
     if not roles.is_federation_staff(user):
-        raise PermissionDenied("Only federation staff and international staff see the teams' logins.")
+        raise PermissionDenied(gettext("Only federation staff and international staff see the teams' logins."))
 
 
 @never_cache

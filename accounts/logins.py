@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
+from django.utils.translation import gettext
 
 from portal.services import audited_delete
 
@@ -55,7 +56,7 @@ def revoke_role(assignment: RoleAssignment, *, by: User) -> int:
     """Take ``assignment``'s role away (and what it gave in the other apps), ending the login's sessions and
     tokens at once; return how many tokens were revoked."""
     if not may_revoke(by, assignment):
-        raise PermissionDenied("Only staff of the role's federation or international staff revoke it.")
+        raise PermissionDenied(gettext("Only staff of the role's federation or international staff revoke it."))
     target = assignment.user
     with transaction.atomic():
         role, federation_id = assignment.role, assignment.federation_id

@@ -41,8 +41,11 @@ def _check_not_locked(user: User, field: str, now) -> None:
     if user.signing_locked_until is not None and user.signing_locked_until > now:
         raise ValidationError(
             {
-                field: f"Too many wrong PINs or passwords for {user.get_username()}: signing with them is locked "
-                f"until {user.signing_locked_until:%H:%M} UTC. Sign from your own device, logged in."
+                field: gettext(
+                    "Too many wrong PINs or passwords for %(username)s: signing with them is locked "
+                    "until %(until)s UTC. Sign from your own device, logged in."
+                )
+                % {"username": user.get_username(), "until": f"{user.signing_locked_until:%H:%M}"}
             }
         )
 
@@ -68,7 +71,10 @@ def verify_signing_secret(user: User, *, pin: str = "", password: str = "", rule
     if pin:
         if not user.signing_pin:
             raise ValidationError(
-                {PIN: f"{rule}: {user.get_username()} has set no signing PIN; sign with the password."}
+                {
+                    PIN: gettext("%(rule)s: %(username)s has set no signing PIN; sign with the password.")
+                    % {"rule": rule, "username": user.get_username()}
+                }
             )
         right = check_password(pin, user.signing_pin)
         wrong = f"{rule}: wrong PIN for {user.get_username()}."
@@ -76,7 +82,9 @@ def verify_signing_secret(user: User, *, pin: str = "", password: str = "", rule
         right = user.check_password(password)
         wrong = f"{rule}: wrong password for {user.get_username()}."
     else:
-        raise ValidationError({PIN: f"{rule}: the signer types their PIN or their password to sign."})
+        raise ValidationError(
+            {PIN: gettext("%(rule)s: the signer types their PIN or their password to sign.") % {"rule": rule}}
+        )
     if not right or not user.is_active:
         _failed(user, now)
         raise ValidationError({field: wrong})

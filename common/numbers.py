@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from common.text import _
+
 _WHOLE = re.compile(r"[0-9]+")
 _SIGNED_WHOLE = re.compile(r"[+-]?[0-9]+")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
@@ -32,7 +34,7 @@ def whole_number(text: object, *, signed: bool = False, minimum: int | None = No
     An ``int`` (not a ``bool``) is taken as it is, then bounded. Raises :class:`NotANumber` otherwise.
     """
     if isinstance(text, bool) or not isinstance(text, (int, str)):
-        raise NotANumber("Enter a whole number.")
+        raise NotANumber(_("Enter a whole number."))
     if isinstance(text, str):
         stripped = text.strip(_SPACES)
         pattern = _SIGNED_WHOLE if signed else _WHOLE
@@ -42,9 +44,9 @@ def whole_number(text: object, *, signed: bool = False, minimum: int | None = No
     else:
         number = text
     if minimum is not None and number < minimum:
-        raise NotANumber(f"Enter a whole number of at least {minimum}.")
+        raise NotANumber(_("Enter a whole number of at least %(minimum)s.", minimum=minimum))
     if maximum is not None and number > maximum:
-        raise NotANumber(f"Enter a whole number of at most {maximum}.")
+        raise NotANumber(_("Enter a whole number of at most %(maximum)s.", maximum=maximum))
     return number
 
 
@@ -60,5 +62,5 @@ def decimal_number(text: str) -> Decimal:
     """The decimal number ``text`` writes in ASCII digits (``-1.5``, ``2``, ``.5``); :class:`NotANumber` otherwise."""
     stripped = text.strip(_SPACES) if isinstance(text, str) else ""
     if len(stripped) > MAX_DIGITS * 2 or not _DECIMAL.fullmatch(stripped):
-        raise NotANumber("Enter a number in the digits 0-9 (with a decimal point if needed).")
+        raise NotANumber(_("Enter a number in the digits 0-9 (with a decimal point if needed)."))
     return Decimal(stripped)

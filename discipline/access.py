@@ -21,6 +21,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 
 from accounts.models import Role, User
 from accounts.roles import (
@@ -68,7 +69,7 @@ def is_committee(user: User) -> bool:
 
 def check_committee(user: User) -> None:
     if not is_committee(user):
-        raise PermissionDenied("R-53: only the discipline committee and the IHTC executive may do this.")
+        raise PermissionDenied(gettext("R-53: only the discipline committee and the IHTC executive may do this."))
 
 
 def incident_reports_visible_to(user: User) -> QuerySet[IncidentReport]:
@@ -79,7 +80,7 @@ def access_incident_report(user: User, report_id) -> IncidentReport:
     try:
         return incident_reports_visible_to(user).select_related("game", "entry", "person", "case").get(pk=report_id)
     except (IncidentReport.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such incident report.") from None
+        raise Http404(gettext("No such incident report.")) from None
 
 
 def confidential_reports_visible_to(user: User) -> QuerySet[ConfidentialReport]:
@@ -95,7 +96,7 @@ def access_confidential_report(user: User, report_id) -> ConfidentialReport:
     try:
         return confidential_reports_visible_to(user).select_related("game", "author").get(pk=report_id)
     except (ConfidentialReport.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such report.") from None
+        raise Http404(gettext("No such report.")) from None
 
 
 def reads_confidential_reports(user: User) -> bool:
@@ -118,7 +119,7 @@ def access_attachment(user: User, attachment_id) -> Attachment:
     try:
         return attachments_visible_to(user).get(pk=attachment_id)
     except (Attachment.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such attachment.") from None
+        raise Http404(gettext("No such attachment.")) from None
 
 
 def cases_visible_to(user: User) -> QuerySet[Case]:
@@ -129,7 +130,7 @@ def access_case(user: User, case_id) -> Case:
     try:
         return cases_visible_to(user).select_related("championship").get(pk=case_id)
     except (Case.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such case.") from None
+        raise Http404(gettext("No such case.")) from None
 
 
 def can_file_confidential(user: User, game: Game, kind: str) -> bool:
@@ -154,8 +155,10 @@ def can_file_confidential(user: User, game: Game, kind: str) -> bool:
 def check_can_file_confidential(user: User, game: Game, kind: str) -> None:
     if not can_file_confidential(user, game, kind):
         if kind == ConfidentialKind.REFEREE:
-            raise PermissionDenied("Rule 4.2 P: only a referee of the game files the referee's report.")
-        raise PermissionDenied("Rule 6.4.29: only the game's officials and its teams' officials file this report.")
+            raise PermissionDenied(gettext("Rule 4.2 P: only a referee of the game files the referee's report."))
+        raise PermissionDenied(
+            gettext("Rule 6.4.29: only the game's officials and its teams' officials file this report.")
+        )
 
 
 # --- protests (9.1; R-50 to R-52) ------------------------------------------------------------------------------
@@ -214,7 +217,7 @@ def access_protest(user, protest_id) -> Protest:
             .get(pk=protest_id)
         )
     except (Protest.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such protest.") from None
+        raise Http404(gettext("No such protest.")) from None
 
 
 # --- appeals (9.2 A; R-54, R-56): who appeals a decision, who reads the appeals ----------------------------------
@@ -311,8 +314,10 @@ def access_protest_appeal(user, protest_id) -> Protest:
     if protest is not None and can_file_appeal(user, protest):
         return protest
     if protest is not None and protests_visible_to(user).filter(pk=protest.pk).exists():
-        raise PermissionDenied("Rule 9.2 A / R-56: the teams of the game and their federations appeal the decision.")
-    raise Http404("No such protest.")
+        raise PermissionDenied(
+            gettext("Rule 9.2 A / R-56: the teams of the game and their federations appeal the decision.")
+        )
+    raise Http404(gettext("No such protest."))
 
 
 def access_protest_letter(user, protest_id) -> Protest:
@@ -326,7 +331,7 @@ def access_protest_letter(user, protest_id) -> Protest:
     except Http404:
         protest = access_protest_appeal(user, protest_id)
     if not has_decision_letter(protest):
-        raise NotYet("The protest's decision letter is made once the IHTC decides the protest (9.1 A).")
+        raise NotYet(gettext("The protest's decision letter is made once the IHTC decides the protest (9.1 A)."))
     return protest
 
 
@@ -342,9 +347,9 @@ def access_decision_letter(user, case_id) -> Case:
         case = Case.objects.select_related("championship").filter(pk=case_id).first() if _active(user) else None
         decision = Decision.objects.filter(case=case).first() if case is not None else None
         if decision is None or not can_file_appeal(user, decision):
-            raise Http404("No such case.")
+            raise Http404(gettext("No such case."))
     if not Decision.objects.filter(case=case).exists():
-        raise NotYet("The committee's decision letter is made once the case is decided (R-53).")
+        raise NotYet(gettext("The committee's decision letter is made once the case is decided (R-53)."))
     return case
 
 
@@ -359,6 +364,6 @@ def access_suspension_list(user, championship_id) -> Championship:
     )
     require(
         can_see_suspensions_of(user, championship),
-        "Rule 8.2: the championship's staff and the discipline committee see its suspensions.",
+        gettext("Rule 8.2: the championship's staff and the discipline committee see its suspensions."),
     )
     return championship

@@ -7,6 +7,7 @@ Thin views over ``discipline.access``, ``discipline.selectors`` and ``discipline
 from __future__ import annotations
 
 from django.http import Http404
+from django.utils.translation import gettext
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -439,7 +440,7 @@ class DecisionAppealsView(_LodgeAppealView):
     def post(self, request, id: int):
         decision = get_object_or_404(Decision.objects.select_related("case__championship"), pk=id)
         if not access.can_file_appeal(request.user, decision):
-            raise Http404("No such decision.")
+            raise Http404(gettext("No such decision."))
         return self.lodge(decision=decision)
 
 
@@ -472,7 +473,7 @@ class AppealDecisionView(_View):
     )
     def post(self, request, id: int):
         if not access.is_committee(request.user):
-            raise Http404("No such appeal.")
+            raise Http404(gettext("No such appeal."))
         appeal = get_object_or_404(Appeal, pk=id)
         appeals.check_can_decide_appeal(request.user)
         data = self.input(AppealDecisionInput)

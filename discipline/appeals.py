@@ -24,7 +24,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import format_lazy
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from accounts.models import Role, User
 from accounts.roles import has_role, is_superuser
@@ -92,35 +92,51 @@ def file_appeal(
     if not can_file_appeal(by, appealed):
         raise PermissionDenied(_NOT_A_PARTY[type(appealed)])
     if level not in AppealLevel.values:
-        raise ValidationError({"level": f"Choose one of: {', '.join(AppealLevel.values)}."})
+        raise ValidationError(
+            {"level": gettext("Choose one of: %(choices)s.") % {"choices": ", ".join(AppealLevel.values)}}
+        )
     if not (grounds or "").strip():
         raise ValidationError({"grounds": gettext_lazy("Rule 9.2 A: the appeal gives its grounds.")})
     with transaction.atomic():
         appealed = _locked(appealed)
         if isinstance(appealed, Protest) and not has_decision_letter(appealed):
             raise ValidationError(
-                {"level": "Rule 9.2 A / R-56: a protest is appealed once the IHTC has upheld or rejected it (9.1 A)."}
+                {
+                    "level": gettext(
+                        "Rule 9.2 A / R-56: a protest is appealed once the IHTC has upheld or rejected it (9.1 A)."
+                    )
+                }
             )
         held = {a.level: a for a in appealed.appeals.all()}
         previous = None
         if level in held:
             raise ValidationError(
-                {"level": f"Rule 9.2 A: an appeal to the {held[level].get_level_display()} is filed."}
+                {
+                    "level": gettext("Rule 9.2 A: an appeal to the %(level)s is filed.")
+                    % {"level": held[level].get_level_display()}
+                }
             )
         if level == AppealLevel.FIRS_CONGRESS:
             previous = held.get(AppealLevel.GENERAL_ASSEMBLY)
             if previous is None or previous.status != AppealStatus.DISMISSED:
                 raise ValidationError(
-                    {"level": "Rule 9.2 A: the FIRS Congress hears an appeal the IHTC General Assembly dismissed."}
+                    {
+                        "level": gettext(
+                            "Rule 9.2 A: the FIRS Congress hears an appeal the IHTC General Assembly dismissed."
+                        )
+                    }
                 )
         elif held.get(AppealLevel.GENERAL_ASSEMBLY):
-            raise ValidationError({"level": "Rule 9.2 A: the General Assembly's appeal is filed."})
+            raise ValidationError({"level": gettext("Rule 9.2 A: the General Assembly's appeal is filed.")})
         deadline = appeal_deadline(appealed, level, previous=previous)
         if deadline is not None and now > deadline:
             raise ValidationError(
                 {
-                    "level": f"Rule 9.2 A / {_DECISION_RULE[type(appealed)]}: the appeal's deadline was "
-                    f"{venue_stamp(deadline, appealed_championship(appealed))}."
+                    "level": gettext("Rule 9.2 A / %(rule)s: the appeal's deadline was %(deadline)s.")
+                    % {
+                        "rule": _DECISION_RULE[type(appealed)],
+                        "deadline": venue_stamp(deadline, appealed_championship(appealed)),
+                    }
                 }
             )
         against = {"decision": appealed} if isinstance(appealed, Decision) else {"protest": appealed}
@@ -193,7 +209,9 @@ def can_decide_appeal(user: User) -> bool:
 
 def check_can_decide_appeal(user: User) -> None:
     if not can_decide_appeal(user):
-        raise PermissionDenied("Rule 9.2 A: the IHTC executive records the decision of the Assembly or the Congress.")
+        raise PermissionDenied(
+            gettext("Rule 9.2 A: the IHTC executive records the decision of the Assembly or the Congress.")
+        )
 
 
 def decide_appeal(*, appeal: Appeal, outcome: str, reasons: str, by: User, now=None) -> Appeal:
@@ -201,14 +219,14 @@ def decide_appeal(*, appeal: Appeal, outcome: str, reasons: str, by: User, now=N
     against a committee's decision or a protest's (R-56): the same step for both."""
     check_can_decide_appeal(by)
     if outcome not in (AppealStatus.UPHELD, AppealStatus.DISMISSED):
-        raise ValidationError({"outcome": "Choose upheld or dismissed."})
+        raise ValidationError({"outcome": gettext("Choose upheld or dismissed.")})
     if not (reasons or "").strip():
-        raise ValidationError({"reasons": "Rule 9.2 A: the decision gives its reasons."})
+        raise ValidationError({"reasons": gettext("Rule 9.2 A: the decision gives its reasons.")})
     now = now or timezone.now()
     with transaction.atomic():
         appeal = Appeal.objects.select_for_update().get(pk=appeal.pk)
         if appeal.status != AppealStatus.FILED:
-            raise ValidationError({"outcome": "Rule 9.2 A: this appeal is decided."})
+            raise ValidationError({"outcome": gettext("Rule 9.2 A: this appeal is decided.")})
         appeal.status, appeal.reasons, appeal.decided_by, appeal.decided_at = outcome, reasons.strip(), by, now
         audited_save(appeal, by)
         if outcome == AppealStatus.UPHELD and appeal.decision_id is not None:

@@ -107,12 +107,14 @@ def file_confidential_report(
     """File the referee's report (4.2 P) or a 6.4.29 confidential report, with its attachments (JPEG, PNG, PDF
     by content, at most 5 MB each, like passport scans). CONFIDENTIAL (``discipline.access``)."""
     if kind not in ConfidentialKind.values:
-        raise ValidationError({"kind": f"Choose one of: {', '.join(ConfidentialKind.values)}."})
+        raise ValidationError(
+            {"kind": gettext("Choose one of: %(choices)s.") % {"choices": ", ".join(ConfidentialKind.values)}}
+        )
     check_can_file_confidential(by, game, kind)
     if not (text or "").strip():
-        raise ValidationError({"text": "Rule 6.4.29: write the report."})
+        raise ValidationError({"text": gettext("Rule 6.4.29: write the report.")})
     if incident_report is not None and incident_report.game_id != game.pk:
-        raise ValidationError({"incident_report": "The incident report is of another game."})
+        raise ValidationError({"incident_report": gettext("The incident report is of another game.")})
     types = _check_attachments(attachments)
     now = now or timezone.now()
     with transaction.atomic():
@@ -149,9 +151,14 @@ def open_case(
     protest about an incident, 9.1 C, may be all a case is about)."""
     check_committee(by)
     if not reports and not protests:
-        raise ValidationError({"reports": "R-53: a case gathers at least one incident report or protest."})
+        raise ValidationError({"reports": gettext("R-53: a case gathers at least one incident report or protest.")})
     if len((title or "").strip()) > TITLE_MAX_LENGTH:
-        raise ValidationError({"title": f"A case's title has at most {TITLE_MAX_LENGTH} characters."})
+        raise ValidationError(
+            {
+                "title": gettext("A case's title has at most %(max_length)s characters.")
+                % {"max_length": TITLE_MAX_LENGTH}
+            }
+        )
     now = now or timezone.now()
     with transaction.atomic():
         locked = list(
@@ -160,9 +167,11 @@ def open_case(
         locked_protests = _locked_protests(protests)
         championships = {r.game.championship_id for r in locked} | {p.game.championship_id for p in locked_protests}
         if len(championships) != 1:
-            raise ValidationError({"reports": "R-53: a case gathers the reports and protests of one championship."})
+            raise ValidationError(
+                {"reports": gettext("R-53: a case gathers the reports and protests of one championship.")}
+            )
         if any(r.status != ReportStatus.OPEN for r in locked):
-            raise ValidationError({"reports": "R-53: only open reports can be gathered into a new case."})
+            raise ValidationError({"reports": gettext("R-53: only open reports can be gathered into a new case.")})
         first = locked[0] if locked else locked_protests[0]
         case = audited_create(
             Case, by, title=(title or "").strip() or f"Case: {first}", championship_id=championships.pop(),
@@ -191,9 +200,14 @@ def _locked_protests(protests: Sequence[Protest]) -> list[Protest]:
 def _gather(case: Case, protest: Protest, by: User) -> None:
     """Put a locked ``protest`` in ``case`` (R-53): of the case's championship, in no other case."""
     if protest.game.championship_id != case.championship_id:
-        raise ValidationError({"protest": "R-53: a case gathers the protests of its own championship."})
+        raise ValidationError({"protest": gettext("R-53: a case gathers the protests of its own championship.")})
     if protest.case_id not in (None, case.pk):
-        raise ValidationError({"protest": f"R-53: protest #{protest.pk} is in case #{protest.case_id} already."})
+        raise ValidationError(
+            {
+                "protest": gettext("R-53: protest #%(pk)s is in case #%(case_id)s already.")
+                % {"pk": protest.pk, "case_id": protest.case_id}
+            }
+        )
     protest.case = case
     audited_save(protest, by)
 
@@ -205,10 +219,10 @@ def gather_protest(*, case: Case, protest: Protest, by: User) -> None:
     with transaction.atomic():
         case = Case.objects.select_for_update().get(pk=case.pk)
         if case.status == CaseStatus.DECIDED:
-            raise ValidationError({"case": "R-53: the case is decided."})
+            raise ValidationError({"case": gettext("R-53: the case is decided.")})
         found = _locked_protests([protest])
         if not found:
-            raise ValidationError({"protest": "R-53: no such protest."})
+            raise ValidationError({"protest": gettext("R-53: no such protest.")})
         _gather(case, found[0], by)
 
 
@@ -218,9 +232,11 @@ def gather_report(*, case: Case, report: IncidentReport, by: User, now=None) -> 
         case = Case.objects.select_for_update().get(pk=case.pk)
         report = IncidentReport.objects.select_for_update().select_related("game").get(pk=report.pk)
         if case.status == CaseStatus.DECIDED:
-            raise ValidationError({"case": "R-53: the case is decided."})
+            raise ValidationError({"case": gettext("R-53: the case is decided.")})
         if report.status != ReportStatus.OPEN or report.game.championship_id != case.championship_id:
-            raise ValidationError({"report": "R-53: only an open report of the case's championship is gathered."})
+            raise ValidationError(
+                {"report": gettext("R-53: only an open report of the case's championship is gathered.")}
+            )
         report.case, report.status = case, ReportStatus.IN_CASE
         audited_save(report, by)
 
@@ -247,13 +263,13 @@ def schedule_hearing(*, case: Case, hearing_at: datetime.datetime, by: User, why
 def add_statement(*, case: Case, text: str, by: User, attachments: Sequence = (), now=None) -> CaseStatement:
     check_committee(by)
     if not (text or "").strip():
-        raise ValidationError({"text": "Write the statement."})
+        raise ValidationError({"text": gettext("Write the statement.")})
     types = _check_attachments(attachments)
     now = now or timezone.now()
     with transaction.atomic():
         case = Case.objects.select_for_update().get(pk=case.pk)
         if case.status == CaseStatus.DECIDED:
-            raise ValidationError({"case": "R-53: the case is decided."})
+            raise ValidationError({"case": gettext("R-53: the case is decided.")})
         statement = audited_create(CaseStatement, by, case=case, text=text.strip(), author=by, made_at=now)
         _attach(attachments, types, by=by, now=now, case=case)
     return statement
@@ -275,19 +291,24 @@ def check_sanction(sanction: Sanction, *, persons: set[int], now: datetime.datet
     if sanction.person_id not in persons:
         raise ValidationError(
             {
-                "sanctions": "R-53: a sanction is for a person of the case: named in its reports or its protests' "
-                "incidents, or on its games' line-ups."
+                "sanctions": gettext(
+                    "R-53: a sanction is for a person of the case: named in its reports or its protests' incidents, or on its games' line-ups."
+                )
             }
         )
     if sanction.kind == SuspensionKind.GAMES and not (sanction.games and sanction.games >= 1):
-        raise ValidationError({"sanctions": "Rule 8.2: a suspension for games names at least one game."})
+        raise ValidationError({"sanctions": gettext("Rule 8.2: a suspension for games names at least one game.")})
     if sanction.kind == SuspensionKind.PERIOD:
         if sanction.until is None or sanction.until <= now:
-            raise ValidationError({"sanctions": "Rule 8.2: a suspension for a period ends after the decision."})
+            raise ValidationError(
+                {"sanctions": gettext("Rule 8.2: a suspension for a period ends after the decision.")}
+            )
         if sanction.article.replace(" ", "") == "8.2B" and sanction.until < now + datetime.timedelta(days=365):
-            raise ValidationError({"sanctions": "Rule 8.2 B: the suspension is for one year or more."})
+            raise ValidationError({"sanctions": gettext("Rule 8.2 B: the suspension is for one year or more.")})
     if sanction.kind not in (SuspensionKind.GAMES, SuspensionKind.PERIOD, SuspensionKind.REST_OF_TOURNAMENT):
-        raise ValidationError({"sanctions": "Rule 8.2: N games, a period of time or the rest of the tournament."})
+        raise ValidationError(
+            {"sanctions": gettext("Rule 8.2: N games, a period of time or the rest of the tournament.")}
+        )
 
 
 def decide_case(
@@ -301,13 +322,15 @@ def decide_case(
     check_committee(by)
     now = now or timezone.now()
     if outcome not in DecisionOutcome.values:
-        raise ValidationError({"outcome": f"Choose one of: {', '.join(DecisionOutcome.values)}."})
+        raise ValidationError(
+            {"outcome": gettext("Choose one of: %(choices)s.") % {"choices": ", ".join(DecisionOutcome.values)}}
+        )
     if not (reasons or "").strip():
-        raise ValidationError({"reasons": "R-53: the decision gives its reasons."})
+        raise ValidationError({"reasons": gettext("R-53: the decision gives its reasons.")})
     if outcome == DecisionOutcome.SANCTIONS and not sanctions:
-        raise ValidationError({"sanctions": "R-53: a decision with sanctions names at least one."})
+        raise ValidationError({"sanctions": gettext("R-53: a decision with sanctions names at least one.")})
     if outcome == DecisionOutcome.NO_ACTION and sanctions:
-        raise ValidationError({"sanctions": "R-53: a decision of no action has no sanctions."})
+        raise ValidationError({"sanctions": gettext("R-53: a decision of no action has no sanctions.")})
     with transaction.atomic():
         case = Case.objects.select_for_update().select_related("championship").get(pk=case.pk)
         reports = list(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import django_filters
 from django.db.models import Prefetch, prefetch_related_objects
 from django.urls import reverse
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import mixins, permissions, serializers, viewsets
 from rest_framework.decorators import action
@@ -323,7 +324,9 @@ class ProtestViewSet(ServiceAnswerMixin, mixins.ListModelMixin, viewsets.Generic
         "championship, game; newest first.",
     )
     def list(self, request, *args, **kwargs):
-        access.require(access.can_see_protests(request.user), "Rule 9.1: protests are not listed for this login.")
+        access.require(
+            access.can_see_protests(request.user), gettext("Rule 9.1: protests are not listed for this login.")
+        )
         return super().list(request, *args, **kwargs)
 
     @extend_schema(
@@ -349,7 +352,9 @@ class ProtestViewSet(ServiceAnswerMixin, mixins.ListModelMixin, viewsets.Generic
         responses={201: ProtestDetailSerializer, 400: _REFUSED, 403: _FORBIDDEN},
     )
     def create(self, request, *args, **kwargs):
-        access.require(access.manages_entries(request.user), "Rule 9.1: a team manager files his team's protests.")
+        access.require(
+            access.manages_entries(request.user), gettext("Rule 9.1: a team manager files his team's protests.")
+        )
         data = self.input(ProtestFileInput)
         game = data["game"]
         protest = svc.protest_file(

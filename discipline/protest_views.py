@@ -49,7 +49,9 @@ def _managed_games(user):
 def protest_list(request):
     """Staff and committee: every protest they may see, filterable by status, kind and championship."""
     if not (pa.is_committee(request.user) or pa.keeps_protest_fees(request.user)):
-        raise PermissionDenied("Protests are listed for the discipline committee, the IHTC executive and staff.")
+        raise PermissionDenied(
+            gettext("Protests are listed for the discipline committee, the IHTC executive and staff.")
+        )
     form = ProtestFilterForm(request.GET or None)
     protests = pa.protests_visible_to(request.user)
     if form.is_valid():
@@ -68,7 +70,7 @@ def protest_list(request):
 def my_protests(request):
     """A team manager's protests: those of the games his entries play (filed by or against them)."""
     if not pa.manages_entries(request.user):
-        raise PermissionDenied("This list is a team manager's.")
+        raise PermissionDenied(gettext("This list is a team manager's."))
     protests = _list_queryset(pa.protests_visible_to(request.user))[:200]
     # The games a protest may be about (9.1): those begun, newest first; each links to the filing, game chosen.
     begun = [g for g in _managed_games(request.user)[:RECENT_GAMES] if g.start_at and g.start_at <= timezone.now()]
@@ -80,7 +82,7 @@ def my_protests(request):
 def protest_file(request):
     """A team manager files a protest: the game, the incident as recorded, the statement, files; the fee shown."""
     if not pa.manages_entries(request.user):
-        raise PermissionDenied("Rule 9.1: a team manager files his team's protests.")
+        raise PermissionDenied(gettext("Rule 9.1: a team manager files his team's protests."))
     games = list(_managed_games(request.user))
     by_pk = {g.pk: g for g in games}
     chosen = by_pk.get(id_or_none(request.POST.get("game") or request.GET.get("game")))
@@ -287,7 +289,7 @@ def protest_attachment(request, pk: int, attachment_id: int):
     protest = pa.access_protest(request.user, pk)
     attachment = ProtestAttachment.objects.filter(protest=protest, pk=attachment_id).first()
     if attachment is None:
-        raise Http404("No such file.")
+        raise Http404(gettext("No such file."))
     return private_file_response(
         attachment.file, content_type=attachment.content_type, filename_stem=f"protest-{protest.pk}-{attachment.pk}"
     )

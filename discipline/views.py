@@ -145,7 +145,9 @@ def _sanction_from(post, zone) -> list[cases.Sanction]:
         person_id = whole_number(person, minimum=1, maximum=MAX_ID)
         games = whole_number(post["games"], minimum=1, maximum=MAX_ID) if post.get("games") else None
     except NotANumber:
-        raise ValidationError({"sanctions": "Rule 8.2: give the person and the number of games as numbers."}) from None
+        raise ValidationError(
+            {"sanctions": gettext("Rule 8.2: give the person and the number of games as numbers.")}
+        ) from None
     until = parse_datetime(post.get("until", "")) if post.get("until") else None
     if until is not None and timezone.is_naive(until):
         until = until.replace(tzinfo=zone)  # the venue's clock, as the form says
@@ -189,7 +191,9 @@ def case_detail(request, pk: int):
                     sanctions=_sanction_from(post, case.championship.venue.zone),
                 )  # fmt: skip
             else:
-                raise ValidationError({"action": "Choose: gather, gather_protest, hearing, statement or decide."})
+                raise ValidationError(
+                    {"action": gettext("Choose: gather, gather_protest, hearing, statement or decide.")}
+                )
         except ValidationError as exc:
             errors = _errors(exc)
         else:
@@ -250,7 +254,9 @@ def confidential_file(request, game_pk: int):
     game = access_game(request.user, game_pk, queryset=Game.objects.select_related("championship", "home", "away"))
     kinds = [k for k in ConfidentialKind.choices if access.can_file_confidential(request.user, game, k[0])]
     if not kinds:
-        raise PermissionDenied("Rule 6.4.29: only the game's officials and its teams' officials file this report.")
+        raise PermissionDenied(
+            gettext("Rule 6.4.29: only the game's officials and its teams' officials file this report.")
+        )
     errors: dict = {}
     if request.method == "POST":
         try:
@@ -366,7 +372,7 @@ def appeal_lodge(request, pk: int):
     may not learn the decision exists."""
     decision = get_object_or_404(Decision.objects.select_related("case__championship__venue"), pk=pk)
     if not access.can_file_appeal(request.user, decision):
-        raise Http404("No such decision.")
+        raise Http404(gettext("No such decision."))
     return _lodge(request, decision, tz=decision.case.championship.venue.zone)
 
 
@@ -394,7 +400,7 @@ def _access_appeal(user, pk: int) -> Appeal:
             .get(pk=pk)
         )
     except Appeal.DoesNotExist:
-        raise Http404("No such appeal.") from None
+        raise Http404(gettext("No such appeal.")) from None
 
 
 def _appeal_page(request, appeal: Appeal, form: DecideAppealForm | None = None, status: int = 200):

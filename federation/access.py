@@ -32,6 +32,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 
 from accounts.models import Role
 from accounts.roles import (
@@ -96,9 +97,9 @@ def access_federation(user, federation_id, *, for_edit: bool = False) -> Federat
     try:
         federation = federations_visible_to(user).get(pk=federation_id)
     except (Federation.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such federation.") from None
+        raise Http404(gettext("No such federation.")) from None
     if for_edit and not can_manage_federations(user):
-        raise PermissionDenied("Only IHTC executives may change the federation registry.")
+        raise PermissionDenied(gettext("Only IHTC executives may change the federation registry."))
     return federation
 
 
@@ -179,9 +180,9 @@ def access_person(user, person_id, *, for_edit: bool = False) -> Person:
     try:
         person = people_visible_to(user).select_related("federation").get(pk=person_id)
     except (Person.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such person.") from None
+        raise Http404(gettext("No such person.")) from None
     if for_edit and not can_edit_person(user, person):
-        raise PermissionDenied("Only staff of the person's federation or international staff may change it.")
+        raise PermissionDenied(gettext("Only staff of the person's federation or international staff may change it."))
     return person
 
 
@@ -218,9 +219,11 @@ def access_passport(user, passport_id, *, for_edit: bool = False) -> Passport:
     try:
         passport = passports_visible_to(user).select_related("person", "person__federation").get(pk=passport_id)
     except (Passport.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such passport.") from None
+        raise Http404(gettext("No such passport.")) from None
     if for_edit and not can_edit_passport(user, passport):
-        raise PermissionDenied("Only staff of the holder's federation or international staff may change a passport.")
+        raise PermissionDenied(
+            gettext("Only staff of the holder's federation or international staff may change a passport.")
+        )
     return passport
 
 
@@ -251,7 +254,7 @@ def access_waiver(user, waiver_id) -> EligibilityWaiver:
     try:
         return waivers_visible_to(user).select_related("person", "approved_by").get(pk=waiver_id)
     except (EligibilityWaiver.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such waiver.") from None
+        raise Http404(gettext("No such waiver.")) from None
 
 
 def can_grant_waiver(user) -> bool:
@@ -280,9 +283,9 @@ def access_waiver_request(user, request_id, *, for_decision: bool = False) -> Wa
             .get(pk=request_id)
         )
     except (WaiverRequest.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such waiver request.") from None
+        raise Http404(gettext("No such waiver request.")) from None
     if for_decision and not can_grant_waiver(user):
-        raise PermissionDenied("R-03: only the IHTC grants or refuses eligibility waivers.")
+        raise PermissionDenied(gettext("R-03: only the IHTC grants or refuses eligibility waivers."))
     return waiver_request
 
 
@@ -300,7 +303,7 @@ def access_equipment_model(user, equipment_model_id) -> EquipmentModel:
     try:
         return equipment_models_visible_to(user).select_related("approved_by").get(pk=equipment_model_id)
     except (EquipmentModel.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such equipment model.") from None
+        raise Http404(gettext("No such equipment model.")) from None
 
 
 def can_approve_equipment(user) -> bool:
@@ -329,7 +332,7 @@ def access_inspection(user, inspection_id) -> EquipmentInspection:
     try:
         return inspections_visible_to(user).select_related("person", "inspected_by").get(pk=inspection_id)
     except (EquipmentInspection.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such inspection.") from None
+        raise Http404(gettext("No such inspection.")) from None
 
 
 # --- Protective device requests (3.2.8 C) ---------------------------------------------
@@ -356,9 +359,11 @@ def access_device_request(user, request_id, *, for_edit: bool = False) -> Protec
             .get(pk=request_id)
         )
     except (ProtectiveDeviceRequest.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such request.") from None
+        raise Http404(gettext("No such request.")) from None
     if for_edit and not can_edit_person(user, device_request.person):
-        raise PermissionDenied("Only staff of the holder's federation or international staff may change a request.")
+        raise PermissionDenied(
+            gettext("Only staff of the holder's federation or international staff may change a request.")
+        )
     return device_request
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404
+from django.utils.translation import gettext
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -77,7 +78,9 @@ def _person_for(user, person_id, *, field: str = "person", for_edit: bool = True
     try:
         return access.access_person(user, person_id, for_edit=for_edit)
     except Http404:
-        raise ValidationError({field: f"No person with id {person_id} in the records you may see."}) from None
+        raise ValidationError(
+            {field: gettext("No person with id %(person_id)s in the records you may see.") % {"person_id": person_id}}
+        ) from None
 
 
 class AccessViewSet(ServiceAnswerMixin, viewsets.GenericViewSet):
@@ -293,7 +296,10 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, AccessView
         data = self.input(PersonMergeInputSerializer)
         if data["duplicate"] == keep.pk:
             raise ValidationError(
-                {"duplicate": f"No person with id {keep.pk} in the records you may see, other than this one."}
+                {
+                    "duplicate": gettext("No person with id %(pk)s in the records you may see, other than this one.")
+                    % {"pk": keep.pk}
+                }
             )
         duplicate = _person_for(request.user, data["duplicate"], field="duplicate", for_edit=False)
         moved = merge.person_merge(keep=keep, duplicate=duplicate, by=request.user)
@@ -636,7 +642,9 @@ class WaiverRequestViewSet(
         wanted = self.request.query_params.get("status")
         if wanted is not None:
             if wanted not in WaiverRequestStatus.values:
-                raise ValidationError({"status": f"One of: {', '.join(WaiverRequestStatus.values)}."})
+                raise ValidationError(
+                    {"status": gettext("One of: %(choices)s.") % {"choices": ", ".join(WaiverRequestStatus.values)}}
+                )
             queryset = queryset.filter(status=wanted)
         return queryset
 

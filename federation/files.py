@@ -5,6 +5,7 @@ from __future__ import annotations
 import filetype
 from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404
+from django.utils.translation import gettext
 
 MAX_SCAN_BYTES = 5 * 1024 * 1024
 
@@ -28,18 +29,26 @@ def check_scan_upload(uploaded_file, *, field: str = "scan") -> str:
     """
     size = getattr(uploaded_file, "size", None)
     if size is None:
-        raise ValidationError({field: "Upload a file: JPEG, PNG or PDF, at most 5 MB."})
+        raise ValidationError({field: gettext("Upload a file: JPEG, PNG or PDF, at most 5 MB.")})
     if size > MAX_SCAN_BYTES:
-        raise ValidationError({field: f"The file is {size / 1024 / 1024:.1f} MB; the limit is 5 MB."})
+        raise ValidationError(
+            {field: gettext("The file is %(size)s MB; the limit is 5 MB.") % {"size": f"{size / 1024 / 1024:.1f}"}}
+        )
     if size == 0:
-        raise ValidationError({field: "The file is empty."})
+        raise ValidationError({field: gettext("The file is empty.")})
     uploaded_file.seek(0)
     head = uploaded_file.read(_SNIFF_BYTES)
     uploaded_file.seek(0)
     kind = filetype.guess(head)
     if kind is None or kind.mime not in ALLOWED_SCAN_TYPES:
-        found = f" (its content is {kind.mime})" if kind else ""
-        raise ValidationError({field: f"Only JPEG, PNG or PDF files are accepted{found}."})
+        if kind:
+            raise ValidationError(
+                {
+                    field: gettext("Only JPEG, PNG or PDF files are accepted (its content is %(mime)s).")
+                    % {"mime": kind.mime}
+                }
+            )
+        raise ValidationError({field: gettext("Only JPEG, PNG or PDF files are accepted.")})
     return kind.mime
 
 
@@ -50,12 +59,12 @@ def private_file_response(file_field, *, content_type: str, filename_stem: str) 
     no shared cache keeps a copy. Nothing stored, or a missing file: 404.
     """
     if not file_field:
-        raise Http404("No file is stored here.")
+        raise Http404(gettext("No file is stored here."))
     extension = ALLOWED_SCAN_TYPES.get(content_type, "bin")
     try:
         handle = file_field.open("rb")
     except FileNotFoundError:
-        raise Http404("The stored file is missing.") from None
+        raise Http404(gettext("The stored file is missing.")) from None
     response = FileResponse(
         handle,
         as_attachment=True,

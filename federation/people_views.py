@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from common.spreadsheets import CSV_CONTENT_TYPE, XLSX_CONTENT_TYPE, csv_bytes, xlsx_bytes
@@ -179,7 +180,7 @@ def person_merge_confirm_view(request, pk: int, other: int):
 def person_export_view(request, kind: str):
     """The people list as CSV or XLSX: the rows and columns the user may read, with the list's filters."""
     if kind not in EXPORT_KINDS:
-        raise Http404("No such kind of file.")
+        raise Http404(gettext("No such kind of file."))
     header, rows = people_table(
         request.user,
         search=request.GET.get("q", "").strip()[:100],

@@ -9,6 +9,7 @@ only reachable through its guarded page view, whose URL they give.
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext
 from django_countries.serializer_fields import CountryField
 from drf_spectacular.plumbing import build_basic_type
 from drf_spectacular.types import OpenApiTypes
@@ -112,11 +113,11 @@ class EligibilityQuerySerializer(serializers.Serializer):
         start, end = attrs.get("start_date"), attrs.get("end_date")
         if (start is None) != (end is None):
             missing = "end_date" if end is None else "start_date"
-            raise serializers.ValidationError({missing: "Give both start_date and end_date, or neither."})
+            raise serializers.ValidationError({missing: gettext("Give both start_date and end_date, or neither.")})
         if start and end and end < start:
-            raise serializers.ValidationError({"end_date": "A championship cannot end before it starts."})
+            raise serializers.ValidationError({"end_date": gettext("A championship cannot end before it starts.")})
         if start and attrs.get("year") and start.year != attrs["year"]:
-            raise serializers.ValidationError({"start_date": "The championship must start in the given year."})
+            raise serializers.ValidationError({"start_date": gettext("The championship must start in the given year.")})
         return attrs
 
 
@@ -221,7 +222,7 @@ class PassportInputSerializer(serializers.Serializer):
 
     def validate_number(self, value):
         if not value.strip():
-            raise serializers.ValidationError("This field may not be blank.")
+            raise serializers.ValidationError(gettext("This field may not be blank."))
         return value
 
 

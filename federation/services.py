@@ -110,7 +110,7 @@ def check_federation(*, level: str, country: str, parent: Federation | None = No
 def check_can_manage_federations(user) -> None:
     """1.1 A: affiliation and good standing are the IHTC's to record; its executives keep the registry."""
     if not can_manage_federations(user):
-        raise PermissionDenied("Rule 1.1 A: only IHTC executives keep the federation registry.")
+        raise PermissionDenied(gettext("Rule 1.1 A: only IHTC executives keep the federation registry."))
 
 
 def _unknown_fields(changes: Mapping, allowed: Iterable[str]) -> None:
@@ -192,9 +192,14 @@ def check_date_of_birth(date_of_birth: datetime.date | None, *, today: datetime.
     if not EARLIEST_PLAUSIBLE_DATE <= date_of_birth <= today:
         raise ValidationError(
             {
-                "date_of_birth": f"Plausibility (no article of the rules sets it): a date of birth lies between "
-                f"{EARLIEST_PLAUSIBLE_DATE.isoformat()} and today ({today.isoformat()}), not on "
-                f"{date_of_birth.isoformat()}."
+                "date_of_birth": gettext(
+                    "Plausibility (no article of the rules sets it): a date of birth lies between %(earliest)s and today (%(today)s), not on %(given)s."
+                )
+                % {
+                    "earliest": EARLIEST_PLAUSIBLE_DATE.isoformat(),
+                    "today": today.isoformat(),
+                    "given": date_of_birth.isoformat(),
+                }
             }
         )
 
@@ -211,9 +216,15 @@ def check_passport_expiry(expiry_date: datetime.date | None, *, today: datetime.
     if not EARLIEST_PLAUSIBLE_DATE <= expiry_date <= latest:
         raise ValidationError(
             {
-                "expiry_date": f"Plausibility (no article of the rules sets it; 1.1 B reads the expiry): a passport "
-                f"expires between {EARLIEST_PLAUSIBLE_DATE.isoformat()} and {PASSPORT_MAX_YEARS_AHEAD} years from "
-                f"today ({latest.isoformat()}), not on {expiry_date.isoformat()}."
+                "expiry_date": gettext(
+                    "Plausibility (no article of the rules sets it; 1.1 B reads the expiry): a passport expires between %(earliest)s and %(years)s years from today (%(latest)s), not on %(given)s."
+                )
+                % {
+                    "earliest": EARLIEST_PLAUSIBLE_DATE.isoformat(),
+                    "years": PASSPORT_MAX_YEARS_AHEAD,
+                    "latest": latest.isoformat(),
+                    "given": expiry_date.isoformat(),
+                }
             }
         )
 
@@ -221,7 +232,7 @@ def check_passport_expiry(expiry_date: datetime.date | None, *, today: datetime.
 def check_can_register_person(user, federation: Federation) -> None:
     """Only staff of ``federation`` (or international staff) register its people or move someone into it."""
     if not can_edit_federation(user, federation):
-        raise PermissionDenied("Only staff of a federation or international staff may register its people.")
+        raise PermissionDenied(gettext("Only staff of a federation or international staff may register its people."))
 
 
 def check_can_edit_person(user, person: Person) -> None:
@@ -231,7 +242,9 @@ def check_can_edit_person(user, person: Person) -> None:
     calls it (a page, the API, the admin and its history revert form).
     """
     if not can_edit_person(user, person):
-        raise PermissionDenied("Only staff of the person's federation or international staff may change their records.")
+        raise PermissionDenied(
+            gettext("Only staff of the person's federation or international staff may change their records.")
+        )
 
 
 def _write_person(person: Person, *, by) -> Person:
@@ -495,7 +508,7 @@ def check_waiver(*, code: str, reason: str, category: str = "", year: int | None
 def check_can_grant_waiver(user) -> None:
     """R-03: the exception that "normally" in 1.1 B allows is the IHTC's to make."""
     if not can_grant_waiver(user):
-        raise PermissionDenied("R-03: only the IHTC (international staff) grants eligibility waivers.")
+        raise PermissionDenied(gettext("R-03: only the IHTC (international staff) grants eligibility waivers."))
 
 
 def waiver_grant(
@@ -670,17 +683,19 @@ def normalize_certifications(certifications: Iterable[str] | str | None) -> list
     if isinstance(certifications, str):
         certifications = certifications.replace(",", " ").split()
     if not isinstance(certifications, list | tuple | set | frozenset):
-        raise ValidationError({"certifications": 'Give the certification bodies as a list, e.g. ["CE"].'})
+        raise ValidationError({"certifications": gettext('Give the certification bodies as a list, e.g. ["CE"].')})
     names = []
     for raw in certifications:
         if not isinstance(raw, str):
-            raise ValidationError({"certifications": f"{raw!r} is not a certification body name."})
+            raise ValidationError(
+                {"certifications": gettext("%(value)s is not a certification body name.") % {"value": repr(raw)}}
+            )
         name = raw.strip().upper()
         if name not in equipment.CERTIFICATION_BODIES:
             raise ValidationError(
                 {
-                    "certifications": f"Rule 3.2.6 A: {raw.strip()!r} is not one of "
-                    f"{', '.join(equipment.CERTIFICATION_BODIES)}."
+                    "certifications": gettext("Rule 3.2.6 A: %(name)s is not one of %(bodies)s.")
+                    % {"name": repr(raw.strip()), "bodies": ", ".join(equipment.CERTIFICATION_BODIES)}
                 }
             )
         if name not in names:
@@ -691,7 +706,7 @@ def normalize_certifications(certifications: Iterable[str] | str | None) -> list
 def check_equipment_approval(*, kind: str, certifications: Iterable[str], approved: bool) -> list[str]:
     """Return the normalised certifications; raise ValidationError if they cannot carry this approval (3.2.6 A)."""
     if kind not in EquipmentKind.values:
-        raise ValidationError({"kind": f"Unknown equipment kind {kind!r}."})
+        raise ValidationError({"kind": gettext("Unknown equipment kind %(kind)s.") % {"kind": repr(kind)}})
     names = normalize_certifications(certifications)
     if approved:
         violations = equipment.check_certification(kind=kind, certifications=names)
@@ -702,13 +717,13 @@ def check_equipment_approval(*, kind: str, certifications: Iterable[str], approv
 
 def check_can_approve_equipment(user) -> None:
     if not can_approve_equipment(user):
-        raise PermissionDenied("Rule 3.2.6 A: only the IHTC (international staff) approves equipment models.")
+        raise PermissionDenied(gettext("Rule 3.2.6 A: only the IHTC (international staff) approves equipment models."))
 
 
 def check_can_register_equipment(user) -> None:
     """Federation staff register models in the registry (3.2.6 A); approving them is the IHTC's."""
     if not is_federation_staff(user):
-        raise PermissionDenied("Rule 3.2.6 A: only federation staff register equipment models.")
+        raise PermissionDenied(gettext("Rule 3.2.6 A: only federation staff register equipment models."))
 
 
 def _write_equipment_model(item: EquipmentModel, *, by, on: datetime.date | None) -> EquipmentModel:
@@ -841,9 +856,14 @@ def check_inspection_measurements(*, kind: str, measurements: Mapping) -> tuple[
     inspection records, citing 3.2.2 C-D or 3.2.5 C-E.
     """
     if kind not in InspectionKind.values:
-        raise ValidationError({"kind": f"Unknown inspection kind {kind!r}; one of {', '.join(InspectionKind.values)}."})
+        raise ValidationError(
+            {
+                "kind": gettext("Unknown inspection kind %(kind)s; one of %(choices)s.")
+                % {"kind": repr(kind), "choices": ", ".join(InspectionKind.values)}
+            }
+        )
     if not isinstance(measurements, Mapping):
-        raise ValidationError({"measurements": "Give the measurements as an object of name: millimetres."})
+        raise ValidationError({"measurements": gettext("Give the measurements as an object of name: millimetres.")})
     allowed = measurement_fields(kind)
     problems = []
     clean: dict = {}
@@ -890,7 +910,7 @@ def equipment_inspection_record(
     ``inspected_by`` must keep the person's record or be a game official (3.2.2, 3.2.5: inspected at the rink).
     """
     if not can_record_inspection(inspected_by, person):
-        raise PermissionDenied("Only the person's federation staff and game officials record inspections.")
+        raise PermissionDenied(gettext("Only the person's federation staff and game officials record inspections."))
     clean, violations = check_inspection_measurements(kind=kind, measurements=measurements)
     with transaction.atomic():
         return EquipmentInspection.objects.create(
@@ -926,7 +946,9 @@ def check_device_transition(*, current: str, target: str) -> None:
 def check_can_decide_device_request(user) -> None:
     """3.2.8 C: the IHTC gives (or refuses) permission to play with a prescribed device."""
     if not can_decide_device_request(user):
-        raise PermissionDenied("Rule 3.2.8 C: only the IHTC (international staff) decides protective device requests.")
+        raise PermissionDenied(
+            gettext("Rule 3.2.8 C: only the IHTC (international staff) decides protective device requests.")
+        )
 
 
 def device_request_submit(
@@ -942,7 +964,7 @@ def device_request_submit(
     check_can_edit_person(submitted_by, person)
     check_device_request(description=description, physician=physician)
     if prescription is None:
-        raise ValidationError({"prescription": "Rule 3.2.8 C: attach the physician's prescription."})
+        raise ValidationError({"prescription": gettext("Rule 3.2.8 C: attach the physician's prescription.")})
     content_type = check_scan_upload(prescription, field="prescription")
     with transaction.atomic():
         return ProtectiveDeviceRequest.objects.create(
@@ -969,7 +991,7 @@ def device_request_decide(
     check_can_decide_device_request(decided_by)
     target = DeviceRequestStatus.APPROVED if approve else DeviceRequestStatus.REJECTED
     if not approve and not (reason or "").strip():
-        raise ValidationError({"decision_reason": "Rule 3.2.8 C: a rejection states its reason."})
+        raise ValidationError({"decision_reason": gettext("Rule 3.2.8 C: a rejection states its reason.")})
     with transaction.atomic():
         # Two IHTC members deciding at once: the second sees the first's decision and is refused.
         locked = ProtectiveDeviceRequest.objects.select_for_update().get(pk=request.pk)

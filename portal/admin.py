@@ -133,7 +133,7 @@ class AccessAdmin(ListRowsMixin, AccessPermissionsMixin, SimpleHistoryAdmin):
     def history_form_view(self, request, object_id, version_id, extra_context=None):
         obj = self._visible_object(request, object_id)
         if not self._keeps_history():
-            raise Http404("This record keeps no versions to revert to.")
+            raise Http404(gettext("This record keeps no versions to revert to."))
         if obj is None:
             return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
         if not self.has_view_history_or_change_history_permission(request, obj):

@@ -12,6 +12,7 @@ import datetime
 import django_filters
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import filters
 from rest_framework.exceptions import ValidationError
@@ -43,7 +44,7 @@ class SafeIsoDateTimeField(django_filters.fields.IsoDateTimeField):
                 return value.astimezone(datetime.UTC)
             except (OverflowError, ValueError):
                 raise forms.ValidationError(
-                    "Enter a date and time between the years 1 and 9999 in UTC.", code="invalid"
+                    gettext("Enter a date and time between the years 1 and 9999 in UTC."), code="invalid"
                 ) from None
         return value
 

@@ -67,6 +67,8 @@ def storable(value: object) -> object | None:
     """The stored form of ``value`` when it is a ``Text`` or ``Texts`` (else None: plain words are kept as their
     text)."""
     return to_data(value) if isinstance(value, (Text, Texts)) else None
+
+
 def said(message: object) -> str:
     """A refusal's message (a core's sentence, a lazy or plain string) as the reader reads it."""
     return str(say(message))
@@ -138,7 +140,7 @@ def javascript_catalogue(request: HttpRequest, language: str) -> HttpResponse:
     """Django's JavaScript catalogue (``gettext``, ``ngettext``, ``interpolate``...) of the scripts' strings in
     ``language``; a language the portal does not speak is a 404. Public: it holds the interface's words only."""
     if language not in dict(settings.LANGUAGES):
-        raise Http404("No such language.")
+        raise Http404(gettext("No such language."))
     with override(language):
         response = _catalogue_view(request)
     response["Content-Language"] = language  # the URL's, not the reader's (LocaleMiddleware keeps one already set)

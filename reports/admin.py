@@ -13,6 +13,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from portal.admin import ReadOnlyAdmin
 
@@ -64,7 +65,7 @@ class DocumentAdmin(ReadOnlyAdmin):
             kind = services.KINDS.get(document.kind)
             try:
                 if kind is None:
-                    raise PermissionDenied("no renderer for this kind")
+                    raise PermissionDenied(gettext("no renderer for this kind"))
                 services.check_can_retry(request.user, document.kind, kind.load(document.object_id))
             except (PermissionDenied, ObjectDoesNotExist) as refusal:
                 refused.append(f"{document} ({refusal})")

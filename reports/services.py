@@ -575,7 +575,7 @@ def access_game_report(user, game_id: int) -> Game:
     )
     game = get_object_or_404(of_visible_championships(games, user), pk=game_id)
     if game.status != GameStatus.FINAL:
-        raise Http404("The official game report is made once the game is final (4.2 O, 4.3 A).")
+        raise Http404(gettext("The official game report is made once the game is final (4.2 O, 4.3 A)."))
     return game
 
 
@@ -594,4 +594,7 @@ def check_can_retry(user, kind: str, obj: Any) -> None:
     render again."""
     spec = KINDS[kind]
     if not spec.can_retry(user, obj):
-        raise PermissionDenied(f"Only {spec.retry_by} render a failed {spec.label.lower()} again.")
+        raise PermissionDenied(
+            gettext("Only %(retry_by)s render a failed %(document)s again.")
+            % {"retry_by": spec.retry_by, "document": spec.label.lower()}
+        )

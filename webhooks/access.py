@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 
 from accounts.roles import is_federation_staff
 from federation.access import can_edit_federation, federations_registering_for
@@ -49,11 +50,11 @@ def access_endpoint(user, endpoint_id) -> Endpoint:
     try:
         return endpoints_visible_to(user).get(pk=endpoint_id)
     except (Endpoint.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such webhook endpoint.") from None
+        raise Http404(gettext("No such webhook endpoint.")) from None
 
 
 def access_delivery(user, delivery_id) -> Delivery:
     try:
         return deliveries_visible_to(user).get(pk=delivery_id)
     except (Delivery.DoesNotExist, ValueError, TypeError):
-        raise Http404("No such webhook delivery.") from None
+        raise Http404(gettext("No such webhook delivery.")) from None

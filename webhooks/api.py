@@ -5,6 +5,7 @@ not know of) and ``webhooks.services`` (which check who may again: 403)."""
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -68,7 +69,7 @@ class EndpointViewSet(
         data = self.input(EndpointInputSerializer)
         federation = Federation.objects.filter(pk=data.pop("federation")).first()
         if federation is None:
-            raise ValidationError({"federation": "No such federation."})
+            raise ValidationError({"federation": gettext("No such federation.")})
         endpoint = services.endpoint_create(by=request.user, federation=federation, **data)
         return self.answer(endpoint, serializer_class=EndpointCreatedSerializer, created=True)
 
