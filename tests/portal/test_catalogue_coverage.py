@@ -262,7 +262,6 @@ REFUSALS = {
 }
 REFUSALS_WITH_A_FIELD = {"require", "field_error"}
 UNTRANSLATED_REFUSALS = {
-    "tournaments/services/results.py": 48,
     "games/engine/events.py": 27,
     "discipline/cases.py": 24,
     "games/services/officials.py": 19,
