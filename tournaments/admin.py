@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Prefetch
 from django.forms.models import construct_instance
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
 
 from federation.models import EligibilityWaiver
 from portal.admin import AccessAdmin, ActingFormMixin, ReadOnlyAdmin
@@ -435,7 +436,7 @@ class PoolTeamInline(admin.TabularInline):
                 cleaned = super().clean()
                 if cleaned.get("DELETE") and obj is not None and obj.games.exists():
                     # The pool's games name its teams: removing one would orphan its results (9.3).
-                    raise ValidationError("the pool's games are scheduled; its teams stay")
+                    raise ValidationError(_("the pool's games are scheduled; its teams stay"))
                 if cleaned.get("entry") and obj is not None and self.has_changed() and not cleaned.get("DELETE"):
                     try:
                         services.check_pool_entry(obj, cleaned["entry"])

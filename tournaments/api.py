@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiRequest,
@@ -210,7 +211,12 @@ def _entry_person(entry: TeamEntry, person_id: int, *, field: str = "person") ->
     """The person a request names, among the people of the entering federation (what its managers may pick)."""
     person = Person.objects.filter(federation_id=entry.federation_id, pk=person_id).first()
     if person is None:
-        raise ValidationError({field: f"No person with id {person_id} in {entry.federation}."})
+        raise ValidationError(
+            {
+                field: _("No person with id %(person_id)s in %(federation)s.")
+                % {"person_id": person_id, "federation": entry.federation}
+            }
+        )
     return person
 
 
@@ -559,7 +565,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentV
         users = list(User.objects.filter(pk__in=ids, is_active=True))
         missing = sorted(set(ids) - {u.pk for u in users})
         if missing:
-            raise ValidationError({"managers": f"No active user with id {missing[0]}."})
+            raise ValidationError({"managers": _("No active user with id %(id)s.") % {"id": missing[0]}})
         entry = services.entry_set_managers(entry=entry, managers=users, by=request.user)
         return self.answer(entry, serializer_class=EntrySerializer)
 
@@ -751,7 +757,12 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
         data = self.input(PoolTeamInputSerializer)
         entry = TeamEntry.objects.filter(championship_id=pool.championship_id, pk=data["entry"]).first()
         if entry is None:
-            raise ValidationError({"entry": f"No entry {data['entry']} in {pool.championship}."})
+            raise ValidationError(
+                {
+                    "entry": _("No entry %(entry)s in %(championship)s.")
+                    % {"entry": data["entry"], "championship": pool.championship}
+                }
+            )
         services.pool_add_entry(pool=pool, entry=entry, seed=data["seed"], by=request.user)
         return self.answer(self.get_queryset().get(pk=pool.pk), created=True)
 
@@ -781,7 +792,12 @@ class PoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
         members = {m.entry_id: m.entry for m in pool.members.all()}
         unknown = [i for i in ids if i not in members]
         if unknown:
-            raise ValidationError({"entries": f"Entry {unknown[0]} does not play in pool {pool.name}."})
+            raise ValidationError(
+                {
+                    "entries": _("Entry %(entry)s does not play in pool %(pool)s.")
+                    % {"entry": unknown[0], "pool": pool.name}
+                }
+            )
         services.standings_shootout_enter(pool=pool, ordered_entries=[members[i] for i in ids], by=request.user)
         return self.answer(selectors.pool_standings(pool), created=True, serializer_class=PoolStandingsSerializer)
 
@@ -854,7 +870,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TournamentVi
         goals = list(GoalRecord.objects.filter(pk__in=ids))
         missing = sorted(set(ids) - {goal.pk for goal in goals})
         if missing:
-            raise ValidationError({"remove_goals": f"No goal with id {missing[0]}."})
+            raise ValidationError({"remove_goals": _("No goal with id %(id)s.") % {"id": missing[0]}})
         amendment = services.result_amend(game=game, remove_goals=goals, **data, by=request.user)
         return self.answer(amendment, created=True, serializer_class=ResultAmendmentSerializer)
 

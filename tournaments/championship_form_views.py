@@ -179,7 +179,7 @@ def championship_edit(request, pk: int | None = None):
     championship = _directed_championship(request, pk) if pk else None
     if championship is None and not is_federation_staff(request.user):
         # Championships are set up by federation staff; which body a user may sanction is the service's check.
-        raise PermissionDenied("Only federation staff set up championships.")
+        raise PermissionDenied(gettext("Only federation staff set up championships."))
     form = ChampionshipSetupForm(request.POST or None, instance=championship, by=request.user)
     if request.method == "POST" and form.is_valid():
         try:

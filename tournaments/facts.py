@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Min, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from federation.eligibility import Category, ChampionshipFacts, EligibilityResult, check_eligibility
 from federation.selectors import person_facts, waiver_facts
@@ -55,11 +56,13 @@ def check_ruleset(data) -> ChampionshipRuleset:
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise field_error("ruleset", "the ruleset is an object of parameters (rules-interpretation.md)")
+        raise field_error("ruleset", _("the ruleset is an object of parameters (rules-interpretation.md)"))
     try:
         return ChampionshipRuleset.from_dict(data)
     except RulesetError as exc:
-        raise field_error("ruleset", f"{exc.field}: {exc.message}") from None
+        raise field_error(
+            "ruleset", _("%(field)s: %(message)s") % {"field": exc.field, "message": exc.message}
+        ) from None
 
 
 def championship_ruleset(championship: Championship) -> ChampionshipRuleset:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from portal.currencies import CurrencyChoiceField, check_portal_currency
@@ -136,7 +137,9 @@ class RosterEntryForm(forms.ModelForm):
             else:
                 entry = self.instance.entry
                 if cleaned["entry"] != entry or cleaned["person"].pk != self.instance.person_id:
-                    raise ValidationError({"person": "Rule 3.1.1 B: a line is not moved; remove it and add a new one."})
+                    raise ValidationError(
+                        {"person": gettext("Rule 3.1.1 B: a line is not moved; remove it and add a new one.")}
+                    )
                 roster = list(entry.roster.all())
                 line = next(r for r in roster if r.pk == self.instance.pk)
                 services.check_roster_update(entry=entry, roster=roster, line=line, **changes, now=now)
@@ -186,7 +189,9 @@ class GameForm(forms.ModelForm):
             if game.status == GameStatus.FINAL and set(self.changed_data) - {"start_at", "rink"}:
                 raise ValidationError(
                     {
-                        "home_goals": "The result is final; it is corrected by an amendment on the game's page or the API."
+                        "home_goals": gettext(
+                            "The result is final; it is corrected by an amendment on the game's page or the API."
+                        )
                     }
                 )
             if {"start_at", "rink"} & set(self.changed_data):

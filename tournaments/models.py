@@ -12,6 +12,7 @@ import zoneinfo
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 from djmoney.models.fields import MoneyField
@@ -25,7 +26,10 @@ from portal.countries import team_display_name
 def validate_time_zone(value: str) -> None:
     """Accept only an IANA time zone name that zoneinfo knows (e.g. "Europe/Rome")."""
     if value not in zoneinfo.available_timezones():
-        raise ValidationError(f"{value!r} is not an IANA time zone name (e.g. Europe/Rome).", code="invalid")
+        raise ValidationError(
+            gettext("%(value)s is not an IANA time zone name (e.g. Europe/Rome).") % {"value": repr(value)},
+            code="invalid",
+        )
 
 
 class Level(models.TextChoices):

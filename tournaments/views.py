@@ -59,14 +59,14 @@ class FeePaidForm(forms.Form):
     currency = forms.CharField(max_length=3)
 
 
-def _parse_list(value: str, parse, label: str) -> list:
+def _parse_list(value: str, parse, empty: str, invalid: str) -> list:
     items = [item.strip() for item in value.replace("\n", ",").split(",") if item.strip()]
     if not items:
-        raise ValidationError(f"give at least one {label}")
+        raise ValidationError(empty)
     try:
         return [parse(item) for item in items]
     except ValueError:
-        raise ValidationError(f"a comma-separated list of {label}s") from None
+        raise ValidationError(invalid) from None
 
 
 class ScheduleForm(forms.Form):
@@ -81,10 +81,20 @@ class ScheduleForm(forms.Form):
         self.fields["rinks"].queryset = Rink.objects.filter(venue=championship.venue).select_related("venue")
 
     def clean_days(self):
-        return _parse_list(self.cleaned_data["days"], datetime.date.fromisoformat, "date (YYYY-MM-DD)")
+        return _parse_list(
+            self.cleaned_data["days"],
+            datetime.date.fromisoformat,
+            _("give at least one date (YYYY-MM-DD)"),
+            _("a comma-separated list of dates (YYYY-MM-DD)"),
+        )
 
     def clean_slot_times(self):
-        return _parse_list(self.cleaned_data["slot_times"], datetime.time.fromisoformat, "time (HH:MM)")
+        return _parse_list(
+            self.cleaned_data["slot_times"],
+            datetime.time.fromisoformat,
+            _("give at least one time (HH:MM)"),
+            _("a comma-separated list of times (HH:MM)"),
+        )
 
 
 class BracketForm(forms.Form):
@@ -376,7 +386,7 @@ def entry_create(request, pk: int):
     staff for any; the fee and the closing date shown; a draft is no such page (404) to anyone but its directors."""
     championship = _championship(request, pk)
     if not is_federation_staff(request.user):
-        raise PermissionDenied("Only staff of a national federation (or international staff) enter a team.")
+        raise PermissionDenied(_("Only staff of a national federation (or international staff) enter a team."))
     offer = services.entry_offer(request.user, championship)
     form = EntryCreateForm(request.POST or None, user=request.user, offer=offer)
     if request.method == "POST":
@@ -879,7 +889,7 @@ def _file_answer(document: services.RosterDocument) -> HttpResponse:
 
 def _file_kind(kind: str) -> str:
     if kind not in roster_files.CONTENT_TYPES:
-        raise Http404("CSV or XLSX")
+        raise Http404(_("CSV or XLSX"))
     return kind
 
 

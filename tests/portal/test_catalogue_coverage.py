@@ -268,33 +268,20 @@ REFUSALS = {
 }
 REFUSALS_WITH_A_FIELD = {"require", "field_error"}
 UNTRANSLATED_REFUSALS = {
-    "tournaments/services/results.py": 48,
     "games/engine/events.py": 27,
     "games/services/officials.py": 19,
-    "tournaments/services/schedule.py": 19,
-    "tournaments/services/entries.py": 17,
     "games/sheet.py": 14,
     "games/finalize.py": 13,
     "games/rescue.py": 10,
-    "tournaments/services/championships.py": 9,
     "games/end_views.py": 7,
-    "tournaments/services/venues.py": 7,
     "games/engine/replay.py": 6,
     "games/views.py": 6,
     "games/access.py": 5,
-    "tournaments/api.py": 5,
     "games/devices.py": 4,
     "games/services/lineups.py": 4,
-    "tournaments/views.py": 4,
     "games/live_views.py": 2,
-    "tournaments/facts.py": 2,
-    "tournaments/forms.py": 2,
     "games/api.py": 1,
     "games/sheet_api.py": 1,
-    "tournaments/admin.py": 1,
-    "tournaments/championship_form_views.py": 1,
-    "tournaments/models.py": 1,
-    "tournaments/services/rosters.py": 1,
 }
 
 

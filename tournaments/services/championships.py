@@ -6,6 +6,7 @@ import datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 from djmoney.money import Money
 from moneyed import CurrencyDoesNotExist
 
@@ -34,15 +35,20 @@ def check_ruleset_editable(championship: Championship, *, now: datetime.datetime
     if championship.pk and championship_has_begun(championship, now=now):
         raise field_error(
             "ruleset",
-            "Rules interpretation (ruleset parameters): the ruleset is frozen once the championship has begun "
-            "(its first game has started, 3.1.1 B).",
+            _(
+                "Rules interpretation (ruleset parameters): the ruleset is frozen once the championship has begun (its first game has started, 3.1.1 B)."
+            ),
         )
 
 
 def check_standings_preset(preset: str) -> None:
     """Refuse a standings preset the standings do not know (9.3 and the presets of rules-interpretation.md)."""
     if preset not in PRESETS:
-        raise field_error("standings_preset", f"unknown preset {preset!r}; one of {', '.join(PRESETS)}")
+        raise field_error(
+            "standings_preset",
+            _("unknown preset %(preset)s; one of %(presets)s")
+            % {"preset": repr(preset), "presets": ", ".join(PRESETS)},
+        )
 
 
 def championship_update_ruleset(
@@ -94,7 +100,9 @@ def money(amount, currency: str, *, field: str = "currency") -> Money:
     try:
         return Money(amount, code)
     except CurrencyDoesNotExist:
-        raise field_error(field, f"{currency!r} is not an ISO 4217 currency code (e.g. USD, EUR).") from None
+        raise field_error(
+            field, _("%(currency)s is not an ISO 4217 currency code (e.g. USD, EUR).") % {"currency": repr(currency)}
+        ) from None
 
 
 def check_championship_setup(
@@ -120,7 +128,7 @@ def check_championship_setup(
         check_can_direct(by, championship)
     body = changes.get("sanctioning_body") or (championship.sanctioning_body if championship else None)
     if body is None:
-        raise field_error("sanctioning_body", "name the federation that sanctions the championship")
+        raise field_error("sanctioning_body", _("name the federation that sanctions the championship"))
     # The (new) sanctioning body's staff or international staff direct the championship.
     check_can_sanction(by, body)
     if "ruleset" in changes:
@@ -147,8 +155,10 @@ def check_rinks_of_games_at(championship: Championship, *, venue: Venue) -> None
     if number is not None:
         raise field_error(
             "venue",
-            f"Rule 2.1 F: game #{number} is scheduled on a rink of {championship.venue}; "
-            f"move the games to rinks of {venue} first.",
+            _(
+                "Rule 2.1 F: game #%(number)s is scheduled on a rink of %(old_venue)s; move the games to rinks of %(venue)s first."
+            )
+            % {"number": number, "old_venue": championship.venue, "venue": venue},
         )
 
 
@@ -168,14 +178,18 @@ def check_games_within_dates(
         if day < start_date:
             raise field_error(
                 "start_date",
-                f"Game #{number} is played on {day} (venue time), before {start_date}: the championship's games "
-                "lie within its dates; move the game first.",
+                _(
+                    "Game #%(number)s is played on %(day)s (venue time), before %(start_date)s: the championship's games lie within its dates; move the game first."
+                )
+                % {"number": number, "day": day, "start_date": start_date},
             )
         if day > end_date:
             raise field_error(
                 "end_date",
-                f"Game #{number} is played on {day} (venue time), after {end_date}: the championship's games "
-                "lie within its dates; move the game first.",
+                _(
+                    "Game #%(number)s is played on %(day)s (venue time), after %(end_date)s: the championship's games lie within its dates; move the game first."
+                )
+                % {"number": number, "day": day, "end_date": end_date},
             )
 
 
@@ -273,7 +287,7 @@ def championship_publish(*, championship: Championship, by: User) -> Championshi
     with transaction.atomic():
         stored = Championship.objects.select_for_update(of=("self",)).select_related("venue").get(pk=championship.pk)
         if stored.published:
-            raise field_error("published", f"{stored} is already published.")
+            raise field_error("published", _("%(stored)s is already published.") % {"stored": stored})
         stored.published = True
         audited_save(stored, by, update_fields=["published"])
         championship_changed(stored.pk)
@@ -283,7 +297,7 @@ def championship_publish(*, championship: Championship, by: User) -> Championshi
 def check_can_sanction(user: User, federation: Federation) -> None:
     """Tournament direction: staff of the sanctioning body, or international staff."""
     if not (is_international_staff(user) or can_edit_federation(user, federation)):
-        raise PermissionDenied("Only staff of the sanctioning body or international staff may do this.")
+        raise PermissionDenied(_("Only staff of the sanctioning body or international staff may do this."))
 
 
 def check_can_direct(user: User, championship: Championship) -> None:

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from djmoney.money import Money
 
 from accounts import invitations
@@ -48,7 +49,7 @@ def can_manage_entry(user: User, entry: TeamEntry) -> bool:
 
 def check_can_manage_entry(user: User, entry: TeamEntry) -> None:
     if not can_manage_entry(user, entry):
-        raise PermissionDenied("Only the team's managers or staff of its federation may change this entry.")
+        raise PermissionDenied(_("Only the team's managers or staff of its federation may change this entry."))
 
 
 def access_managed_entry(user: User, entry_id: int) -> TeamEntry:
@@ -68,11 +69,15 @@ def access_managed_entry(user: User, entry_id: int) -> TeamEntry:
 def check_federation_may_enter(federation: Federation) -> None:
     """1.1 A: the competitions are open to the national teams of national federations affiliated with FIRS."""
     if federation.level != FederationLevel.NATIONAL:
-        raise field_error("federation", "Rule 1.1 A: only a national federation enters a national team.")
+        raise field_error("federation", _("Rule 1.1 A: only a national federation enters a national team."))
     if not federation.firs_affiliated:
-        raise field_error("federation", f"Rule 1.1 A: {federation} is not affiliated with FIRS.")
+        raise field_error(
+            "federation", _("Rule 1.1 A: %(federation)s is not affiliated with FIRS.") % {"federation": federation}
+        )
     if not federation.good_standing:
-        raise field_error("federation", f"Rule 1.1 A: {federation} is not in good standing.")
+        raise field_error(
+            "federation", _("Rule 1.1 A: %(federation)s is not in good standing.") % {"federation": federation}
+        )
 
 
 def check_entries_open(championship: Championship, *, now: datetime.datetime) -> None:
@@ -84,14 +89,14 @@ def check_entries_open(championship: Championship, *, now: datetime.datetime) ->
     if not championship.published:
         raise field_error(
             "championship",
-            "Rule 1.1 A: the championship is not published yet: entries open once its directors publish it.",
+            _("Rule 1.1 A: the championship is not published yet: entries open once its directors publish it."),
         )
     today = venue_today(championship, now)
     if today >= championship.entry_closing_date:
         raise field_error(
             "championship",
-            f"Rule 1.1 A: entries closed on {championship.entry_closing_date:%Y-%m-%d}; "
-            "an entry must be made prior to the closing date.",
+            _("Rule 1.1 A: entries closed on %(date)s; an entry must be made prior to the closing date.")
+            % {"date": championship.entry_closing_date.strftime("%Y-%m-%d")},
         )
 
 
@@ -148,7 +153,7 @@ def entry_create(
     """Enter the federation's national team; the fee due is the championship's entry fee (1.1 A)."""
     now = resolve_now(now)
     if not can_edit_federation(by, federation):
-        raise PermissionDenied("Only staff of the federation or international staff may enter its team.")
+        raise PermissionDenied(_("Only staff of the federation or international staff may enter its team."))
     check_federation_may_enter(federation)
     check_entries_open(championship, now=now)
     name = (name or federation.short_name or federation.name).strip()
@@ -156,9 +161,12 @@ def entry_create(
         # Two staff entering at once must not both find the name free.
         Championship.objects.select_for_update().filter(pk=championship.pk).exists()
         if TeamEntry.objects.filter(championship=championship, federation=federation).exists():
-            raise field_error("federation", f"Rule 1.1 A: {federation} has already entered its national team.")
+            raise field_error(
+                "federation",
+                _("Rule 1.1 A: %(federation)s has already entered its national team.") % {"federation": federation},
+            )
         if TeamEntry.objects.filter(championship=championship, name=name).exists():
-            raise field_error("name", f"another team is already entered as {name!r}")
+            raise field_error("name", _("another team is already entered as %(name)s") % {"name": repr(name)})
         championship_changed(championship.pk)
         return audited_create(
             TeamEntry,
@@ -185,13 +193,19 @@ def entry_record_fee_paid(
     with transaction.atomic():
         entry = TeamEntry.objects.select_for_update().get(pk=entry.pk)
         if entry.fee_paid:
-            raise field_error("amount", "Rule 1.1 A: the entry fee is already recorded as paid.")
+            raise field_error("amount", _("Rule 1.1 A: the entry fee is already recorded as paid."))
         if amount.currency != entry.fee_due.currency:
             raise field_error(
-                "amount", f"Rule 1.1 A: the entry fee is due in {entry.fee_due.currency}, not {amount.currency}."
+                "amount",
+                _("Rule 1.1 A: the entry fee is due in %(currency)s, not %(paid_currency)s.")
+                % {"currency": entry.fee_due.currency, "paid_currency": amount.currency},
             )
         if amount < entry.fee_due:
-            raise field_error("amount", f"Rule 1.1 A: the entry fee is {entry.fee_due}; {amount} does not cover it.")
+            raise field_error(
+                "amount",
+                _("Rule 1.1 A: the entry fee is %(fee)s; %(amount)s does not cover it.")
+                % {"fee": entry.fee_due, "amount": amount},
+            )
         # 1.1 A: paying the fee confirms an entry that is still only entered.
         check_transition(
             ENTRY_TRANSITIONS, entry.status, EntryStatus.CONFIRMED, subject="an entry", article="Rule 1.1 A"
@@ -208,7 +222,7 @@ def entry_record_fee_paid(
 def check_can_name_managers(user: User, entry: TeamEntry) -> None:
     """Only staff of the entering federation (or international staff) name the team's managers."""
     if not can_edit_federation(user, entry.federation):
-        raise PermissionDenied("Only staff of the team's federation or international staff name its managers.")
+        raise PermissionDenied(_("Only staff of the team's federation or international staff name its managers."))
 
 
 # What an invitee will do for the team (``Invitation.duty``); every one manages the entry in the portal.
@@ -224,7 +238,7 @@ def entry_invite(*, entry: TeamEntry, email: str, duty: str, by: User) -> Invita
     check_can_name_managers(by, entry)
     duties = dict(INVITE_DUTIES)
     if duty not in duties:
-        raise field_error("duty", f"Choose one of: {', '.join(duties)}.")
+        raise field_error("duty", _("Choose one of: %(duties)s.") % {"duties": ", ".join(duties)})
     return invitations.invite(
         email=email,
         role=Role.TEAM_MANAGER,
@@ -268,12 +282,12 @@ def entry_set_managers(*, entry: TeamEntry, managers: Iterable[User], by: User) 
 def entry_withdraw(*, entry: TeamEntry, by: User) -> TeamEntry:
     """Withdraw the entry before it plays."""
     if not can_edit_federation(by, entry.federation):
-        raise PermissionDenied("Only staff of the team's federation or international staff withdraw its entry.")
+        raise PermissionDenied(_("Only staff of the team's federation or international staff withdraw its entry."))
     with transaction.atomic():
         entry = TeamEntry.objects.select_for_update().get(pk=entry.pk)
         check_transition(ENTRY_TRANSITIONS, entry.status, EntryStatus.WITHDRAWN, subject="an entry")
         if Game.objects.filter(Q(home=entry) | Q(away=entry), status=GameStatus.FINAL).exists():
-            raise field_error("status", "the team has played: a team that stops playing forfeits its games (8.1).")
+            raise field_error("status", _("the team has played: a team that stops playing forfeits its games (8.1)."))
         entry.status = EntryStatus.WITHDRAWN
         audited_save(entry, by, update_fields=["status"])
         championship_changed(entry.championship_id)
@@ -283,4 +297,4 @@ def entry_withdraw(*, entry: TeamEntry, by: User) -> TeamEntry:
 def check_entry_open(entry: TeamEntry, *, field: str = "entry") -> None:
     """A withdrawn or disqualified entry (8.1 C) changes no more."""
     if entry.status in (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED):
-        raise field_error(field, f"the entry is {entry.get_status_display().lower()}")
+        raise field_error(field, _("the entry is %(status)s") % {"status": entry.get_status_display().lower()})

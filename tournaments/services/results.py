@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from federation.models import Person
@@ -66,25 +67,31 @@ def check_summary_source(game: Game, by: User, *, from_sheet: bool) -> None:
         if sheet_final is not None:
             raise field_error(
                 "game",
-                f"Rule 4.3 A: game #{game.number} has a live game sheet, which is the record; its result and "
-                "summary are derived from the sheet's log. Correct the sheet instead (a correction entry, or an "
-                "audited amendment of the final sheet by the championship's directors).",
+                _(
+                    "Rule 4.3 A: game #%(number)s has a live game sheet, which is the record; its result and summary are derived from the sheet's log. Correct the sheet instead (a correction entry, or an audited amendment of the final sheet by the championship's directors)."
+                )
+                % {"number": game.number},
             )
         return
     if not sheet_final:
         raise field_error(
             "game",
-            f"Rule 4.2 O / 4.3 A: game #{game.number}'s summary is derived from its sheet once the sheet is final "
-            "(signed by the referees and both teams).",
+            _(
+                "Rule 4.2 O / 4.3 A: game #%(number)s's summary is derived from its sheet once the sheet is final (signed by the referees and both teams)."
+            )
+            % {"number": game.number},
         )
     if not hooks.can_enter_game_events(by, game):
-        raise PermissionDenied("Only the game's officials and the staff who direct its championship finalize it.")
+        raise PermissionDenied(_("Only the game's officials and the staff who direct its championship finalize it."))
 
 
 def _winner_captain(entry: TeamEntry) -> Person:
     captain = RosterEntry.objects.filter(entry=entry, captain=True).select_related("person").first()
     if captain is None:
-        raise field_error("forfeited_by", f"Rule 8.1 B: the goal goes to the winner's captain; {entry} has no captain.")
+        raise field_error(
+            "forfeited_by",
+            _("Rule 8.1 B: the goal goes to the winner's captain; %(entry)s has no captain.") % {"entry": entry},
+        )
     return captain.person
 
 
@@ -104,13 +111,17 @@ def check_game_started(game: Game, *, now: datetime.datetime) -> None:
     """
     if game.start_at is None:
         raise field_error(
-            "start_at", f"Rule 5.1 A / 1.2 A: game #{game.number} has no scheduled start yet; nothing has been played."
+            "start_at",
+            _("Rule 5.1 A / 1.2 A: game #%(number)s has no scheduled start yet; nothing has been played.")
+            % {"number": game.number},
         )
     if game.start_at > now:
         raise field_error(
             "start_at",
-            f"Rule 5.1 A / 1.2 A: game #{game.number} starts at {game.start_at:%Y-%m-%d %H:%M} UTC; "
-            "its result and summary are recorded once it has started.",
+            _(
+                "Rule 5.1 A / 1.2 A: game #%(number)s starts at %(start_at)s UTC; its result and summary are recorded once it has started."
+            )
+            % {"number": game.number, "start_at": game.start_at.strftime("%Y-%m-%d %H:%M")},
         )
 
 
@@ -137,8 +148,17 @@ def check_score_matches_goals(game: Game, *, home_goals: int, away_goals: int) -
     field = "home_goals" if home_goals != home else "away_goals"
     raise field_error(
         field,
-        f"Rule 5.5.11 B: the score is the goals credited in the game summary: {game.home} {home}, "
-        f"{game.away} {away}; {home_goals}-{away_goals} does not match them (enter the goals first).",
+        _(
+            "Rule 5.5.11 B: the score is the goals credited in the game summary: %(home_team)s %(home)s, %(away_team)s %(away)s; %(home_goals)s-%(away_goals)s does not match them (enter the goals first)."
+        )
+        % {
+            "home_team": game.home,
+            "home": home,
+            "away_team": game.away,
+            "away": away,
+            "home_goals": home_goals,
+            "away_goals": away_goals,
+        },
     )
 
 
@@ -151,20 +171,27 @@ def check_plays_for(entry: TeamEntry, person: Person, *, field: str) -> None:
     """
     line = next((line for line in roster_for_entry(entry) if line.person_id == person.pk), None)
     if line is None:
-        raise field_error(field, f"Rule 5.1 B / R-07: {person} is not on the roster of {entry}.")
+        raise field_error(
+            field,
+            _("Rule 5.1 B / R-07: %(person)s is not on the roster of %(entry)s.") % {"person": person, "entry": entry},
+        )
     if not line.confirmed:
         raise field_error(
             field,
-            f"Rule 5.1 B / R-07: #{line.number} {person} is not on the registered roster of {entry}: "
-            "the roster line is not confirmed (3.1.1 A).",
+            _(
+                "Rule 5.1 B / R-07: #%(number)s %(person)s is not on the registered roster of %(entry)s: the roster line is not confirmed (3.1.1 A)."
+            )
+            % {"number": line.number, "person": person, "entry": entry},
         )
     eligibility = roster_eligibility(entry, [line])[line.pk]
     if not eligibility.eligible:
         reasons = "; ".join(reason.message for reason in eligibility.reasons)
         raise field_error(
             field,
-            f"Rule 1.1 / R-03: #{line.number} {person} is not eligible to play for {entry} "
-            f"and holds no waiver: {reasons}",
+            _(
+                "Rule 1.1 / R-03: #%(number)s %(person)s is not eligible to play for %(entry)s and holds no waiver: %(reasons)s"
+            )
+            % {"number": line.number, "person": person, "entry": entry, "reasons": reasons},
         )
 
 
@@ -193,40 +220,42 @@ def check_result(
     check_game_started(game, now=resolve_now(now))
     round_robin = game.phase.kind == PhaseKind.ROUND_ROBIN
     if decided_in not in DecidedIn.values:
-        raise field_error("decided_in", f"one of {', '.join(DecidedIn.values)}")
+        raise field_error("decided_in", _("one of %(choices)s") % {"choices": ", ".join(DecidedIn.values)})
     if decided_in == DecidedIn.FORFEIT:
         if forfeited_by is None or forfeited_by.pk not in (game.home_id, game.away_id):
-            raise field_error("forfeited_by", "Rule 8.1 B: name the team of this game that forfeits.")
+            raise field_error("forfeited_by", _("Rule 8.1 B: name the team of this game that forfeits."))
         played = sum(goal_line_counts(game))
         if played:
             raise field_error(
                 "decided_in",
-                f"Rule 8.1 B / R-41: a forfeit is recorded 1-0 with the winner's captain's goal as its only goal; "
-                f"game #{game.number} has {played} goal lines in its summary.",
+                _(
+                    "Rule 8.1 B / R-41: a forfeit is recorded 1-0 with the winner's captain's goal as its only goal; game #%(number)s has %(played)s goal lines in its summary."
+                )
+                % {"number": game.number, "played": played},
             )
         return
     if forfeited_by is not None:
-        raise field_error("forfeited_by", "Rule 8.1 B: only a forfeit names a forfeiting team.")
+        raise field_error("forfeited_by", _("Rule 8.1 B: only a forfeit names a forfeiting team."))
     for field, value in (("home_goals", home_goals), ("away_goals", away_goals)):
         if value is None or value < 0:
-            raise field_error(field, "the final score is required")
+            raise field_error(field, _("the final score is required"))
     check_score_matches_goals(game, home_goals=home_goals, away_goals=away_goals)
     tied = home_goals == away_goals
     if round_robin and decided_in != DecidedIn.REGULATION and not extra_time_counts(rules):
-        raise field_error("decided_in", "Rule 1.3 D: round-robin games tied after regulation stay tied.")
+        raise field_error("decided_in", _("Rule 1.3 D: round-robin games tied after regulation stay tied."))
     if decided_in == DecidedIn.REGULATION and tied and not round_robin:
-        raise field_error("decided_in", "Rule 1.3 B: an elimination game tied after regulation goes to overtime.")
+        raise field_error("decided_in", _("Rule 1.3 B: an elimination game tied after regulation goes to overtime."))
     if decided_in == DecidedIn.OVERTIME and abs(home_goals - away_goals) != 1:
-        raise field_error("home_goals", "Rule 1.3 B: the overtime is sudden death; it is won by one goal.")
+        raise field_error("home_goals", _("Rule 1.3 B: the overtime is sudden death; it is won by one goal."))
     if decided_in == DecidedIn.SHOOTOUT:
         if not tied:
-            raise field_error("home_goals", "Rule 1.3 B / R-40: a game won in a shoot-out keeps the tied score.")
+            raise field_error("home_goals", _("Rule 1.3 B / R-40: a game won in a shoot-out keeps the tied score."))
         if shootout_home_goals is None or shootout_away_goals is None or shootout_home_goals == shootout_away_goals:
             raise field_error(
-                "shootout_home_goals", "Rule 1.3 E / R-40: record the shoot-out score; it names a winner."
+                "shootout_home_goals", _("Rule 1.3 E / R-40: record the shoot-out score; it names a winner.")
             )
     elif shootout_home_goals is not None or shootout_away_goals is not None:
-        raise field_error("shootout_home_goals", "only a game decided in a shoot-out has a shoot-out score")
+        raise field_error("shootout_home_goals", _("only a game decided in a shoot-out has a shoot-out score"))
 
 
 def _disqualify_if_forfeits(
@@ -285,12 +314,17 @@ def game_record_result(
     with transaction.atomic():
         game = Game.objects.select_for_update(of=("self",)).select_related("phase", "home", "away").get(pk=game.pk)
         if game.home_id is None or game.away_id is None:
-            raise field_error("home", "both teams must be known before a result is recorded")
+            raise field_error("home", _("both teams must be known before a result is recorded"))
         for field, team in (("home", game.home), ("away", game.away)):
             if team.status == EntryStatus.DISQUALIFIED:
-                raise field_error(field, f"Rule 8.1 C: {team} is disqualified for the remainder of the tournament.")
+                raise field_error(
+                    field,
+                    _("Rule 8.1 C: %(team)s is disqualified for the remainder of the tournament.") % {"team": team},
+                )
         if game.status == GameStatus.FINAL:
-            raise field_error("status", f"game #{game.number} is final; its result is recorded once")
+            raise field_error(
+                "status", _("game #%(number)s is final; its result is recorded once") % {"number": game.number}
+            )
         check_transition(GAME_TRANSITIONS, game.status, GameStatus.FINAL, subject="a game")
         check_result(
             game,
@@ -356,15 +390,20 @@ def _check_game_time(game: Game, *, period: int, time_tenths: int) -> None:
     )
     last = regulation + (1 if overtime_allowed else 0)
     if not 1 <= period <= last:
-        raise field_error("period", f"Rule 1.2 A / 1.3: period is 1-{last} in this game (R-11).")
+        raise field_error("period", _("Rule 1.2 A / 1.3: period is 1-%(last)s in this game (R-11).") % {"last": last})
     length = (game_rules.overtime_minutes if period > regulation else game_rules.period_minutes) * 600
     if not 0 <= time_tenths <= length:
-        raise field_error("time_tenths", f"R-10: the time is elapsed tenths of a second within the period, 0-{length}.")
+        raise field_error(
+            "time_tenths",
+            _("R-10: the time is elapsed tenths of a second within the period, 0-%(length)s.") % {"length": length},
+        )
 
 
 def _check_team_of_game(game: Game, entry: TeamEntry) -> None:
     if entry.pk not in (game.home_id, game.away_id):
-        raise field_error("entry", f"{entry} does not play game #{game.number}")
+        raise field_error(
+            "entry", _("%(entry)s does not play game #%(number)s") % {"entry": entry, "number": game.number}
+        )
 
 
 def _summary_line_add(
@@ -392,25 +431,27 @@ def check_goal(record: GoalRecord, *, now: datetime.datetime | None = None, amen
     game, entry = record.game, record.entry
     _check_team_of_game(game, entry)
     if game.decided_in == DecidedIn.FORFEIT and not record.forfeit_award:
-        raise field_error("game", "Rule 8.1 B: a forfeit's only goal is the one awarded to the winner's captain.")
+        raise field_error("game", _("Rule 8.1 B: a forfeit's only goal is the one awarded to the winner's captain."))
     if game.status == GameStatus.FINAL and not amending:
         raise field_error(
             "game",
-            f"Rule 5.5.11 B: game #{game.number} is final and its score is its goal lines; "
-            "a goal is corrected through an amendment of the result by the championship's directors.",
+            _(
+                "Rule 5.5.11 B: game #%(number)s is final and its score is its goal lines; a goal is corrected through an amendment of the result by the championship's directors."
+            )
+            % {"number": game.number},
         )
     check_game_started(game, now=resolve_now(now))
     _check_game_time(game, period=record.period, time_tenths=record.time_tenths)
     if record.power_play and record.shorthanded:
-        raise field_error("power_play", "a goal is scored on a power play or shorthanded, not both")
+        raise field_error("power_play", _("a goal is scored on a power play or shorthanded, not both"))
     if record.assist_id is not None:
         if record.own_goal:
-            raise field_error("assist", "Rule 5.5.11 D / R-32: an own goal has no assist.")
+            raise field_error("assist", _("Rule 5.5.11 D / R-32: an own goal has no assist."))
         if record.penalty_shot:
-            raise field_error("assist", "Rule 6.1.8: a penalty shot is taken alone; it has no assist.")
+            raise field_error("assist", _("Rule 6.1.8: a penalty shot is taken alone; it has no assist."))
         if record.assist_id == record.scorer_id:
             raise field_error(
-                "assist", "Rule 5.5.11 C: the assist goes to the player who made the pass, not the scorer."
+                "assist", _("Rule 5.5.11 C: the assist goes to the player who made the pass, not the scorer.")
             )
     # 5.5.11 B-D: the goal is credited to a player of the scoring team (an own goal to the attacker who last
     # played the puck), the assist to a team-mate.
@@ -462,7 +503,9 @@ def check_infraction(code: str) -> None:
     try:
         hooks.get_infraction(code)  # the index ships with the game engine (answered by the games app)
     except KeyError:
-        raise field_error("infraction_code", f"Annex C: {code!r} is not in the penalty index.") from None
+        raise field_error(
+            "infraction_code", _("Annex C: %(code)s is not in the penalty index.") % {"code": repr(code)}
+        ) from None
 
 
 def check_penalty(record: PenaltyRecord, *, now: datetime.datetime | None = None) -> None:
@@ -472,14 +515,22 @@ def check_penalty(record: PenaltyRecord, *, now: datetime.datetime | None = None
     """
     check_infraction(record.infraction_code)
     if record.minutes not in PENALTY_MINUTES:
-        raise field_error("minutes", f"R-21: a penalty charges {', '.join(map(str, sorted(PENALTY_MINUTES)))} minutes.")
+        raise field_error(
+            "minutes",
+            _("R-21: a penalty charges %(minutes)s minutes.")
+            % {"minutes": ", ".join(map(str, sorted(PENALTY_MINUTES)))},
+        )
     game, entry = record.game, record.entry
     _check_team_of_game(game, entry)
     check_game_started(game, now=resolve_now(now))
     _check_game_time(game, period=record.period, time_tenths=record.time_tenths)
     if record.person_id is not None and not entry.officials.filter(person_id=record.person_id).exists():
         if not RosterEntry.objects.filter(entry=entry, person_id=record.person_id).exists():
-            raise field_error("person", f"R-20: {record.person} is not on the roster or bench of {entry}.")
+            raise field_error(
+                "person",
+                _("R-20: %(person)s is not on the roster or bench of %(entry)s.")
+                % {"person": record.person, "entry": entry},
+            )
         check_plays_for(entry, record.person, field="person")
 
 
@@ -527,12 +578,16 @@ def check_goalkeeper_line(record: GoalkeeperRecord, *, now: datetime.datetime | 
     _check_team_of_game(game, entry)
     if game.decided_in == DecidedIn.FORFEIT:
         raise field_error(
-            "game", "Rule 8.1 B: no goalkeeper is credited with a shot, save or goal against in a forfeit."
+            "game", _("Rule 8.1 B: no goalkeeper is credited with a shot, save or goal against in a forfeit.")
         )
     if not RosterEntry.objects.filter(
         entry=entry, person_id=record.goalkeeper_id, position=Position.GOALKEEPER
     ).exists():
-        raise field_error("goalkeeper", f"{record.goalkeeper} is not a goalkeeper on the roster of {entry} (3.1.1 A).")
+        raise field_error(
+            "goalkeeper",
+            _("%(goalkeeper)s is not a goalkeeper on the roster of %(entry)s (3.1.1 A).")
+            % {"goalkeeper": record.goalkeeper, "entry": entry},
+        )
     check_game_started(game, now=resolve_now(now))
     check_plays_for(entry, record.goalkeeper, field="goalkeeper")
 
@@ -563,7 +618,7 @@ def goalkeeper_record_set(
         record.entry = entry
         record.shots_against, record.saves, record.goals_against = shots_against, saves, goals_against
         if seconds_played is not None and (isinstance(seconds_played, bool) or seconds_played < 0):
-            raise field_error("seconds_played", "the time in goal is whole seconds, 0 or more")
+            raise field_error("seconds_played", _("the time in goal is whole seconds, 0 or more"))
         record.seconds_played = seconds_played
         check_goalkeeper_line(record, now=now)
         audited_save(record, by)
@@ -576,7 +631,7 @@ def standings_shootout_enter(*, pool: Pool, ordered_entries: Sequence[TeamEntry]
     check_can_direct(by, pool.championship)
     names = [e.name for e in ordered_entries]
     if len(set(names)) != len(names):
-        raise field_error("ordered_entries", "a team is listed twice")
+        raise field_error("ordered_entries", _("a team is listed twice"))
     with transaction.atomic():
         pool = Pool.objects.select_for_update(of=("self",)).select_related("championship").get(pk=pool.pk)
         standings = standings_for_pool(pool)
@@ -584,7 +639,8 @@ def standings_shootout_enter(*, pool: Pool, ordered_entries: Sequence[TeamEntry]
             pending = "; ".join(", ".join(group) for group in standings.unresolved) or "none"
             raise field_error(
                 "ordered_entries",
-                f"Rule 9.3 G / R-42: a shoot-out decides only teams still tied after 9.3 C-F (pending: {pending}).",
+                _("Rule 9.3 G / R-42: a shoot-out decides only teams still tied after 9.3 C-F (pending: %(pending)s).")
+                % {"pending": pending},
             )
         shootout = audited_create(StandingsShootout, by, pool=pool, entered_by=by, entered_at=timezone.now())
         StandingsShootoutPlace.objects.bulk_create(
@@ -626,18 +682,23 @@ def check_amendment_reason(reason: str | None) -> str:
     """Return the reason of an amendment, stripped; refuse an amendment without one (who, when and why are kept)."""
     reason = (reason or "").strip()
     if not reason:
-        raise field_error("reason", "An amendment of a final result gives its reason; who, when and why are recorded.")
+        raise field_error(
+            "reason", _("An amendment of a final result gives its reason; who, when and why are recorded.")
+        )
     return reason
 
 
 def check_amendable(game: Game) -> None:
     """Only a final result is amended, and not a forfeit: its 1-0 and the disqualification it may bring (8.1 B-C)."""
     if game.status != GameStatus.FINAL:
-        raise field_error("game", f"game #{game.number} has no final result to amend; record its result instead")
+        raise field_error(
+            "game",
+            _("game #%(number)s has no final result to amend; record its result instead") % {"number": game.number},
+        )
     if game.decided_in == DecidedIn.FORFEIT:
         raise field_error(
             "decided_in",
-            "Rule 8.1 B-C / R-41, R-43: a forfeit's 1-0 and any disqualification it brought are not amended here.",
+            _("Rule 8.1 B-C / R-41, R-43: a forfeit's 1-0 and any disqualification it brought are not amended here."),
         )
 
 
@@ -671,7 +732,9 @@ def result_amend(
     check_summary_source(game, by, from_sheet=from_sheet)
     reason = check_amendment_reason(reason)
     if decided_in == DecidedIn.FORFEIT:
-        raise field_error("decided_in", "Rule 8.1 B: a forfeit is recorded as the game's result, not as an amendment.")
+        raise field_error(
+            "decided_in", _("Rule 8.1 B: a forfeit is recorded as the game's result, not as an amendment.")
+        )
     rules = championship_standings_rules(game.championship)
     with transaction.atomic():
         game = (
@@ -683,7 +746,10 @@ def result_amend(
         before = _result_snapshot(game)
         stray = [goal.pk for goal in remove_goals if goal.game_id != game.pk]
         if stray:
-            raise field_error("remove_goals", f"goal {stray[0]} is not a goal of game #{game.number}")
+            raise field_error(
+                "remove_goals",
+                _("goal %(goal)s is not a goal of game #%(number)s") % {"goal": stray[0], "number": game.number},
+            )
         for goal in remove_goals:
             audited_delete(goal, by)
         for fields in add_goals:
@@ -713,7 +779,7 @@ def result_amend(
         after = _result_snapshot(game)
         if after == before:
             raise field_error(
-                "reason", "The amendment changes nothing: correct a goal line or how the game was decided."
+                "reason", _("The amendment changes nothing: correct a goal line or how the game was decided.")
             )
         audited_save(game, by, update_fields=["home_goals", "away_goals", *AMENDMENT_RESULT_FIELDS])
         hooks.game_final(game_id=game.pk, amended=True)  # both amendment paths; webhooks, after the commit
@@ -739,8 +805,10 @@ def summary_line_remove(
     if isinstance(record, GoalRecord) and game.status == GameStatus.FINAL:
         raise field_error(
             "game",
-            f"Rule 5.5.11 B: game #{game.number} is final and its score is its goal lines; a goal is removed "
-            "through an amendment of the result.",
+            _(
+                "Rule 5.5.11 B: game #%(number)s is final and its score is its goal lines; a goal is removed through an amendment of the result."
+            )
+            % {"number": game.number},
         )
     with transaction.atomic():
         audited_delete(record, by)

@@ -332,7 +332,7 @@ def roster_remove(*, roster_entry: RosterEntry, by: User, now: datetime.datetime
 def check_can_approve_number_change(user: User) -> None:
     """Only the IHTC (its executive, international staff) approves a number change after registration (3.2.9 D)."""
     if not is_international_staff(user):
-        raise PermissionDenied("Rule 3.2.9 D: only the IHTC approves a number change.")
+        raise PermissionDenied(_("Rule 3.2.9 D: only the IHTC approves a number change."))
 
 
 def number_change_approve(

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 from accounts.models import User
@@ -45,12 +46,12 @@ def check_pool_name(championship: Championship, name: str, *, pool: Pool | None 
     """Return the pool's name as stored; refuse an empty, too long or taken one."""
     name = (name or "").strip()
     if not name:
-        raise field_error("name", "a pool needs a name")
+        raise field_error("name", _("a pool needs a name"))
     limit = Pool._meta.get_field("name").max_length
     if len(name) > limit:
-        raise field_error("name", f"a pool's name has at most {limit} characters")
+        raise field_error("name", _("a pool's name has at most %(limit)s characters") % {"limit": limit})
     if Pool.objects.filter(championship=championship, name=name).exclude(pk=pool.pk if pool else None).exists():
-        raise field_error("name", f"pool {name} exists already")
+        raise field_error("name", _("pool %(name)s exists already") % {"name": name})
     return name
 
 
@@ -70,7 +71,7 @@ def pool_update(*, pool: Pool, name: str, by: User) -> Pool:
         stored = Pool.objects.select_for_update(of=("self",)).select_related("championship").get(pk=pool.pk)
         stored.name = check_pool_name(stored.championship, name, pool=stored)
         if Game.objects.filter(pool=stored).exists():
-            raise field_error("name", "the pool's schedule exists already: its games and the bracket name it.")
+            raise field_error("name", _("the pool's schedule exists already: its games and the bracket name it."))
         audited_save(stored, by, update_fields=["name"])
         championship_changed(stored.championship_id)
     return stored
@@ -79,13 +80,15 @@ def pool_update(*, pool: Pool, name: str, by: User) -> Pool:
 def check_pool_entry(pool: Pool, entry: TeamEntry) -> None:
     """Only a confirmed team of the championship plays in a pool (1.1 A: entry fee paid), in one pool."""
     if entry.championship_id != pool.championship_id:
-        raise field_error("entry", "the team is entered in another championship")
+        raise field_error("entry", _("the team is entered in another championship"))
     if entry.status != EntryStatus.CONFIRMED:
-        raise field_error("entry", f"Rule 1.1 A: {entry} is not confirmed (entry fee not recorded as paid).")
+        raise field_error(
+            "entry", _("Rule 1.1 A: %(entry)s is not confirmed (entry fee not recorded as paid).") % {"entry": entry}
+        )
     if PoolTeam.objects.filter(entry=entry).exclude(pool=pool).exists():
-        raise field_error("entry", f"{entry} is already in another pool")
+        raise field_error("entry", _("%(entry)s is already in another pool") % {"entry": entry})
     if Game.objects.filter(pool=pool).exists():
-        raise field_error("pool", "the pool's schedule exists already")
+        raise field_error("pool", _("the pool's schedule exists already"))
 
 
 def pool_add_entry(*, pool: Pool, entry: TeamEntry, seed: int = 0, by: User) -> PoolTeam:
@@ -95,7 +98,7 @@ def pool_add_entry(*, pool: Pool, entry: TeamEntry, seed: int = 0, by: User) -> 
         pool = Pool.objects.select_for_update().get(pk=pool.pk)
         check_pool_entry(pool, entry)
         if PoolTeam.objects.filter(entry=entry).exists():
-            raise field_error("entry", f"{entry} is already in this pool")
+            raise field_error("entry", _("%(entry)s is already in this pool") % {"entry": entry})
         championship_changed(pool.championship_id)
         return audited_create(PoolTeam, by, pool=pool, entry=entry, seed=seed)
 
@@ -121,8 +124,10 @@ def check_rink_of_venue(rink: Rink, championship: Championship, *, field: str = 
     if rink.venue_id != championship.venue_id:
         raise field_error(
             field,
-            f"Rule 2.1 F: {rink} is a rink of another venue; {championship} is played at {championship.venue}, "
-            "whose rinks are the ones published with it.",
+            _(
+                "Rule 2.1 F: %(rink)s is a rink of another venue; %(championship)s is played at %(venue)s, whose rinks are the ones published with it."
+            )
+            % {"rink": rink, "championship": championship, "venue": championship.venue},
         )
 
 
@@ -161,7 +166,7 @@ def schedule_generate(
     """
     check_can_direct(by, championship)
     if not rinks:
-        raise field_error("rinks", "choose at least one rink")
+        raise field_error("rinks", _("choose at least one rink"))
     errors: list[str] = []
     for rink in rinks:
         try:
@@ -171,7 +176,7 @@ def schedule_generate(
     if errors:
         raise field_error("rinks", errors)
     if any(day < championship.start_date or day > championship.end_date for day in days):
-        raise field_error("days", "every day must fall within the championship's dates")
+        raise field_error("days", _("every day must fall within the championship's dates"))
     members = PoolTeam.objects.filter(pool__championship=championship).select_related("pool", "entry")
     pools: dict[str, list[str]] = {}
     pool_by_name: dict[str, Pool] = {}
@@ -181,7 +186,7 @@ def schedule_generate(
         pool_by_name[member.pool.name] = member.pool
         entry_by_name[member.entry.name] = member.entry
     if not pools:
-        raise field_error("pools", "no pool has teams yet")
+        raise field_error("pools", _("no pool has teams yet"))
     rink_by_name = {rink.name: rink for rink in rinks}
     try:
         planned = schedule_round_robin(
@@ -194,8 +199,8 @@ def schedule_generate(
             Championship.objects.select_for_update(of=("self",)).select_related("venue").get(pk=championship.pk)
         )
         if Game.objects.filter(championship=championship, phase__kind=PhaseKind.ROUND_ROBIN).exists():
-            raise field_error("championship", "the round-robin schedule exists already; move games instead")
-        phase, _ = Phase.objects.get_or_create(
+            raise field_error("championship", _("the round-robin schedule exists already; move games instead"))
+        phase, _created = Phase.objects.get_or_create(
             championship=championship,
             kind=PhaseKind.ROUND_ROBIN,
             defaults={"name": "Round robin", "order": 1},
@@ -238,7 +243,7 @@ def bracket_generate(
     check_can_direct(by, championship)
     pool_names = list(Pool.objects.filter(championship=championship).order_by("name").values_list("name", flat=True))
     if not pool_names:
-        raise field_error("pools", "the championship has no pools yet")
+        raise field_error("pools", _("the championship has no pools yet"))
     try:
         first_round = scheduling.crossover_pairings(pool_names, qualifiers=qualifiers)
         bracket = scheduling.elimination_bracket(first_round, placement=placement)
@@ -247,8 +252,8 @@ def bracket_generate(
     with transaction.atomic():
         championship = Championship.objects.select_for_update().get(pk=championship.pk)
         if Game.objects.filter(championship=championship).exclude(bracket_slot="").exists():
-            raise field_error("championship", "the elimination games exist already")
-        elimination, _ = Phase.objects.get_or_create(
+            raise field_error("championship", _("the elimination games exist already"))
+        elimination, _created = Phase.objects.get_or_create(
             championship=championship, kind=PhaseKind.ELIMINATION, defaults={"name": "Elimination", "order": 2}
         )
         placement_phase = None
@@ -256,7 +261,7 @@ def bracket_generate(
         games = []
         for item in bracket.games:
             if item.stage == "placement" and placement_phase is None:
-                placement_phase, _ = Phase.objects.get_or_create(
+                placement_phase, _created = Phase.objects.get_or_create(
                     championship=championship,
                     kind=PhaseKind.PLACEMENT,
                     defaults={"name": "Placement games", "order": 3},
@@ -325,10 +330,11 @@ def check_game_movable(game: Game) -> None:
     """Refuse to move a game that is final or being played: once its officials opened the live sheet, the sheet
     is the record of a game under way (4.3 A)."""
     if game.status != GameStatus.SCHEDULED:
-        raise field_error("start_at", "a final game cannot be moved")
+        raise field_error("start_at", _("a final game cannot be moved"))
     if hooks.game_sheet_final(game.pk) is not None:  # answered by the games app: the game has a live sheet
         raise field_error(
-            "start_at", "Rule 4.3 A: the game's live sheet is open, the game is under way: it can no longer be moved."
+            "start_at",
+            _("Rule 4.3 A: the game's live sheet is open, the game is under way: it can no longer be moved."),
         )
 
 
@@ -354,7 +360,7 @@ def game_move(
     """Move a scheduled game to another time and/or rink; no team (and no rink) twice at the same time."""
     check_can_direct(by, game.championship)
     if start_at is not None and timezone.is_naive(start_at):
-        raise field_error("start_at", "give the time with its time zone")
+        raise field_error("start_at", _("give the time with its time zone"))
     with transaction.atomic():
         # Lock the championship: two moves at once must not both see the slot free.
         championship = Championship.objects.select_for_update().get(pk=game.championship_id)

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.roles import is_international_staff, staff_federation_ids
@@ -42,7 +43,7 @@ def check_can_keep_venue(user: User, country) -> None:
     """Venues are kept by international staff and by staff of the national federation of their country."""
     if not can_keep_venues_in(user, country):
         raise PermissionDenied(
-            "Only staff of the national federation of the venue's country or international staff keep its venues."
+            _("Only staff of the national federation of the venue's country or international staff keep its venues.")
         )
 
 
@@ -74,8 +75,10 @@ def check_can_change_venue(user: User, venue: Venue) -> None:
     if championships_at(venue).exists():
         # No championship named: a draft is no one's business but its directors'.
         raise PermissionDenied(
-            f"{venue} is the venue of a championship: only the championship's directors (staff of its "
-            "sanctioning body) or international staff change it or its rinks."
+            _(
+                "%(venue)s is the venue of a championship: only the championship's directors (staff of its sanctioning body) or international staff change it or its rinks."
+            )
+            % {"venue": venue}
         )
     check_can_keep_venue(user, venue.country)
 
@@ -97,9 +100,10 @@ def check_time_zone_change(venue: Venue, time_zone: str, *, now: datetime.dateti
     if first is not None:
         raise field_error(
             "time_zone",
-            f"Portal rule (venue time zone, 5.4 B): the time zone of {venue} cannot change once a game there has "
-            f"started (game #{first.number} of {first.championship}); its games' local times, deadlines and "
-            "reports were given in it.",
+            _(
+                "Portal rule (venue time zone, 5.4 B): the time zone of %(venue)s cannot change once a game there has started (game #%(number)s of %(championship)s); its games' local times, deadlines and reports were given in it."
+            )
+            % {"venue": venue, "number": first.number, "championship": first.championship},
         )
 
 
@@ -107,7 +111,9 @@ def _check_venue(venue: Venue) -> None:
     """The model's own checks (an IANA time zone, lengths), and one venue per name in a city."""
     venue.full_clean(validate_constraints=False)
     if Venue.objects.filter(name=venue.name, city=venue.city).exclude(pk=venue.pk).exists():
-        raise field_error("name", f"{venue.city} has a venue named {venue.name!r} already.")
+        raise field_error(
+            "name", _("%(city)s has a venue named %(name)s already.") % {"city": venue.city, "name": repr(venue.name)}
+        )
 
 
 def venue_create(*, name: str, city: str, country: str, time_zone: str, by: User) -> Venue:
@@ -170,7 +176,7 @@ def check_rink(rink: Rink, *, approval_changed: bool, by: User) -> None:
     """
     if approval_changed and not is_international_staff(by):
         raise field_error(
-            "surface_approved_by_ihtc", "Rule 2.1 A: the IHTC approves another surface; only its staff record it."
+            "surface_approved_by_ihtc", _("Rule 2.1 A: the IHTC approves another surface; only its staff record it.")
         )
     found = _rink_violations(rink)
     if found:
@@ -181,7 +187,9 @@ def _check_rink_record(rink: Rink) -> None:
     """The model's own checks (numbers that fit the columns, a known surface), and one rink per name at a venue."""
     rink.full_clean(validate_constraints=False)
     if Rink.objects.filter(venue_id=rink.venue_id, name=rink.name).exclude(pk=rink.pk).exists():
-        raise field_error("name", f"{rink.venue} has a rink named {rink.name!r} already.")
+        raise field_error(
+            "name", _("%(venue)s has a rink named %(name)s already.") % {"venue": rink.venue, "name": repr(rink.name)}
+        )
 
 
 def rink_create(*, venue: Venue, by: User, **fields) -> Rink:
@@ -229,8 +237,10 @@ def rink_delete(*, rink: Rink, by: User) -> None:
         if scheduled is not None:
             raise field_error(
                 "rink",
-                f"Rule 2.1 F: game #{scheduled.number} of {scheduled.championship} is scheduled on {stored}; "
-                "move the games to another rink first.",
+                _(
+                    "Rule 2.1 F: game #%(number)s of %(championship)s is scheduled on %(stored)s; move the games to another rink first."
+                )
+                % {"number": scheduled.number, "championship": scheduled.championship, "stored": stored},
             )
         audited_delete(stored, by)
         championships_changed(championships_at(stored.venue).values_list("pk", flat=True))
