@@ -263,7 +263,6 @@ REFUSALS = {
 REFUSALS_WITH_A_FIELD = {"require", "field_error"}
 UNTRANSLATED_REFUSALS = {
     "tournaments/services/results.py": 48,
-    "games/engine/events.py": 27,
     "discipline/cases.py": 24,
     "games/services/officials.py": 19,
     "tournaments/services/schedule.py": 19,
@@ -279,7 +278,6 @@ UNTRANSLATED_REFUSALS = {
     "games/end_views.py": 7,
     "tournaments/services/venues.py": 7,
     "federation/files.py": 6,
-    "games/engine/replay.py": 6,
     "games/views.py": 6,
     "discipline/views.py": 5,
     "games/access.py": 5,
