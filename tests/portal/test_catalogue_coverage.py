@@ -264,7 +264,6 @@ REFUSALS_WITH_A_FIELD = {"require", "field_error"}
 UNTRANSLATED_REFUSALS = {
     "tournaments/services/results.py": 48,
     "discipline/cases.py": 24,
-    "games/services/officials.py": 19,
     "tournaments/services/schedule.py": 19,
     "federation/services.py": 18,
     "tournaments/services/entries.py": 17,
