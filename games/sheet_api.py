@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
@@ -318,7 +319,7 @@ class SheetEventsView(APIView):
             after = whole_number(request.query_params.get("after", "0"), minimum=0, maximum=MAX_ID)
         except NotANumber:
             raise ValidationError(
-                {"after": "A sequence number (a whole number, 0 or more, in the digits 0-9)."}
+                {"after": gettext("A sequence number (a whole number, 0 or more, in the digits 0-9).")}
             ) from None
         lines = services.sheet_log(game, user=request.user, after=after)
         return Response(SheetLogLineSerializer(lines, many=True).data)
