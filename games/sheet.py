@@ -40,6 +40,7 @@ from games.engine.ruleset import ELIMINATION, ROUND_ROBIN
 from games.models import GameSheet, Lineup, SheetEvent, SheetSnapshot, SheetStatus
 from games.services.lineups import lineup_team_roster
 from games.sheet_answer import Ack, SheetAnswer
+from portal.i18n import said
 from tournaments.facts import championship_ruleset
 from tournaments.models import Game, GameStatus, PhaseKind, Position, RosterEntry
 
@@ -63,6 +64,16 @@ class SheetRefused(ValidationError):
         self.field = error.field
         self.stored = stored
         super().__init__({"events": [self.message_text]})
+
+    def said_reason(self) -> str:
+        """The rule's words in the reader's language (the active one: the API's Accept-Language or cookie)."""
+        return said(self.reason)
+
+    def said_message(self) -> str:
+        """The refusal in the reader's language, naming the event it is about as ``str(error)`` does in English."""
+        if self.event_id is None:
+            return self.said_reason()
+        return _("%(message)s (event %(id)s)") % {"message": self.said_reason(), "id": self.event_id}
 
 
 def rule_of(message: str) -> str:

@@ -290,10 +290,10 @@ class SheetEventsView(APIView):
                 "event_id": refused.event_id,
                 "rule": refused.rule,
                 "field": refused.field,
-                "message": refused.reason,
+                "message": refused.said_reason(),
             }
             return Response(
-                {"events": [refused.message_text], "refused": {**detail, "stored": refused.stored}},
+                {"events": [refused.said_message()], "refused": {**detail, "stored": refused.stored}},
                 status=status.HTTP_400_BAD_REQUEST,
             )
         return Response(SheetEntryAnswerSerializer(answer).data)
