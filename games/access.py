@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext
 
 from accounts.models import User
 from accounts.roles import is_international_staff, staff_federation_ids
@@ -43,7 +44,9 @@ def can_direct_game(user: User, game: Game) -> bool:
 def check_can_assign_officials(user: User, game: Game) -> None:
     """4.2 A: the IHTC appoints the referees; in the portal, the championship's directors assign officials."""
     if not can_direct_game(user, game):
-        raise PermissionDenied("Only the championship's directors may assign the officials of its games (4.2 A).")
+        raise PermissionDenied(
+            gettext("Only the championship's directors may assign the officials of its games (4.2 A).")
+        )
 
 
 def directed_championships(user: User) -> QuerySet[Championship]:
@@ -152,7 +155,9 @@ def can_view_lineup(user: User, lineup: Lineup, *, now: datetime.datetime | None
 def check_can_submit_lineup(user: User, entry: TeamEntry) -> None:
     """5.1 A: the team's manager or coach lists the players (in the portal: the entry's managers and staff)."""
     if not can_manage_entry(user, entry):
-        raise PermissionDenied("Only the team's managers or staff of its federation may give its line-up (5.1 A).")
+        raise PermissionDenied(
+            gettext("Only the team's managers or staff of its federation may give its line-up (5.1 A).")
+        )
 
 
 def check_can_replace_goalkeeper(user: User, lineup: Lineup) -> None:
@@ -160,13 +165,15 @@ def check_can_replace_goalkeeper(user: User, lineup: Lineup) -> None:
     if not (
         can_manage_entry(user, lineup.entry) or officiates(user, lineup.game) or can_direct_game(user, lineup.game)
     ):
-        raise PermissionDenied("Only the team's managers, the game's officials or its directors may record this.")
+        raise PermissionDenied(
+            gettext("Only the team's managers, the game's officials or its directors may record this.")
+        )
 
 
 def check_can_see_game_readiness(user: User, game: Game) -> None:
     """Whether a game can start (5.3 B) is for those who start it: its officials and its directors."""
     if not (can_direct_game(user, game) or officiates(user, game)):
-        raise PermissionDenied("Only the game's officials and the championship's directors see this.")
+        raise PermissionDenied(gettext("Only the game's officials and the championship's directors see this."))
 
 
 def leads_the_game(user: User, game: Game) -> bool:
@@ -184,7 +191,9 @@ def check_can_record_protest_mark(user: User, game: Game) -> None:
     directors on the referee's word."""
     if not (can_direct_game(user, game) or leads_the_game(user, game)):
         raise PermissionDenied(
-            "Only the game's lead referee or the championship's directors record an administrative protest (9.1 B)."
+            gettext(
+                "Only the game's lead referee or the championship's directors record an administrative protest (9.1 B)."
+            )
         )
 
 

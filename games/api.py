@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, viewsets
 from rest_framework.decorators import action
@@ -39,7 +40,9 @@ def _named(model, pk: int, field: str, queryset=None):
     """The row a request body names by id, or a 400 on that field."""
     row = (queryset if queryset is not None else model.objects).filter(pk=pk).first()
     if row is None:
-        raise ValidationError({field: f"No {model._meta.verbose_name} with id {pk}."})
+        raise ValidationError(
+            {field: gettext("No %(model)s with id %(id)s.") % {"model": model._meta.verbose_name, "id": pk}}
+        )
     return row
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from federation.access import can_edit_federation
@@ -51,7 +52,7 @@ def check_device_name(device: object) -> str:
     """R-10: every entry and sign-in names its device (1-64 characters, made on the device)."""
     name = device.strip() if isinstance(device, str) else ""
     if not name or len(name) > 64:
-        raise ValidationError({"device": "R-10: the device names itself (1-64 characters) on every entry."})
+        raise ValidationError({"device": gettext("R-10: the device names itself (1-64 characters) on every entry.")})
     return name
 
 
@@ -64,7 +65,8 @@ def check_can_hold_duty(user: User, game: Game, duty: str) -> None:
         if person_id is not None and GameOfficial.objects.filter(game=game, person_id=person_id, duty=duty).exists():
             return
     raise PermissionDenied(
-        f"Rule 4.3-4.5: only the game's {DUTY_NAMES[duty]} or the staff who direct its championship keep that duty."
+        gettext("Rule 4.3-4.5: only the game's %(duty)s or the staff who direct its championship keep that duty.")
+        % {"duty": DUTY_NAMES[duty]}
     )
 
 
@@ -74,8 +76,10 @@ def _check_duties(duties: object) -> list[str]:
     unknown = [d for d in duties if d not in SHEET_DUTIES]
     if unknown:
         raise ValidationError(
-            {"duties": f"Rule 4.3-4.5: {unknown[0]!r} is not a duty of the officials' table "
-                       f"({', '.join(SHEET_DUTIES)})."}
+            {
+                "duties": gettext("Rule 4.3-4.5: %(duty)s is not a duty of the officials' table (%(duties)s).")
+                % {"duty": repr(unknown[0]), "duties": ", ".join(SHEET_DUTIES)}
+            }
         )  # fmt: skip
     return sorted(set(duties), key=SHEET_DUTIES.index)
 
@@ -173,7 +177,9 @@ def check_device_signed_in(user: User, game: Game, device: str) -> list[str]:
             [taker],
         )
     raise PermissionDenied(
-        "Rule 4.3-4.5: this device has not signed in to the game's sheet: sign in as the duties it keeps first."
+        gettext(
+            "Rule 4.3-4.5: this device has not signed in to the game's sheet: sign in as the duties it keeps first."
+        )
     )
 
 

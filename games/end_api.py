@@ -25,7 +25,7 @@ _DIRECTORS = OpenApiResponse(description="Not staff who direct the game's champi
 
 def _refusal(refused: SheetRefused) -> Response:
     detail = {"event_id": refused.event_id, "rule": refused.rule, "field": refused.field, "stored": refused.stored}
-    return Response({"events": [refused.message_text], "refused": detail}, status=status.HTTP_400_BAD_REQUEST)
+    return Response({"events": [refused.said_message()], "refused": detail}, status=status.HTTP_400_BAD_REQUEST)
 
 
 # --- signatures -------------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ def _visible_game(request, game_id: int, *, teams_known: bool = False) -> Game:
     games = Game.objects.select_related("championship__sanctioning_body", "phase", "home", "away")
     game = get_object_or_404(of_visible_championships(games, request.user), pk=game_id)
     if teams_known and (game.home_id is None or game.away_id is None):
-        raise Http404("The game's teams are not known yet.")
+        raise Http404(gettext("The game's teams are not known yet."))
     return game
 
 
@@ -55,7 +55,7 @@ def sheet_sign(request, game_id: int):
         role = request.POST.get("role", "")
         try:
             if person is None:
-                raise ValidationError({"person": "Rule 4.2 O / 4.3 A: choose who signs."})
+                raise ValidationError({"person": gettext("Rule 4.2 O / 4.3 A: choose who signs.")})
             # The signer types their own PIN or password on the device (issue 23), unless this is their login.
             _, finalized = finalize.sheet_sign(
                 game=game,
@@ -173,9 +173,9 @@ def sheet_rescue(request, game_id: int):
         upload = request.FILES.get("file")
         try:
             if upload is None:
-                raise ValidationError({"file": "R-10: choose the rescue file the console exported."})
+                raise ValidationError({"file": gettext("R-10: choose the rescue file the console exported.")})
             if upload.size > rescue.MAX_RESCUE_BYTES:
-                raise ValidationError({"file": "R-10: the file is larger than a rescue file can be."})
+                raise ValidationError({"file": gettext("R-10: the file is larger than a rescue file can be.")})
             result = rescue.rescue_import(game=game, by=request.user, data=rescue.read_rescue_file(upload.read()))
         except (ValidationError, SheetRefused) as error:
             errors, status = _messages_of(error), 400
@@ -195,13 +195,17 @@ def amendment_entries(voids: list[str], text: str) -> list[dict]:
         try:
             data = json.loads(text)
         except ValueError as error:
-            raise ValidationError({"events": f"R-10: the entries are JSON ({error})."}) from None
+            raise ValidationError(
+                {"events": gettext("R-10: the entries are JSON (%(error)s).") % {"error": error}}
+            ) from None
         if isinstance(data, dict):
             data = data.get("events")
         if not isinstance(data, list) or not all(isinstance(e, dict) for e in data):
-            raise ValidationError({"events": "R-10: the entries are a list of events (or a batch with 'events')."})
+            raise ValidationError(
+                {"events": gettext("R-10: the entries are a list of events (or a batch with 'events').")}
+            )
         for event in data:
             entries.append({"id": str(uuid.uuid4()), "device_time": now, "clock_offset_ms": 0, **event})
     if not entries:
-        raise ValidationError({"events": "R-10: tick an entry to void or give the entries to add."})
+        raise ValidationError({"events": gettext("R-10: tick an entry to void or give the entries to add.")})
     return entries

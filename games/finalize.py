@@ -461,8 +461,10 @@ def _apply_summary(game: Game, summary: SheetSummary, *, by: User, reason: str, 
         if forfeit_changed:
             raise ValidationError(
                 {
-                    "events": "Rule 8.1 B-C / R-41, R-43: a forfeit's 1-0 and any disqualification it brought are "
-                    "recorded once; an amendment may not make a played game a forfeit or a forfeit a played game."
+                    "events": _(
+                        "Rule 8.1 B-C / R-41, R-43: a forfeit's 1-0 and any disqualification it brought are "
+                        "recorded once; an amendment may not make a played game a forfeit or a forfeit a played game."
+                    )
                 }
             )
         if extra or to_add or decided_changed:
@@ -638,7 +640,7 @@ def finalize_game(
         sheet = GameSheet.objects.select_for_update().get(game_id=game.pk)
         if sheet.status != SheetStatus.FINAL:
             raise ValidationError(
-                {"sheet": "Rule 4.2 O / 4.3 A: the sheet is finalized once the referees and both teams have signed."}
+                {"sheet": _("Rule 4.2 O / 4.3 A: the sheet is finalized once the referees and both teams have signed.")}
             )
         game = Game.objects.select_related("championship", "phase", "home", "away").get(pk=game.pk)
         summary = derive_summary(sheet)
@@ -756,11 +758,17 @@ def signer_of(game: Game, *, role: str, person: Person) -> Signer:
     """The signer of ``role`` who is ``person``; refused (400 naming the field and the rule) when ``role`` is no
     signing role or ``person`` does not sign the game's report in it (not on its duties, line-up or bench)."""
     if role not in SignerRole.values:
-        raise ValidationError({"role": f"One of {', '.join(SignerRole.values)} (4.2 O, 4.3 A)."})
+        raise ValidationError({"role": _("One of %(roles)s (4.2 O, 4.3 A).", roles=", ".join(SignerRole.values))})
     signer = next((s for s in signers(game) if s.role == role and s.person.pk == person.pk), None)
     if signer is None:
         raise ValidationError(
-            {"person": f"Rule 4.2 O / 4.3 A: {person} does not sign this game's report as {SignerRole(role).label}."}
+            {
+                "person": _(
+                    "Rule 4.2 O / 4.3 A: %(person)s does not sign this game's report as %(role)s.",
+                    person=person,
+                    role=SignerRole(role).label,
+                )
+            }
         )
     return signer
 
@@ -773,8 +781,11 @@ def authenticate_signer(signer: Signer, *, by: User, pin: str = "", password: st
     if signer.login is None:
         raise ValidationError(
             {
-                "person": f"{SIGN_RULE}: {signer.person} has no portal login to sign with; those who keep the "
-                "accounts link one (games.OfficialAccount)."
+                "person": _(
+                    "Rule 4.2 O / 4.3 A: each signer signs the game report in person: %(person)s has no portal login to sign with; "
+                    "those who keep the accounts link one (games.OfficialAccount).",
+                    person=signer.person,
+                )
             }
         )
     if signer.login.pk == by.pk and not (pin or password):
@@ -855,31 +866,45 @@ def sheet_sign(
     signer = signer_of(game, role=role, person=person)
     if not can_enter_game_events(by, game) and (signer.login is None or signer.login.pk != by.pk):
         # A signer on their own device signs only as themselves.
-        raise ValidationError({"person": f"{SIGN_RULE}: you sign only as yourself."})
+        raise ValidationError(
+            {"person": _("Rule 4.2 O / 4.3 A: each signer signs the game report in person: you sign only as yourself.")}
+        )
     # Before the transaction: a wrong PIN or password is counted even though the signature is refused.
     method = authenticate_signer(signer, by=by, pin=pin, password=password, now=now)
     with transaction.atomic():
         sheet = GameSheet.objects.select_for_update().filter(game=game).first()
         if sheet is None:
             raise ValidationError(
-                {"sheet": "Rule 4.2 O: the sheet has no entry; the game is signed after it is played."}
+                {"sheet": _("Rule 4.2 O: the sheet has no entry; the game is signed after it is played.")}
             )
         if sheet.status == SheetStatus.FINAL:
             raise ValidationError(
-                {"sheet": "Rule 4.2 O / 4.3 A: the sheet is final (signed); only an audited amendment changes it."}
+                {"sheet": _("Rule 4.2 O / 4.3 A: the sheet is final (signed); only an audited amendment changes it.")}
             )
         who = signers(game)
         if not any(s.role == role and s.person.pk == person.pk for s in who):
             raise ValidationError(
                 {
-                    "person": f"Rule 4.2 O / 4.3 A: {person} does not sign this game's report as {SignerRole(role).label}."
+                    "person": _(
+                        "Rule 4.2 O / 4.3 A: %(person)s does not sign this game's report as %(role)s.",
+                        person=person,
+                        role=SignerRole(role).label,
+                    )
                 }
             )
         problems = derive_summary(sheet).problems
         if problems:
             raise ValidationError({"sheet": list(problems)})
         if SheetSignature.objects.filter(sheet=sheet, role=role, person=person, sequence=sheet.sequence).exists():
-            raise ValidationError({"person": f"{person} has signed this report as {SignerRole(role).label} already."})
+            raise ValidationError(
+                {
+                    "person": _(
+                        "%(person)s has signed this report as %(role)s already.",
+                        person=person,
+                        role=SignerRole(role).label,
+                    )
+                }
+            )
         signature = SheetSignature.objects.create(
             sheet=sheet,
             role=role,
@@ -907,7 +932,7 @@ def sheet_sign(
 def check_can_amend_sheet(user: User, game: Game) -> None:
     """Only the staff who direct the game's championship amend a final sheet (4.2 O: the signed report stands)."""
     if not can_direct_game(user, game):
-        raise PermissionDenied("Only the staff who direct the championship amend a final game sheet.")
+        raise PermissionDenied(_("Only the staff who direct the championship amend a final game sheet."))
 
 
 def sheet_amend(
@@ -928,7 +953,7 @@ def sheet_amend(
         sheet = GameSheet.objects.select_for_update().filter(game=game).first()
         if sheet is None or sheet.status != SheetStatus.FINAL:
             raise ValidationError(
-                {"sheet": "Rule 4.2 O: only a final (signed) sheet is amended; an open sheet takes corrections."}
+                {"sheet": _("Rule 4.2 O: only a final (signed) sheet is amended; an open sheet takes corrections.")}
             )
         before = derive_summary(sheet)
         answer = record_events(game=game, by=by, device=device, events=events, now=now, amending=True)
@@ -937,7 +962,9 @@ def sheet_amend(
         if after.problems:
             raise ValidationError({"events": list(after.problems)})
         if after.to_dict() | {"sequence": 0} == before.to_dict() | {"sequence": 0}:
-            raise ValidationError({"events": "The amendment changes nothing in the game's summary; nothing is stored."})
+            raise ValidationError(
+                {"events": _("The amendment changes nothing in the game's summary; nothing is stored.")}
+            )
         amendment = SheetAmendment.objects.create(
             sheet=sheet,
             amended_by=by,

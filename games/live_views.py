@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db.models import Count, Sum
 from django.http import Http404
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from portal.countries import team_display_name
 from portal.page_cache import page_key, public_page
@@ -72,7 +73,7 @@ def game_live(request, game_id: int, arena: bool = False):
     """A game's scoreboard: score, clock, period, penalties with remaining time, shots, power play."""
     game = viewers.visible_game(game_id, request.user)
     if game is None:
-        raise Http404("No such game.")
+        raise Http404(gettext("No such game."))
     arena = arena or request.GET.get("arena") == "1"
 
     def context() -> dict:
@@ -104,7 +105,7 @@ def championship_live(request, pk: int):
     """All the games of a championship being played now, each a small board that follows its game."""
     championship = viewers.visible_championship(pk, request.user)
     if championship is None:
-        raise Http404("No such championship.")
+        raise Http404(gettext("No such championship."))
 
     def context() -> dict:
         board = {

@@ -28,6 +28,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from common.numbers import whole_number_or_none
@@ -39,6 +40,7 @@ from games.engine.ruleset import ELIMINATION, ROUND_ROBIN
 from games.models import GameSheet, Lineup, SheetEvent, SheetSnapshot, SheetStatus
 from games.services.lineups import lineup_team_roster
 from games.sheet_answer import Ack, SheetAnswer
+from portal.i18n import said
 from tournaments.facts import championship_ruleset
 from tournaments.models import Game, GameStatus, PhaseKind, Position, RosterEntry
 
@@ -63,6 +65,16 @@ class SheetRefused(ValidationError):
         self.stored = stored
         super().__init__({"events": [self.message_text]})
 
+    def said_reason(self) -> str:
+        """The rule's words in the reader's language (the active one: the API's Accept-Language or cookie)."""
+        return said(self.reason)
+
+    def said_message(self) -> str:
+        """The refusal in the reader's language, naming the event it is about as ``str(error)`` does in English."""
+        if self.event_id is None:
+            return self.said_reason()
+        return _("%(message)s (event %(id)s)") % {"message": self.said_reason(), "id": self.event_id}
+
 
 def rule_of(message: str) -> str:
     """Return the article or R-id an engine message cites: its text before the first colon ("6.2.2 B", "R-10")."""
@@ -86,7 +98,9 @@ class Incoming:
 def check_can_enter_game_events(user: User, game: Game) -> None:
     """Only the game's officials and the staff who direct its championship enter events (4.3-4.5)."""
     if not can_enter_game_events(user, game):
-        raise PermissionDenied("Only the game's officials and the staff who direct its championship enter its events.")
+        raise PermissionDenied(
+            _("Only the game's officials and the staff who direct its championship enter its events.")
+        )
 
 
 # --- what the engine knows before the first event ---------------------------------------------------------------
@@ -153,7 +167,7 @@ def engine_teams(game: Game) -> dict[str, dict[str, Any]]:
     check names it, 5.1 A) is read from its frozen roster (3.1.1 B), marked ``"source": "roster"``.
     """
     if game.home_id is None or game.away_id is None:
-        raise ValidationError({"game": "R-10: the game's teams are not known yet; its sheet opens once they are."})
+        raise ValidationError({"game": _("R-10: the game's teams are not known yet; its sheet opens once they are.")})
     sides = {"home": game.home, "away": game.away}
     lineups = {
         lineup.entry_id: lineup
@@ -210,28 +224,47 @@ def check_entries(entries: object) -> list[Incoming]:
     The server gives the sequence: an entry carries no ``seq``.
     """
     if not isinstance(entries, list) or not entries:
-        raise ValidationError({"events": "R-10: the events are a non-empty list of entries."})
+        raise ValidationError({"events": _("R-10: the events are a non-empty list of entries.")})
     if len(entries) > MAX_BATCH:
-        raise ValidationError({"events": f"At most {MAX_BATCH} entries per request; send the rest in another."})
+        raise ValidationError(
+            {"events": _("At most %(count)s entries per request; send the rest in another.") % {"count": MAX_BATCH}}
+        )
     checked: list[Incoming] = []
     for index, entry in enumerate(entries):
         where = f"events[{index}]"
         if not isinstance(entry, dict):
-            raise ValidationError({"events": f"R-10: {where} is an event (a mapping with a 'type')."})
+            raise ValidationError(
+                {"events": _("R-10: %(where)s is an event (a mapping with a 'type').") % {"where": where}}
+            )
         event_id = _canonical_id(entry.get("id"))
         if event_id is None:
-            raise ValidationError({"events": f"R-10: {where} needs its id, a UUID made on the device."})
+            raise ValidationError(
+                {"events": _("R-10: %(where)s needs its id, a UUID made on the device.") % {"where": where}}
+            )
         if "seq" in entry:
-            raise ValidationError({"events": f"R-10: {where} ({event_id}): the server gives the sequence, not seq."})
+            raise ValidationError(
+                {
+                    "events": _("R-10: %(where)s (%(id)s): the server gives the sequence, not seq.")
+                    % {"where": where, "id": event_id}
+                }
+            )
         device_time = entry.get("device_time")
         parsed = parse_datetime(device_time) if isinstance(device_time, str) else None
         if parsed is None or timezone.is_naive(parsed):
             raise ValidationError(
-                {"events": f"R-10: {where} ({event_id}): device_time is an ISO 8601 time with its UTC offset."}
+                {
+                    "events": _("R-10: %(where)s (%(id)s): device_time is an ISO 8601 time with its UTC offset.")
+                    % {"where": where, "id": event_id}
+                }
             )
         offset = entry.get("clock_offset_ms")
         if offset is not None and (isinstance(offset, bool) or not isinstance(offset, int)):
-            raise ValidationError({"events": f"R-10: {where} ({event_id}): clock_offset_ms is whole milliseconds."})
+            raise ValidationError(
+                {
+                    "events": _("R-10: %(where)s (%(id)s): clock_offset_ms is whole milliseconds.")
+                    % {"where": where, "id": event_id}
+                }
+            )
         payload = {key: value for key, value in entry.items() if key not in ENVELOPE}
         _canonical_references(payload)
         checked.append(Incoming(event_id, payload, parsed, offset))
@@ -396,7 +429,7 @@ def record_events(
     """
     check_can_enter_game_events(by, game)
     if (rescue_import or amending) and not can_direct_game(by, game):
-        raise PermissionDenied("Only the staff who direct the championship import a rescue file or amend a sheet.")
+        raise PermissionDenied(_("Only the staff who direct the championship import a rescue file or amend a sheet."))
     device = check_device_name(device)
     incoming = check_entries(events)
     now = now or timezone.now()
@@ -416,9 +449,13 @@ def record_events(
                 sequence, payload = known[item.event_id]
                 if payload != item.payload:
                     raise ValidationError(
-                        {"events": f"R-10: event {item.event_id} is stored with other content; correct it with a "
-                                   "correction event."}
-                    )  # fmt: skip
+                        {
+                            "events": _(
+                                "R-10: event %(id)s is stored with other content; correct it with a correction event."
+                            )
+                            % {"id": item.event_id}
+                        }
+                    )
                 acks.append(Ack(item.event_id, sequence, duplicate=True))
                 continue
             sequence = sheet.sequence + 1 + len(new)
@@ -428,15 +465,19 @@ def record_events(
         if not new:
             return _answer(sheet, acks, now)
         if amending and sheet.status != SheetStatus.FINAL:
-            raise ValidationError({"events": "Rule 4.2 O: only a final (signed) sheet is amended."})
+            raise ValidationError({"events": _("Rule 4.2 O: only a final (signed) sheet is amended.")})
         if not (rescue_import or amending):
             # Who enters is explicit (4.3-4.5): the device signed in, and no other device took its duties over.
             check_device_signed_in(by, game, device)
         if not amending and (sheet.status == SheetStatus.FINAL or game.status == GameStatus.FINAL):
             raise ValidationError(
-                {"events": "Rule 4.2 O / 4.3: the game sheet is final (signed, or the result recorded); only an "
-                           "audited staff amendment changes it."}
-            )  # fmt: skip
+                {
+                    "events": _(
+                        "Rule 4.2 O / 4.3: the game sheet is final (signed, or the result recorded); only an "
+                        "audited staff amendment changes it."
+                    )
+                }
+            )
         first = sheet.sequence + 1
         created = [
             SheetEvent(
@@ -531,7 +572,7 @@ class LogLine:
 def sheet_log(game: Game, *, user: User, after: int = 0) -> list[LogLine]:
     """Return the sheet's log in entry order, voided entries included and marked (the officials and staff)."""
     if not can_read_sheet_log(user, game):  # the referees read what they sign (4.2 O)
-        raise PermissionDenied("Only the game's officials and the staff who direct its championship read its log.")
+        raise PermissionDenied(_("Only the game's officials and the staff who direct its championship read its log."))
     rows = list(SheetEvent.objects.filter(sheet__game=game).select_related("entered_by").order_by("sequence"))
     if not rows:
         return []

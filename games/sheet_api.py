@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
@@ -289,10 +290,10 @@ class SheetEventsView(APIView):
                 "event_id": refused.event_id,
                 "rule": refused.rule,
                 "field": refused.field,
-                "message": refused.reason,
+                "message": refused.said_reason(),
             }
             return Response(
-                {"events": [refused.message_text], "refused": {**detail, "stored": refused.stored}},
+                {"events": [refused.said_message()], "refused": {**detail, "stored": refused.stored}},
                 status=status.HTTP_400_BAD_REQUEST,
             )
         return Response(SheetEntryAnswerSerializer(answer).data)
@@ -318,7 +319,7 @@ class SheetEventsView(APIView):
             after = whole_number(request.query_params.get("after", "0"), minimum=0, maximum=MAX_ID)
         except NotANumber:
             raise ValidationError(
-                {"after": "A sequence number (a whole number, 0 or more, in the digits 0-9)."}
+                {"after": gettext("A sequence number (a whole number, 0 or more, in the digits 0-9).")}
             ) from None
         lines = services.sheet_log(game, user=request.user, after=after)
         return Response(SheetLogLineSerializer(lines, many=True).data)

@@ -155,7 +155,7 @@ def lineup_edit(request, game_pk: int, entry_pk: int):
     )
     entry = get_object_or_404(TeamEntry.objects.select_related("federation"), pk=entry_pk)
     if entry.pk not in (game.home_id, game.away_id):
-        raise Http404("This team does not play this game.")
+        raise Http404(gettext("This team does not play this game."))
     services.check_can_submit_lineup(request.user, entry)
     context = _lineup_context(game, entry)
     context["started"] = services.game_has_started(game)
@@ -204,7 +204,7 @@ def console(request, game_pk: int):
     game = get_object_or_404(of_visible_championships(games, request.user), pk=game_pk)
     check_can_enter_game_events(request.user, game)
     if game.home_id is None or game.away_id is None:
-        raise Http404("The game's teams are not known yet (R-10): its console opens once they are.")
+        raise Http404(gettext("The game's teams are not known yet (R-10): its console opens once they are."))
     return render(request, "games/console.html", {"game": game, "data": console_data(game, request.user)})
 
 
@@ -235,7 +235,7 @@ def _whole(value: str, field: str, *, blank: bool = False) -> int | None:
         return None
     number = whole_number_or_none(value, maximum=MAX_ID)
     if number is None:
-        raise ValidationError({field: f"Choose one ({value!r} is not a choice)."})
+        raise ValidationError({field: gettext("Choose one (%(value)s is not a choice).") % {"value": repr(value)}})
     return number
 
 
@@ -245,16 +245,20 @@ def _assignment_action(request, championship: Championship) -> str:
     game_id = _whole(post.get("game"), "game")
     game = Game.objects.filter(championship=championship, pk=game_id).select_related("home", "away").first()
     if game is None:
-        raise ValidationError({"game": f"No game {game_id} in {championship}."})
+        raise ValidationError(
+            {"game": gettext("No game %(game)s in %(championship)s.") % {"game": game_id, "championship": championship}}
+        )
     if post.get("action") == "withdraw":
         assignment = GameOfficial.objects.filter(game=game, pk=_whole(post.get("assignment"), "assignment")).first()
         if assignment is None:
-            raise ValidationError({"assignment": f"No such assignment in game {game.number}."})
+            raise ValidationError(
+                {"assignment": gettext("No such assignment in game %(number)s.") % {"number": game.number}}
+            )
         services.official_unassign(assignment=assignment, by=request.user)
         return f"{assignment.person} withdrawn from game {game.number} (4.2 B)."
     person = Person.objects.filter(pk=_whole(post.get("person"), "person")).first()
     if person is None:
-        raise ValidationError({"person": "Rule 4.1: choose a registered referee or game official."})
+        raise ValidationError({"person": gettext("Rule 4.1: choose a registered referee or game official.")})
     assignment = services.official_assign(
         game=game,
         person=person,

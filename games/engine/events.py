@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from common.numbers import NotANumber, whole_number
+from common.text import _
 
 from .errors import EventFormatError
 from .ruleset import PENALTY_KINDS
@@ -124,14 +125,14 @@ class Event:
 def parse_time(value: object, *, field: str = "time") -> int:
     """Return tenths of a second from ``"mm:ss"``, ``"mm:ss.t"`` or an integer of tenths (R-10)."""
     if isinstance(value, bool):
-        raise EventFormatError(f"R-10: {field} must be 'mm:ss' or tenths of a second", field=field)
+        raise EventFormatError(_("R-10: %(field)s must be 'mm:ss' or tenths of a second", field=field), field=field)
     if isinstance(value, int):
         if value < 0:
-            raise EventFormatError(f"R-10: {field} cannot be negative", field=field)
+            raise EventFormatError(_("R-10: %(field)s cannot be negative", field=field), field=field)
         return value
     if isinstance(value, str):
         minutes, sep, rest = value.strip().partition(":")
-        seconds, _, tenths = rest.partition(".")
+        seconds, _dot, tenths = rest.partition(".")
         # ASCII digits only (common.numbers): "²:00" or "٣:00" is refused here, not a 500 or 3 minutes.
         if sep and len(seconds) == 2 and len(tenths) <= 1:
             try:
@@ -142,7 +143,10 @@ def parse_time(value: object, *, field: str = "time") -> int:
                 )
             except NotANumber:
                 pass
-    raise EventFormatError(f"R-10: {field} {value!r} is not 'mm:ss', 'mm:ss.t' or tenths of a second", field=field)
+    raise EventFormatError(
+        _("R-10: %(field)s %(value)s is not 'mm:ss', 'mm:ss.t' or tenths of a second", field=field, value=repr(value)),
+        field=field,
+    )
 
 
 def format_time(tenths: int) -> str:
@@ -164,86 +168,103 @@ def _player(value: object, field: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise EventFormatError(f"R-06: {field} is a jersey number 1-99", field=field)
+        raise EventFormatError(_("R-06: %(field)s is a jersey number 1-99", field=field), field=field)
     if not 1 <= value <= 99:
-        raise EventFormatError(f"R-06: {field} {value} is not a jersey number 1-99", field=field)
+        raise EventFormatError(
+            _("R-06: %(field)s %(value)s is not a jersey number 1-99", field=field, value=value), field=field
+        )
     return value
 
 
 def _bool(data: Mapping[str, object], key: str) -> bool:
     value = data.get(key, False)
     if not isinstance(value, bool):
-        raise EventFormatError(f"R-10: {key} must be true or false", field=key)
+        raise EventFormatError(_("R-10: %(field)s must be true or false", field=key), field=key)
     return value
 
 
 def parse_event(data: object, seq: int) -> Event:
     """Return the Event of one mapping of a log; ``seq`` is its entry position unless it gives its own."""
     if not isinstance(data, dict):
-        raise EventFormatError("R-10: an event is a mapping with a 'type'", field="events")
+        raise EventFormatError(_("R-10: an event is a mapping with a 'type'"), field="events")
     kind = data.get("type")
     # A list or mapping is unhashable: check the type before the lookup, so it is refused like any unknown type.
     if not isinstance(kind, str) or kind not in _FIELDS:
-        raise EventFormatError(f"R-10: unknown event type {kind!r}; one of {', '.join(EVENT_TYPES)}", field="type")
+        raise EventFormatError(
+            _("R-10: unknown event type %(kind)s; one of %(types)s", kind=repr(kind), types=", ".join(EVENT_TYPES)),
+            field="type",
+        )
     unknown = set(data) - _FIELDS[kind] - {"type", "id", "seq", "period", "time", "note"}
     if unknown:
-        raise EventFormatError(f"R-10: {kind} has no field(s) {', '.join(sorted(unknown))}", field=sorted(unknown)[0])
+        raise EventFormatError(
+            _("R-10: %(kind)s has no field(s) %(fields)s", kind=kind, fields=", ".join(sorted(unknown))),
+            field=sorted(unknown)[0],
+        )
     seq = data.get("seq", seq)
     if isinstance(seq, bool) or not isinstance(seq, int):
-        raise EventFormatError("R-10: seq is an integer entry sequence", field="seq")
+        raise EventFormatError(_("R-10: seq is an integer entry sequence"), field="seq")
     event_id = _entry_id(data, seq)
     if kind in UNTIMED or (kind == FORFEIT and data.get("period") is None):
         period, time = AFTER_PERIODS, 0
     else:
         given = data.get("period")
         if isinstance(given, bool) or not isinstance(given, int) or given < 1:
-            raise EventFormatError(f"R-11: {kind} needs its period (1, 2, 3 for overtime)", field="period")
+            raise EventFormatError(
+                _("R-11: %(kind)s needs its period (1, 2, 3 for overtime)", kind=kind), field="period"
+            )
         period = given
         if "time" not in data:
             if kind != PERIOD_START:
-                raise EventFormatError(f"R-10: {kind} needs its game time", field="time")
+                raise EventFormatError(_("R-10: %(kind)s needs its game time", kind=kind), field="time")
             time = 0
         else:
             time = parse_time(data["time"])
     event = Event(type=kind, period=period, time=time, seq=seq, id=event_id)
     team = data.get("team")
     if kind in _NEEDS_TEAM and team not in TEAMS:
-        raise EventFormatError(f"R-10: {kind} needs team 'home' or 'away', not {team!r}", field="team")
+        raise EventFormatError(
+            _("R-10: %(kind)s needs team 'home' or 'away', not %(team)s", kind=kind, team=repr(team)), field="team"
+        )
     event.team = team
     event.player = _player(data.get("player"), "player")
     if kind in _NEEDS_PLAYER and event.player is None:
-        raise EventFormatError(f"R-10: {kind} needs a player", field="player")
+        raise EventFormatError(_("R-10: %(kind)s needs a player", kind=kind), field="player")
     if kind == GOAL:
         if "assists" in data:
             assists = data["assists"]
             if not isinstance(assists, list):
-                raise EventFormatError("5.5.11 C: assists is a list of numbers", field="assists")
+                raise EventFormatError(_("5.5.11 C: assists is a list of numbers"), field="assists")
             if len(assists) > 1:
-                raise EventFormatError("Rule 5.5.11 C / R-32: a goal has at most one assist", field="assists")
+                raise EventFormatError(_("Rule 5.5.11 C / R-32: a goal has at most one assist"), field="assists")
             event.assist = _player(assists[0], "assists") if assists else None
         if "assist" in data:
             if "assists" in data:
-                raise EventFormatError("Rule 5.5.11 C / R-32: a goal has at most one assist", field="assist")
+                raise EventFormatError(_("Rule 5.5.11 C / R-32: a goal has at most one assist"), field="assist")
             event.assist = _player(data["assist"], "assist")
         event.own_goal = _bool(data, "own_goal")
         event.awarded = _bool(data, "awarded")
         if data.get("empty_net") is not None:
             event.empty_net = _bool(data, "empty_net")
         if event.player is None and not event.awarded:
-            raise EventFormatError("5.5.11 B: a goal is credited to its scorer", field="player")
+            raise EventFormatError(_("5.5.11 B: a goal is credited to its scorer"), field="player")
     elif kind == PENALTY:
         event.penalty = data.get("penalty")
         if event.penalty not in PENALTY_KINDS:
             raise EventFormatError(
-                f"6.1.1: penalty is one of {', '.join(PENALTY_KINDS)}, not {event.penalty!r}", field="penalty"
+                _(
+                    "6.1.1: penalty is one of %(kinds)s, not %(penalty)s",
+                    kinds=", ".join(PENALTY_KINDS),
+                    penalty=repr(event.penalty),
+                ),
+                field="penalty",
             )
         infraction = data.get("infraction")
         if infraction is not None and not isinstance(infraction, str):
-            raise EventFormatError("R-20: infraction is a code of the Annex C index", field="infraction")
+            raise EventFormatError(_("R-20: infraction is a code of the Annex C index"), field="infraction")
         event.infraction = infraction
         article = data.get("article")
         if article is not None and not isinstance(article, str):
-            raise EventFormatError("R-20: article is the rulebook article as text, e.g. '6.4.30 A'", field="article")
+            raise EventFormatError(_("R-20: article is the rulebook article as text, e.g. '6.4.30 A'"), field="article")
         event.article = article
         event.delayed = _bool(data, "delayed")
         event.served_by = _player(data.get("served_by"), "served_by")
@@ -251,7 +272,7 @@ def parse_event(data: object, seq: int) -> Event:
         staff = data.get("staff")
         if staff is not None and (not isinstance(staff, str) or event.player is not None):
             raise EventFormatError(
-                "Rule 6.4.28 B / 8.2 C: staff names a bench staff member of the team, instead of a player",
+                _("Rule 6.4.28 B / 8.2 C: staff names a bench staff member of the team, instead of a player"),
                 field="staff",
             )
         event.staff = staff
@@ -259,17 +280,19 @@ def parse_event(data: object, seq: int) -> Event:
         event.scored = _bool(data, "scored")
     elif kind == DIFFERENTIAL:
         if data.get("penalty") is None:
-            raise EventFormatError("R-61: differential names the id of the penalty the captain leaves", field="penalty")
+            raise EventFormatError(
+                _("R-61: differential names the id of the penalty the captain leaves"), field="penalty"
+            )
         event.penalty = str(data["penalty"])
     elif kind == SERVE:
         if data.get("penalty") is None:
             raise EventFormatError(
-                "R-20: serve names the id of the penalty it designates a server for", field="penalty"
+                _("R-20: serve names the id of the penalty it designates a server for"), field="penalty"
             )
         event.penalty = str(data["penalty"])
     elif kind == CORRECTION:
         if data.get("voids") is None:
-            raise EventFormatError("R-10: a correction names the id of the event it voids", field="voids")
+            raise EventFormatError(_("R-10: a correction names the id of the event it voids"), field="voids")
         event.voids = str(data["voids"])
     return event
 
@@ -288,7 +311,7 @@ def _entry_id(entry: object, seq: int) -> str:
 def parse_log(entries: object) -> list[Event]:
     """Return the events of a list of mappings; positions are the entry sequence."""
     if not isinstance(entries, list):
-        raise EventFormatError("R-10: the events are a list", field="events")
+        raise EventFormatError(_("R-10: the events are a list"), field="events")
     events = []
     for seq, entry in enumerate(entries):
         try:
@@ -300,6 +323,8 @@ def parse_log(entries: object) -> list[Event]:
     seen: set[str] = set()
     for event in events:
         if event.id in seen:
-            raise EventFormatError(f"R-10: event id {event.id!r} is used twice", field="id", event_id=event.id)
+            raise EventFormatError(
+                _("R-10: event id %(id)s is used twice", id=repr(event.id)), field="id", event_id=event.id
+            )
         seen.add(event.id)
     return events

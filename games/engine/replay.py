@@ -104,7 +104,9 @@ def other(side: str) -> str:
 def _given(value: _T | None, event: Event, field: str) -> _T:
     """Return a field that ``parse_event`` requires of this event's type; refuse an event built without it (R-10)."""
     if value is None:
-        raise EventFormatError(f"R-10: {event.type} needs its {field}", field=field, event_id=event.id)
+        raise EventFormatError(
+            _("R-10: %(kind)s needs its %(field)s", kind=event.type, field=field), field=field, event_id=event.id
+        )
     return value
 
 
@@ -153,7 +155,11 @@ def _voided(events: list[Event], corrections: list[Event]) -> set[str]:
         voids = correction.voids
         if voids is None or voids not in ids:
             raise EventFormatError(
-                f"R-10: correction {correction.id} voids {correction.voids!r}, which is not in the log",
+                _(
+                    "R-10: correction %(id)s voids %(voids)s, which is not in the log",
+                    id=correction.id,
+                    voids=repr(correction.voids),
+                ),
                 field="voids",
                 event_id=correction.id,
             )
@@ -255,7 +261,9 @@ class Replayer:
             if event.type == PERIOD_START and state.game.game_type == ROUND_ROBIN:
                 self.refuse("Rule 1.3 D: round-robin games have no overtime; a tie stands (1.3 A)", event, "period")
             raise InvalidEvent(
-                f"Rule 1.3 / R-11: the game has ended; no {event.type} can follow it", field="type", event_id=event.id
+                _("Rule 1.3 / R-11: the game has ended; no %(kind)s can follow it", kind=event.type),
+                field="type",
+                event_id=event.id,
             )
         if event.type == GOAL and event.awarded and event.team is not None:
             # R-69: the foul's minor, entered before or after the awarded goal, is recorded and not served.
@@ -274,27 +282,45 @@ class Replayer:
     def to_time(self, event: Event) -> None:
         state = self.state
         if state.status != IN_PROGRESS or event.period != state.period:
-            where = (
-                f"period {state.period} is in progress"
-                if state.status == IN_PROGRESS
-                else f"the game is {state.status}"
-            )
+            if state.status == IN_PROGRESS:
+                refusal = _(
+                    "R-11: %(kind)s in period %(period)s, but period %(current)s is in progress "
+                    "(enter the period_start)",
+                    kind=event.type,
+                    period=event.period,
+                    current=state.period,
+                )
+            else:
+                refusal = _(
+                    "R-11: %(kind)s in period %(period)s, but the game is %(status)s (enter the period_start)",
+                    kind=event.type,
+                    period=event.period,
+                    status=state.status,
+                )
             raise InvalidEvent(
-                f"R-11: {event.type} in period {event.period}, but {where} (enter the period_start)",
+                refusal,
                 field="period",
                 event_id=event.id,
             )
         if event.time > self.length:
             raise InvalidEvent(
-                f"R-10: time {format_time(event.time)} is beyond the period's {format_time(self.length)}",
+                _(
+                    "R-10: time %(time)s is beyond the period's %(length)s",
+                    time=format_time(event.time),
+                    length=format_time(self.length),
+                ),
                 field="time",
                 event_id=event.id,
             )
         if event.time != state.elapsed:
             if not state.running:
                 raise InvalidEvent(
-                    f"R-10: game time moved from {format_time(state.elapsed)} to {format_time(event.time)} "
-                    "while the clock was stopped (enter the clock_start)",
+                    _(
+                        "R-10: game time moved from %(was)s to %(time)s while the clock was stopped "
+                        "(enter the clock_start)",
+                        was=format_time(state.elapsed),
+                        time=format_time(event.time),
+                    ),
                     field="time",
                     event_id=event.id,
                 )

@@ -62,7 +62,9 @@ def _problems_error(problems: Sequence[roster_rules.RosterProblem]) -> Validatio
 
 def check_lineup_entry(game: Game, entry: TeamEntry) -> None:
     if entry.pk not in (game.home_id, game.away_id):
-        raise field_error("entry", f"Rule 5.1 A: {entry} does not play game {game.number}.")
+        raise field_error(
+            "entry", _("Rule 5.1 A: %(entry)s does not play game %(number)s.", entry=entry, number=game.number)
+        )
 
 
 def lineup_submit(
@@ -99,7 +101,10 @@ def lineup_submit(
         if unknown:
             raise field_error(
                 "bench_officials",
-                f"Rule 5.4 F: only the team's registered officials sit on the bench; not person(s) {unknown}.",
+                _(
+                    "Rule 5.4 F: only the team's registered officials sit on the bench; not person(s) %(unknown)s.",
+                    unknown=unknown,
+                ),
             )
         lines = [
             roster_rules.RosterLine(
@@ -173,12 +178,12 @@ def lineup_replace_injured_goalkeeper(
         game = Game.objects.select_for_update().get(pk=lineup.game_id)
         if not game_has_started(game, now=now):
             raise field_error(
-                "goalkeeper", "Rule 5.1 C: before the start the list is still open; give the line-up again."
+                "goalkeeper", _("Rule 5.1 C: before the start the list is still open; give the line-up again.")
             )
         lines = {line.person_id: line for line in lineup.players.select_for_update()}
         injured = lines.get(goalkeeper_id)
         if injured is None or injured.position != Position.GOALKEEPER or injured.injured_at is not None:
-            raise field_error("goalkeeper", "Rule 5.1 C: name a goalkeeper of this line-up who is still in play.")
+            raise field_error("goalkeeper", _("Rule 5.1 C: name a goalkeeper of this line-up who is still in play."))
         replacement = lines.get(replacement_id)
         available = replacement is not None and replacement.injured_at is None and replacement_id != goalkeeper_id
         problem = roster_rules.check_lineup_change(

@@ -7,6 +7,7 @@ import datetime
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Role, User
 from accounts.roles import can_manage_accounts, has_role
@@ -31,13 +32,19 @@ def check_official_assignment(*, game: Game, person: Person, duty: str, position
     to neither team's federation (4.2 I, R-08); a goal judge is no member of either team (4.6 B).
     """
     if duty not in DUTY_LIMITS:
-        raise field_error("duty", f"Rule 4.1: a duty is one of {', '.join(DUTY_LIMITS)}, not {duty!r}.")
+        raise field_error(
+            "duty",
+            _("Rule 4.1: a duty is one of %(duties)s, not %(duty)s.")
+            % {"duties": ", ".join(DUTY_LIMITS), "duty": repr(duty)},
+        )
     if game.status == GameStatus.FINAL:
-        raise field_error("game", "Rule 4.2 O: the game is final; its officials signed the official game report.")
+        raise field_error("game", _("Rule 4.2 O: the game is final; its officials signed the official game report."))
     if duty == OfficialDuty.REFEREE and not person.is_referee:
-        raise field_error("person", f"Rule 4.2 A: {person} is not registered as a referee.")
+        raise field_error("person", _("Rule 4.2 A: %(person)s is not registered as a referee.") % {"person": person})
     if duty != OfficialDuty.REFEREE and not (person.is_official or person.is_referee):
-        raise field_error("person", f"Rule 4.1 B: {person} is not registered as a game official.")
+        raise field_error(
+            "person", _("Rule 4.1 B: %(person)s is not registered as a game official.") % {"person": person}
+        )
     if duty == OfficialDuty.REFEREE:
         check_referee_neutrality(game=game, person=person)
     if duty == OfficialDuty.GOAL_JUDGE:
@@ -46,23 +53,37 @@ def check_official_assignment(*, game: Game, person: Person, duty: str, position
     held = list(GameOfficial.objects.filter(game=game).values_list("person_id", "duty", "position"))
     duties_of_person = {d for p, d, _ in held if p == person.pk}
     if duty in duties_of_person:
-        raise field_error("person", f"{person} already holds this duty in this game.")
+        raise field_error("person", _("%(person)s already holds this duty in this game.") % {"person": person})
     if duties_of_person and (duty in _EXCLUSIVE_DUTIES or duties_of_person & _EXCLUSIVE_DUTIES):
         raise field_error(
-            "duty", f"Rule 4.1 B: {person} already officiates this game as {', '.join(sorted(duties_of_person))}; "
-            "referees and goal judges hold no other duty."
+            "duty",
+            _(
+                "Rule 4.1 B: %(person)s already officiates this game as %(duties)s; "
+                "referees and goal judges hold no other duty."
+            )
+            % {"person": person, "duties": ", ".join(sorted(duties_of_person))},
         )  # fmt: skip
     taken = {pos for _, d, pos in held if d == duty}
     limit = DUTY_LIMITS[duty]
     if position is None:
         free = [pos for pos in range(1, limit + 1) if pos not in taken]
         if not free:
-            raise field_error("duty", f"Rule 4.1: a game has {limit} {OfficialDuty(duty).label}(s); all are assigned.")
+            raise field_error(
+                "duty",
+                _("Rule 4.1: a game has %(limit)s %(duty)s(s); all are assigned.")
+                % {"limit": limit, "duty": OfficialDuty(duty).label},
+            )
         return free[0]
     if not 1 <= position <= limit:
-        raise field_error("position", f"Rule 4.1: a game has {limit} {OfficialDuty(duty).label}(s); 1 to {limit}.")
+        raise field_error(
+            "position",
+            _("Rule 4.1: a game has %(limit)s %(duty)s(s); 1 to %(limit)s.")
+            % {"limit": limit, "duty": OfficialDuty(duty).label},
+        )
     if position in taken:
-        raise field_error("position", f"Position {position} is assigned; unassign that official first.")
+        raise field_error(
+            "position", _("Position %(position)s is assigned; unassign that official first.") % {"position": position}
+        )
     return position
 
 
@@ -102,23 +123,35 @@ def check_official_free(*, game: Game, person: Person) -> None:
             local = timezone.localtime(other_start, other.game.championship.venue.zone)
             raise field_error(
                 "person",
-                f"Rule 4.1: {person} is already {other.get_duty_display().split(' (')[0].lower()} of game "
-                f"{other.game.number} of {other.game.championship} at {local:%Y-%m-%d %H:%M}, which overlaps this "
-                f"one (a game lasts at least {int((end - start).total_seconds() // 60)} minutes from its start, "
-                "1.2 A); an official is at one game at a time.",
+                _(
+                    "Rule 4.1: %(person)s is already %(duty)s of game %(number)s of %(championship)s at %(when)s, "
+                    "which overlaps this one (a game lasts at least %(minutes)s minutes from its start, 1.2 A); "
+                    "an official is at one game at a time."
+                )
+                % {
+                    "person": person,
+                    "duty": other.get_duty_display().split(" (")[0].lower(),
+                    "number": other.game.number,
+                    "championship": other.game.championship,
+                    "when": f"{local:%Y-%m-%d %H:%M}",
+                    "minutes": int((end - start).total_seconds() // 60),
+                },
             )
 
 
 def check_referee_neutrality(*, game: Game, person: Person) -> None:
     """4.2 I, R-08: the referees in charge have no affiliation with either team: not of either team's federation."""
     if game.home_id is None or game.away_id is None:
-        raise field_error("game", "R-08: the game's teams are not known yet; a referee is checked against both.")
+        raise field_error("game", _("R-08: the game's teams are not known yet; a referee is checked against both."))
     for entry in (game.home, game.away):
         if person.federation_id == entry.federation_id:
             raise field_error(
                 "person",
-                f"Rule 4.2 I / R-08: {person} belongs to {entry.federation}, the federation of {entry}; "
-                "a referee must not belong to either team's federation.",
+                _(
+                    "Rule 4.2 I / R-08: %(person)s belongs to %(federation)s, the federation of %(entry)s; "
+                    "a referee must not belong to either team's federation."
+                )
+                % {"person": person, "federation": entry.federation, "entry": entry},
             )
 
 
@@ -130,7 +163,10 @@ def check_goal_judge_neutrality(*, game: Game, person: Person) -> None:
         or TeamOfficial.objects.filter(entry_id__in=entries, person=person).exists()
     )
     if member:
-        raise field_error("person", f"Rule 4.6 B: {person} is a member of a competing team; not a goal judge.")
+        raise field_error(
+            "person",
+            _("Rule 4.6 B: %(person)s is a member of a competing team; not a goal judge.") % {"person": person},
+        )
 
 
 def official_assign(
@@ -169,7 +205,9 @@ def official_unassign(*, assignment: GameOfficial, by: User) -> None:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=assignment.game_id)
         if game.status == GameStatus.FINAL:
-            raise field_error("game", "Rule 4.2 O: the game is final; its officials signed the official game report.")
+            raise field_error(
+                "game", _("Rule 4.2 O: the game is final; its officials signed the official game report.")
+            )
         audited_delete(assignment, by)
         championship_changed(game.championship_id)
 
@@ -177,7 +215,7 @@ def official_unassign(*, assignment: GameOfficial, by: User) -> None:
 def check_official_account_link(*, person: Person, user: User, by: User) -> None:
     """Refuse a link of an official to a login that ``by`` may not make or that the register does not support."""
     if not can_manage_accounts(by):
-        raise PermissionDenied("Only those who keep the accounts (IHTC executives) link an official to a login.")
+        raise PermissionDenied(_("Only those who keep the accounts (IHTC executives) link an official to a login."))
     game_official = person.is_referee or person.is_official
     # 4.2 O, 4.3 A: captains and coaches sign the game report too, as themselves (games.finalize.sheet_sign):
     # a player or team official may have a login of their own, which needs no role.
@@ -185,15 +223,22 @@ def check_official_account_link(*, person: Person, user: User, by: User) -> None
     if not (game_official or signer):
         raise field_error(
             "person",
-            f"Rule 4.1 / 4.3 A: {person} is registered neither as a referee or game official nor as a player or "
-            "team official.",
+            _(
+                "Rule 4.1 / 4.3 A: %(person)s is registered neither as a referee or game official nor as a player "
+                "or team official."
+            )
+            % {"person": person},
         )
     if game_official and not has_role(user, Role.GAME_OFFICIAL):
-        raise field_error("user", f"{user} does not hold the {Role.GAME_OFFICIAL.label} role; give it first.")
+        raise field_error(
+            "user",
+            _("%(user)s does not hold the %(role)s role; give it first.")
+            % {"user": user, "role": Role.GAME_OFFICIAL.label},
+        )
     if OfficialAccount.objects.filter(person=person).exists():
-        raise field_error("person", f"{person} already has a login.")
+        raise field_error("person", _("%(person)s already has a login.") % {"person": person})
     if OfficialAccount.objects.filter(user=user).exists():
-        raise field_error("user", f"{user} is already the login of another official.")
+        raise field_error("user", _("%(user)s is already the login of another official.") % {"user": user})
 
 
 def official_account_link(*, person: Person, user: User, by: User) -> OfficialAccount:

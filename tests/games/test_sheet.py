@@ -432,3 +432,22 @@ def test_the_games_table_officials_enter_its_events_and_no_other_official(game, 
     assert SheetEvent.objects.filter(sheet__game=game).exists() is enters
     # The log is read by those who enter it and by the referees, who check the report they sign (4.2 O).
     assert (client_for(login).get(events_url(game)).status_code == 200) is (enters or duty == "referee")
+
+
+@pytest.mark.parametrize(
+    ("language", "words", "event"),
+    [("fr", "R-11 : goal en période 1, mais", "(événement"), ("es", "R-11: goal en el periodo 1, pero", "(evento")],
+)
+def test_a_refused_entry_is_said_in_the_readers_language(game, director, language, words, event):
+    """The console shows the engine's reason as the API gives it: in the language the console asks for (issue 26)."""
+    client = client_for(director)
+    sign_in_through_api(client, game, "table-1")
+    goal = entry("goal", period=1, time="1:00", team="home", player=8)
+    response = client.post(
+        events_url(game), {"device": "table-1", "events": [goal]}, format="json", HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert body["refused"]["rule"] == "R-11"
+    assert body["refused"]["message"].startswith(words)
+    assert words in body["events"][0] and f"{event} {goal['id']})" in body["events"][0]

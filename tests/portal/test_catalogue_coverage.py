@@ -268,20 +268,6 @@ REFUSALS = {
 }
 REFUSALS_WITH_A_FIELD = {"require", "field_error"}
 UNTRANSLATED_REFUSALS = {
-    "games/engine/events.py": 27,
-    "games/services/officials.py": 19,
-    "games/sheet.py": 14,
-    "games/finalize.py": 13,
-    "games/rescue.py": 10,
-    "games/end_views.py": 7,
-    "games/engine/replay.py": 6,
-    "games/views.py": 6,
-    "games/access.py": 5,
-    "games/devices.py": 4,
-    "games/services/lineups.py": 4,
-    "games/live_views.py": 2,
-    "games/api.py": 1,
-    "games/sheet_api.py": 1,
 }
 
 

@@ -205,6 +205,8 @@
     const timer = setTimeout(() => controller.abort(), REQUEST_WAIT_MS);
     const options = {method, credentials: "same-origin", cache: "no-store", signal: controller.signal,
       headers: {"Accept": "application/json"}};
+    // The server says its refusals in the page's language (the engine's messages, issue 26).
+    if (document.documentElement.lang) options.headers["Accept-Language"] = document.documentElement.lang;
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.headers["X-CSRFToken"] = csrfToken();
