@@ -88,7 +88,7 @@ def test_a_valid_form_stores_the_preset_and_only_the_changed_parameters(staff_cl
         (
             "protests__fee_currency",
             "eu",
-            "Protest fee currency: eu is not one of the currencies the portal uses (PORTAL_CURRENCIES: USD, EUR",
+            "Protest fee currency: EU is not one of the currencies the portal uses (PORTAL_CURRENCIES: USD, EUR",
         ),
         ("roster__min_skaters", "20", "Fewest players on a roster: R-04: min_skaters (20) must not exceed"),
     ],

@@ -316,7 +316,7 @@ def test_the_game_page_amends_a_result(pool_of_two, director, after_the_games, c
     page = client.get(url)
     title = page.text.split("<title>")[1].split("</title>")[0]
     assert "Game" in title and "<section>" not in title
-    assert "<td>Scorer was on the other team</td>" in page.text
+    assert '<td><span class="their-words" translate="no">Scorer was on the other team</span></td>' in page.text
 
 
 # --- 5. rinks of the championship's venue (2.1 F) -------------------------------------------------------------------

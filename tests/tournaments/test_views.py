@@ -203,7 +203,7 @@ def test_the_standings_page_runs_the_same_queries_for_4_and_32_teams(client, dja
     championship, _ = build_championship(teams, with_summaries=False)
     with django_assert_num_queries(STANDINGS_PAGE_QUERIES):
         response = client.get(reverse("tournaments:standings", args=[championship.pk]))
-    assert response.text.count('class="standings"') == teams // 4
+    assert response.text.count('class="standings keep-table"') == teams // 4
 
 
 # the championship; its games with teams, rink, pool and phase
