@@ -267,8 +267,7 @@ REFUSALS = {
     "NotANumber",
 }
 REFUSALS_WITH_A_FIELD = {"require", "field_error"}
-UNTRANSLATED_REFUSALS = {
-}
+UNTRANSLATED_REFUSALS = {}
 
 
 def untranslated_refusals(path: Path) -> int:
