@@ -85,9 +85,9 @@ test: $(VENV)/.installed-dev chromium nginx messages services
 	echo "== Lint (ruff, mypy) ($$(date +%T))"; \
 	nice -n 10 $(MAKE) --no-print-directory lint || failed="$$failed lint"; \
 	echo "== Unit tests (PostgreSQL, 2 processes) ($$(date +%T))"; \
-	nice -n 10 $(UNIT_TESTS) || failed="$$failed unit"; \
+	nice -n 10 env $(UNIT_TESTS) || failed="$$failed unit"; \
 	echo "== The embedded default's tests again on SQLite (-m sqlite, 2 processes) ($$(date +%T))"; \
-	nice -n 10 $(SQLITE_TESTS) || failed="$$failed unit-sqlite"; \
+	nice -n 10 env $(SQLITE_TESTS) || failed="$$failed unit-sqlite"; \
 	wait $$integration || true; \
 	echo "== Integration tests' output (ended $$(date -r $(CI_LOGS)/integration.log +%T))"; \
 	cat $(CI_LOGS)/integration.log; \
