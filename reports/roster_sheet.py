@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.formats import date_format
+from django.utils.translation import gettext
 
 from federation.eligibility import EligibilityResult, Reason
 from federation.models import Passport, Person
@@ -127,20 +128,25 @@ def _limits(roster: list[RosterEntry], limits: roster_rules.RosterLimits) -> dic
 def _roster_status(entry: TeamEntry, *, players: int, registered: int, frozen: bool) -> dict[str, str]:
     """The entry's status (1.1 A), the roster's registration (3.2.9 D) and whether it is frozen (3.1.1 B, R-05)."""
     if not players:
-        registration = "no player yet"
+        registration = gettext("no player yet")
     elif registered == players:
-        registration = f"registered, all {registered} players confirmed (3.2.9 D)"
+        registration = gettext("registered, all %(registered)s players confirmed (3.2.9 D)") % {
+            "registered": registered
+        }
     else:
-        registration = f"not fully registered, {registered} of {players} players confirmed"
+        registration = gettext("not fully registered, %(registered)s of %(players)s players confirmed") % {
+            "registered": registered,
+            "players": players,
+        }
     if entry.status in (EntryStatus.WITHDRAWN, EntryStatus.DISQUALIFIED):
-        state = f"entry {entry.get_status_display().lower()}"
-        freeze = f"Closed: the entry is {entry.get_status_display().lower()} (8.1 C)"
+        state = gettext("entry %(status)s") % {"status": entry.get_status_display().lower()}
+        freeze = gettext("Closed: the entry is %(status)s (8.1 C)") % {"status": entry.get_status_display().lower()}
     elif frozen:
-        state = "roster frozen"
-        freeze = "Frozen since the championship's first game started (3.1.1 B, R-05)"
+        state = gettext("roster frozen")
+        freeze = gettext("Frozen since the championship's first game started (3.1.1 B, R-05)")
     else:
-        state = "roster open"
-        freeze = "Open until the championship's first game starts (3.1.1 B, R-05)"
+        state = gettext("roster open")
+        freeze = gettext("Open until the championship's first game starts (3.1.1 B, R-05)")
     return {"entry": entry.get_status_display(), "registration": registration, "freeze": freeze, "state": state}
 
 
@@ -181,8 +187,14 @@ def roster_sheet_data(entry: TeamEntry) -> dict[str, Any]:
             for o in entry.officials.select_related("person").order_by("role", "person__last_name", "pk")
         ],
         "limits": _limits([line for line, _ in lines], roster_limits(championship)),
-        "version_label": (
-            f"roster of {entry.name}: {len(players)} players, {registered} registered, {ineligible} not eligible; "
-            f"{status['state']}"
-        ),
+        "version_label": gettext(
+            "roster of %(team)s: %(players)s players, %(registered)s registered, %(ineligible)s not eligible; %(state)s"
+        )
+        % {
+            "team": entry.display_name,
+            "players": len(players),
+            "registered": registered,
+            "ineligible": ineligible,
+            "state": status["state"],
+        },
     }

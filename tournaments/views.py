@@ -70,10 +70,12 @@ def _parse_list(value: str, parse, empty: str, invalid: str) -> list:
 
 
 class ScheduleForm(forms.Form):
-    days = forms.CharField(help_text="Dates at the venue, YYYY-MM-DD, separated by commas.")
-    slot_times = forms.CharField(help_text="Start times at the venue, HH:MM, separated by commas.")
+    days = forms.CharField(help_text=gettext_lazy("Dates at the venue, YYYY-MM-DD, separated by commas."))
+    slot_times = forms.CharField(help_text=gettext_lazy("Start times at the venue, HH:MM, separated by commas."))
     rinks = forms.ModelMultipleChoiceField(queryset=Rink.objects.none(), widget=forms.CheckboxSelectMultiple)
-    rest_slots = IntegerField(min_value=0, max_value=10, initial=1, help_text="Slots a team rests between games.")
+    rest_slots = IntegerField(
+        min_value=0, max_value=10, initial=1, help_text=gettext_lazy("Slots a team rests between games.")
+    )
 
     def __init__(self, *args, championship: Championship, **kwargs):
         super().__init__(*args, **kwargs)

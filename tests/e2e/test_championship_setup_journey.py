@@ -45,7 +45,7 @@ def test_an_executive_sets_up_a_championship_with_the_form_and_publishes_it_afte
     page.select_option("#id_venue", str(venue.pk))
     page.fill("#id_entry_closing_date", "2027-05-01")
     page.fill("#id_entry_fee", "500")
-    page.fill("#id_entry_fee_currency", "EUR")
+    page.select_option("#id_entry_fee_currency", "EUR")
     page.select_option("#id_sanctioning_body", str(body.pk))
     page.get_by_label("Standings rules (preset)").select_option("iihf")
     page.get_by_label("Period length (minutes)").fill("0")

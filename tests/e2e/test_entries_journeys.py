@@ -114,8 +114,8 @@ def test_national_staff_keep_the_roster_import_add_change_remove_confirm_and_exp
     page.goto("/")
     open_menu(page)
     page.get_by_role("link", name="My teams", exact=True).click()
-    page.get_by_role("link", name="Italia", exact=True).click()
-    expect(page.get_by_role("heading", name="Italia")).to_be_visible()
+    page.get_by_role("link", name="Italy", exact=True).click()
+    expect(page.get_by_role("heading", name="Italy")).to_be_visible()
 
     # The template, as CSV and as a workbook, from the import's section.
     section = page.locator("#import")
@@ -173,7 +173,7 @@ def test_national_staff_keep_the_roster_import_add_change_remove_confirm_and_exp
     expect(page.locator("#person-id")).to_have_text(str(twins[1].pk))
     open_menu(page)
     page.get_by_role("link", name="My teams", exact=True).click()
-    page.get_by_role("link", name="Italia", exact=True).click()
+    page.get_by_role("link", name="Italy", exact=True).click()
     rows[-1][0] = twins[1].pk
     import_file(workbook_bytes())
     expect(page.locator(".messages")).to_contain_text("9 players imported.")

@@ -184,7 +184,7 @@ def test_international_staff_review_a_person_and_its_history_in_the_admin(page, 
     expect(rows).to_have_count(2)
     expect(rows.first).to_contain_text("Changed")
     expect(rows.first).to_contain_text(str(staff))
-    expect(rows.first).to_contain_text(date_format(timezone.localtime(latest.history_date), "N j, Y"))
+    expect(rows.first).to_contain_text(date_format(timezone.localtime(latest.history_date), "j M Y"))
     expect(rows.first).to_contain_text("Bertolini-Rossi")
     expect(rows.last).to_contain_text("Created")
 

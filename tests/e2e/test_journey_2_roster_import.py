@@ -98,7 +98,7 @@ def test_a_team_manager_imports_the_roster_from_csv_and_xlsx_on_a_phone(
     fits_the_phone(page)
     accessible(page, "my teams on a phone")
     screenshot(page, "my-teams")
-    page.get_by_role("link", name="Italia").click()
+    page.get_by_role("link", name="Italy").click()
     expect(page).to_have_url(re.compile(rf"/tournaments/entries/{entry.pk}/$"))
     expect(page.get_by_role("heading", name="Import from a file (CSV or XLSX)")).to_be_visible()
     expect(page.get_by_text("Open until the championship's first game starts (R-05).")).to_be_visible()

@@ -56,7 +56,7 @@ def test_a_team_manager_fixes_a_roster_error(page, screenshot, outside_requests)
     page.fill("#id_password", TEST_PASSWORD)
     page.locator("form button[type=submit], form input[type=submit]").last.click()
     page.goto("/tournaments/my-entries/")
-    page.get_by_role("link", name="Italia").click()
+    page.get_by_role("link", name="Italy").click()
 
     add = page.locator("#add form")
     add.locator("#id_person").select_option(str(player.pk))
