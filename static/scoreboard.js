@@ -121,7 +121,8 @@
 
   Feed.prototype.reconnectLater = function () {
     var feed = this;
-    setTimeout(function () { feed.connect(); }, this.retry);
+    // Jittered (0.5x to 1.5x): after a blip that dropped every viewer, they do not all come back at once.
+    setTimeout(function () { feed.connect(); }, this.retry * (0.5 + Math.random()));
     this.retry = Math.min(this.retry * 2, 10000);
   };
 
