@@ -150,7 +150,11 @@ def test_my_games_and_the_game_page_show_the_game_under_protest(game, director):
     lead = official(game, director)
     mark(game, by=lead, subject="rink", details="Wet floor")
     page = logged_in(lead).get(reverse("games:my-games")).content.decode()
-    assert "Played under protest (9.1 B)" in page and "bad condition of the rink (Wet floor)" in page
+    assert (
+        "Played under protest (9.1 B)" in page
+        and "bad condition of the rink (" in page
+        and ">Wet floor</span>)" in page
+    )
     staff_page = logged_in(director).get(reverse("tournaments:game-manage", args=[game.pk])).content.decode()
     assert "Played under protest (9.1 B)" in staff_page
 

@@ -7,6 +7,8 @@ content is per language; logged-in staff get their page rendered afresh (their l
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.cache import cache
 from django.db import connection
@@ -41,7 +43,7 @@ def _record(game) -> None:
 
 
 def _main(page: str) -> str:
-    return page.split("<main>", 1)[1].split("</main>", 1)[0]
+    return re.split(r"<main\b[^>]*>", page, maxsplit=1)[1].split("</main>", 1)[0]
 
 
 def _queries(client: Client, url: str) -> tuple[str, int]:
