@@ -28,7 +28,7 @@ from .models import (
     Person,
     ProtectiveDeviceRequest,
 )
-from .selectors import PERSON_ROLE_FIELDS
+from .selectors import PERSON_ROLE_FIELDS, PERSON_ROLE_LABELS
 
 COUNTRY_CHOICES = list(countries)
 
@@ -56,9 +56,7 @@ class PersonFilter(ProtectedFieldsFilterSet):
     )
     gender = django_filters.ChoiceFilter(choices=Gender.choices)
     nationality = django_filters.ChoiceFilter(choices=COUNTRY_CHOICES)
-    role = django_filters.ChoiceFilter(
-        choices=[(name, name.replace("_", " ")) for name in PERSON_ROLE_FIELDS], method="filter_role"
-    )
+    role = django_filters.ChoiceFilter(choices=list(PERSON_ROLE_LABELS.items()), method="filter_role")
     born_after = django_filters.DateFilter(field_name="date_of_birth", lookup_expr="gte")
     born_before = django_filters.DateFilter(field_name="date_of_birth", lookup_expr="lte")
     passport_expiry_before = django_filters.DateFilter(

@@ -6,6 +6,7 @@ import datetime
 
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from federation.access import (
     device_requests_visible_to,
@@ -44,6 +45,14 @@ PERSON_ROLE_FIELDS = {
     "team_official": "is_team_official",
     "referee": "is_referee",
     "official": "is_official",
+}
+# The roles as people read them (the filters of the people list, the API's filter), in the reader's language.
+PERSON_ROLE_LABELS = {
+    "player": _("player"),
+    "goalkeeper": _("goalkeeper"),
+    "team_official": _("team official"),
+    "referee": _("referee"),
+    "official": _("game official"),
 }
 
 

@@ -9,6 +9,7 @@ from django.core.paginator import Paginator
 from django.http import QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -37,7 +38,7 @@ from . import services
 from .files import private_file_response
 from .forms import PersonRegistrationForm, WaiverDecisionForm, WaiverRequestForm
 from .models import WaiverRequestStatus
-from .selectors import PERSON_ROLE_FIELDS, person_list, person_with_records
+from .selectors import PERSON_ROLE_LABELS, person_list, person_with_records
 
 PEOPLE_PER_PAGE = 25
 RECENT_DECISIONS = 10
@@ -70,7 +71,7 @@ def person_list_view(request):
             "search": search,
             "federation_id": federation_id,
             "role": role,
-            "roles": [(key, key.replace("_", " ").capitalize()) for key in PERSON_ROLE_FIELDS],
+            "roles": [(key, capfirst(label)) for key, label in PERSON_ROLE_LABELS.items()],
             "federations": federations_visible_to(request.user).only("pk", "name"),
             "query": query.urlencode(),
             "filters": filters.urlencode(),

@@ -175,3 +175,25 @@ def test_the_xlsx_export_stores_dates_as_dates_and_names_as_text(italy):
 
 def test_an_unknown_export_kind_is_not_found(italy):
     assert _client(federation_staff(italy)).get("/federation/people/export/pdf/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("fr", ["Joueur", "Gardien", "Officiel d'équipe", "Arbitre", "Officiel de match"]),
+        ("en", ["Player", "Goalkeeper", "Team official", "Referee", "Game official"]),
+    ],
+)
+def test_the_people_lists_role_filter_names_the_roles_in_the_readers_language(italy, language, expected):
+    """The role filter's choices are people's words in the page's language, never the field names ("team_official")."""
+    import html
+    import re
+
+    client = _client(federation_staff(italy))
+    client.cookies["django_language"] = language
+    page = client.get(reverse("federation:person-list")).content.decode()
+    select = re.search(r'<select[^>]*name="role"[^>]*>(.*?)</select>', page, re.S).group(1)
+    labels = [
+        html.unescape(label.strip()) for label in re.findall(r"<option value=\"\w+\"[^>]*>([^<]+)</option>", select)
+    ]
+    assert labels == expected
