@@ -20,6 +20,7 @@ from common.numbers import NotANumber, whole_number
 from discipline import access, appeals, cases, involved, selectors
 from discipline.appeal_forms import DecideAppealForm, LodgeAppealForm
 from discipline.case_forms import CaseFilterForm
+from discipline.list_rows import case_table_rows
 from discipline.models import (
     Appeal,
     AppealStatus,
@@ -105,7 +106,13 @@ def case_list(request):
     return render(
         request,
         "discipline/case_list.html",
-        {"form": form, "rows": rows, "searched": any(chosen.values()), "limit": selectors.CASE_LIST_LIMIT},
+        {
+            "form": form,
+            "rows": rows,
+            "table_rows": case_table_rows(rows),
+            "searched": any(chosen.values()),
+            "limit": selectors.CASE_LIST_LIMIT,
+        },
         status=400 if form.errors else 200,
     )
 

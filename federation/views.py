@@ -38,6 +38,7 @@ from . import services
 from .files import private_file_response
 from .forms import PersonRegistrationForm, WaiverDecisionForm, WaiverRequestForm
 from .models import WaiverRequestStatus
+from .queue_rows import waiting_request_rows
 from .selectors import PERSON_ROLE_LABELS, person_list, person_with_records
 
 PEOPLE_PER_PAGE = 25
@@ -204,6 +205,12 @@ def _queue_page(request, *, failed=None, status: int = 200):
         waiver_requests_visible_to(request.user)
         .filter(status=WaiverRequestStatus.REQUESTED)
         .select_related("person", "person__federation", "requested_by")
+        # What the rows show (federation.queue_rows), and no more: a page of 100 requests reads 400 records.
+        .only(
+            *("pk", "code", "category", "year", "justification", "requested_at", "status"),
+            *("person__first_name", "person__last_name", "person__federation__name"),
+            *("requested_by__username", "requested_by__first_name", "requested_by__last_name"),
+        )
         .order_by("requested_at", "pk")
     )
     # One blank form serves every request's row (only a refused decision's row shows its own, with the errors).
@@ -215,7 +222,12 @@ def _queue_page(request, *, failed=None, status: int = 200):
         .select_related("person", "decided_by")
         .order_by("-decided_at")[:RECENT_DECISIONS]
     )
-    return render(request, "federation/waiver_queue.html", {"rows": rows, "decided": decided}, status=status)
+    return render(
+        request,
+        "federation/waiver_queue.html",
+        {"rows": rows, "waiting": waiting_request_rows(request, rows), "decided": decided},
+        status=status,
+    )
 
 
 @login_required

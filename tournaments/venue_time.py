@@ -9,7 +9,8 @@ import datetime
 import zoneinfo
 
 from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils.dateformat import DateFormat
+from django.utils.formats import date_format, get_format
 from django.utils.translation import gettext
 
 # How a page shows a moment: the weekday, then the date and the venue's hour as the reader's locale writes them
@@ -42,6 +43,27 @@ def venue_local(moment: datetime.datetime | None, where: object, fmt: str = VENU
     if fmt == VENUE_FORMAT:
         return f"{date_format(local, 'D')} {date_format(local, fmt)}"
     return date_format(local, fmt)
+
+
+def venue_time_formatter(fmt: str = VENUE_FORMAT):
+    """``venue_local`` for the many rows of one page (issue 27): the reader's format looked up once and each venue's
+    zone once, then ``formatted(moment, where)`` per row, reading as ``venue_local`` does."""
+    pattern = get_format(fmt)
+    zones: dict[object, datetime.tzinfo] = {}
+
+    def formatted(moment: datetime.datetime | None, where: object) -> str:
+        if moment is None or moment == "":
+            return ""
+        key = (type(where), getattr(where, "pk", where))
+        zone = zones.get(key)
+        if zone is None:
+            zone = zones[key] = venue_zone(where)
+        local = DateFormat(moment.astimezone(zone))
+        if fmt == VENUE_FORMAT:
+            return f"{local.format('D')} {local.format(pattern)}"
+        return local.format(pattern)
+
+    return formatted
 
 
 def venue_stamp(moment: datetime.datetime, where: object) -> str:
