@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
-from portal.rows import fill, joined, sentence, url_pattern
+from portal.rows import escaped, fill, joined, sentence, url_pattern
 from tournaments.venue_time import venue_time_formatter
 
 DASH = "–"
@@ -67,6 +67,52 @@ def case_table_rows(rows) -> SafeString:
                 people=people,
                 teams=teams,
                 opened=when(case.opened_at, case.championship),
+            )
+        )
+    return joined(html)
+
+
+def protest_table_rows(protests) -> SafeString:
+    """The table rows of a protest list (the staff's or a team manager's): number, game, team, kind, status, fee
+    (9.1 C) and when it was filed, at the venue."""
+    protest_url = url_pattern("discipline:protest-detail")
+    when = venue_time_formatter()
+    game_number = gettext("Game #%(number)s")
+    received = pgettext("the protest fee", "received")
+    no_fee = gettext("none (9.1 C)")
+    amounts: dict[tuple, str] = {}
+    html = []
+    for protest in protests:
+        game = protest.game
+        if protest.fee_due:
+            due = protest.fee_due
+            key = (due.amount, due.currency.code)
+            if key not in amounts:  # a championship's protests mostly share one fee: each amount written once
+                amounts[key] = escaped(due)
+            fee = fill(
+                "{due}{received}{outcome}",
+                due=SafeString(amounts[key]),
+                received=f" {received}" if protest.fee_received else "",
+                outcome=f", {protest.get_fee_outcome_display()}" if protest.fee_outcome else "",
+            )
+        else:
+            fee = no_fee
+        html.append(
+            fill(
+                '<tr><td><a href="{url}">{pk}</a></td><td>{game}: {home} – {away}</td><td>{team}</td>'
+                '<td>{kind}</td><td><span class="badge status-{status}">{status_label}</span></td>'
+                "<td>{fee}</td><td>{filed}</td></tr>",
+                url=protest_url(protest.pk),
+                pk=protest.pk,
+                game=game_number % {"number": game.number},
+                home=game.home if game.home is not None else "",
+                away=game.away if game.away is not None else "",
+                team=protest.entry,
+                kind=protest.get_kind_display(),
+                status=protest.status,
+                status_label=protest.get_status_display(),
+                fee=fee,
+                filed=when(protest.filed_at, game),
             )
         )
     return joined(html)

@@ -23,6 +23,7 @@ from tournaments.models import Game
 from . import access as pa
 from . import appeals
 from . import protests as svc
+from .list_rows import protest_table_rows
 from .models import DeadlineKind, DeadlineStatus, Protest, ProtestAttachment, ProtestStatus
 from .protest_forms import FeeForm, FileProtestForm, ProtestFilterForm, ReasonForm, TextForm
 
@@ -31,9 +32,13 @@ RECENT_GAMES = 10
 
 
 def _list_queryset(queryset):
-    return queryset.select_related(
-        "game__championship__venue", "game__home", "game__away", "entry", "filed_by"
-    ).prefetch_related("deadlines")
+    # What the rows show (discipline.list_rows.protest_table_rows): the game at its venue, its teams, the team.
+    return queryset.select_related("game__championship__venue", "game__home", "game__away", "entry").only(
+        *("pk", "status", "kind", "filed_at", "fee_outcome"),
+        *("fee_due", "fee_due_currency", "fee_received", "fee_received_currency"),
+        *("game__number", "game__home__name", "game__away__name", "game__championship__venue__time_zone"),
+        "entry__name",
+    )
 
 
 def _managed_games(user):
@@ -62,8 +67,9 @@ def protest_list(request):
             protests = protests.filter(kind=data["kind"])
         if data["championship"]:
             protests = protests.filter(game__championship_id=data["championship"])
-    protests = _list_queryset(protests)[:200]
-    return render(request, "discipline/protest_list.html", {"protests": protests, "form": form, "mine": False})
+    protests = list(_list_queryset(protests)[:200])
+    context = {"protests": protests, "table_rows": protest_table_rows(protests), "form": form, "mine": False}
+    return render(request, "discipline/protest_list.html", context)
 
 
 @login_required
@@ -71,10 +77,16 @@ def my_protests(request):
     """A team manager's protests: those of the games his entries play (filed by or against them)."""
     if not pa.manages_entries(request.user):
         raise PermissionDenied(gettext("This list is a team manager's."))
-    protests = _list_queryset(pa.protests_visible_to(request.user))[:200]
+    protests = list(_list_queryset(pa.protests_visible_to(request.user))[:200])
     # The games a protest may be about (9.1): those begun, newest first; each links to the filing, game chosen.
     begun = [g for g in _managed_games(request.user)[:RECENT_GAMES] if g.start_at and g.start_at <= timezone.now()]
-    context = {"protests": protests, "form": None, "mine": True, "games": begun}
+    context = {
+        "protests": protests,
+        "table_rows": protest_table_rows(protests),
+        "form": None,
+        "mine": True,
+        "games": begun,
+    }
     return render(request, "discipline/protest_list.html", context)
 
 

@@ -27,6 +27,7 @@ from federation.access import (
 
 from . import services
 from .models import EquipmentKind
+from .queue_rows import device_request_rows, equipment_model_rows
 from .selectors import QUEUE_STATUSES, device_requests_in_queue, equipment_models_in_queue
 
 STATUS_LABELS = {
@@ -78,6 +79,7 @@ def _render_queue(request, *, failed: tuple[str, int, DecisionForm] | None = Non
     equipment_models = (
         list(equipment_models_in_queue(user, status=status, kind=kind)) if can_approve_equipment(user) else []
     )
+    waiting = status == "waiting"
     failed_key = (failed[0], failed[1]) if failed else None
     failed_listed = False
     for what, items in (("device", device_requests), ("equipment", equipment_models)):
@@ -96,12 +98,17 @@ def _render_queue(request, *, failed: tuple[str, int, DecisionForm] | None = Non
             "may_approve_equipment": can_approve_equipment(user),
             "device_requests": device_requests,
             "equipment_models": equipment_models,
+            # The rows, built once per page (federation.queue_rows; issue 27).
+            "device_rows": device_request_rows(request, device_requests, waiting=waiting, status=status, kind=kind),
+            "equipment_rows": equipment_model_rows(
+                request, equipment_models, waiting=waiting, status=status, kind=kind
+            ),
             "waiting_devices": device_requests_in_queue(user).count() if can_decide_device_request(user) else 0,
             "waiting_equipment": equipment_models_in_queue(user).count() if can_approve_equipment(user) else 0,
             "failed_form": failed[2] if failed else None,
             # An item decided meanwhile is no longer listed: its errors are shown at the top.
             "failed_listed": failed_listed,
-            "waiting": status == "waiting",
+            "waiting": waiting,
         },
         status=status_code,
     )

@@ -48,7 +48,8 @@ def venue_local(moment: datetime.datetime | None, where: object, fmt: str = VENU
 def venue_time_formatter(fmt: str = VENUE_FORMAT):
     """``venue_local`` for the many rows of one page (issue 27): the reader's format looked up once and each venue's
     zone once, then ``formatted(moment, where)`` per row, reading as ``venue_local`` does."""
-    pattern = get_format(fmt)
+    # The weekday first, as venue_local writes it: one format for both.
+    pattern = f"D {get_format(fmt)}" if fmt == VENUE_FORMAT else get_format(fmt)
     zones: dict[object, datetime.tzinfo] = {}
 
     def formatted(moment: datetime.datetime | None, where: object) -> str:
@@ -58,10 +59,7 @@ def venue_time_formatter(fmt: str = VENUE_FORMAT):
         zone = zones.get(key)
         if zone is None:
             zone = zones[key] = venue_zone(where)
-        local = DateFormat(moment.astimezone(zone))
-        if fmt == VENUE_FORMAT:
-            return f"{local.format('D')} {local.format(pattern)}"
-        return local.format(pattern)
+        return DateFormat(moment.astimezone(zone)).format(pattern)
 
     return formatted
 
