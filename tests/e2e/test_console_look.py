@@ -191,7 +191,7 @@ def test_the_live_cards_read_on_their_own_background(game, viewer_tab, viewport,
     card = tab.locator("[data-games] .mini-board").first
     expect(card.locator('[data-box-name="away"]')).to_have_text("Bosnia and Herzegovina")
     expect(card.locator('[data-box="away"] li')).to_have_count(1)
-    _save(tab, f"live-cards-{viewport['width']}")
+    _save(tab, f"live-cards-penalties-{viewport['width']}")
     # Each team's heading of the penalty box stays inside the panel whose dark background its light text needs.
     panel = card.locator(".board-panel").bounding_box()
     for side in ("home", "away"):
