@@ -83,6 +83,7 @@ def test_a_refused_login_posted_as_a_browser_does_links_its_summary_to_the_field
     assert "Il y a un problème" in page
     link = re.search(r'<a href="#id_username">([^<]+)</a>', page)
     assert link and "Ce champ est obligatoire." in link.group(1), page[summary : summary + 600]
+    assert " : Ce champ" in link.group(1)  # French puts a space before the colon
     assert summary < page.index('<label for="id_username">') < page.index('id="id_username"')
     assert 'id="id_username_error"' in page and 'class="field invalid"' in page
     assert 'name="csrfmiddlewaretoken"' in page  # the refused form can be posted again
