@@ -101,7 +101,7 @@ class FeeForm(forms.Form):
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}), required=False)
 
 
 class TextForm(forms.Form):
@@ -110,6 +110,8 @@ class TextForm(forms.Form):
 
 
 class ProtestFilterForm(forms.Form):
-    status = forms.ChoiceField(choices=[("", _("Any status"))] + list(ProtestStatus.choices), required=False)
-    kind = forms.ChoiceField(choices=[("", "Any kind")] + list(ProtestKind.choices), required=False)
-    championship = IntegerField(required=False, min_value=1)
+    status = forms.ChoiceField(
+        label=_("Status"), choices=[("", _("Any status"))] + list(ProtestStatus.choices), required=False
+    )
+    kind = forms.ChoiceField(label=_("Kind"), choices=[("", _("Any kind"))] + list(ProtestKind.choices), required=False)
+    championship = IntegerField(label=_("Championship"), required=False, min_value=1)

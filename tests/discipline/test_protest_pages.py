@@ -98,7 +98,8 @@ def test_the_history_names_the_statuses_as_the_page_does(w):
     svc.protest_start_review(by=w.committee, protest=protest, now=w.game.start_at)
     page = logged_in(w.home_manager).get(reverse("discipline:protest-detail", args=[protest.pk])).content.decode()
     history = page[page.index("<h2>History</h2>") :]
-    assert "— → Filed by " in history and "Filed → Under review by " in history
+    # The filing has no status before it: "Filed by ...", not a dash and an arrow from nothing.
+    assert ": Filed by " in history and "Filed → Under review by " in history and "— →" not in history
     assert "under_review" not in history
 
 

@@ -9,7 +9,7 @@ import threading
 import time
 
 import uvicorn
-from playwright.sync_api import expect
+from playwright.sync_api import Error, expect
 
 from tests.live_servers import free_port, post_entries
 
@@ -46,6 +46,31 @@ class ThreadedAsgiServer:
 
     def post(self, game, events, session):
         return post_entries(self.url, game.pk, events, session=session)
+
+
+# The document's width and the screen's, once the document has loaded; null while a navigation replaces it.
+_WIDTHS = """() => document.readyState === 'complete' && document.documentElement
+  ? [document.documentElement.scrollWidth, window.innerWidth] : null"""
+
+
+def fits_the_screen(page) -> None:
+    """The page never scrolls sideways: only a table's own box may (its rows are cards on a phone, issue 26).
+
+    Safe right after a click that navigates: a plain ``page.evaluate`` may run while the new document replaces the
+    old one (``document.documentElement`` is null, or the execution context is destroyed). The widths are read once
+    the page has loaded, by ``wait_for_function``, which Playwright runs again in the new document if it changes.
+    """
+    for _ in range(3):
+        page.wait_for_load_state("load")
+        try:
+            width, inner = page.wait_for_function(_WIDTHS).json_value()
+        except Error as error:  # the document replaced between the reading and its value: read the new one
+            if "context was destroyed" not in str(error) and "navigat" not in str(error):
+                raise
+            continue
+        assert width <= inner + 1, f"{page.url} is {width}px wide on a {inner}px screen"
+        return
+    raise AssertionError(f"{page.url}: the page kept navigating, its width could not be read")
 
 
 def open_console(page, game, *, sign_in: bool = True):

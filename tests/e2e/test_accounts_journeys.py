@@ -11,16 +11,12 @@ from playwright.sync_api import expect
 
 from accounts.models import ApiToken, Role, RoleAssignment, User
 from tests.e2e.conftest import log_in
-from tests.e2e.live_helpers import open_menu
+from tests.e2e.live_helpers import fits_the_screen, open_menu
 from tests.factories import TEST_PASSWORD, FederationFactory, TeamEntryFactory, UserFactory, federation_staff
 from tournaments.models import EntryStatus
 
 NEW_PASSWORD = "a-brand-new-passphrase-42"  # pragma: allowlist secret
 PHONE = {"width": 390, "height": 844}
-
-
-def _no_sideways_scroll(page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
 
 def _link_in(message, pattern: str) -> str:
@@ -48,7 +44,7 @@ def test_a_manager_sets_spanish_on_the_profile_then_changes_the_password_on_a_ph
     expect(page.get_by_role("heading", name="Perfil")).to_be_visible()
     expect(page.get_by_text("Su perfil está guardado.")).to_be_visible()
     screenshot(page, "profile-in-spanish")
-    _no_sideways_scroll(page)
+    fits_the_screen(page)
     manager.refresh_from_db()
     assert (manager.language, manager.email) == ("es", "ana.ruiz@example.org")
 
@@ -60,7 +56,7 @@ def test_a_manager_sets_spanish_on_the_profile_then_changes_the_password_on_a_ph
     page.locator("main [type=submit]").click()
     expect(page.get_by_role("heading", name="Contraseña cambiada")).to_be_visible()
     screenshot(page, "password-changed-in-spanish")
-    _no_sideways_scroll(page)
+    fits_the_screen(page)
     manager.refresh_from_db()
     assert manager.check_password(NEW_PASSWORD)
     assert not ApiToken.objects.filter(user=manager).exists()  # revoked with the old password
@@ -144,7 +140,7 @@ def test_staff_invite_a_coach_in_french_who_makes_a_login_and_keeps_the_team(
         tab.get_by_label("The password again").fill(NEW_PASSWORD)
         tab.get_by_role("button", name="Accept and make my login").click()
         expect(tab.get_by_text(re.compile("Welcome: your login is made"))).to_be_visible()
-        _no_sideways_scroll(tab)
+        fits_the_screen(tab)
         screenshot(tab, "invitee-welcomed")
         coach = User.objects.get(username="coach-fr")
         assert coach in entry.managers.all()

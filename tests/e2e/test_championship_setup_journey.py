@@ -9,15 +9,11 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.live_helpers import open_menu
+from tests.e2e.live_helpers import fits_the_screen, open_menu
 from tests.factories import InternationalFederationFactory, VenueFactory, ihtc_executive
 from tournaments.models import Championship
 
 PHONE = {"width": 390, "height": 844}
-
-
-def _fits(page):
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], page.url
 
 
 def test_an_executive_sets_up_a_championship_with_the_form_and_publishes_it_after_confirming(
@@ -34,7 +30,7 @@ def test_an_executive_sets_up_a_championship_with_the_form_and_publishes_it_afte
     expect(page.locator("textarea")).to_have_count(0)  # no raw JSON box
     expect(page.get_by_label("Period length (minutes)")).to_have_value("20")  # 1.2 A
     expect(page.get_by_text("Rule 9.1 A, R-52").first).to_be_visible()
-    _fits(page)
+    fits_the_screen(page)
     accessible(page, "the championship set-up form on a phone")
 
     page.fill("#id_name", "Euro Cup Setup 2027")
@@ -54,7 +50,7 @@ def test_an_executive_sets_up_a_championship_with_the_form_and_publishes_it_afte
     error = page.locator("#id_game__period_minutes_error")
     expect(error).to_contain_text("Period length (minutes): R-11: must be at least 1, not 0")
     assert not Championship.objects.filter(name="Euro Cup Setup 2027").exists()
-    _fits(page)
+    fits_the_screen(page)
     screenshot(page, "set-up-refused-naming-the-rule")
 
     page.get_by_label("Period length (minutes)").fill("15")
@@ -77,7 +73,7 @@ def test_an_executive_sets_up_a_championship_with_the_form_and_publishes_it_afte
     expect(page.get_by_role("heading", level=1)).to_have_text("¿Publicar Euro Cup Setup 2027?")
     expect(page.get_by_text("Una vez publicado, todo el mundo ve, sin iniciar sesión:")).to_be_visible()
     expect(page.locator("ul.becomes-public li")).to_have_count(4)
-    _fits(page)
+    fits_the_screen(page)
     accessible(page, "the publish confirmation in Spanish on a phone")
     screenshot(page, "publish-confirmation-in-spanish")
     championship.refresh_from_db()

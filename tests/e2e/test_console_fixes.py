@@ -18,6 +18,7 @@ from tests.e2e.live_helpers import (
     choose_language,
     console_from_home,
     entered_at_the_table,
+    fits_the_screen,
     minutes,
     open_console,
     space,
@@ -201,7 +202,7 @@ def test_the_score_never_runs_into_the_clock(console, game, viewport, screenshot
     space(page)
     minutes(page, "01:00")
     waiting(page, 0)
-    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    fits_the_screen(page)
     clock = page.locator(".clock-box").bounding_box()
     for side in ("home", "away"):
         for part in (f"#score-{side}", f".team-score.{side} .name"):
@@ -243,6 +244,6 @@ def test_an_official_opens_the_console_from_the_home_in_french_on_a_phone(page, 
     shot = page.locator("#log li").first
     expect(shot).to_contain_text(re.compile(rf"Tir au but {re.escape(game.away.name)} \(P1 \d+:\d\d\)"))
     expect(shot).to_contain_text("confirmée")
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    fits_the_screen(page)
     accessible(page, "the console in French on a phone")
     screenshot(page, "console-french-phone")

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from games import engine
 from games.models import GameSheet, SheetEvent
 from games.sheet import _engine_game, record_events, sheet_state
-from tests.e2e.live_helpers import goal, minutes, open_console, open_menu, penalty, space, waiting
+from tests.e2e.live_helpers import fits_the_screen, goal, minutes, open_console, open_menu, penalty, space, waiting
 from tests.factories import international_staff
 
 # The live server's SQLite may answer "table is locked" to one of two requests at once (the console retries it).
@@ -268,7 +268,7 @@ def test_undo_records_a_correction_voiding_the_entry(console, game, screenshot):
     page = console
     # A tablet held upright: everything fits its width, the clock and the buttons are big enough to touch.
     page.set_viewport_size({"width": 768, "height": 1024})
-    assert page.evaluate("document.documentElement.scrollWidth") <= 768
+    fits_the_screen(page)
     toggle = page.locator("#clock-toggle").bounding_box()
     assert toggle["height"] >= 44
     expect(page.locator("#clock")).to_be_in_viewport()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.live_helpers import entered_at_the_table, open_console, waiting
+from tests.e2e.live_helpers import entered_at_the_table, fits_the_screen, open_console, waiting
 from tests.factories import international_staff
 from tests.games.sheet_helpers import entry, sheet_game
 
@@ -71,8 +71,8 @@ def _apart(a: dict, b: dict) -> bool:
 
 
 def _no_sideways_scroll(page, viewport) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= viewport["width"], f"the page is {width} px wide on a {viewport['width']} px screen"
+    assert page.viewport_size == viewport, page.viewport_size
+    fits_the_screen(page)
 
 
 def _save(page, name: str, *, full_page: bool = True) -> None:
@@ -180,3 +180,25 @@ def test_the_scoreboard_reads_from_the_stands(game, viewer_tab, viewport):
         # The penalty box reads as large as the team's shots line, or larger.
         box_size = tab.locator('[data-box="away"] li').first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
         assert box_size >= 16
+
+
+@pytest.mark.parametrize("viewport", [TABLET, PHONE], ids=["desktop-1280", "phone-390"])
+def test_the_live_cards_read_on_their_own_background(game, viewer_tab, viewport, accessible):
+    """The championship's live cards (a mini-board per game, on the light page): a long away name in the penalty
+    box's heading stays on the board's dark panel, and axe finds every text of the cards legible (AA)."""
+    tab = viewer_tab(f"/games/championships/{game.championship_id}/live/", viewport=viewport)
+    expect(tab.locator("p[data-status]")).to_have_attribute("data-state", "live")
+    card = tab.locator("[data-games] .mini-board").first
+    expect(card.locator('[data-box-name="away"]')).to_have_text("Bosnia and Herzegovina")
+    expect(card.locator('[data-box="away"] li')).to_have_count(1)
+    _save(tab, f"live-cards-penalties-{viewport['width']}")
+    # Each team's heading of the penalty box stays inside the panel whose dark background its light text needs.
+    panel = card.locator(".board-panel").bounding_box()
+    for side in ("home", "away"):
+        heading = card.locator(f'[data-box-name="{side}"]').bounding_box()
+        assert heading["x"] >= panel["x"] - 0.5, f"the {side} box's heading starts left of the panel"
+        assert heading["x"] + heading["width"] <= panel["x"] + panel["width"] + 0.5, (
+            f"the {side} box's heading runs out of the panel"
+        )
+    _no_sideways_scroll(tab, viewport)
+    accessible(tab, f"live cards at {viewport['width']} px")

@@ -13,7 +13,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.devices import console_sign_out
-from tests.e2e.live_helpers import choose_language, minutes, space, waiting
+from tests.e2e.live_helpers import choose_language, fits_the_screen, minutes, space, waiting
 from tests.factories import international_staff
 from tests.games.endgame_helpers import played_game, post_log
 from tests.games.sheet_helpers import entry
@@ -68,7 +68,7 @@ def test_the_time_out_is_not_offered_at_a_periods_end_with_its_reason_r71_in_fre
     expect(page.locator("#controls-note")).to_contain_text("R-71")
     expect(page.locator("#entry")).to_be_hidden()
     screenshot(page, "console-time-out-refused-at-the-buzzer-fr-phone")
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    fits_the_screen(page)
     accessible(page, "the console with the time-out not offered at the buzzer, in French")
     # The period ends; in the intermission the time-out is still not offered, for the reason the server gives.
     page.locator("#period-end").click()

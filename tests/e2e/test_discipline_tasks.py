@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from discipline import protests as svc
 from discipline.models import Case, CaseStatus, Protest, ProtestStatus, Suspension
 from tests.discipline.protest_helpers import world_ended
-from tests.e2e.live_helpers import open_menu
+from tests.e2e.live_helpers import fits_the_screen, open_menu
 from tournaments.models import RosterEntry
 
 PHONE = {"width": 390, "height": 844}
@@ -36,13 +36,6 @@ def _switch(page, language: str) -> None:
     switch.locator("select[name=language]").select_option(language)
     switch.locator("[type=submit]").click()
     page.wait_for_load_state()
-
-
-def _fits(page) -> None:
-    """The page never scrolls sideways (a table's rows are cards on a phone, issue 26)."""
-    width = page.evaluate("document.documentElement.scrollWidth")
-    inner = page.evaluate("window.innerWidth")
-    assert width <= inner + 1, f"the page is {width}px wide on a {inner}px screen"
 
 
 def _readable(page) -> None:
@@ -120,7 +113,7 @@ def test_the_committee_opens_a_case_from_a_protest_decides_it_and_finds_it_in_th
     expect(row).to_contain_text(f"Case #{case.pk}: {case.title}")
     expect(row).to_contain_text(f"Game #{w.game.number}")
     expect(row).to_contain_text("Sanctions")
-    _fits(page)
+    fits_the_screen(page)
     _readable(page)
     accessible(page, "the list of cases, on a phone")
     screenshot(page, "case-list-phone")
@@ -133,7 +126,7 @@ def test_the_committee_opens_a_case_from_a_protest_decides_it_and_finds_it_in_th
     page.get_by_role("button", name="Buscar").click()
     page.wait_for_load_state()
     expect(page.locator("main")).to_contain_text("Ningún expediente coincide con esta búsqueda.")
-    _fits(page)
+    fits_the_screen(page)
     screenshot(page, "case-list-spanish")
     page.set_viewport_size(DESKTOP)
     open_menu(page)
@@ -152,7 +145,7 @@ def test_a_team_manager_files_a_protest_from_his_game_and_reads_how_to_pay_the_f
     page.goto("/")
     page.get_by_role("link", name="Protests: file one about a game, follow your teams' protests (9.1)").click()
     expect(page.get_by_role("heading", name="My teams' protests")).to_be_visible()
-    _fits(page)
+    fits_the_screen(page)
     accessible(page, "the team manager's protests, on a phone")
     screenshot(page, "my-protests-phone")
     page.get_by_role("link", name=f"File a protest about game #{w.game.number}").click()
@@ -168,7 +161,7 @@ def test_a_team_manager_files_a_protest_from_his_game_and_reads_how_to_pay_the_f
     label = page.locator("label", has=penalty).inner_text()
     assert f"Penalty to {w.game.away}, P1 3:00 (#12 {player.last_name.upper()}): Tripping" in label, label
     _readable(page)
-    _fits(page)
+    fits_the_screen(page)
     accessible(page, "the protest form with the game chosen")
     screenshot(page, "protest-form-phone")
     page.set_viewport_size(DESKTOP)

@@ -14,7 +14,7 @@ from django.utils.dateformat import format as date_format
 from playwright.sync_api import expect
 
 from federation.models import Passport, Person
-from tests.e2e.live_helpers import open_menu
+from tests.e2e.live_helpers import fits_the_screen, open_menu
 from tests.factories import (
     TEST_PASSWORD,
     FederationFactory,
@@ -253,9 +253,7 @@ def test_the_person_page_fits_a_phone_without_sideways_scrolling(page, italy, sc
     expect(page.get_by_role("heading", level=1)).to_have_text("Marco Bertolini")
     expect(page.get_by_role("heading", name="Eligibility", exact=True)).to_be_visible()
     # Nothing passes the screen's edge: under 600 px a table's rows are cards (issue 26).
-    width = page.evaluate("document.documentElement.scrollWidth")
-    inner = page.evaluate("window.innerWidth")
-    assert width <= inner + 1, f"the page is {width}px wide on a {inner}px screen"
+    fits_the_screen(page)
     overflowing = page.evaluate(
         """() => [...document.querySelectorAll('main *')]
             .filter(el => el.getBoundingClientRect().right > window.innerWidth + 1)

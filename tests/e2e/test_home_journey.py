@@ -3,6 +3,7 @@
 import pytest
 
 from accounts.models import Role
+from tests.e2e.live_helpers import fits_the_screen
 from tests.factories import TeamEntryFactory, with_role
 
 pytestmark = pytest.mark.browser
@@ -16,7 +17,7 @@ def test_team_manager_lands_on_their_home_at_375_px_without_overflow(page, login
     assert page.url.rstrip("/").endswith(page.url.split("/")[2])  # landed on "/"
     assert page.get_by_role("heading", name="Your teams").is_visible()
     screenshot(page, "home-team-manager-375")
-    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    fits_the_screen(page)
 
 
 def test_federation_staff_land_on_what_waits_in_their_federation_and_follow_it(

@@ -16,7 +16,7 @@ import openpyxl
 from playwright.sync_api import expect
 
 from accounts.models import Role
-from tests.e2e.live_helpers import open_menu
+from tests.e2e.live_helpers import fits_the_screen, open_menu
 from tests.factories import ChampionshipFactory, GameFactory, RoleAssignmentFactory, TeamEntryFactory, UserFactory
 from tests.tournaments.conftest import eligible_person
 from tests.tournaments.test_views import finish
@@ -35,11 +35,6 @@ SKATERS = [
     ("Gallo", "Matteo", "14"),
     ("Conti", "Davide", "15"),
 ]
-
-
-def fits_the_phone(page) -> None:
-    """The page never scrolls sideways on a 375 px phone (a table's rows are cards)."""
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], page.url
 
 
 def roster_csv(skaters) -> bytes:
@@ -95,14 +90,14 @@ def test_a_team_manager_imports_the_roster_from_csv_and_xlsx_on_a_phone(
     open_menu(page)
     page.get_by_role("link", name="My teams").click()
     expect(page.get_by_role("heading", name="My teams")).to_be_visible()
-    fits_the_phone(page)
+    fits_the_screen(page)
     accessible(page, "my teams on a phone")
     screenshot(page, "my-teams")
     page.get_by_role("link", name="Italy").click()
     expect(page).to_have_url(re.compile(rf"/tournaments/entries/{entry.pk}/$"))
     expect(page.get_by_role("heading", name="Import from a file (CSV or XLSX)")).to_be_visible()
     expect(page.get_by_text("Open until the championship's first game starts (R-05).")).to_be_visible()
-    fits_the_phone(page)
+    fits_the_screen(page)
     accessible(page, "the entry page on a phone, roster empty")
     screenshot(page, "entry-empty")
 
@@ -115,7 +110,7 @@ def test_a_team_manager_imports_the_roster_from_csv_and_xlsx_on_a_phone(
     expect(page.locator("#import").get_by_label("File")).to_be_focused()
     expect(errors).to_be_in_viewport()
     assert not RosterEntry.objects.filter(entry=entry).exists()
-    fits_the_phone(page)
+    fits_the_screen(page)
     accessible(page, "the entry page with the refused CSV row")
     screenshot(page, "csv-row-refused")
 
@@ -128,7 +123,7 @@ def test_a_team_manager_imports_the_roster_from_csv_and_xlsx_on_a_phone(
     expect(table.locator("tbody tr")).to_have_count(6)
     expect(table.locator("tbody tr", has_text="NERI Andrea")).to_contain_text("13")
     assert RosterEntry.objects.get(entry=entry, person=skaters[0][0]).captain
-    fits_the_phone(page)
+    fits_the_screen(page)
     accessible(page, "the entry page after the CSV import")
     screenshot(page, "csv-imported")
 
@@ -145,7 +140,7 @@ def test_a_team_manager_imports_the_roster_from_csv_and_xlsx_on_a_phone(
         "1",
         "30",
     }
-    fits_the_phone(page)
+    fits_the_screen(page)
     accessible(page, "the entry page after the XLSX import")
     screenshot(page, "xlsx-imported")
 
@@ -161,7 +156,7 @@ def test_a_team_manager_imports_the_roster_from_csv_and_xlsx_on_a_phone(
     expect(page.locator(".messages")).to_contain_text("Roster confirmed (registered).")
     assert not RosterEntry.objects.filter(entry=entry, confirmed=False).exists()
     expect(table.locator("tbody tr", has_text="yes")).to_have_count(8)
-    fits_the_phone(page)
+    fits_the_screen(page)
     accessible(page, "the entry page with the roster confirmed")
     screenshot(page, "roster-confirmed")
 
@@ -181,7 +176,7 @@ def test_a_team_manager_imports_the_roster_from_csv_and_xlsx_on_a_phone(
     eligibility = page.locator("table.roster tbody tr").first.locator("[data-label='Eligibility']")
     expect(eligibility).to_be_visible()
     assert eligibility.bounding_box()["x"] + eligibility.bounding_box()["width"] <= PHONE["width"]
-    fits_the_phone(page)
+    fits_the_screen(page)
     accessible(page, "the entry page with the roster frozen")
     screenshot(page, "roster-frozen")
     assert outside_requests == []

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from games.models import SheetEvent
 from games.sheet import sheet_state
 from tests.e2e.conftest import log_in
-from tests.e2e.live_helpers import goal, minutes, open_console, penalty, space, waiting
+from tests.e2e.live_helpers import fits_the_screen, goal, minutes, open_console, penalty, space, waiting
 from tests.factories import TEST_PASSWORD, international_staff
 from tests.games.sheet_helpers import sheet_game
 
@@ -29,7 +29,8 @@ expect.set_options(timeout=10_000)
 
 def fits_its_width(tab, width: int) -> None:
     """Nothing runs off the side: the page scrolls only up and down."""
-    assert tab.evaluate("document.documentElement.scrollWidth") <= width, f"sideways overflow on {tab.url}"
+    assert tab.viewport_size["width"] == width, tab.viewport_size
+    fits_the_screen(tab)
 
 
 def test_officials_run_a_game_with_stacked_penalties_and_a_time_out_and_the_phone_follows(

@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from discipline.models import DeadlineKind, FeeOutcome, Protest, ProtestStatus
 from portal.models import EmailStatus, Notification
 from tests.discipline.protest_helpers import world_ended
+from tests.e2e.live_helpers import fits_the_screen
 
 # The game ended (the sheet received its end) this long before the journey starts; the captain's on-rink
 # protest was received 1 h 10 min before the end, and the written protest is due 3 h after it (9.1 A, D): about
@@ -156,8 +157,7 @@ def test_a_ruling_protest_from_filing_to_upheld_with_countdown_fee_and_emails(
     page.goto(f"/discipline/protests/{protest.pk}/")
     assert "Fee: Returned" in page.locator(".fee").inner_text()
     assert screenshot(page, "protest-detail-phone").stat().st_size > 0
-    widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert widths[0] <= widths[1], widths
+    fits_the_screen(page)
     assert outside_requests == []
 
 

@@ -13,17 +13,12 @@ from playwright.sync_api import expect
 
 from reports import services
 from reports.models import Document, DocumentKind
-from tests.e2e.live_helpers import open_menu
+from tests.e2e.live_helpers import fits_the_screen, open_menu
 from tests.factories import international_staff
 from tests.reports.helpers import flat, pdf_text, staff_result_game
 from tests.tournaments.conftest import circle_of_wins
 
 PHONE = {"width": 375, "height": 740}
-
-
-def _fits(page):
-    """Only a table's own box may scroll sideways on a phone, never the page."""
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
 def test_a_visitor_on_a_phone_reads_standings_and_a_game_report_in_spanish(
@@ -60,7 +55,7 @@ def test_a_visitor_on_a_phone_reads_standings_and_a_game_report_in_spanish(
     expect(
         page.locator("table.standings .narrow").filter(has_text="9.3 D: goles recibidos en la fase")
     ).not_to_have_count(0)
-    _fits(page)
+    fits_the_screen(page)
     accessible(page, "the standings in Spanish on a phone")
     screenshot(page, "standings-tie-breaks-in-spanish")
 
@@ -73,7 +68,7 @@ def test_a_visitor_on_a_phone_reads_standings_and_a_game_report_in_spanish(
     expect(page.get_by_role("heading", level=1)).to_contain_text("Acta oficial del partido")
     state = page.locator(".report-state")
     expect(state).to_contain_text("en cola")
-    _fits(page)
+    fits_the_screen(page)
     accessible(page, "the game report page in Spanish, queued")
     screenshot(page, "game-report-queued-in-spanish")
 

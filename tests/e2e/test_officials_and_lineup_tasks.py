@@ -26,7 +26,7 @@ from accounts.models import Role
 from discipline.models import ConfidentialReport
 from games import services
 from games.models import Lineup, OfficialAccount, OfficialDuty
-from tests.e2e.live_helpers import open_menu
+from tests.e2e.live_helpers import fits_the_screen, open_menu
 from tests.factories import (
     ChampionshipFactory,
     GameFactory,
@@ -45,13 +45,6 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 # Raw values a person must never read on these pages.
 RAW = re.compile(r"\b[a-z]+_[a-z_]+\b|\bNone\b|NaN|undefined|\[object Object\]")
-
-
-def _fits(page) -> None:
-    """The page never scrolls sideways (a table's rows are cards on a phone, issue 26)."""
-    width = page.evaluate("document.documentElement.scrollWidth")
-    inner = page.evaluate("window.innerWidth")
-    assert width <= inner + 1, f"{page.url} is {width}px wide on a {inner}px screen"
 
 
 def _readable(page) -> None:
@@ -204,23 +197,23 @@ def test_a_referee_finds_his_games_reads_a_line_up_and_files_the_confidential_re
     open_menu(page)
     page.get_by_role("navigation").get_by_role("link", name="My games", exact=True).click()
     expect(page.locator("table.my-games").first.locator("tbody tr")).to_have_count(2)
-    _fits(page)
+    fits_the_screen(page)
     accessible(page, "a referee's games on a phone")
     screenshot(page, "my-games-phone")
     page.locator("table.my-games").first.locator("tbody tr").nth(0).get_by_role("link", name="Line-ups").click()
     expect(page.locator("section.lineup-read")).to_have_count(2)
-    _fits(page)
+    fits_the_screen(page)
     screenshot(page, "line-ups-phone")
     page.go_back()
     page.locator("table.my-games").nth(1).get_by_role("link", name="Confidential report").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text(f"game #{past.number}")
     page.get_by_label("Your report").fill("Nothing to add on the game; the rink's lights failed twice.")
-    _fits(page)
+    fits_the_screen(page)
     screenshot(page, "confidential-form-phone")
     page.get_by_role("button", name="File", exact=True).click()
     page.wait_for_url(re.compile(r"/discipline/confidential/\d+/$"))
     assert ConfidentialReport.objects.filter(game=past, author=w["login"]).count() == 1
-    _fits(page)
+    fits_the_screen(page)
     assert outside_requests == []
 
 
@@ -306,7 +299,7 @@ def test_a_team_manager_gives_the_line_up_from_my_teams_on_a_phone_and_the_next_
     games = page.locator("table.entry-games tbody tr")
     expect(games).to_have_count(2)
     expect(games.nth(0)).to_contain_text(f"Game #{first.number}")
-    _fits(page)
+    fits_the_screen(page)
     screenshot(page, "team-games-phone")
     page.get_by_role("link", name=f"Line-up for game #{first.number}").click()
 
@@ -327,7 +320,7 @@ def test_a_team_manager_gives_the_line_up_from_my_teams_on_a_phone_and_the_next_
     expect(_ticked(page, "5", "listed")).to_be_checked()
     expect(_ticked(page, "5", "alternate")).to_be_checked()
     expect(_ticked(page, "12", "listed")).not_to_be_checked()
-    _fits(page)
+    fits_the_screen(page)
     _readable(page)
     accessible(page, "the line-up form on a phone")
     screenshot(page, "line-up-prefilled-phone")
@@ -348,7 +341,7 @@ def test_a_team_manager_gives_the_line_up_from_my_teams_on_a_phone_and_the_next_
     assert not Lineup.objects.filter(game=first).exists()
     # The refused form comes back as it was ticked.
     expect(_ticked(page, "30", "starting")).to_be_checked()
-    _fits(page)
+    fits_the_screen(page)
     screenshot(page, "line-up-refused-phone")
 
     # The right one: goalkeeper no. 1 starts with four floor players.
@@ -382,7 +375,7 @@ def test_a_team_manager_gives_the_line_up_from_my_teams_on_a_phone_and_the_next_
     expect(page.locator(".lineup-game").get_by_role("link", name="La page du match")).to_be_visible()
     expect(page.locator(".lineup-game")).to_contain_text("18:00")
     page.set_viewport_size(PHONE)
-    _fits(page)
+    fits_the_screen(page)
     accessible(page, "the next line-up, in French, on a phone")
     screenshot(page, "next-line-up-french-phone")
     page.get_by_role("button", name="Remettre la composition").click()

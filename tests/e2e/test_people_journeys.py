@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from federation.models import Passport, Person
-from tests.e2e.live_helpers import open_menu
+from tests.e2e.live_helpers import fits_the_screen, open_menu
 from tests.factories import (
     FederationFactory,
     PassportFactory,
@@ -39,10 +39,6 @@ def _switch(page, language: str) -> None:
     switch.locator("select[name=language]").select_option(language)
     switch.locator("[type=submit]").click()
     page.wait_for_load_state()
-
-
-def _no_sideways_scroll(page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), page.url
 
 
 def _scan(tmp_path: Path) -> str:
@@ -112,7 +108,7 @@ def test_staff_register_a_namesake_only_after_the_warning_then_edit_and_renew_a_
     page.set_viewport_size(PHONE)
     page.get_by_role("link", name="Renew passport YA111222").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Renew a passport")
-    _no_sideways_scroll(page)
+    fits_the_screen(page)
     page.get_by_label("Passport number").fill("YB333444")
     page.get_by_label("Expiry date").fill("2037-03-31")
     page.get_by_label("Passport scan").set_input_files(_scan(tmp_path))
@@ -122,7 +118,7 @@ def test_staff_register_a_namesake_only_after_the_warning_then_edit_and_renew_a_
     expect(passports.locator("tbody tr")).to_have_count(2)
     expect(passports).to_contain_text("YA111222")
     expect(passports).to_contain_text("YB333444")
-    _no_sideways_scroll(page)
+    fits_the_screen(page)
     screenshot(page, "person-with-two-passports")
     renewed = Passport.objects.get(number="YB333444")
     assert renewed.person_id == created.pk and renewed.scan_content_type == "image/jpeg"

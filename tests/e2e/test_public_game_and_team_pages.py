@@ -11,17 +11,12 @@ from playwright.sync_api import expect
 
 from games.models import GameProtestMark
 from reports import services
-from tests.e2e.live_helpers import open_menu
+from tests.e2e.live_helpers import fits_the_screen, open_menu
 from tests.factories import international_staff
 from tests.reports.helpers import signed_sheet_game
 from tests.tournaments.conftest import circle_of_wins
 
 PHONE = {"width": 390, "height": 844}
-
-
-def _fits(page):
-    """Only a table's own box may scroll sideways on a phone, never the page."""
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], page.url
 
 
 def test_a_visitor_reads_the_schedule_a_game_page_and_the_teams_pages_on_a_phone(
@@ -43,7 +38,7 @@ def test_a_visitor_reads_the_schedule_a_game_page_and_the_teams_pages_on_a_phone
     page.get_by_role("navigation", name=championship.name).get_by_role("link", name="Schedule").click()
     expect(page).to_have_url(re.compile(rf"/tournaments/{championship.pk}/schedule/$"))
     expect(page.locator("table.games").first).to_be_visible()
-    _fits(page)  # the round and the rink fold under the time: nothing scrolls sideways
+    fits_the_screen(page)  # the round and the rink fold under the time: nothing scrolls sideways
     accessible(page, "the schedule on a phone")
     screenshot(page, "schedule-on-a-phone")
 
@@ -68,7 +63,7 @@ def test_a_visitor_reads_the_schedule_a_game_page_and_the_teams_pages_on_a_phone
     expect(pdf).to_have_attribute("href", f"/reports/games/{game.pk}/pdf/")
     for raw in ("None", "NaN", "undefined", "power_play", "double_minor"):
         expect(page.locator("main")).not_to_contain_text(raw)
-    _fits(page)
+    fits_the_screen(page)
     accessible(page, "a finished game's page on a phone")
     screenshot(page, "game-page-on-a-phone")
 
@@ -79,7 +74,7 @@ def test_a_visitor_reads_the_schedule_a_game_page_and_the_teams_pages_on_a_phone
     assert numbers and numbers == sorted(numbers, key=int), numbers  # number order: 5 before 10
     expect(page.locator("table.games")).to_contain_text("3–2")
     expect(page.get_by_text("1 played: 1 won, 0 tied, 0 lost")).to_be_visible()
-    _fits(page)
+    fits_the_screen(page)
     accessible(page, "a team's page on a phone")
     screenshot(page, "team-page-on-a-phone")
 
@@ -98,7 +93,7 @@ def test_a_visitor_reads_the_schedule_a_game_page_and_the_teams_pages_on_a_phone
     expect(page.get_by_role("heading", name=name)).to_be_visible()
     expect(page.get_by_role("heading", name="Feuille d'équipe")).to_be_visible()
     expect(page.get_by_text("2 joués : 1 gagnés, 0 nuls, 1 perdus")).to_be_visible()
-    _fits(page)
+    fits_the_screen(page)
     accessible(page, "a team's page in French on a phone")
     screenshot(page, "team-page-in-french")
     assert outside_requests == []

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from reports import services
 from reports.models import Document, DocumentKind
+from tests.e2e.live_helpers import fits_the_screen
 from tests.factories import international_staff
 from tests.reports.helpers import flat, pdf_text, staff_result_game
 
@@ -38,7 +39,7 @@ def test_a_visitor_on_a_phone_waits_for_the_game_report_then_downloads_it(
     state = page.locator(".report-state")
     expect(state).to_contain_text("The official game report is queued")
     expect(state.locator("progress")).to_be_visible()
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    fits_the_screen(page)
     screenshot(page, "game-report-queued-phone")
 
     assert services.document_render(held[0]) == "done"  # the worker
