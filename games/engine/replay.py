@@ -70,6 +70,7 @@ from .state import (
     ShootoutState,
     TeamRoster,
     TeamState,
+    said_side,
 )
 
 OUT_OF_GAME = frozenset({GAME_MISCONDUCT, MATCH, GAME_EJECTION, GROSS_MISCONDUCT})
@@ -99,15 +100,6 @@ _T = TypeVar("_T")
 
 def other(side: str) -> str:
     return "away" if side == "home" else "home"
-
-
-# The sides as a refusal names them ("the home line-up"), in the reader's language.
-_SIDES = {"home": said_in("a side of the game", "home"), "away": said_in("a side of the game", "away")}
-
-
-def said_side(side: object) -> object:
-    """``home`` or ``away`` as a refusal says it (a ``Text``); any other value as it is."""
-    return _SIDES.get(str(side), side)
 
 
 def _given(value: _T | None, event: Event, field: str) -> _T:

@@ -64,3 +64,18 @@ def test_the_roster_sheets_words_are_said_in_french(entry):
         "Capitaines suppléants",
     ]
     assert data["limits"]["rows"][2]["wanted"] == "exactement 1"
+
+
+def test_the_engines_time_out_problems_are_said_in_french():
+    used = [ev("period_start", 1), ev("clock_stop", 1, "5:00"), ev("timeout", 1, "5:00", team="home")]
+    refused = run(used).timeout_problem("home")
+    assert refused == "Rule 1.2 B / 5.5.2 B / R-12: home already used its time-out of period 1"
+    with override("fr"):
+        assert (
+            say(refused)
+            == "Règle 1.2 B / 5.5.2 B / R-12 : l'équipe à domicile a déjà pris son temps mort de la période 1"
+        )
+    with override("es"):
+        assert say(run([ev("period_start", 1)]).timeout_problem("home")) == (
+            "R-71 / 5.5.2 A: no hay tiempo muerto antes del saque inicial del periodo 1"
+        )
