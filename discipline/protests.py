@@ -759,7 +759,7 @@ def protest_answer(
         _store_attachments(protest, checked, by, now)
         _close_deadlines(protest, kinds=[DeadlineKind.ANSWER], status=DeadlineStatus.MET, now=now)
         answered = said("answered by {team}", team=str(protest.opponent))
-        _notify(protest, "answered", answered, answer[:2000], now=now)  # the team's own words, as written
+        _notify(protest, "answered", answered, Words(answer[:2000]), now=now)  # the team's own words, marked theirs
     return protest
 
 

@@ -105,9 +105,9 @@ def stored_html(data: object, fallback: str = "") -> SafeString:
 
 
 def storable(value: object) -> object | None:
-    """The stored form of ``value`` when it is a ``Text`` or ``Texts`` (else None: plain words are kept as their
-    text)."""
-    return to_data(value) if isinstance(value, (Text, Texts)) else None
+    """The stored form of ``value`` when it is a ``Text``, ``Texts`` or ``Words`` (else None: plain words are kept
+    as their text)."""
+    return to_data(value) if isinstance(value, (Text, Texts, Words)) else None
 
 
 def said(message: object) -> str:

@@ -3,11 +3,12 @@ committee's reasons, a protective device's description are marked as theirs, so 
 marked (``.their-words``), never as the portal's sentence; a deadline is said in the reader's locale, never as the
 English written when it was stored ("Sat 3 Jul 2027, 13:30:00 CEST").
 
-Three kinds of older rows are brought in line:
+Four kinds of older rows are brought in line:
 - stored messages whose people's words were stored as plain values (a suspension's committee reasons, a protest's
   decision reasons): the value is stored as words;
 - a protest's notifications whose moments were stored as English values: read back in the venue's zone (a value
   whose English does not come back exactly stays as it is);
+- a team's answer to a protest, stored as its words only: stored as words (marked as the team's on a page);
 - the protective device notifications stored as the text in their reader's language before they were stored as
   messages: the English ones are read back into their messages, the others stay as written.
 """
@@ -107,6 +108,9 @@ def mark_words(apps, schema_editor):
         body = marked(row.body_message, zone=zone)
         if body != row.body_message:
             Notification.objects.filter(pk=row.pk).update(body_message=body)
+    answers = Notification.objects.filter(body_message__isnull=True, key__regex=r"^protest:\d+:answered$")
+    for row in answers.iterator(chunk_size=500):
+        Notification.objects.filter(pk=row.pk).update(body_message={"words": row.body})
     rows = Notification.objects.filter(body_message__isnull=True, subject_message__isnull=True)
     for row in rows.filter(key__startswith="device-request:").iterator(chunk_size=500):
         subject, body = read_back(row.subject, SUBJECTS), _body(row)

@@ -91,11 +91,13 @@ def test_reasons_become_words_english_deadlines_moments_and_old_device_rows_mess
         f"Rule 3.2.8 C: the IHTC allows RIZZO Stefano to wear: {device}.",
     )
     french = _row(user, "device-request:4:approved:2027", "Équipement approuvé", "Règle 3.2.8 C : ...")
+    answered = _row(user, "protest:1:answered", "x", "We never touched him.", subject_message={"msgid": "x"})
 
     WORDS.mark_words(apps, None)
 
-    for row in (suspended, reminded, approved, french):
+    for row in (suspended, reminded, approved, french, answered):
         row.refresh_from_db()
+    assert answered.body_message == {"words": "We never touched him."}
     assert suspended.body_message["args"]["reasons"] == {"words": reasons}
     assert reminded.body_message["args"]["due"] == to_data(Moment(datetime.datetime(2027, 7, 3, 13, 30, tzinfo=ROME)))
     assert approved.body_message["args"]["device"] == {"words": device}
