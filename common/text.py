@@ -9,7 +9,9 @@ every language.
 
 from __future__ import annotations
 
+import datetime
 import re
+import zoneinfo
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -81,11 +83,60 @@ class Texts(str):
         return (Texts, (dict(self.texts),))
 
 
+class Words(str):
+    """People's own words put into a message (an equipment's description, a committee's reasons): never
+    translated, and marked as theirs where a page shows them (``portal.i18n.stored_html``: ``.their-words``)."""
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Words, (str(self),))
+
+
+class Moment(str):
+    """A moment put into a message (a deadline, a hearing), said at display in the reader's language and locale
+    (``portal.i18n.say``): never stored as English words. It *is* its English ("Sat 3 Jul 2027, 13:30:00 CEST"
+    to the second; "2027-07-03 18:00 (venue time)" on the venue's clock); ``at`` is aware, in the zone it is
+    read in."""
+
+    at: datetime.datetime
+    style: str  # "second" (R-51: to the second, with the zone's abbreviation) or "venue" (the venue's clock)
+
+    def __new__(cls, at: datetime.datetime, style: str = "second") -> Moment:
+        if style == "venue":
+            english = f"{at:%Y-%m-%d %H:%M} (venue time)"
+        else:
+            english = f"{at:%a} {at.day} {at:%b %Y, %H:%M:%S} {at.tzname()}"  # C-locale names: the English
+        made = super().__new__(cls, english)
+        made.at, made.style = at, style
+        return made
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Moment, (self.at, self.style))
+
+
+def _moment_data(moment: Moment) -> dict[str, object]:
+    zone = getattr(moment.at.tzinfo, "key", None)
+    data: dict[str, object] = {"moment": moment.at.isoformat(), "style": moment.style}
+    if zone:
+        data["zone"] = zone
+    return data
+
+
+def _moment(data: Mapping[str, object]) -> Moment:
+    at = datetime.datetime.fromisoformat(str(data["moment"]))
+    if data.get("zone"):
+        at = at.astimezone(zoneinfo.ZoneInfo(str(data["zone"])))
+    return Moment(at, str(data.get("style") or "second"))
+
+
 def to_data(value: object) -> object:
-    """The JSON-able form of ``value``: a ``Text`` as its message and values, a ``Texts`` as its texts, anything
-    else as its string (a number as it is)."""
+    """The JSON-able form of ``value``: a ``Text`` as its message and values, a ``Texts`` as its texts, ``Words``
+    as ``{"words": ...}``, a ``Moment`` as its ISO 8601 time and zone, anything else as its string (a number as it is)."""
     if isinstance(value, Texts):
         return {"texts": dict(value.texts)}
+    if isinstance(value, Words):
+        return {"words": str(value)}
+    if isinstance(value, Moment):
+        return _moment_data(value)
     if not isinstance(value, Text):
         return value if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
     data: dict[str, object] = {"msgid": value.msgid, "args": {k: to_data(v) for k, v in value.args.items()}}
@@ -100,6 +151,10 @@ def from_data(data: object) -> object:
     """The ``Text`` (or the plain value) ``to_data`` stored."""
     if isinstance(data, dict) and isinstance(data.get("texts"), dict):
         return Texts({str(k): str(v) for k, v in data["texts"].items()})
+    if isinstance(data, dict) and "words" in data and "msgid" not in data:
+        return Words(str(data["words"]))
+    if isinstance(data, dict) and "moment" in data and "msgid" not in data:
+        return _moment(data)
     if not isinstance(data, dict) or "msgid" not in data:
         return data
     args = {name: from_data(value) for name, value in (data.get("args") or {}).items()}

@@ -23,15 +23,16 @@ import datetime
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import format_lazy
-from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.models import Role, User
 from accounts.roles import has_role, is_superuser
+from common.text import Words, said, said_in
 from discipline.access import can_file_appeal, has_decision_letter
 from discipline.models import Appeal, AppealLevel, AppealStatus, Decision, Protest, SuspensionStatus
 from discipline.protests import tell_teams  # the protests' notifications, their key and their page
 from discipline.suspensions import close as close_suspension
+from portal.i18n import say, untranslated
 from portal.services import audited_create, audited_save
 from tournaments.facts import championship_ruleset
 from tournaments.venue_time import venue_stamp
@@ -135,7 +136,7 @@ def file_appeal(
                     "level": gettext("Rule 9.2 A / %(rule)s: the appeal's deadline was %(deadline)s.")
                     % {
                         "rule": _DECISION_RULE[type(appealed)],
-                        "deadline": venue_stamp(deadline, appealed_championship(appealed)),
+                        "deadline": say(venue_stamp(deadline, appealed_championship(appealed))),
                     }
                 }
             )
@@ -169,19 +170,33 @@ def may_appeal_now(user: User, appealed: Appealed) -> bool:
     return next_appeal(appealed) is not None and can_file_appeal(user, appealed)
 
 
-# An appeal of a protest's decision as both teams are told it (R-56), in each reader's language.
+# An appeal of a protest's decision as both teams are told it (R-56): stored as messages, said in each reader's
+# language (issue 26); the grounds and the reasons are people's own words, never translated.
 _TOLD = {
     AppealStatus.FILED: (
-        pgettext_lazy("protest notification", "decision appealed to the {level}"),
-        gettext_lazy("{filer} appealed the decision on the protest to the {level}: {grounds}"),
+        lambda level: said_in("protest notification", "decision appealed to the {level}", level=level),
+        lambda level, appeal: said(
+            "{filer} appealed the decision on the protest to the {level}: {grounds}",
+            filer=str(appeal.filer),
+            level=level,
+            grounds=Words(appeal.grounds[:2000]),
+        ),
     ),
     AppealStatus.UPHELD: (
-        pgettext_lazy("protest notification", "appeal to the {level} upheld"),
-        gettext_lazy("The {level} upheld the appeal against the decision on the protest: {reasons}"),
+        lambda level: said_in("protest notification", "appeal to the {level} upheld", level=level),
+        lambda level, appeal: said(
+            "The {level} upheld the appeal against the decision on the protest: {reasons}",
+            level=level,
+            reasons=Words(appeal.reasons),
+        ),
     ),
     AppealStatus.DISMISSED: (
-        pgettext_lazy("protest notification", "appeal to the {level} dismissed"),
-        gettext_lazy("The {level} dismissed the appeal against the decision on the protest: {reasons}"),
+        lambda level: said_in("protest notification", "appeal to the {level} dismissed", level=level),
+        lambda level, appeal: said(
+            "The {level} dismissed the appeal against the decision on the protest: {reasons}",
+            level=level,
+            reasons=Words(appeal.reasons),
+        ),
     ),
 }
 
@@ -191,14 +206,8 @@ def _tell_teams(appeal: Appeal, *, now: datetime.datetime) -> None:
     if appeal.protest_id is None:
         return
     subject, body = _TOLD[appeal.status]
-    level = AppealLevel(appeal.level).label
-    tell_teams(
-        appeal.protest,
-        f"appeal:{appeal.pk}:{appeal.status}",
-        format_lazy(subject, level=level),
-        format_lazy(body, level=level, filer=str(appeal.filer), grounds=appeal.grounds[:2000], reasons=appeal.reasons),
-        now=now,
-    )
+    level = untranslated(AppealLevel(appeal.level).label)
+    tell_teams(appeal.protest, f"appeal:{appeal.pk}:{appeal.status}", subject(level), body(level, appeal), now=now)
 
 
 def can_decide_appeal(user: User) -> bool:

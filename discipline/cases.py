@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import User
+from common.text import said
 from discipline import suspension_rules as sr
 from discipline.access import check_can_file_confidential, check_committee
 from discipline.involved import sanction_candidates
@@ -41,6 +42,7 @@ from discipline.models import (
 from discipline.suspensions import close as close_suspension
 from discipline.suspensions import count_past_games, tell_about
 from federation.files import check_scan_upload
+from portal.i18n import storable
 from portal.services import audited_create, audited_save, check_transition
 from tournaments.models import Game
 from tournaments.venue_time import venue_stamp
@@ -130,8 +132,12 @@ def file_confidential_report(
 
 
 def _transition(case: Case, to: str, *, by: User, why: str, now: datetime.datetime) -> None:
+    """Move ``case`` to ``to`` with its transition row; a ``why`` the portal wrote (a ``Text``) is stored as its
+    message too (issue 26), the committee's own words as written."""
     check_transition(CASE_TRANSITIONS, case.status, to, subject="A case", field="status", article="R-53")
-    CaseTransition.objects.create(case=case, from_status=case.status, to_status=to, by=by, at=now, why=why)
+    CaseTransition.objects.create(
+        case=case, from_status=case.status, to_status=to, by=by, at=now, why=why, why_message=storable(why)
+    )
     case.status = to
 
 
@@ -252,7 +258,7 @@ def schedule_hearing(*, case: Case, hearing_at: datetime.datetime, by: User, why
             case,
             CaseStatus.HEARING,
             by=by,
-            why=why or f"hearing on {venue_stamp(hearing_at, case.championship)}",
+            why=why or said("hearing on {moment}", moment=venue_stamp(hearing_at, case.championship)),
             now=now,
         )
         case.hearing_at = hearing_at

@@ -14,7 +14,7 @@ import datetime
 import zoneinfo
 from dataclasses import dataclass
 
-from common.text import _
+from common.text import Moment, _
 from tournaments.ruleset import ProtestRules
 
 UTC = datetime.UTC
@@ -80,14 +80,15 @@ class DeadlineSpec:
         """When the reminder before the due time is due (never before the anchor)."""
         return max(self.anchor, self.due - before)
 
-    def describe(self, tz: zoneinfo.ZoneInfo | datetime.tzinfo) -> str:
+    def describe(self, tz: zoneinfo.ZoneInfo | datetime.tzinfo) -> Moment:
         """The due time as a refusal cites it: the venue's local time and its zone."""
         return moment_text(self.local_due(tz))
 
 
-def moment_text(local: datetime.datetime) -> str:
-    """A local moment as a refusal or a notification says it, to the second (R-51): "Sat 3 Jul 2027, 13:30:00 CEST"."""
-    return f"{local:%a} {local.day} {local:%b %Y, %H:%M:%S} {local.tzname()}"
+def moment_text(local: datetime.datetime) -> Moment:
+    """A local moment as a refusal or a notification says it, to the second (R-51): "Sat 3 Jul 2027, 13:30:00 CEST"
+    in English, said in the reader's language and locale where it is shown (a ``common.text.Moment``)."""
+    return Moment(local, "second")
 
 
 def _utc(moment: datetime.datetime) -> datetime.datetime:

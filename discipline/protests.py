@@ -28,7 +28,7 @@ from django.utils.translation import gettext, gettext_noop
 from djmoney.money import Money
 
 from accounts.models import User
-from common.text import Text, _, said, said_in
+from common.text import Text, Words, _, said, said_in
 from federation.files import check_scan_upload
 from games import labels
 from games.models import GameProtestMark, LineupPlayer, SheetEvent
@@ -685,7 +685,7 @@ def _decide(protest, *, by, to, outcome, reason, now) -> Protest:
             protest, kinds=[DeadlineKind.PROTEST, DeadlineKind.ANSWER], status=DeadlineStatus.CANCELLED, now=now
         )
         subject, sentence = _DECIDED[to]
-        body = said(sentence, reason=reason)  # the committee's reasons: its own words, never translated
+        body = said(sentence, reason=Words(reason))  # the committee's reasons: its own words, never translated
         if protest.fee_due is not None:
             body = Text.made("{decision} {fee}", {"decision": body, "fee": _FEE_OUTCOME_TOLD[outcome]}, braced=True)
         _notify(protest, to, subject, body, now=now)
@@ -759,7 +759,7 @@ def protest_answer(
         _store_attachments(protest, checked, by, now)
         _close_deadlines(protest, kinds=[DeadlineKind.ANSWER], status=DeadlineStatus.MET, now=now)
         answered = said("answered by {team}", team=str(protest.opponent))
-        _notify(protest, "answered", answered, answer[:2000], now=now)  # the team's own words, as written
+        _notify(protest, "answered", answered, Words(answer[:2000]), now=now)  # the team's own words, marked theirs
     return protest
 
 

@@ -44,7 +44,7 @@ def active_suspensions(*, game: Game, person_ids: Iterable[int]) -> dict[int, Ac
     a suspension follows its person to any game of its sanctioning body.
     """
     return {
-        person_id: ActiveSuspension(person_id, suspension.describe())
+        person_id: ActiveSuspension(person_id, suspensions.terms_said(suspension))  # said in the reader's language
         for person_id, suspension in suspensions.active_for_game(game=game, person_ids=person_ids).items()
     }
 

@@ -18,11 +18,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.text import format_lazy
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from accounts.roles import can_manage_federations, is_federation_staff
+from common.text import Words, said
 from federation.access import (
     can_approve_equipment,
     can_decide_device_request,
@@ -33,6 +33,7 @@ from federation.access import (
     can_request_waiver,
     possible_duplicates,
 )
+from portal.i18n import untranslated
 from portal.services import audited_save, check_transition
 
 from . import eligibility, equipment, hooks
@@ -500,7 +501,7 @@ def check_waiver(*, code: str, reason: str, category: str = "", year: int | None
     if category and category not in CategoryChoice.values:
         errors["category"] = f"Unknown category {category!r}."
     if year is not None and (isinstance(year, bool) or not isinstance(year, int) or not 1900 <= year <= 2200):
-        errors["year"] = _("%(year)s is not a championship year.") % {"year": repr(year)}
+        errors["year"] = gettext("%(year)s is not a championship year.") % {"year": repr(year)}
     if errors:
         raise ValidationError(errors)
 
@@ -647,22 +648,24 @@ def _tell_requester(waiver_request: WaiverRequest) -> None:
     from portal.notifications import notify  # the portal's notifications sit above the apps
 
     granted = waiver_request.status == WaiverRequestStatus.GRANTED
-    person, what = str(waiver_request.person), WaivableCode(waiver_request.code).label
+    # Stored as messages, said in each reader's language (issue 26); the IHTC's reasons are its own words.
+    person, what = str(waiver_request.person), untranslated(WaivableCode(waiver_request.code).label)
+    reason = Words(waiver_request.decision_reason)
     if granted:
-        subject = format_lazy(gettext_lazy("Waiver granted: {person}"), person=person)
-        body = format_lazy(
-            gettext_lazy("The IHTC granted the waiver you asked for {person} ({what}, R-03): {reason}"),
+        subject = said("Waiver granted: {person}", person=person)
+        body = said(
+            "The IHTC granted the waiver you asked for {person} ({what}, R-03): {reason}",
             person=person,
             what=what,
-            reason=waiver_request.decision_reason,
+            reason=reason,
         )
     else:
-        subject = format_lazy(gettext_lazy("Waiver refused: {person}"), person=person)
-        body = format_lazy(
-            gettext_lazy("The IHTC refused the waiver you asked for {person} ({what}, R-03): {reason}"),
+        subject = said("Waiver refused: {person}", person=person)
+        body = said(
+            "The IHTC refused the waiver you asked for {person} ({what}, R-03): {reason}",
             person=person,
             what=what,
-            reason=waiver_request.decision_reason,
+            reason=reason,
         )
     notify(
         users=[waiver_request.requested_by],
@@ -1010,16 +1013,19 @@ def _notify_device_decision(device_request: ProtectiveDeviceRequest) -> None:
     from portal.notifications import notify  # the portal's notifications sit above the apps
 
     approved = device_request.status == DeviceRequestStatus.APPROVED
-    names = {"person": str(device_request.person), "device": device_request.description[:80]}
+    # Stored as messages, said in each reader's language (issue 26); the description and the reasons are the
+    # people's own words, never translated.
+    person, device = str(device_request.person), Words(device_request.description)
     if approved:
-        subject = format_lazy(gettext_lazy("Protective device approved for {person}"), **names)
-        body = format_lazy(gettext_lazy("Rule 3.2.8 C: the IHTC allows {person} to wear: {device}."), **names)
+        subject = said("Protective device approved for {person}", person=person)
+        body = said("Rule 3.2.8 C: the IHTC allows {person} to wear: {device}.", person=person, device=device)
     else:
-        subject = format_lazy(gettext_lazy("Protective device refused for {person}"), **names)
-        body = format_lazy(
-            gettext_lazy("Rule 3.2.8 C: the IHTC refused {person}'s request for: {device}. Reason: {reason}"),
-            reason=device_request.decision_reason,
-            **names,
+        subject = said("Protective device refused for {person}", person=person)
+        body = said(
+            "Rule 3.2.8 C: the IHTC refused {person}'s request for: {device}. Reason: {reason}",
+            person=person,
+            device=device,
+            reason=Words(device_request.decision_reason),
         )
     notify(
         users=[device_request.submitted_by],

@@ -29,7 +29,7 @@ from games.labels import EVENT_KINDS
 from games.labels import PENALTY_KINDS as PENALTY_KIND_LABELS
 from games.models import GameOfficial, GameSheet
 from games.sheet import engine_game_type, engine_teams
-from portal.i18n import catalogue_url
+from portal.i18n import catalogue_url, say
 from tournaments.facts import championship_ruleset
 from tournaments.models import Game, RosterEntry
 from tournaments.venue_time import venue_zone
@@ -40,7 +40,7 @@ def penalty_index() -> list[dict[str, Any]]:
     return [
         {
             "code": line.code,
-            "name": line.name,
+            "name": str(say(line.name)),
             "article": line.article,
             "penalties": list(line.penalties),
             "kinds": list(engine_kinds(line)),

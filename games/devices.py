@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 
 from accounts.models import User
 from federation.access import can_edit_federation
@@ -27,8 +27,13 @@ from .models import ConsoleSignIn, GameOfficial, GameSheet
 
 # The choices of a console duty, for the API (and its schema's ``SheetDutyEnum``).
 SHEET_DUTY_CHOICES = [(duty, duty.replace("_", " ")) for duty in SHEET_DUTIES]
-DUTY_NAMES = {"timekeeper": "game timekeeper (4.4)", "penalty_timekeeper": "penalty timekeeper (4.5)",
-              "scorer": "official scorer (4.3)"}  # fmt: skip
+# The duties of the officials' table as the server's messages name them, in the reader's language (the console's
+# words: games.console.CONSOLE_DUTY_NAMES).
+DUTY_NAMES = {
+    "timekeeper": pgettext_lazy("scorer's console", "game timekeeper (4.4)"),
+    "penalty_timekeeper": pgettext_lazy("scorer's console", "penalty timekeeper (4.5)"),
+    "scorer": pgettext_lazy("scorer's console", "official scorer (4.3)"),
+}
 
 
 class ConsoleConflict(Exception):
@@ -72,7 +77,12 @@ def check_can_hold_duty(user: User, game: Game, duty: str) -> None:
 
 def _check_duties(duties: object) -> list[str]:
     if not isinstance(duties, list | tuple) or not duties:
-        raise ValidationError({"duties": "Rule 4.3-4.5: name the duties this device keeps: " + ", ".join(SHEET_DUTIES)})
+        raise ValidationError(
+            {
+                "duties": gettext("Rule 4.3-4.5: name the duties this device keeps: %(duties)s")
+                % {"duties": ", ".join(SHEET_DUTIES)}
+            }
+        )
     unknown = [d for d in duties if d not in SHEET_DUTIES]
     if unknown:
         raise ValidationError(
@@ -86,7 +96,13 @@ def _check_duties(duties: object) -> list[str]:
 
 def _describe(holders: Iterable[ConsoleSignIn]) -> str:
     return "; ".join(
-        f"{DUTY_NAMES[h.duty]} on device {h.device} ({h.user.get_username()}) since {h.signed_in_at:%H:%M:%S}"
+        gettext("%(duty)s on device %(device)s (%(user)s) since %(time)s")
+        % {
+            "duty": DUTY_NAMES[h.duty],
+            "device": h.device,
+            "user": h.user.get_username(),
+            "time": f"{h.signed_in_at:%H:%M:%S}",
+        }
         for h in holders
     )
 
@@ -124,7 +140,8 @@ def console_sign_in(
         others = [row for row in held.values() if (row.device, row.user_id) != (name, by.pk)]
         if others and not take_over:
             raise DutyHeld(
-                f"Rule 4.3-4.5: another device keeps this: {_describe(others)}. Take it over to continue here.",
+                gettext("Rule 4.3-4.5: another device keeps this: %(holders)s. Take it over to continue here.")
+                % {"holders": _describe(others)},
                 others,
             )
         for row in others:
@@ -171,9 +188,16 @@ def check_device_signed_in(user: User, game: Game, device: str) -> list[str]:
     if ended is not None:
         taker = ended.taken_over_by
         raise DeviceTakenOver(
-            f"Rule 4.3-4.5: device {taker.device} ({taker.user.get_username()}) took over the "
-            f"{DUTY_NAMES[ended.duty]} at {ended.ended_at:%H:%M:%S}; this device enters nothing more. Sign in "
-            "again to take it back, or export its unsent entries (rescue export).",
+            gettext(
+                "Rule 4.3-4.5: device %(device)s (%(user)s) took over the %(duty)s at %(time)s; this device enters "
+                "nothing more. Sign in again to take it back, or export its unsent entries (rescue export)."
+            )
+            % {
+                "device": taker.device,
+                "user": taker.user.get_username(),
+                "duty": DUTY_NAMES[ended.duty],
+                "time": f"{ended.ended_at:%H:%M:%S}",
+            },
             [taker],
         )
     raise PermissionDenied(

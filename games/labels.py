@@ -21,6 +21,8 @@ from typing import Any
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from portal.i18n import say
+
 from .engine import events as ev
 from .engine import state as st
 from .engine.errors import EventFormatError
@@ -124,7 +126,7 @@ def infraction_label(code: object) -> str:
     line = INFRACTIONS.get(str(code or ""))
     if line is None:
         return str(code or "").replace("_", " ")
-    return f"{line.name} ({line.article})"
+    return f"{say(line.name)} ({line.article})"  # the index's name in the reader's language
 
 
 def side_name(game, side: object) -> str:

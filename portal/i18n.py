@@ -13,17 +13,22 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.formats import date_format
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, override, pgettext
 from django.views.decorators.http import require_GET
 from django.views.i18n import JavaScriptCatalog
 
-from common.text import Text, Texts, from_data, to_data
+from common.text import Moment, Text, Texts, Words, from_data, to_data
 
 
 def say(value: object) -> object:
     """``value`` in the active language when it is a core's sentence (its arguments said too); else as it is.
 
     A message missing from the catalogue is said in English (gettext's fallback)."""
+    if isinstance(value, Moment):
+        return said_moment(value)
     if isinstance(value, Texts):
         language = get_language() or settings.LANGUAGE_CODE
         return value.texts.get(language) or value.texts.get(language.split("-")[0]) or str(value)
@@ -35,6 +40,34 @@ def say(value: object) -> object:
     if not value.args:
         return message
     return message % {name: say(argument) for name, argument in value.args.items()}
+
+
+def said_moment(moment: Moment) -> str:
+    """A stored moment in the reader's language and locale: "sam. 3 juillet 2027, 13:30:00 CEST" to the second
+    (R-51), "sam. 3 juillet 2027 18:00 (heure du lieu)" on the venue's clock."""
+    if (get_language() or settings.LANGUAGE_CODE).split("-")[0] == "en":
+        return str(moment)  # the English as it was made
+    local = moment.at
+    day = date_format(local, "D")
+    if moment.style == "venue":
+        return gettext("%(moment)s (venue time)") % {"moment": f"{day} {date_format(local, 'DATETIME_FORMAT')}"}
+    return f"{day} {date_format(local, 'DATE_FORMAT')}, {date_format(local, 'H:i:s')} {local.tzname()}"
+
+
+def say_html(value: object) -> SafeString:
+    """``say`` for a page: the sentence escaped, the people's own words in it (``common.text.Words``) marked as
+    theirs (``<span class="their-words" translate="no">``: browsers do not translate them, the site walk's
+    language check skips them)."""
+    if isinstance(value, Words):
+        return format_html('<span class="their-words" translate="no">{}</span>', str(value))
+    if not isinstance(value, Text):
+        return conditional_escape(str(say(value)))
+    message = pgettext(value.context, value.msgid) if value.context else gettext(value.msgid)
+    escaped = conditional_escape(message)  # the message's braces and %(name)s are kept by escaping
+    if not value.args:
+        return mark_safe(escaped)  # noqa: S308 - escaped above
+    args = {name: say_html(argument) for name, argument in value.args.items()}
+    return mark_safe(escaped.format(**args) if value.braced else escaped % args)  # noqa: S308 - each part escaped
 
 
 def untranslated(label: object) -> Text:
@@ -63,10 +96,18 @@ def stored(data: object, fallback: str = "") -> str:
     return str(say(from_data(data)))
 
 
+def stored_html(data: object, fallback: str = "") -> SafeString:
+    """``stored`` for a page (``say_html``): the people's own words in the text marked as theirs; ``fallback``
+    escaped."""
+    if not data:
+        return conditional_escape(fallback)
+    return say_html(from_data(data))
+
+
 def storable(value: object) -> object | None:
-    """The stored form of ``value`` when it is a ``Text`` or ``Texts`` (else None: plain words are kept as their
-    text)."""
-    return to_data(value) if isinstance(value, (Text, Texts)) else None
+    """The stored form of ``value`` when it is a ``Text``, ``Texts`` or ``Words`` (else None: plain words are kept
+    as their text)."""
+    return to_data(value) if isinstance(value, (Text, Texts, Words)) else None
 
 
 def said(message: object) -> str:

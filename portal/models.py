@@ -87,3 +87,10 @@ class Notification(models.Model):
         from portal.i18n import stored
 
         return stored(self.body_message, self.body)
+
+    @property
+    def shown_body_html(self) -> str:
+        """The body for a page: in the active language, the people's own words in it marked as theirs."""
+        from portal.i18n import stored_html
+
+        return stored_html(self.body_message, self.body)

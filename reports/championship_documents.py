@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.formats import date_format
+from django.utils.translation import ngettext
 
 from portal.i18n import say
 from tournaments.facts import championship_standings_rules
@@ -36,11 +37,42 @@ def _one_decimal(value: float | None) -> str:
     return NO_FIGURE if value is None else f"{value:.1f}"
 
 
+# The version lines, one pair per document (the words around the counts differ with the document's name).
+_PROGRESS = {
+    "standings": (
+        lambda total: ngettext(
+            "Standings before any final game (%(total)s game to play)",
+            "Standings before any final game (%(total)s games to play)",
+            total,
+        ),
+        lambda total: ngettext(
+            "Standings after %(final)s of %(total)s game, last final game #%(last)s",
+            "Standings after %(final)s of %(total)s games, last final game #%(last)s",
+            total,
+        ),
+    ),
+    "statistics": (
+        lambda total: ngettext(
+            "Statistics before any final game (%(total)s game to play)",
+            "Statistics before any final game (%(total)s games to play)",
+            total,
+        ),
+        lambda total: ngettext(
+            "Statistics after %(final)s of %(total)s game, last final game #%(last)s",
+            "Statistics after %(final)s of %(total)s games, last final game #%(last)s",
+            total,
+        ),
+    ),
+}
+
+
 def _progress(final: list[int], total: int, what: str) -> str:
-    """'<what> after 8 of 12 games, last final game #8' (or before any game is final)."""
+    """'Standings after 8 of 12 games, last final game #8' (or before any game is final), in the reader's
+    language; ``what`` is "standings" or "statistics"."""
+    before, after = _PROGRESS[what]
     if not final:
-        return f"{what} before any final game ({total} game{'s' if total != 1 else ''} to play)"
-    return f"{what} after {len(final)} of {total} game{'s' if total != 1 else ''}, last final game #{max(final)}"
+        return before(total) % {"total": total}
+    return after(total) % {"final": len(final), "total": total, "last": max(final)}
 
 
 # --- the standings -------------------------------------------------------------------------------------------
@@ -100,7 +132,7 @@ def standings_data(championship: Championship) -> dict[str, Any]:
         },
         "pools": pools,
         "finished": bool(pools) and all(pool["finished"] for pool in pools),
-        "version_label": _progress(final, total, "Standings"),
+        "version_label": _progress(final, total, "standings"),
     }
 
 
@@ -166,5 +198,5 @@ def statistics_data(championship: Championship) -> dict[str, Any]:
             for t in tables["teams"]
         ],
         "roster_games": stats.roster_games,
-        "version_label": _progress(final, len(numbers), "Statistics"),
+        "version_label": _progress(final, len(numbers), "statistics"),
     }

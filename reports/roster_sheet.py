@@ -59,7 +59,13 @@ def reason_text(reason: Reason) -> str:
 def _eligibility(result: EligibilityResult) -> dict[str, Any]:
     return {
         "eligible": result.eligible,
-        "status": "Not eligible" if not result.eligible else "Eligible, by waiver" if result.waived else "Eligible",
+        "status": (
+            gettext("Not eligible")
+            if not result.eligible
+            else gettext("Eligible, by waiver")
+            if result.waived
+            else gettext("Eligible")
+        ),
         "reasons": [{"article": r.article, "code": r.code, "text": reason_text(r)} for r in result.reasons],
         "waived": [
             {
@@ -95,33 +101,38 @@ def _limits(roster: list[RosterEntry], limits: roster_rules.RosterLimits) -> dic
     problems = roster_rules.check_roster(roster_lines(roster), limits=limits, complete=True)
     goalkeepers = sum(1 for line in roster if line.position == Position.GOALKEEPER)
     if limits.min_goalkeepers == limits.max_goalkeepers:
-        wanted_goalkeepers = f"exactly {limits.min_goalkeepers}"
+        wanted_goalkeepers = gettext("exactly %(count)s") % {"count": limits.min_goalkeepers}
     else:
         wanted_goalkeepers = f"{limits.min_goalkeepers}-{limits.max_goalkeepers}"
     return {
         "rows": [
             {
-                "what": "Floor players",
+                "what": gettext("Floor players"),
                 "count": len(roster) - goalkeepers,
                 "wanted": f"{limits.min_skaters}-{limits.max_skaters}",
                 "article": "3.1.1 A, R-04",
             },
-            {"what": "Goalkeepers", "count": goalkeepers, "wanted": wanted_goalkeepers, "article": "3.1.1 A, R-04"},
             {
-                "what": "Captain",
+                "what": gettext("Goalkeepers"),
+                "count": goalkeepers,
+                "wanted": wanted_goalkeepers,
+                "article": "3.1.1 A, R-04",
+            },
+            {
+                "what": gettext("Captain"),
                 "count": sum(1 for line in roster if line.captain),
-                "wanted": "exactly 1",
+                "wanted": gettext("exactly %(count)s") % {"count": 1},
                 "article": "3.1.2 A",
             },
             {
-                "what": "Alternate captains",
+                "what": gettext("Alternate captains"),
                 "count": sum(1 for line in roster if line.alternate),
-                "wanted": f"at most {limits.max_alternates}",
+                "wanted": gettext("at most %(count)s") % {"count": limits.max_alternates},
                 "article": "3.1.2 B",
             },
         ],  # fmt: skip
         "meets": not problems,
-        "problems": [problem.message for problem in problems],
+        "problems": [str(say(problem.message)) for problem in problems],
     }
 
 

@@ -13,6 +13,8 @@ from django.utils.dateformat import DateFormat
 from django.utils.formats import date_format, get_format
 from django.utils.translation import gettext
 
+from common.text import Moment
+
 # How a page shows a moment: the weekday, then the date and the venue's hour as the reader's locale writes them
 # (DATETIME_FORMAT: "Sat 3 Jul 2027, 18:00", "sam. 3 juillet 2027 18:00", "sáb 3 de julio de 2027 a las 18:00";
 # issue 26; the English formats are portal/formats/en).
@@ -64,10 +66,11 @@ def venue_time_formatter(fmt: str = VENUE_FORMAT):
     return formatted
 
 
-def venue_stamp(moment: datetime.datetime, where: object) -> str:
+def venue_stamp(moment: datetime.datetime, where: object) -> Moment:
     """``moment`` as a stored sentence gives it (a case's history, a refusal, an e-mail): the venue's
-    ``2027-07-03 18:00 (venue time)``."""
-    return f"{timezone.localtime(moment, venue_zone(where)):%Y-%m-%d %H:%M} (venue time)"
+    ``2027-07-03 18:00 (venue time)`` in English, said in the reader's language and locale where it is shown (a
+    ``common.text.Moment``)."""
+    return Moment(timezone.localtime(moment, venue_zone(where)), "venue")
 
 
 def venue_zone_note(where: object = None) -> str:

@@ -165,6 +165,9 @@ class CaseTransition(models.Model):
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField()
     why = models.TextField()
+    # Issue 26: a reason the portal wrote (a hearing's default "hearing on ...") as its message and values, said in
+    # the reader's language (``shown_why``); ``why`` keeps it in English. Empty for the committee's own words.
+    why_message = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["at", "pk"]
@@ -181,6 +184,13 @@ class CaseTransition(models.Model):
     def to_label(self) -> str:
         """The status it entered, as the case page names it ("Hearing scheduled")."""
         return str(CaseStatus(self.to_status).label) if self.to_status in CaseStatus.values else self.to_status
+
+    @property
+    def shown_why(self) -> str:
+        """The reason in the active language when the portal wrote it (``portal.i18n.stored``), else as written."""
+        from portal.i18n import stored
+
+        return stored(self.why_message, self.why)
 
 
 class CaseStatement(models.Model):

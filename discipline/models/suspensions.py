@@ -98,10 +98,11 @@ class Suspension(ChoiceLabels):
 
     @property
     def reasons_said(self) -> object:
-        """The reasons as a ``common.text.Text`` when the portal wrote them, else the words as written."""
-        from common.text import from_data
+        """The reasons as a ``common.text.Text`` when the portal wrote them, else the committee's words as written
+        (``common.text.Words``: never translated, marked as theirs on a page)."""
+        from common.text import Words, from_data
 
-        return from_data(self.reasons_message) if self.reasons_message else self.reasons
+        return from_data(self.reasons_message) if self.reasons_message else Words(self.reasons)
 
     @property
     def shown_reasons(self) -> str:

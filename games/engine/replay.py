@@ -5,7 +5,7 @@ from itertools import combinations
 from operator import attrgetter
 from typing import Any, NoReturn, TypeVar
 
-from common.text import Text, _
+from common.text import Text, _, said_in
 
 from . import penalties as box
 from .errors import EventFormatError, InvalidEvent
@@ -70,6 +70,7 @@ from .state import (
     ShootoutState,
     TeamRoster,
     TeamState,
+    said_side,
 )
 
 OUT_OF_GAME = frozenset({GAME_MISCONDUCT, MATCH, GAME_EJECTION, GROSS_MISCONDUCT})
@@ -259,7 +260,7 @@ class Replayer:
             event.type == GAME_END and state.result is not None and not state.result.confirmed
         ):
             if event.type == PERIOD_START and state.game.game_type == ROUND_ROBIN:
-                self.refuse("Rule 1.3 D: round-robin games have no overtime; a tie stands (1.3 A)", event, "period")
+                self.refuse(_("Rule 1.3 D: round-robin games have no overtime; a tie stands (1.3 A)"), event, "period")
             raise InvalidEvent(
                 _("Rule 1.3 / R-11: the game has ended; no %(kind)s can follow it", kind=event.type),
                 field="type",
@@ -371,21 +372,47 @@ class Replayer:
     def refuse(self, message: str, event: Event, field: str | None = None) -> NoReturn:
         raise InvalidEvent(message, field=field, event_id=event.id)
 
+    def refuse_not_on_line_up(self, player: object, side: str | None, event: Event, field: str) -> NoReturn:
+        """5.1 B / R-07: the number is not on the side's line-up."""
+        self.refuse(
+            _("Rule 5.1 B / R-07: %(player)s is not on the %(side)s line-up", player=player, side=said_side(side)),
+            event,
+            field,
+        )
+
+    def refuse_out_of_game(self, article: str, player: object, event: Event, field: str) -> NoReturn:
+        """R-30: the player is out of the game (the article that put them out)."""
+        self.refuse(
+            _("Rule %(article)s / R-30: %(player)s is out of the game", article=article, player=player), event, field
+        )
+
     # -- periods and clock --------------------------------------------------------------------
 
     def period_start(self, event: Event) -> None:
         state, rules = self.state, self.rules
         if state.status not in (NOT_STARTED, INTERMISSION):
-            self.refuse(f"R-11: period {event.period} cannot start while the game is {state.status}", event, "type")
+            self.refuse(
+                _(
+                    "R-11: period %(period)s cannot start while the game is %(status)s",
+                    period=event.period,
+                    status=state.status,
+                ),
+                event,
+                "type",
+            )
         if event.period != state.period + 1:
-            self.refuse(f"R-11: the next period is {state.period + 1}, not {event.period}", event, "period")
+            self.refuse(
+                _("R-11: the next period is %(next)s, not %(period)s", next=state.period + 1, period=event.period),
+                event,
+                "period",
+            )
         if event.time != 0:
-            self.refuse("R-10: a period starts at 0:00 elapsed", event, "time")
+            self.refuse(_("R-10: a period starts at 0:00 elapsed"), event, "time")
         if event.period > rules.periods:
             if self.state.game.game_type == ROUND_ROBIN:
-                self.refuse("Rule 1.3 D: round-robin games have no overtime; a tie stands (1.3 A)", event, "period")
+                self.refuse(_("Rule 1.3 D: round-robin games have no overtime; a tie stands (1.3 A)"), event, "period")
             if event.period > rules.periods + 1:
-                self.refuse("Rule 1.3 B / R-11: one 10-minute overtime, then a shoot-out", event, "period")
+                self.refuse(_("Rule 1.3 B / R-11: one 10-minute overtime, then a shoot-out"), event, "period")
         if event.period == 1:
             self.check_starting_line_ups(event)
         state.period = event.period
@@ -411,8 +438,12 @@ class Replayer:
         state = self.state
         if event.time != state.period_length:
             self.refuse(
-                f"Rule 1.2 A / R-11: period {state.period} ends at {format_time(state.period_length)} elapsed, "
-                f"not {format_time(event.time)}",
+                _(
+                    "Rule 1.2 A / R-11: period %(period)s ends at %(end)s elapsed, not %(time)s",
+                    period=state.period,
+                    end=format_time(state.period_length),
+                    time=format_time(event.time),
+                ),
                 event,
                 "time",
             )
@@ -451,8 +482,11 @@ class Replayer:
     def clock_start(self, event: Event) -> None:
         if self.held_end is not None:
             self.refuse(
-                f"Rule 1.2 A / 6.1.8 F: period {self.state.period}'s time has run out; only the penalty shot "
-                "awarded remains before it ends",
+                _(
+                    "Rule 1.2 A / 6.1.8 F: period %(period)s's time has run out; only the penalty shot awarded "
+                    "remains before it ends",
+                    period=self.state.period,
+                ),
                 event,
                 "type",
             )
@@ -486,32 +520,56 @@ class Replayer:
             return
         player = team.players.get(number)
         if player is None:
-            self.refuse(f"Rule 5.1 B / R-07: {role} {number} is not on the {team.side} line-up", event, "player")
+            self.refuse(
+                _(
+                    "Rule 5.1 B / R-07: %(role)s %(number)s is not on the %(side)s line-up",
+                    role=role,
+                    number=number,
+                    side=said_side(team.side),
+                ),
+                event,
+                "player",
+            )
         if player.out_of_game is not None:
-            self.refuse(f"Rule {player.out_of_game} / R-30: {role} {number} is out of the game", event, "player")
+            self.refuse(
+                _(
+                    "Rule %(article)s / R-30: %(role)s %(number)s is out of the game",
+                    article=player.out_of_game,
+                    role=role,
+                    number=number,
+                ),
+                event,
+                "player",
+            )
         if any(s.served_by == number for s in team.box):
-            self.refuse(f"Rule 6.4.1 B / 6.4.27 D: {role} {number} is in the penalty box", event, "player")
+            self.refuse(
+                _("Rule 6.4.1 B / 6.4.27 D: %(role)s %(number)s is in the penalty box", role=role, number=number),
+                event,
+                "player",
+            )
 
     def goal(self, event: Event) -> None:
         state = self.state
         if not state.running and not event.awarded:
             # 6.4.35: an awarded goal is the referee's decision and may be entered at the stoppage.
-            self.refuse("Rule 5.5.11 A: a goal is scored in play, and the clock is stopped", event, "time")
+            self.refuse(_("Rule 5.5.11 A: a goal is scored in play, and the clock is stopped"), event, "time")
         side = _given(event.team, event, "team")
         scoring, conceding = self.teams[side], self.teams[other(side)]
         if event.own_goal and event.assist is not None:
-            self.refuse("Rule 5.5.11 D / R-32: an own goal is credited with no assist", event, "assist")
+            self.refuse(_("Rule 5.5.11 D / R-32: an own goal is credited with no assist"), event, "assist")
         if event.assist is not None and event.assist == event.player:
-            self.refuse("Rule 5.5.11 C: the scorer cannot assist the own goal", event, "assist")
+            self.refuse(_("Rule 5.5.11 C: the scorer cannot assist the own goal"), event, "assist")
         if event.awarded and event.assist is not None:
             self.refuse(
-                "R-69 / 6.4.35: an awarded goal is credited to the player fouled (else the attacker who last "
-                "played the puck) with no assist",
+                _(
+                    "R-69 / 6.4.35: an awarded goal is credited to the player fouled (else the attacker who "
+                    "last played the puck) with no assist"
+                ),
                 event,
                 "assist",
             )
-        self.check_on_floor(scoring, event.player, event, "scorer")
-        self.check_on_floor(scoring, event.assist, event, "assist")
+        self.check_on_floor(scoring, event.player, event, said_in("a player in a refusal", "scorer"))
+        self.check_on_floor(scoring, event.assist, event, said_in("a player in a refusal", "assist"))
         if event.awarded:
             self.awarded_at.add((conceding.side, state.period, state.elapsed))
         self.score(event, scoring, conceding, penalty_shot=False)
@@ -582,7 +640,7 @@ class Replayer:
         self.check_penalty(event, team)
         if event.delayed:
             if not state.running:
-                self.refuse("Rule 6.3 B: a penalty is signalled delayed only while play goes on", event, "delayed")
+                self.refuse(_("Rule 6.3 B: a penalty is signalled delayed only while play goes on"), event, "delayed")
             team.signalled.append(event)
             return
         if state.running:
@@ -593,49 +651,73 @@ class Replayer:
     def check_penalty(self, event: Event, team: TeamState) -> None:
         if event.staff is not None:
             if event.staff not in team.roster.staff:
-                self.refuse(f"Rule 5.1 B / R-07: {event.staff!r} is not on the {team.side} bench staff", event, "staff")
+                self.refuse(
+                    _(
+                        "Rule 5.1 B / R-07: %(staff)s is not on the %(side)s bench staff",
+                        staff=repr(event.staff),
+                        side=said_side(team.side),
+                    ),
+                    event,
+                    "staff",
+                )
             if event.staff in team.staff_out:
-                self.refuse(f"Rule {team.staff_out[event.staff]}: {event.staff} is out of the game", event, "staff")
+                self.refuse(
+                    _(
+                        "Rule %(article)s: %(staff)s is out of the game",
+                        article=team.staff_out[event.staff],
+                        staff=event.staff,
+                    ),
+                    event,
+                    "staff",
+                )
             if event.penalty == PENALTY_SHOT:
-                self.refuse("Rule 6.1.8: a penalty shot is awarded against a team, not its staff", event, "penalty")
+                self.refuse(_("Rule 6.1.8: a penalty shot is awarded against a team, not its staff"), event, "penalty")
         elif event.player is None:
             if event.penalty != BENCH_MINOR:
                 self.refuse(
-                    f"Rule 6.1.2 D: only a bench minor may name no player; a {event.penalty} names the offender",
+                    _(
+                        "Rule 6.1.2 D: only a bench minor may name no player; a %(penalty)s names the offender",
+                        penalty=event.penalty,
+                    ),
                     event,
                     "player",
                 )
         elif event.player not in team.players:
-            self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {team.side} line-up", event, "player")
+            self.refuse_not_on_line_up(event.player, team.side, event, "player")
         if event.infraction is not None:
             try:
                 get_infraction(event.infraction)
             except KeyError:
                 self.refuse(
-                    f"R-20: {event.infraction!r} is not a line of the Annex C penalty index; "
-                    f"{unknown_code_hint(event.infraction)}",
+                    _(
+                        "R-20: %(infraction)s is not a line of the Annex C penalty index; %(hint)s",
+                        infraction=repr(event.infraction),
+                        hint=unknown_code_hint(event.infraction),
+                    ),
                     event,
                     "infraction",
                 )
         if event.served_by is not None:
             server = team.players.get(event.served_by)
             if server is None:
-                self.refuse(
-                    f"Rule 5.1 B / R-07: {event.served_by} is not on the {team.side} line-up", event, "served_by"
-                )
+                self.refuse_not_on_line_up(event.served_by, team.side, event, "served_by")
             if server.goalkeeper or team.in_goal(event.served_by):
                 self.refuse(
-                    "Rule 6.1.2 B / 6.1.4 B: a floor player serves the penalty, not a goalkeeper", event, "served_by"
+                    _("Rule 6.1.2 B / 6.1.4 B: a floor player serves the penalty, not a goalkeeper"), event, "served_by"
                 )
             if server.out_of_game is not None:
                 self.refuse(
-                    f"Rule {server.out_of_game} / R-30: {event.served_by} is out of the game and cannot serve",
+                    _(
+                        "Rule %(article)s / R-30: %(player)s is out of the game and cannot serve",
+                        article=server.out_of_game,
+                        player=event.served_by,
+                    ),
                     event,
                     "served_by",
                 )
             if event.penalty in (MAJOR, MATCH) and event.served_by == event.player:
                 self.refuse(
-                    "Rule 6.1.3 A / 6.1.6 A: the penalized player is out; a substitute serves", event, "served_by"
+                    _("Rule 6.1.3 A / 6.1.6 A: the penalized player is out; a substitute serves"), event, "served_by"
                 )
 
     def record_penalty(
@@ -798,8 +880,12 @@ class Replayer:
             side = _given(event.team, event, "team")
             if not any(r.id == event.penalty and r.team == side for r in records):
                 self.refuse(
-                    f"R-61: {side} has no penalty {event.penalty!r} assessed at this stoppage to leave as the "
-                    "differential",
+                    _(
+                        "R-61: %(side)s has no penalty %(penalty)s assessed at this stoppage to leave as the "
+                        "differential",
+                        side=said_side(side),
+                        penalty=repr(event.penalty),
+                    ),
                     event,
                     "penalty",
                 )
@@ -968,17 +1054,23 @@ class Replayer:
         team = self.teams[_given(event.team, event, "team")]
         record = next((p for p in self.state.penalties if p.id == event.penalty and p.team == team.side), None)
         if record is None:
-            self.refuse(f"R-20: {team.side} has no penalty {event.penalty!r}", event, "penalty")
+            self.refuse(
+                _("R-20: %(side)s has no penalty %(penalty)s", side=said_side(team.side), penalty=repr(event.penalty)),
+                event,
+                "penalty",
+            )
         player = team.players.get(_given(event.player, event, "player"))
         if player is None:
-            self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {team.side} line-up", event, "player")
+            self.refuse_not_on_line_up(event.player, team.side, event, "player")
         if player.goalkeeper or team.in_goal(event.player):
-            self.refuse("Rule 6.1.2 B / 6.1.4 B: a floor player serves the penalty, not a goalkeeper", event, "player")
+            self.refuse(
+                _("Rule 6.1.2 B / 6.1.4 B: a floor player serves the penalty, not a goalkeeper"), event, "player"
+            )
         if player.out_of_game is not None:
-            self.refuse(f"Rule {player.out_of_game} / R-30: {event.player} is out of the game", event, "player")
+            self.refuse_out_of_game(player.out_of_game, event.player, event, "player")
         open_serves = [s for s in record.serves if s.status != DONE]
         if not open_serves:
-            self.refuse(f"R-20: penalty {record.id} has no time left to serve", event, "penalty")
+            self.refuse(_("R-20: penalty %(penalty)s has no time left to serve", penalty=record.id), event, "penalty")
         record.served_by = event.player
         for serve in open_serves:
             serve.served_by = event.player
@@ -987,7 +1079,7 @@ class Replayer:
         """Record the captain's choice of a penalty left as the differential at this stoppage (R-61, 6.1.3 D)."""
         if self.state.running:
             self.refuse(
-                "R-61: the differential is chosen at the stoppage where the penalties are assessed", event, "time"
+                _("R-61: the differential is chosen at the stoppage where the penalties are assessed"), event, "time"
             )
         _given(event.team, event, "team")
         self.choices.append(event)
@@ -998,7 +1090,15 @@ class Replayer:
         """Record the captain's choice of who returns first when two penalties end together (6.2.2 C)."""
         team = self.teams[_given(event.team, event, "team")]
         if not any(s.served_by == event.player and s.status != DONE for s in team.box):
-            self.refuse(f"Rule 6.2.2 C: {event.player} is not in the {team.side} penalty box", event, "player")
+            self.refuse(
+                _(
+                    "Rule 6.2.2 C: %(player)s is not in the %(side)s penalty box",
+                    player=event.player,
+                    side=said_side(team.side),
+                ),
+                event,
+                "player",
+            )
         team.return_first = event.player
 
     def penalty_shot(self, event: Event) -> None:
@@ -1012,13 +1112,16 @@ class Replayer:
         shooting = self.teams[side]
         player = shooting.players.get(_given(event.player, event, "player"))
         if player is None:
-            self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {event.team} line-up", event, "player")
+            self.refuse_not_on_line_up(event.player, event.team, event, "player")
         if player.out_of_game is not None:
-            self.refuse(f"Rule {player.out_of_game} / R-30: {event.player} is out of the game", event, "player")
+            self.refuse_out_of_game(player.out_of_game, event.player, event, "player")
         if not shooting.pending_shots:
             self.refuse(
-                f"Rule 6.1.8: no penalty shot has been awarded to {shooting.side} and not yet taken (a penalty "
-                "of kind penalty_shot to the other team, or 6.4.6 C / 6.4.8 B in the last two minutes)",
+                _(
+                    "Rule 6.1.8: no penalty shot has been awarded to %(side)s and not yet taken (a penalty of "
+                    "kind penalty_shot to the other team, or 6.4.6 C / 6.4.8 B in the last two minutes)",
+                    side=said_side(shooting.side),
+                ),
                 event,
                 "team",
             )
@@ -1047,13 +1150,17 @@ class Replayer:
         state, rules = self.state, self.rules
         team = self.teams[_given(event.team, event, "team")]
         if state.period > rules.periods:
-            self.refuse("Rule 5.5.2 D / R-12: no time-out in overtime", event, "type")
+            self.refuse(_("Rule 5.5.2 D / R-12: no time-out in overtime"), event, "type")
         if state.running:
-            self.refuse("Rule 5.5.2 A: a time-out is called at a stoppage of play", event, "time")
+            self.refuse(_("Rule 5.5.2 A: a time-out is called at a stoppage of play"), event, "time")
         used = team.timeouts.get(state.period, 0)
         if used >= rules.timeouts_per_period:
             self.refuse(
-                f"Rule 1.2 B / 5.5.2 B / R-12: {team.side} already used its time-out of period {state.period}",
+                _(
+                    "Rule 1.2 B / 5.5.2 B / R-12: %(side)s already used its time-out of period %(period)s",
+                    side=said_side(team.side),
+                    period=state.period,
+                ),
                 event,
                 "team",
             )
@@ -1062,7 +1169,7 @@ class Replayer:
     def goalkeeper_pulled(self, event: Event) -> None:
         team = self.teams[_given(event.team, event, "team")]
         if team.goalkeeper_pulled:
-            self.refuse("R-22: the goalkeeper is already off the floor", event, "type")
+            self.refuse(_("R-22: the goalkeeper is already off the floor"), event, "type")
         team.goalkeeper_pulled = True
 
     def goalkeeper_returned(self, event: Event) -> None:
@@ -1070,10 +1177,24 @@ class Replayer:
         if event.player is not None:
             player = team.players.get(event.player)
             if player is None or not player.goalkeeper:
-                self.refuse(f"Rule 5.1 B / R-07: {event.player} is not a {team.side} goalkeeper", event, "player")
+                self.refuse(
+                    _(
+                        "Rule 5.1 B / R-07: %(player)s is not a %(side)s goalkeeper",
+                        player=event.player,
+                        side=said_side(team.side),
+                    ),
+                    event,
+                    "player",
+                )
             if player.out_of_game is not None:
                 self.refuse(
-                    f"Rule {player.out_of_game} / R-30: goalkeeper {event.player} is out of the game", event, "player"
+                    _(
+                        "Rule %(article)s / R-30: goalkeeper %(player)s is out of the game",
+                        article=player.out_of_game,
+                        player=event.player,
+                    ),
+                    event,
+                    "player",
                 )
             team.goalkeeper = event.player
             if team.replacement is not None:
@@ -1081,7 +1202,7 @@ class Replayer:
                 team.replacement.player = event.player
                 team.replacement.confirmed = True
         elif not team.goalkeeper_pulled:
-            self.refuse("R-22: the goalkeeper is already on the floor", event, "type")
+            self.refuse(_("R-22: the goalkeeper is already on the floor"), event, "type")
         team.goalkeeper_pulled = False
 
     def replace_goalkeeper(self, team: TeamState, number: int, article: str) -> None:
@@ -1109,23 +1230,35 @@ class Replayer:
         replacement = team.replacement
         if replacement is None:
             self.refuse(
-                f"Rule 6.1.5 B / 6.1.6 B: no {team.side} goalkeeper has been sent off; a listed goalkeeper comes in "
-                "with goalkeeper_returned (5.5.5)",
+                _(
+                    "Rule 6.1.5 B / 6.1.6 B: no %(side)s goalkeeper has been sent off; a listed goalkeeper "
+                    "comes in with goalkeeper_returned (5.5.5)",
+                    side=said_side(team.side),
+                ),
                 event,
                 "type",
             )
         if self.state.running:
             self.refuse(
-                f"Rule {replacement.article}: the goalkeeper's place is taken at a stoppage of play", event, "time"
+                _(
+                    "Rule %(article)s: the goalkeeper's place is taken at a stoppage of play",
+                    article=replacement.article,
+                ),
+                event,
+                "time",
             )
         player = team.players.get(_given(event.player, event, "player"))
         if player is None:
-            self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {team.side} line-up", event, "player")
+            self.refuse_not_on_line_up(event.player, team.side, event, "player")
         if player.out_of_game is not None:
-            self.refuse(f"Rule {player.out_of_game} / R-30: {event.player} is out of the game", event, "player")
+            self.refuse_out_of_game(player.out_of_game, event.player, event, "player")
         if any(s.served_by == event.player for s in team.box):
             self.refuse(
-                f"Rule {replacement.article}: {event.player} is in the penalty box and cannot take the goal",
+                _(
+                    "Rule %(article)s: %(player)s is in the penalty box and cannot take the goal",
+                    article=replacement.article,
+                    player=event.player,
+                ),
                 event,
                 "player",
             )
@@ -1138,7 +1271,7 @@ class Replayer:
         side = _given(event.team, event, "team")
         team = self.teams[side]
         if event.player is not None:
-            self.check_on_floor(team, event.player, event, "shooter")
+            self.check_on_floor(team, event.player, event, said_in("a player in a refusal", "shooter"))
         team.shots += 1
         defending = self.teams[other(side)]
         if not defending.goalkeeper_pulled and defending.goalkeeper is not None:
@@ -1189,8 +1322,12 @@ class Replayer:
         state = self.state
         if state.status != ENDED or state.result is None:
             self.refuse(
-                "Rule 1.2 A / 1.3: the game ends after the last period, a sudden-death goal or the shoot-out; "
-                f"it is {state.status} in period {state.period}",
+                _(
+                    "Rule 1.2 A / 1.3: the game ends after the last period, a sudden-death goal or the "
+                    "shoot-out; it is %(status)s in period %(period)s",
+                    status=state.status,
+                    period=state.period,
+                ),
                 event,
                 "type",
             )
@@ -1242,7 +1379,7 @@ class Replayer:
         shootout = state.shootout
         if state.status != SHOOTOUT or shootout is None:
             self.refuse(
-                "Rule 1.3 B, E / R-40: a shoot-out follows a tied overtime of an elimination game", event, "type"
+                _("Rule 1.3 B, E / R-40: a shoot-out follows a tied overtime of an elimination game"), event, "type"
             )
         side = _given(event.team, event, "team")
         number = event.player
@@ -1256,16 +1393,27 @@ class Replayer:
         # R-40, R-67: after the first rounds the team that shot second starts each extra round.
         expected = (first if count % 2 == 0 else second) if in_rounds else (second if count % 2 == 0 else first)
         if side != expected:
-            self.refuse(f"Rule 1.3 E / R-40: teams shoot alternately; it is {expected}'s turn", event, "team")
+            self.refuse(
+                _(
+                    "Rule 1.3 E / R-40: teams shoot alternately; it is %(expected)s's turn",
+                    expected=said_side(expected),
+                ),
+                event,
+                "team",
+            )
         team = self.teams[side]
         if number is None:
             if shootout.eligible[side]:
-                self.refuse("R-10: shootout_attempt needs a player", event, "player")
+                self.refuse(_("R-10: shootout_attempt needs a player"), event, "player")
             if event.scored:
-                self.refuse(f"R-67: {side} has no eligible shooter and scores nothing in its turns", event, "scored")
+                self.refuse(
+                    _("R-67: %(side)s has no eligible shooter and scores nothing in its turns", side=said_side(side)),
+                    event,
+                    "scored",
+                )
         else:
             if number not in team.players:
-                self.refuse(f"Rule 5.1 B / R-07: {event.player} is not on the {side} line-up", event, "player")
+                self.refuse_not_on_line_up(event.player, side, event, "player")
             problem = shootout.shooter_problem(side, number)
             if problem is not None:
                 self.refuse(problem, event, "player")

@@ -3,9 +3,20 @@
 from dataclasses import dataclass, field
 from typing import TypedDict
 
+from common.text import Text, _, said_in
+
 from .errors import ScriptError
 from .events import TEAMS, Event, format_countdown, format_time
 from .ruleset import DEFAULT_RULESET, GAME_TYPES, ROUND_ROBIN, Ruleset
+
+# The sides as a refusal names them ("the home line-up"), in the reader's language.
+_SIDES = {"home": said_in("a side of the game", "home"), "away": said_in("a side of the game", "away")}
+
+
+def said_side(side: object) -> object:
+    """``home`` or ``away`` as a refusal says it (a ``Text``); any other value as it is."""
+    return _SIDES.get(str(side), side)
+
 
 # Serve statuses: how one time penalty stands in the penalty box.
 QUEUED = "queued"  # waits for an earlier penalty of the same chain (6.1.4 C, 6.3 F, double minor)
@@ -482,7 +493,7 @@ class ShootoutState:
             "barred": {side: {} for side in self.eligible},
         }
 
-    def shooter_problem(self, side: str, number: int) -> str | None:
+    def shooter_problem(self, side: str, number: int) -> Text | None:
         """Return why this player may not take the team's next shoot-out shot, or None (1.3 E, R-40, R-67).
 
         Eligible shooters are the listed floor players not barred (out of the game, penalty time left at the
@@ -492,13 +503,17 @@ class ShootoutState:
         """
         eligible = self.eligible.get(side, frozenset())
         if number not in eligible:
-            return (
-                f"R-40: {number} cannot shoot: goalkeeper, out of the game or penalty time left at the end of "
-                "overtime (R-67)"
+            return _(
+                "R-40: %(number)s cannot shoot: goalkeeper, out of the game or penalty time left at the end of "
+                "overtime (R-67)",
+                number=number,
             )
         shot = self.shooters[side]
         if shot.count(number) > min(shot.count(n) for n in eligible):
-            return f"Rule 1.3 E / R-40: {number} already shot; every eligible team-mate shoots first (R-67)"
+            return _(
+                "Rule 1.3 E / R-40: %(number)s already shot; every eligible team-mate shoots first (R-67)",
+                number=number,
+            )
         return None
 
 
@@ -551,7 +566,7 @@ class GameState:
             return self.ruleset.overtime_length
         return self.ruleset.period_length
 
-    def timeout_moment_problem(self, period: int, time: int) -> str | None:
+    def timeout_moment_problem(self, period: int, time: int) -> Text | None:
         """Return why no time-out may be called at this moment under R-71 (1.2 B, 5.5.2 A), or None.
 
         A time-out is called at a stoppage after which the same period resumes with a face-off: not at the buzzer
@@ -559,29 +574,33 @@ class GameState:
         """
         if self.status == IN_PROGRESS and period == self.period:
             if time == self.elapsed == 0 and self.running:
-                return f"R-71 / 5.5.2 A: no time-out before period {period}'s opening face-off"
+                return _("R-71 / 5.5.2 A: no time-out before period %(period)s's opening face-off", period=period)
             if time >= self.period_length:
-                return f"R-71 / 1.2 B: no time-out at the buzzer that ends period {period}"
+                return _("R-71 / 1.2 B: no time-out at the buzzer that ends period %(period)s", period=period)
             return None
         if self.status in (INTERMISSION, NOT_STARTED) or (self.status == IN_PROGRESS and period < self.period):
-            return "R-71 / 1.2 B: no time-out at a period's end or in an intermission; the same period must resume"
+            return _("R-71 / 1.2 B: no time-out at a period's end or in an intermission; the same period must resume")
         return None
 
-    def timeout_problem(self, side: str) -> str | None:
+    def timeout_problem(self, side: str) -> Text | None:
         """Return why the team may not call a time-out now, or None: what the console offers (5.5.2, R-12, R-71)."""
         if self.status != IN_PROGRESS:
-            return "R-71 / 1.2 B: a time-out is called during a period, at a stoppage"
+            return _("R-71 / 1.2 B: a time-out is called during a period, at a stoppage")
         if self.period > self.ruleset.periods:
-            return "Rule 5.5.2 D / R-12: no time-out in overtime"
+            return _("Rule 5.5.2 D / R-12: no time-out in overtime")
         if self.elapsed == 0 and self.running:
             return self.timeout_moment_problem(self.period, self.elapsed)
         if self.running:
-            return "Rule 5.5.2 A: a time-out is called at a stoppage of play"
+            return _("Rule 5.5.2 A: a time-out is called at a stoppage of play")
         moment = self.timeout_moment_problem(self.period, self.elapsed)
         if moment is not None:
             return moment
         if self.teams[side].timeouts.get(self.period, 0) >= self.ruleset.timeouts_per_period:
-            return f"Rule 1.2 B / 5.5.2 B / R-12: {side} already used its time-out of period {self.period}"
+            return _(
+                "Rule 1.2 B / 5.5.2 B / R-12: %(side)s already used its time-out of period %(period)s",
+                side=said_side(side),
+                period=self.period,
+            )
         return None
 
     def _shootout_dict(self) -> ShootoutDict:

@@ -125,7 +125,7 @@ def lineup_submit(
         problems = roster_rules.check_lineup(
             lines,
             roster_person_ids=roster.keys(),
-            suspensions={pid: str(s) for pid, s in suspensions.items()},
+            suspensions={pid: s.description for pid, s in suspensions.items()},  # a Text: said in each language
             bench_officials=list(bench_officials),
             starting_person_ids={c.person_id for c in players if c.starting},
             floor_players=engine_ruleset(championship).floor_players,

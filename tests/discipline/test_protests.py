@@ -248,6 +248,10 @@ def test_the_filer_withdraws_and_the_opponent_answers_within_its_time(w):
     protest = svc.protest_answer(by=w.away_manager, protest=protest, answer="The whistle came late.", now=due - SECOND)
     assert protest.answered_by == w.away_manager
     assert Notification.objects.filter(key=f"protest:{protest.pk}:answered").count() == 2
+    told = Notification.objects.filter(key=f"protest:{protest.pk}:answered").first()
+    assert told.body_message == {"words": "The whistle came late."}  # the team's own words, stored as words
+    assert told.shown_body == "The whistle came late."
+    assert told.shown_body_html == '<span class="their-words" translate="no">The whistle came late.</span>'
     with pytest.raises(PermissionDenied):
         svc.protest_withdraw(by=w.away_manager, protest=protest)
     protest = svc.protest_withdraw(by=w.home_manager, protest=protest, reason="Settled.")

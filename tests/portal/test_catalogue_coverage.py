@@ -265,19 +265,28 @@ REFUSALS = {
     "InvalidEvent",
     "EventFormatError",
     "NotANumber",
+    "DutyHeld",  # the console's conflicts (games/devices.py)
+    "DeviceTakenOver",
 }
 REFUSALS_WITH_A_FIELD = {"require", "field_error"}
+# The message first, then the event and the field: the game engine's ``Replayer.refuse`` (games/engine/replay.py).
+REFUSALS_MESSAGE_FIRST = {"refuse"}
 UNTRANSLATED_REFUSALS = {}
 
 
 def untranslated_refusals(path: Path) -> int:
     count = 0
     for call in ast.walk(_tree(path)):
-        if not isinstance(call, ast.Call) or _called(call) not in REFUSALS | REFUSALS_WITH_A_FIELD:
+        if (
+            not isinstance(call, ast.Call)
+            or _called(call) not in REFUSALS | REFUSALS_WITH_A_FIELD | REFUSALS_MESSAGE_FIRST
+        ):
             continue
         values = [v for a in call.args for v in (a.values if isinstance(a, ast.Dict) else [a])]
         if _called(call) in REFUSALS_WITH_A_FIELD:
             values = values[1:]
+        if _called(call) in REFUSALS_MESSAGE_FIRST:
+            values = values[:1]
         count += sum(
             isinstance(v, ast.JoinedStr) or (isinstance(v, ast.Constant) and isinstance(v.value, str)) for v in values
         )
@@ -299,5 +308,8 @@ def test_the_refusal_count_sees_a_bare_message(tmp_path):
     module.write_text(
         'def f(x):\n    raise ValidationError({"a": f"Rule 9.1: {x}", "b": _("Rule 9.1: said.")})\n'
         '    require(x, "Rule 9.1: only the manager.")\n'
+        # The engine's refusals: the message counts, not the field named after the event.
+        '    self.refuse(f"R-11: period {x}", x, "period")\n'
+        '    self.refuse(_("R-10: a period starts at 0:00 elapsed"), x, "time")\n'
     )
-    assert untranslated_refusals(module) == 2
+    assert untranslated_refusals(module) == 3
