@@ -32,6 +32,7 @@ from tournaments.services import check_can_direct
 from . import services
 from .access import SHEET_DUTIES, can_view_lineup
 from .console import console_data
+from .list_rows import assignment_rows
 from .models import DUTY_LIMITS, GameOfficial, GameProtestMark, Lineup, LineupPlayer, OfficialDuty
 from .sheet import check_can_enter_game_events
 
@@ -289,7 +290,8 @@ def assignments(request, pk: int):
     games = list(
         Game.objects.filter(championship=championship)
         .select_related("home", "away", "rink", "phase", "pool")
-        .prefetch_related(Prefetch("officials", queryset=GameOfficial.objects.select_related("person")))
+        # A list per game (to_attr): reading a prefetched manager builds a queryset per row.
+        .prefetch_related(Prefetch("officials", queryset=GameOfficial.objects.select_related("person"), to_attr="crew"))
         .order_by("start_at", "number")
     )
     zone = championship.venue.zone
@@ -297,7 +299,7 @@ def assignments(request, pk: int):
         {
             "game": game,
             "local_start": timezone.localtime(game.start_at, zone) if game.start_at else None,
-            "crew": list(game.officials.all()),
+            "crew": game.crew,
             "errors": errors.get(game.pk, []),
         }
         for game in games
@@ -308,10 +310,14 @@ def assignments(request, pk: int):
         "rows": rows,
         # A refusal about no game of the page is shown above the table.
         "errors": [m for key, ms in errors.items() if key not in {g.pk for g in games} for m in ms],
-        # The officials' menu is the same in every game's row: rendered once for the page.
-        "candidate_options": render_to_string("games/_candidate_options.html", {"candidates": candidates}, request),
-        "duties": [(duty, OfficialDuty(duty).label, limit) for duty, limit in DUTY_LIMITS.items()],
         "director": True,
         "tab": "officials",
     }
+    # The rows, built once per page (games.list_rows; issue 27); the officials' menu is the same in every row.
+    context["table_rows"] = assignment_rows(
+        request,
+        rows,
+        candidate_options=render_to_string("games/_candidate_options.html", {"candidates": candidates}, request),
+        duties=[(duty, OfficialDuty(duty).label, limit) for duty, limit in DUTY_LIMITS.items()],
+    )
     return render(request, "games/assignments.html", context, status=status)
