@@ -8,7 +8,9 @@ from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, pgettext
 
-from portal.rows import escaped, fill, joined, sentence, url_pattern
+from discipline.suspensions import terms_said
+from portal.i18n import say
+from portal.rows import date_formatter, escaped, fill, joined, sentence, url_pattern
 from tournaments.venue_time import venue_time_formatter
 
 DASH = "–"
@@ -113,6 +115,58 @@ def protest_table_rows(protests) -> SafeString:
                 status_label=protest.get_status_display(),
                 fee=fee,
                 filed=when(protest.filed_at, game),
+            )
+        )
+    return joined(html)
+
+
+def suspension_table_rows(suspensions, appealable) -> SafeString:
+    """The table rows of a suspension list (8.2): person, team, terms in the reader's language, status, when imposed
+    (at the venue), and the appeal (9.2 A) where the login may lodge one (``appealable``: decision ids)."""
+    appeal_url = url_pattern("discipline:appeal-lodge")
+    letter_url = url_pattern("reports:case-decision-letter")
+    at_venue = venue_time_formatter()
+    at_home = date_formatter("DATETIME_FORMAT")
+    text = {
+        "appeal": gettext("Lodge an appeal"),
+        "letter": gettext("decision letter (PDF)"),
+        "provisional": gettext("provisional"),
+    }
+    # Terms are built by one function (suspensions.terms_said): the same English sentence is the same message with
+    # the same values, so a page says each distinct one once (a championship's suspensions mostly share terms).
+    terms: dict[str, str] = {}
+    html = []
+    for suspension in suspensions:
+        english = terms_said(suspension)
+        if english not in terms:
+            terms[english] = str(say(english))
+        if suspension.decision_id in appealable:
+            appeal = fill(
+                '<a href="{appeal_url}">{appeal}</a> &middot; <a href="{letter_url}">{letter}</a>',
+                appeal_url=appeal_url(suspension.decision_id),
+                appeal=text["appeal"],
+                letter_url=letter_url(suspension.decision.case_id),
+                letter=text["letter"],
+            )
+        else:
+            appeal = text["provisional"] if suspension.provisional else DASH
+        imposed = (
+            at_venue(suspension.imposed_at, suspension.championship)
+            if suspension.championship_id
+            else at_home(suspension.imposed_at)
+        )
+        html.append(
+            fill(
+                "<tr><td>{person}</td><td>{team}</td><td>{terms}</td>"
+                '<td><span class="badge status-{status}">{status_label}</span></td><td>{imposed}</td>'
+                "<td>{appeal}</td></tr>",
+                person=suspension.person,
+                team=(suspension.entry.display_name if suspension.entry_id else "") or DASH,
+                terms=terms[english],
+                status=suspension.status,
+                status_label=suspension.get_status_display(),
+                imposed=imposed,
+                appeal=appeal,
             )
         )
     return joined(html)

@@ -20,7 +20,7 @@ from common.numbers import NotANumber, whole_number
 from discipline import access, appeals, cases, involved, selectors
 from discipline.appeal_forms import DecideAppealForm, LodgeAppealForm
 from discipline.case_forms import CaseFilterForm
-from discipline.list_rows import case_table_rows
+from discipline.list_rows import case_table_rows, suspension_table_rows
 from discipline.models import (
     Appeal,
     AppealStatus,
@@ -34,11 +34,9 @@ from discipline.models import (
     SuspensionKind,
     SuspensionStatus,
 )
-from discipline.suspensions import terms_said
 from federation.files import private_file_response
 from portal.filters import MAX_ID
 from portal.forms import apply_errors
-from portal.i18n import say
 from tournaments.models import Game
 from tournaments.selectors import access_game
 
@@ -324,12 +322,12 @@ def _suspension_page(request, championship, rows, errors):
     """The suspension list, with the appeal link (9.2 A) on each decided suspension the login may appeal, and what a
     filter's value breaks (``errors``, by parameter)."""
     appealable = access.appealable_decision_ids(request.user, [s.decision_id for s in rows])
-    for suspension in rows:  # its terms in the reader's language (issue 26)
-        suspension.shown_terms = str(say(terms_said(suspension)))
     return render(
         request,
         "discipline/suspensions.html",
-        {"championship": championship, "suspensions": rows, "filters": request.GET, "appealable": appealable,
+        {"championship": championship, "suspensions": rows, "filters": request.GET,
+         # The rows, built once per page, their terms in the reader's language (issues 26, 27).
+         "table_rows": suspension_table_rows(rows, appealable),
          "statuses": SuspensionStatus.choices, "kinds": SuspensionKind.choices, "filter_errors": errors},
     )  # fmt: skip
 
