@@ -68,8 +68,11 @@ UNIT_TESTS := DATABASE_URL=$(TEST_PG_SUITE_URL) env -u REDIS_URL $(PYTEST) -n 2 
 # the SQLite integration tests' (the filesystem broker, a backup, a killed worker).
 SQLITE_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 -m "sqlite and not integration and not browser and not bench"
 INTEGRATION_TESTS := DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) REDIS_KEY_PREFIX=$(TEST_REDIS_KEY_PREFIX) $(PYTEST) -m integration tests/integration
-# On SQLite, the embedded default, in two processes: each has its own live server and test database.
-BROWSER_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 -m browser tests/e2e
+# On SQLite, the embedded default, in two processes: each has its own live server and test database. The site walk is
+# one test per language (each about a third of the old single walk, the run's long pole); `--maxschedchunk 1` hands
+# tests out one at a time, so the walks start one in each process and the third goes to the first free one
+# (tests/e2e/conftest.py orders them).
+BROWSER_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 --maxschedchunk 1 -m browser tests/e2e
 
 # Lint and the four runs go on after a failure, so one run shows every failure; any failure
 # (or a run that collected no test: pytest's exit code 5) fails the target at the end.
