@@ -62,7 +62,10 @@ run: $(VENV)/.installed-run messages
 
 # The unit suite runs ONCE, on PostgreSQL, the production database: row locks (select_for_update), constraints and
 # TRUNCATE behave there as in production, and the concurrency tests (tests/games/test_*_concurrency.py) run only there.
-UNIT_TESTS := DATABASE_URL=$(TEST_PG_SUITE_URL) env -u REDIS_URL $(PYTEST) -n 2 -m "not integration and not browser and not bench"
+# Its test databases are made from the models (`--nomigrations`: about 20 s of CPU less in each process than
+# migrating); tests/test_project_files.py checks that the migrations make the same schema, and the tests that move
+# along the migrations turn them back on (tests/conftest.py, migrations_applied). The other runs migrate.
+UNIT_TESTS := DATABASE_URL=$(TEST_PG_SUITE_URL) env -u REDIS_URL $(PYTEST) -n 2 --nomigrations -m "not integration and not browser and not bench"
 # Run twice on purpose: the tests marked `sqlite` (the demo world, the migrations, the smoke pages) again on SQLite,
 # the embedded default of `make run` (no server). The rest of the embedded default is the browser tests' (below) and
 # the SQLite integration tests' (the filesystem broker, a backup, a killed worker).
