@@ -46,14 +46,17 @@ def pytest_collection_modifyitems(items):
     (the Makefile) xdist hands each process two tests to start with and then one at a time as tests end, so walk,
     other, walk, other, walk... starts a walk in each process and gives the third walk to the first process done with
     its own, while the other tests fill the time around them. This comes after pytest-django's order (the tests in a
-    transaction before the transactional ones): the one browser test in a transaction (the API guide's schema check)
-    may then follow a walk's flush in its process; it reads no stored row.
+    transaction before the transactional ones), in a run of the browser tests alone (`-m browser`): the one browser
+    test in a transaction (the API guide's schema check) may then follow a walk's flush in its process; it reads no
+    stored row.
     """
     here = Path(__file__).resolve().parent
     for item in items:
         if here in item.path.parents:
             item.add_marker(pytest.mark.browser)
     result = yield
+    if not all(item.get_closest_marker("browser") for item in items):
+        return result  # a run of more than the browser tests keeps pytest-django's order
     walks = [item for item in items if item.path.name == "test_site_walk.py"]
     others = [item for item in items if item.path.name != "test_site_walk.py"]
     ordered = []
