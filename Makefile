@@ -62,14 +62,23 @@ run: $(VENV)/.installed-run messages
 
 # The unit suite runs ONCE, on PostgreSQL, the production database: row locks (select_for_update), constraints and
 # TRUNCATE behave there as in production, and the concurrency tests (tests/games/test_*_concurrency.py) run only there.
-UNIT_TESTS := DATABASE_URL=$(TEST_PG_SUITE_URL) env -u REDIS_URL $(PYTEST) -n 2 -m "not integration and not browser and not bench"
+# Its test databases are made from the models (`--nomigrations`: about 20 s of CPU less in each process than
+# migrating); tests/test_project_files.py checks that the migrations make the same schema, and the tests that move
+# along the migrations turn them back on (tests/conftest.py, migrations_applied). The other runs migrate.
+UNIT_TESTS := DATABASE_URL=$(TEST_PG_SUITE_URL) env -u REDIS_URL $(PYTEST) -n 2 --nomigrations -m "not integration and not browser and not bench"
 # Run twice on purpose: the tests marked `sqlite` (the demo world, the migrations, the smoke pages) again on SQLite,
 # the embedded default of `make run` (no server). The rest of the embedded default is the browser tests' (below) and
 # the SQLite integration tests' (the filesystem broker, a backup, a killed worker).
-SQLITE_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 -m "sqlite and not integration and not browser and not bench"
+# `--dist loadscope`: a class's tests (and a module's functions) go to one process, so the demo world the class
+# builds once (tests/test_demo.py) is built once; handed out by single tests it was built three times (split over
+# both processes, and again when a process's queue ran dry): 159 s of CPU then, 142 s now.
+SQLITE_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 --dist loadscope -m "sqlite and not integration and not browser and not bench"
 INTEGRATION_TESTS := DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) REDIS_KEY_PREFIX=$(TEST_REDIS_KEY_PREFIX) $(PYTEST) -m integration tests/integration
-# On SQLite, the embedded default, in two processes: each has its own live server and test database.
-BROWSER_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 -m browser tests/e2e
+# On SQLite, the embedded default, in two processes: each has its own live server and test database. The site walk is
+# one test per language (each about a third of the old single walk, the run's long pole); `--maxschedchunk 1` hands
+# tests out one at a time, so the walks start one in each process and the third goes to the first free one
+# (tests/e2e/conftest.py orders them).
+BROWSER_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 --maxschedchunk 1 -m browser tests/e2e
 
 # Lint and the four runs go on after a failure, so one run shows every failure; any failure
 # (or a run that collected no test: pytest's exit code 5) fails the target at the end.

@@ -59,3 +59,26 @@ def _english_between_tests():
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+@pytest.fixture
+def migrations_applied(settings):
+    """The test database as `migrate` leaves it, for a test that moves along the migrations (MigrationExecutor).
+
+    The unit run on PostgreSQL creates its test databases from the models (`--nomigrations`, the Makefile: about 20 s
+    of CPU less in each process); tests/test_project_files.py checks that the migrations make the same schema
+    (`makemigrations --check`). Here the migrations are turned back on (the project's MIGRATION_MODULES) and recorded
+    as applied (`migrate --fake`: the schema is theirs already), so the test can migrate backwards and forwards for
+    real. With migrations (the SQLite run, a plain `pytest`) there is nothing to do.
+    """
+    import importlib
+    import os
+
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    project = importlib.import_module(os.environ["DJANGO_SETTINGS_MODULE"])
+    if settings.MIGRATION_MODULES != project.MIGRATION_MODULES:  # pytest-django's --nomigrations
+        settings.MIGRATION_MODULES = project.MIGRATION_MODULES
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes(), fake=True)

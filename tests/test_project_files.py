@@ -6,6 +6,8 @@ import re
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
 MAKEFILE = (ROOT / "Makefile").read_text()
@@ -128,3 +130,17 @@ def test_make_lint_runs_mypy_after_ruff_and_make_test_runs_lint():
     test = re.search(r"^test:.*\n((?:\t.*\n)+)", MAKEFILE, flags=re.M).group(1)
     assert "$(MAKE) --no-print-directory lint" in test
     assert "mypy" in README[README.index("| `make lint` |") :].splitlines()[0]
+
+
+@pytest.mark.django_db
+def test_the_migrations_make_the_schema_of_the_models(settings):
+    """The unit run on PostgreSQL makes its test databases from the models (`--nomigrations`, the Makefile), production
+    from the migrations: they must agree (no model change without its migration). The migrations themselves run in
+    the `-m sqlite` run, the browser and integration runs, and the tests that move along them (migrations_applied)."""
+    import importlib
+
+    from django.core.management import call_command
+
+    assert "--nomigrations" in MAKEFILE.split("UNIT_TESTS :=", 1)[1].split("\n", 1)[0]
+    settings.MIGRATION_MODULES = importlib.import_module(os.environ["DJANGO_SETTINGS_MODULE"]).MIGRATION_MODULES
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)  # exits 1 when a migration is missing

@@ -38,15 +38,33 @@ def _require(condition, reason):
     pytest.skip(reason)
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(items):
-    """Mark every test in this folder `browser`, before `-m` selects; the site walk first."""
+    """Mark every test in this folder `browser`, before `-m` selects; then place the site walk's languages.
+
+    The walks, by far the longest tests, go at places 1, 3 and 5 of the run: under `pytest -n 2 --maxschedchunk 1`
+    (the Makefile) xdist hands each process two tests to start with and then one at a time as tests end, so walk,
+    other, walk, other, walk... starts a walk in each process and gives the third walk to the first process done with
+    its own, while the other tests fill the time around them. This comes after pytest-django's order (the tests in a
+    transaction before the transactional ones), in a run of the browser tests alone (`-m browser`): the one browser
+    test in a transaction (the API guide's schema check) may then follow a walk's flush in its process; it reads no
+    stored row.
+    """
     here = Path(__file__).resolve().parent
     for item in items:
         if here in item.path.parents:
             item.add_marker(pytest.mark.browser)
-    # The site walk, by far the longest, first: under `pytest -n 2` one process walks while the other runs the rest.
-    items.sort(key=lambda item: item.path.name != "test_site_walk.py")
+    result = yield
+    if not all(item.get_closest_marker("browser") for item in items):
+        return result  # a run of more than the browser tests keeps pytest-django's order
+    walks = [item for item in items if item.path.name == "test_site_walk.py"]
+    others = [item for item in items if item.path.name != "test_site_walk.py"]
+    ordered = []
+    while walks or others:
+        ordered += walks[:1] + others[:1]
+        walks, others = walks[1:], others[1:]
+    items[:] = ordered
+    return result
 
 
 @pytest.fixture(scope="session")
@@ -128,22 +146,32 @@ def admin_page(page, superuser):
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "artifacts" / "screenshots"
 
-SITE_WALK_REPORT = ARTIFACTS / "site-walk.txt"  # written by tests/e2e/test_site_walk.py
+
+def site_walk_report(language: str) -> Path:
+    """The report of one language's site walk (tests/e2e/test_site_walk.py): its figures, patterns and failures."""
+    return ARTIFACTS / f"site-walk-{language}.txt"
+
+
+def _site_walk_reports() -> dict[Path, float]:
+    return {path: path.stat().st_mtime for path in ARTIFACTS.glob("site-walk-*.txt")}
 
 
 def pytest_sessionstart(session):
-    session.config._site_walk_since = SITE_WALK_REPORT.stat().st_mtime if SITE_WALK_REPORT.exists() else None
+    session.config._site_walk_since = _site_walk_reports()
 
 
 def pytest_terminal_summary(terminalreporter, config):
-    """The site walk's figures (its report's first lines), also when it ran in another process (`pytest -n 2`)."""
-    if getattr(config, "workerinput", None) is not None or not SITE_WALK_REPORT.exists():
+    """The site walks' figures (each report's first line), also when they ran in other processes (`pytest -n 2`)."""
+    if getattr(config, "workerinput", None) is not None:
         return
-    if SITE_WALK_REPORT.stat().st_mtime == getattr(config, "_site_walk_since", None):
-        return  # not written by this run
-    figures = SITE_WALK_REPORT.read_text().split("\n\n", 1)[0]
+    before = getattr(config, "_site_walk_since", {})
+    written = sorted(path for path, mtime in _site_walk_reports().items() if before.get(path) != mtime)
+    if not written:
+        return  # no walk in this run
     terminalreporter.write_sep("-", "site walk")
-    terminalreporter.write_line(f"{figures}\n(every pattern and failure: {SITE_WALK_REPORT})")
+    for path in written:
+        figures = path.read_text().split("\n\n", 1)[0]
+        terminalreporter.write_line(f"{figures}\n(every pattern and failure: {path})")
 
 
 @pytest.fixture

@@ -330,7 +330,7 @@ def test_the_api_does_not_let_an_unrelated_federation_enter_a_draft(draft):
 
 @pytest.mark.sqlite  # a data migration: run on both databases (Makefile, SQLITE_TESTS)
 @pytest.mark.django_db(transaction=True)
-def test_the_migration_publishes_the_championships_stored_before_the_flag():
+def test_the_migration_publishes_the_championships_stored_before_the_flag(migrations_applied):
     """Nothing that was public disappears: championships stored before 0006 come out published."""
     from django.db.migrations.executor import MigrationExecutor
 
