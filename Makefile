@@ -82,25 +82,20 @@ BROWSER_TESTS := env -u DATABASE_URL -u REDIS_URL $(PYTEST) -n 2 --maxschedchunk
 
 # Lint and the four runs go on after a failure, so one run shows every failure; any failure
 # (or a run that collected no test: pytest's exit code 5) fails the target at the end.
-# The integration tests spend most of their time waiting (a Redis outage of 30 s, a cluster restart, a worker killed
-# and restarted, a topology starting): they run in the background, at normal priority, while lint and the unit runs
-# use the cores under `nice` (the integration tests' servers and workers get the CPU whenever they need it, so their
-# time limits hold). Their output is printed, whole, when they end. Nothing runs twice but the `-m sqlite` subset.
-CI_LOGS := var/ci
+# One after the other. The integration tests ran in the background beside the unit run for a while (8 December):
+# their servers, workers and topology took the cores from the unit run (unit 8:49 alone, 17:19 beside them; the
+# integration tests 5:18 alone, 9:00 beside), so the overlap cost about 3 minutes instead of saving any.
+# Nothing runs twice but the `-m sqlite` subset (its reason is beside SQLITE_TESTS).
 test: $(VENV)/.installed-dev chromium nginx messages services
-	@failed=""; mkdir -p $(CI_LOGS); rm -f $(CI_LOGS)/integration.rc; \
-	echo "== Integration tests (PostgreSQL, Redis, real Celery worker and beat), in the background ($$(date +%T))"; \
-	( if $(INTEGRATION_TESTS) > $(CI_LOGS)/integration.log 2>&1; then echo 0; else echo $$?; fi > $(CI_LOGS)/integration.rc ) & integration=$$!; \
+	@failed=""; \
 	echo "== Lint (ruff, mypy) ($$(date +%T))"; \
-	nice -n 10 $(MAKE) --no-print-directory lint || failed="$$failed lint"; \
+	$(MAKE) --no-print-directory lint || failed="$$failed lint"; \
 	echo "== Unit tests (PostgreSQL, 2 processes) ($$(date +%T))"; \
-	nice -n 10 env $(UNIT_TESTS) || failed="$$failed unit"; \
+	env $(UNIT_TESTS) || failed="$$failed unit"; \
 	echo "== The embedded default's tests again on SQLite (-m sqlite, 2 processes) ($$(date +%T))"; \
-	nice -n 10 env $(SQLITE_TESTS) || failed="$$failed unit-sqlite"; \
-	wait $$integration || true; \
-	echo "== Integration tests' output (ended $$(date -r $(CI_LOGS)/integration.log +%T))"; \
-	cat $(CI_LOGS)/integration.log; \
-	[ "$$(cat $(CI_LOGS)/integration.rc 2>/dev/null)" = 0 ] || failed="$$failed integration"; \
+	env $(SQLITE_TESTS) || failed="$$failed unit-sqlite"; \
+	echo "== Integration tests (PostgreSQL, Redis, real Celery worker and beat) ($$(date +%T))"; \
+	$(INTEGRATION_TESTS) || failed="$$failed integration"; \
 	echo "== Browser tests (Playwright, Debian's chromium, 2 processes) ($$(date +%T))"; \
 	$(BROWSER_TESTS) || failed="$$failed browser"; \
 	echo "== Done ($$(date +%T))"; \
