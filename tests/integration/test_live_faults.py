@@ -158,6 +158,13 @@ def test_a_web_process_killed_mid_game_loses_and_doubles_no_console_entry(shared
         minutes(page, "00:30")
         penalty(page, "home", "slashing", 4)
         expect(page.locator("#net")).to_contain_text("Offline")
+        # The goal sent just before the kill may still be on its way (its answer lost or not): read the count once the
+        # waiting counter and the log's waiting lines agree (they are drawn apart while the console retries).
+        page.wait_for_function(
+            "() => { const n = document.querySelector('#waiting')?.dataset.count;"
+            " return n !== undefined && Number(n) === document.querySelectorAll('#log li[data-status=waiting]').length; }",
+            timeout=10_000,
+        )
         queued = int(page.locator("#waiting").get_attribute("data-count"))
         # The five entries made after the kill wait; the goal entered just before it waits too unless its answer
         # came back before the kill. Stored or not, it is stored once in the end (checked below).
