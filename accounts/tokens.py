@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from .list_rows import token_rows
 from .models import ApiToken
 
 LIFETIMES_DAYS = [30, 90, 365]
@@ -80,8 +81,9 @@ def token_list(request):
     if request.method == "POST" and form.is_valid():
         token, created = token_issue(user=request.user, name=form.cleaned_data["name"], days=form.cleaned_data["days"])
         form = TokenForm(request=request)
-    tokens = ApiToken.objects.filter(user=request.user)
-    return render(request, "accounts/tokens.html", {"form": form, "tokens": tokens, "created": created})
+    tokens = list(ApiToken.objects.filter(user=request.user))
+    context = {"form": form, "tokens": tokens, "token_rows": token_rows(request, tokens), "created": created}
+    return render(request, "accounts/tokens.html", context)
 
 
 @login_required

@@ -17,7 +17,8 @@ from portal.forms import apply_errors, focus_first_error
 
 from . import access, services
 from .forms import EndpointForm
-from .models import DeliveryStatus, EventType
+from .list_rows import endpoint_rows
+from .models import DeliveryStatus
 
 PAGE_SIZE = 50
 
@@ -45,10 +46,9 @@ def endpoint_list(request):
             form = EndpointForm(user=request.user)
     elif form.errors:
         focus_first_error(form)
-    endpoints = access.endpoints_visible_to(request.user).order_by("federation__name", "pk")
-    labels = dict(EventType.choices)
-    rows = [(endpoint, [labels.get(value, value) for value in endpoint.event_types]) for endpoint in endpoints]
-    return render(request, "webhooks/endpoints.html", {"form": form, "rows": rows, "created": created})
+    endpoints = list(access.endpoints_visible_to(request.user).order_by("federation__name", "pk"))
+    context = {"form": form, "rows": endpoints, "endpoint_rows": endpoint_rows(request, endpoints), "created": created}
+    return render(request, "webhooks/endpoints.html", context)
 
 
 @login_required
