@@ -20,6 +20,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.roles import is_federation_staff, is_international_staff, staff_federation_ids
 from federation.access import (
@@ -32,6 +33,7 @@ from federation.access import (
     waivers_visible_to,
 )
 from portal.admin import AccessAdmin
+from portal.i18n import stored
 
 from . import services
 from .forms import (
@@ -400,15 +402,14 @@ class EquipmentInspectionAdmin(PersonScopedAdmin):
     def has_change_permission(self, request, obj=None):
         return obj is None and super().has_change_permission(request)
 
-    @admin.display(description="Violations (computed from the measurements)")
+    @admin.display(description=gettext_lazy("Violations (computed from the measurements)"))
     def violation_list(self, obj):
         if not obj or not obj.pk:
-            return "Computed when saved (3.2.2 C-D, 3.2.5 C-E)."
+            return gettext("Computed when saved (3.2.2 C-D, 3.2.5 C-E).")
         if not obj.violations:
-            return "None"
-        return format_html(
-            "<ul>{}</ul>", format_html_join("", "<li>{}</li>", ((v["message"],) for v in obj.violations))
-        )
+            return gettext("No violation.")
+        said = ((stored(v.get("said"), v["message"]),) for v in obj.violations)  # in the reader's language
+        return format_html("<ul>{}</ul>", format_html_join("", "<li>{}</li>", said))
 
     def save_model(self, request, obj, form, change):
         data = form.cleaned_data

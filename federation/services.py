@@ -33,7 +33,8 @@ from federation.access import (
     can_request_waiver,
     possible_duplicates,
 )
-from portal.i18n import untranslated
+from portal.i18n import said as said_now
+from portal.i18n import storable, untranslated
 from portal.services import audited_save, check_transition
 
 from . import eligibility, equipment, hooks
@@ -714,7 +715,7 @@ def check_equipment_approval(*, kind: str, certifications: Iterable[str], approv
     if approved:
         violations = equipment.check_certification(kind=kind, certifications=names)
         if violations:
-            raise ValidationError({"certifications": [v.message for v in violations]})
+            raise ValidationError({"certifications": [said_now(v.message) for v in violations]})
     return names
 
 
@@ -920,7 +921,8 @@ def equipment_inspection_record(
             person=person,
             kind=kind,
             measurements=clean,
-            violations=[dataclasses.asdict(v) for v in violations],
+            # Each violation's sentence is stored as its message too ("said"): shown in the reader's language.
+            violations=[{**dataclasses.asdict(v), "said": storable(v.message)} for v in violations],
             compliant=not violations,
             notes=notes,
             inspected_by=inspected_by,
