@@ -134,7 +134,7 @@ def file_confidential_report(
 def _transition(case: Case, to: str, *, by: User, why: str, now: datetime.datetime) -> None:
     """Move ``case`` to ``to`` with its transition row; a ``why`` the portal wrote (a ``Text``) is stored as its
     message too (issue 26), the committee's own words as written."""
-    check_transition(CASE_TRANSITIONS, case.status, to, subject="A case", field="status", article="R-53")
+    check_transition(CASE_TRANSITIONS, case.status, to, subject=gettext("A case"), field="status", article="R-53")
     CaseTransition.objects.create(
         case=case, from_status=case.status, to_status=to, by=by, at=now, why=why, why_message=storable(why)
     )

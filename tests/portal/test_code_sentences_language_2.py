@@ -114,3 +114,45 @@ def test_an_equipment_approval_refused_is_said_in_french():
     assert caught.value.message_dict["certifications"] == [
         "Règle 3.2.6 A : un casque doit être homologué HECC, CSA ou CE ; homologations indiquées : aucun."
     ]
+
+
+# --- The federation register's refusals (federation/services.py) and a status that cannot change -----------------
+
+
+@pytest.mark.django_db
+def test_the_registers_refusals_are_said_in_french():
+    from django.core.exceptions import ValidationError
+
+    from federation import services
+
+    with override("fr"):
+        with pytest.raises(ValidationError) as caught:
+            services.check_federation(level="national", country="")
+        assert caught.value.message_dict["country"] == [
+            "Règle 1.1 A : une fédération nationale est la fédération d'un pays ; indiquez son pays."
+        ]
+        with pytest.raises(ValidationError) as caught:
+            services.check_waiver(code="age", reason=" ")
+        assert caught.value.message_dict["reason"] == ["R-03 : une dérogation est enregistrée avec son motif."]
+        assert caught.value.message_dict["code"][0].startswith("R-03 : seules les conditions de la règle 1.1 B")
+        with pytest.raises(ValidationError) as caught:
+            services.check_device_request(description="", physician="")
+        assert caught.value.message_dict == {
+            "description": ["Règle 3.2.8 C : décrivez l'équipement de protection."],
+            "physician": ["Règle 3.2.8 C : nommez le médecin qui a prescrit l'équipement."],
+        }
+        with pytest.raises(ValidationError) as caught:
+            services.check_inspection_measurements(kind="player_stick", measurements={"length_mm": "long"})
+        assert caught.value.message_dict["measurements"] == ["length_mm doit être un nombre de millimètres."]
+
+
+def test_a_status_that_cannot_change_is_said_in_french():
+    from django.core.exceptions import ValidationError
+
+    from federation import services
+
+    with override("fr"), pytest.raises(ValidationError) as caught:
+        services.check_device_transition(current="approved", target="rejected")
+    (message,) = caught.value.message_dict["status"]
+    assert message.startswith("Règle 3.2.8 C : une demande à l'état « ")
+    assert "ne peut pas passer à l'état" in message
