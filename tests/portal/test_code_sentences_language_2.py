@@ -156,3 +156,24 @@ def test_a_status_that_cannot_change_is_said_in_french():
     (message,) = caught.value.message_dict["status"]
     assert message.startswith("Règle 3.2.8 C : une demande à l'état « ")
     assert "ne peut pas passer à l'état" in message
+
+
+# --- The game scripts' refusals (games/engine/scripts.py) ---------------------------------------------------------
+
+
+def test_a_game_scripts_refusal_is_said_in_french_and_spanish():
+    from games.engine import ScriptError
+    from games.engine.scripts import parse_script
+
+    team = {"players": [4, 4], "goalkeepers": [1]}
+    with pytest.raises(ScriptError) as caught:
+        parse_script({"teams": {"home": team, "away": {"players": [5], "goalkeepers": [2]}}})
+    assert caught.value.message == "Rule 3.2.9 D / R-06: teams.home.players repeats a number"
+    with override("fr"):
+        assert say(caught.value.message) == "Règle 3.2.9 D / R-06 : teams.home.players répète un numéro"
+    with override("es"):
+        assert say(caught.value.message) == "Regla 3.2.9 D / R-06: teams.home.players repite un número"
+    with pytest.raises(ScriptError) as caught:
+        parse_script({"expect": [{"at": "later"}]})
+    with override("fr"):
+        assert say(caught.value.message) == """expect[0] : 'at' vaut "end" ou {"period": n, "time": "mm:ss"}"""
