@@ -239,13 +239,13 @@ class PersonAdmin(PersonScopedAdmin):
                     formset.new_objects.append(saved)
         return None
 
-    @admin.display(description="Roles")
+    @admin.display(description=gettext_lazy("Roles"))
     def roles(self, obj):
         # The roles' labels are the fields' verbose names ("player", ..., "game official").
         held = [name for name in PERSON_ROLE_FIELDS.values() if getattr(obj, name)]
         return ", ".join(str(Person._meta.get_field(name).verbose_name) for name in held) or "—"
 
-    @admin.display(description="Eligibility this year (championship 1-10 July)")
+    @admin.display(description=gettext_lazy("Eligibility this year (championship 1-10 July)"))
     def eligibility(self, obj):
         if not obj or not obj.pk:
             return "Saved people show their eligibility per category here."
@@ -291,7 +291,7 @@ class PassportAdmin(PersonScopedAdmin):
     def get_fields(self, request, obj=None):
         return ["person", *PassportForm.Meta.fields]
 
-    @admin.display(boolean=True, description="Scan")
+    @admin.display(boolean=True, description=gettext_lazy("Scan"))
     def has_scan(self, obj):
         return bool(obj.scan)
 
@@ -362,7 +362,7 @@ class EquipmentModelAdmin(RoleScopedAdmin):
     def has_change_permission(self, request, obj=None):
         return super().has_change_permission(request, obj) and can_approve_equipment(request.user)
 
-    @admin.display(description="Certifications")
+    @admin.display(description=gettext_lazy("Certifications"))
     def certification_list(self, obj):
         return ", ".join(obj.certifications) or "—"
 
@@ -448,7 +448,7 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
             return ["person", "description", "physician", "prescription_link", *self.decision_fields]
         return []
 
-    @admin.display(description="Prescription")
+    @admin.display(description=gettext_lazy("Prescription"))
     def prescription_link(self, obj):
         # Through the guarded view: the storage path is no URL.
         return format_html('<a href="{}">Download</a>', reverse("federation:device-prescription", args=[obj.pk]))
@@ -489,7 +489,7 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
         if done:
             self.message_user(request, f"{done} request(s) {verb}.", messages.SUCCESS)
 
-    @admin.action(description="Approve selected requests (3.2.8 C)", permissions=["approve"])
+    @admin.action(description=gettext_lazy("Approve selected requests (3.2.8 C)"), permissions=["approve"])
     def approve(self, request, queryset):
         self._apply(
             request,
@@ -498,7 +498,7 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
             lambda r: services.device_request_decide(request=r, approve=True, decided_by=request.user),
         )
 
-    @admin.action(description="Reject selected requests, with a reason (3.2.8 C)", permissions=["reject"])
+    @admin.action(description=gettext_lazy("Reject selected requests, with a reason (3.2.8 C)"), permissions=["reject"])
     def reject(self, request, queryset):
         form = RejectionForm(request.POST if "apply" in request.POST else None)
         if form.is_bound and form.is_valid():
@@ -525,7 +525,7 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
             },
         )
 
-    @admin.action(description="Resubmit selected rejected requests", permissions=["resubmit"])
+    @admin.action(description=gettext_lazy("Resubmit selected rejected requests"), permissions=["resubmit"])
     def resubmit(self, request, queryset):
         self._apply(
             request,

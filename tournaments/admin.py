@@ -13,6 +13,7 @@ from django.db.models import Prefetch
 from django.forms.models import construct_instance
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from federation.models import EligibilityWaiver
 from portal.admin import AccessAdmin, ActingFormMixin, ReadOnlyAdmin
@@ -116,7 +117,7 @@ class RinkInline(admin.TabularInline):
     extra = 0
     readonly_fields = ["conformity"]
 
-    @admin.display(description="Rule 2.1 by level")
+    @admin.display(description=gettext_lazy("Rule 2.1 by level"))
     def conformity(self, obj):
         return rink_conformity(obj)
 
@@ -251,7 +252,7 @@ class ChampionshipAdmin(ActingFormMixin, AccessAdmin):  # the set-up check needs
         obj.refresh_from_db()
         obj._state.adding = False
 
-    @admin.action(description="Publish the selected draft championships (seen by everyone from then on)")
+    @admin.action(description=gettext_lazy("Publish the selected draft championships (seen by everyone from then on)"))
     def publish(self, request, queryset):
         for championship in queryset.select_related("sanctioning_body"):
             try:
@@ -260,7 +261,7 @@ class ChampionshipAdmin(ActingFormMixin, AccessAdmin):  # the set-up check needs
             except (ValidationError, PermissionDenied) as exc:
                 _report(self, request, exc)
 
-    @admin.display(description="Rinks (published with the championship, 2.1 F)")
+    @admin.display(description=gettext_lazy("Rinks (published with the championship, 2.1 F)"))
     def published_rinks(self, obj):
         if obj.pk is None:
             return "–"
@@ -301,7 +302,7 @@ class RosterInline(admin.TabularInline):
             )
         )
 
-    @admin.display(description="Eligibility (1.1)")
+    @admin.display(description=gettext_lazy("Eligibility (1.1)"))
     def eligibility(self, obj):
         return eligibility_html(obj)
 
@@ -350,7 +351,7 @@ class TeamEntryAdmin(AccessAdmin):
             self.save_formset(request, form, formset, change=change)
         services.entry_set_managers(entry=form.instance, managers=form.cleaned_data["managers"], by=request.user)
 
-    @admin.action(description="Record the entry fee as paid (the full fee due, 1.1 A)")
+    @admin.action(description=gettext_lazy("Record the entry fee as paid (the full fee due, 1.1 A)"))
     def record_fee_paid(self, request, queryset):
         for entry in queryset:
             try:
@@ -358,7 +359,7 @@ class TeamEntryAdmin(AccessAdmin):
             except (ValidationError, PermissionDenied) as exc:
                 _report(self, request, exc)
 
-    @admin.action(description="Confirm the roster (R-04..R-06, eligibility 1.1)")
+    @admin.action(description=gettext_lazy("Confirm the roster (R-04..R-06, eligibility 1.1)"))
     def confirm_roster(self, request, queryset):
         for entry in queryset:
             try:
@@ -495,7 +496,7 @@ class GameAdmin(AccessAdmin):
     def has_add_permission(self, request):
         return False  # games come from the schedule and the bracket (services)
 
-    @admin.display(description="Score")
+    @admin.display(description=gettext_lazy("Score"))
     def score(self, obj):
         if obj.home_goals is None:
             return "–"

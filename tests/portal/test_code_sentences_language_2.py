@@ -177,3 +177,27 @@ def test_a_game_scripts_refusal_is_said_in_french_and_spanish():
         parse_script({"expect": [{"at": "later"}]})
     with override("fr"):
         assert say(caught.value.message) == """expect[0] : 'at' vaut "end" ou {"period": n, "time": "mm:ss"}"""
+
+
+# --- The pages' forms: every field's label in the reader's language -----------------------------------------------
+
+
+def test_the_organisers_forms_are_labelled_in_french():
+    from tournaments.views import BracketForm, GoalForm, ResultForm
+
+    with override("fr"):
+        goal = GoalForm.base_fields  # the fields as declared: their labels said when read
+        assert [str(goal[name].label) for name in ("minute", "own_goal", "empty_net")] == [
+            "Minute",
+            "But contre son camp",
+            "But vide",
+        ]
+        assert str(goal["minute"].help_text) == "Temps écoulé dans la période (R-10)."
+        assert str(ResultForm.base_fields["home_goals"].label) == "Buts de l'équipe à domicile"
+        bracket = BracketForm.base_fields
+        assert str(bracket["placement"].label) == "Matchs de classement"
+        assert [str(label) for _value, label in bracket["placement"].choices] == [
+            "Toutes les places",
+            "Troisième place seulement",
+            "Aucun match de classement",
+        ]
