@@ -201,3 +201,14 @@ def test_the_organisers_forms_are_labelled_in_french():
             "Troisième place seulement",
             "Aucun match de classement",
         ]
+
+
+def test_the_federation_registers_choices_are_named_in_french():
+    from federation.models import DeviceRequestStatus, EquipmentKind, Gender, InspectionKind
+
+    with override("fr"):
+        assert str(DeviceRequestStatus.APPROVED.label) == "Approuvée"
+        assert str(InspectionKind.GOALKEEPER_STICK.label) == "Crosse de gardien (3.2.2 D)"
+        assert str(EquipmentKind.HELMET.label) == "Casque"
+        assert str(Gender.FEMALE.label) == "Féminin"
+    assert str(DeviceRequestStatus.APPROVED.label) == "Approved"
