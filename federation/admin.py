@@ -20,7 +20,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.roles import is_federation_staff, is_international_staff, staff_federation_ids
 from federation.access import (
@@ -485,16 +485,20 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
                 done += 1
             except (ValidationError, PermissionDenied) as error:
                 text = "; ".join(getattr(error, "messages", [str(error)]))
-                self.message_user(request, f"{device_request}: {text}", messages.ERROR)
+                self.message_user(
+                    request,
+                    gettext("%(request)s: %(error)s") % {"request": device_request, "error": text},
+                    messages.ERROR,
+                )
         if done:
-            self.message_user(request, f"{done} request(s) {verb}.", messages.SUCCESS)
+            self.message_user(request, verb(done), messages.SUCCESS)
 
     @admin.action(description=gettext_lazy("Approve selected requests (3.2.8 C)"), permissions=["approve"])
     def approve(self, request, queryset):
         self._apply(
             request,
             queryset,
-            "approved",
+            lambda n: ngettext("%(count)s request approved.", "%(count)s requests approved.", n) % {"count": n},
             lambda r: services.device_request_decide(request=r, approve=True, decided_by=request.user),
         )
 
@@ -506,7 +510,7 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
             self._apply(
                 request,
                 queryset,
-                "rejected",
+                lambda n: ngettext("%(count)s request rejected.", "%(count)s requests rejected.", n) % {"count": n},
                 lambda r: services.device_request_decide(
                     request=r, approve=False, reason=reason, decided_by=request.user
                 ),
@@ -517,7 +521,7 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
             "federation/admin/reject_device_requests.html",
             {
                 **self.admin_site.each_context(request),
-                "title": "Reject protective device requests",
+                "title": gettext("Reject protective device requests"),
                 "opts": self.model._meta,
                 "form": form,
                 "requests": queryset,
@@ -530,6 +534,6 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
         self._apply(
             request,
             queryset,
-            "resubmitted",
+            lambda n: ngettext("%(count)s request resubmitted.", "%(count)s requests resubmitted.", n) % {"count": n},
             lambda r: services.device_request_resubmit(request=r, submitted_by=request.user),
         )

@@ -13,7 +13,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from portal.admin import ReadOnlyAdmin
 
@@ -73,8 +73,30 @@ class DocumentAdmin(ReadOnlyAdmin):
             services.document_retry(document)
             queued.append(document)
         if queued:
-            self.message_user(request, f"{len(queued)} document(s) queued to render again.", messages.SUCCESS)
+            self.message_user(
+                request,
+                ngettext(
+                    "%(count)s document queued to render again.",
+                    "%(count)s documents queued to render again.",
+                    len(queued),
+                )
+                % {"count": len(queued)},
+                messages.SUCCESS,
+            )
         if refused:
-            self.message_user(request, f"Not queued again: {'; '.join(refused)}.", messages.WARNING)
+            self.message_user(
+                request,
+                gettext("Not queued again: %(documents)s.") % {"documents": "; ".join(refused)},
+                messages.WARNING,
+            )
         if others:
-            self.message_user(request, f"{others} selected document(s) had not failed: left alone.", messages.INFO)
+            self.message_user(
+                request,
+                ngettext(
+                    "%(count)s selected document had not failed: left alone.",
+                    "%(count)s selected documents had not failed: left alone.",
+                    others,
+                )
+                % {"count": others},
+                messages.INFO,
+            )

@@ -257,7 +257,7 @@ class ChampionshipAdmin(ActingFormMixin, AccessAdmin):  # the set-up check needs
         for championship in queryset.select_related("sanctioning_body"):
             try:
                 services.championship_publish(championship=championship, by=request.user)
-                self.message_user(request, f"{championship}: published.")
+                self.message_user(request, _("%(championship)s: published.") % {"championship": championship})
             except (ValidationError, PermissionDenied) as exc:
                 _report(self, request, exc)
 
@@ -364,7 +364,7 @@ class TeamEntryAdmin(AccessAdmin):
         for entry in queryset:
             try:
                 services.roster_confirm(entry=entry, by=request.user)
-                self.message_user(request, f"{entry}: roster confirmed.")
+                self.message_user(request, _("%(team)s: roster confirmed.") % {"team": entry})
             except (ValidationError, PermissionDenied) as exc:
                 _report(self, request, exc)
 

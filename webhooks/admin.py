@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from portal.admin import AccessAdmin, ReadOnlyAdmin
 
@@ -70,4 +70,8 @@ class DeliveryAdmin(ReadOnlyAdmin):
             except PermissionDenied:
                 continue
             sent += 1
-        self.message_user(request, f"{sent} delivery(ies) queued again.", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("%(count)s delivery queued again.", "%(count)s deliveries queued again.", sent) % {"count": sent},
+            messages.SUCCESS,
+        )

@@ -361,3 +361,24 @@ def test_the_label_check_sees_a_bare_label(tmp_path):
         assert len(bare_shown_strings(module)) == 2
     finally:
         BASE = saved
+
+
+# --- A page's or the admin's notice (``messages.success(request, ...)``, ``self.message_user(request, ...)``) written
+# as a bare English string or an f-string: none (say it with gettext / ngettext).
+NOTICES = {"message_user", "success", "error", "warning", "info"}
+
+
+def bare_notices(path: Path) -> list[str]:
+    found = []
+    for call in ast.walk(_tree(path)):
+        if isinstance(call, ast.Call) and _called(call) in NOTICES and len(call.args) > 1:
+            value = call.args[1]
+            if isinstance(value, ast.JoinedStr) or (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+                found.append(_where(path, call))
+    return found
+
+
+def test_no_notice_is_a_bare_english_string():
+    # tournaments/rinks.py's ``error(field, article, message)`` is the rink check's own helper, not a notice.
+    found = [w for path in _sources() if path.name != "rinks.py" for w in bare_notices(path)]
+    assert not found, "say them with gettext or ngettext:\n" + "\n".join(found)

@@ -212,3 +212,15 @@ def test_the_federation_registers_choices_are_named_in_french():
         assert str(EquipmentKind.HELMET.label) == "Casque"
         assert str(Gender.FEMALE.label) == "Féminin"
     assert str(DeviceRequestStatus.APPROVED.label) == "Approved"
+
+
+def test_a_venues_unknown_field_is_refused_in_french():
+    from django.core.exceptions import ValidationError
+
+    from tournaments.services.venues import RINK_FIELDS, _check_known
+
+    with override("fr"), pytest.raises(ValidationError) as caught:
+        _check_known({"colour": "blue"}, RINK_FIELDS, "une piste")
+    assert caught.value.message_dict == {
+        "colour": ["Ce champ n'existe pas pour une piste (ou ne peut pas être modifié)."]
+    }
