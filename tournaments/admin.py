@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 from federation.models import EligibilityWaiver
 from portal.admin import AccessAdmin, ActingFormMixin, ReadOnlyAdmin
 from portal.forms import apply_errors
+from portal.i18n import said
 
 from . import rinks as rink_rules
 from . import services
@@ -72,8 +73,8 @@ def rink_conformity(rink: Rink) -> str:
             found = rink_rules.check_rink(services.rink_dimensions(rink), level=level.value)
         except rink_rules.RinkError as exc:
             found = [rink_rules.Violation(exc.field, "2.1", exc.message)]
-        errors = [v.message for v in found if v.severity == rink_rules.ERROR]
-        advice = [v.message for v in found if v.severity != rink_rules.ERROR]
+        errors = [said(v.message) for v in found if v.severity == rink_rules.ERROR]
+        advice = [said(v.message) for v in found if v.severity != rink_rules.ERROR]
         verdict = "cannot host" if errors else "fit"
         rows.append((level.label, verdict, " ".join(errors + advice) or "–"))
     return format_html("<table>{}</table>", format_html_join("", "<tr><th>{}</th><td>{}</td><td>{}</td></tr>", rows))

@@ -224,3 +224,22 @@ def test_a_venues_unknown_field_is_refused_in_french():
     assert caught.value.message_dict == {
         "colour": ["Ce champ n'existe pas pour une piste (ou ne peut pas être modifié)."]
     }
+
+
+# --- The rink check (tournaments/rinks.py, 2.1) -----------------------------------------------------------------
+
+
+def test_a_rinks_problems_are_said_in_french():
+    from tournaments.rinks import WORLD, RinkDimensions, check_rink
+
+    found = {
+        v.field: v.message for v in check_rink(RinkDimensions(length_m=45, width_m=20, board_height_m=1.5), level=WORLD)
+    }
+    assert found["board_height_m"] == "Rule 2.1 E: boards are 101 to 122 cm high, not 150 cm"
+    with override("fr"):
+        assert say(found["board_height_m"]) == "Règle 2.1 E : les bandes mesurent de 101 à 122 cm de haut, pas 150 cm"
+        assert str(say(found["length_m"])).startswith(
+            "Règle 2.1 C : un championnat du monde demande une piste d'au moins"
+        )
+    with override("es"):
+        assert say(found["board_height_m"]) == "Regla 2.1 E: las vallas miden de 101 a 122 cm de alto, no 150 cm"

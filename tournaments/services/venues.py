@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.roles import is_international_staff, staff_federation_ids
 from federation.access import can_keep_venues_in
+from portal.i18n import said
 from portal.services import audited_delete, audited_save
 from tournaments import rinks as rink_rules
 from tournaments.facts import core_error, field_error, resolve_now
@@ -154,13 +155,14 @@ def _rink_violations(rink: Rink) -> dict[str, list[str]]:
     dimensions = rink_dimensions(rink)
     try:
         for violation in rink_rules.rink_errors(dimensions, level=rink_rules.NATIONAL):
-            found.setdefault(violation.field, []).append(violation.message)
+            found.setdefault(violation.field, []).append(said(violation.message))  # in the reader's language
         if rink.pk is not None and not found:
             hosting = Championship.objects.filter(games__rink=rink).distinct().order_by("name")
             for championship in hosting:
                 for violation in rink_rules.rink_errors(dimensions, level=championship.level):
                     found.setdefault(violation.field, []).append(
-                        f"{violation.message} ({championship} plays its games on this rink)"
+                        _("%(problem)s (%(championship)s plays its games on this rink)")
+                        % {"problem": said(violation.message), "championship": championship}
                     )
     except rink_rules.RinkError as exc:
         raise core_error(exc) from None
