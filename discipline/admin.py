@@ -13,6 +13,7 @@ from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy
 
 from portal.admin import ReadOnlyAdmin
 
@@ -61,7 +62,7 @@ class DisciplineAdmin(ReadOnlyAdmin):
     def revert_disabled(self, request, obj=None):
         return True  # a version restored here would bypass the services and their rules
 
-    @admin.display(description="Portal page")
+    @admin.display(description=gettext_lazy("Portal page"))
     def on_the_portal(self, obj):
         args = self.portal_args(obj)
         if obj is None or obj.pk is None or None in args:
@@ -105,7 +106,7 @@ class ProtestAdmin(DisciplineAdmin):
     def get_readonly_fields(self, request, obj=None):
         return [*super().get_readonly_fields(request, obj), "incident_said"]
 
-    @admin.display(description="Incident (in your language)")
+    @admin.display(description=gettext_lazy("Incident (in your language)"))
     def incident_said(self, obj):
         """Issue 26: the stored incident said in the admin's language (``incident`` keeps the English)."""
         return obj.shown_incident if obj else "–"
@@ -280,14 +281,14 @@ class SuspensionAdmin(DisciplineAdmin):
     def portal_args(self, obj):
         return [obj.championship_id]
 
-    @admin.display(description="Games served")
+    @admin.display(description=gettext_lazy("Games served"))
     def games_served(self, obj):
         return obj.games_served
 
     def get_readonly_fields(self, request, obj=None):
         return [*super().get_readonly_fields(request, obj), "reasons_said"]
 
-    @admin.display(description="Reasons (in your language)")
+    @admin.display(description=gettext_lazy("Reasons (in your language)"))
     def reasons_said(self, obj):
         """Issue 26: the reasons the portal wrote said in the admin's language; the committee's as written."""
         return obj.shown_reasons if obj else "–"
@@ -309,7 +310,7 @@ class ServedGameAdmin(DisciplineAdmin):
     def portal_args(self, obj):
         return [obj.suspension.championship_id]
 
-    @admin.display(description="Person", ordering="suspension__person__last_name")
+    @admin.display(description=gettext_lazy("Person"), ordering="suspension__person__last_name")
     def person(self, obj):
         return obj.suspension.person
 

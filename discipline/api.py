@@ -122,7 +122,7 @@ class DecisionSerializer(serializers.Serializer):
 
 class CaseSerializer(serializers.Serializer):
     id = IntegerField()
-    title = serializers.CharField()
+    title = serializers.CharField(source="shown_title")
     championship = IntegerField(source="championship_id")
     status = serializers.CharField()
     hearing_at = serializers.DateTimeField(allow_null=True)

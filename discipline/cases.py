@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import User
-from common.text import said
+from common.text import Text, said, said_in
 from discipline import suspension_rules as sr
 from discipline.access import check_can_file_confidential, check_committee
 from discipline.involved import sanction_candidates
@@ -29,11 +29,13 @@ from discipline.models import (
     CaseTransition,
     ConfidentialKind,
     ConfidentialReport,
+    ConsequenceKind,
     Decision,
     DecisionOutcome,
     GameConsequence,
     IncidentReport,
     Protest,
+    ProtestKind,
     ReportStatus,
     Suspension,
     SuspensionKind,
@@ -42,7 +44,7 @@ from discipline.models import (
 from discipline.suspensions import close as close_suspension
 from discipline.suspensions import count_past_games, tell_about
 from federation.files import check_scan_upload
-from portal.i18n import storable
+from portal.i18n import storable, untranslated
 from portal.services import audited_create, audited_save, check_transition
 from tournaments.models import Game
 from tournaments.venue_time import venue_stamp
@@ -134,7 +136,7 @@ def file_confidential_report(
 def _transition(case: Case, to: str, *, by: User, why: str, now: datetime.datetime) -> None:
     """Move ``case`` to ``to`` with its transition row; a ``why`` the portal wrote (a ``Text``) is stored as its
     message too (issue 26), the committee's own words as written."""
-    check_transition(CASE_TRANSITIONS, case.status, to, subject="A case", field="status", article="R-53")
+    check_transition(CASE_TRANSITIONS, case.status, to, subject=gettext("A case"), field="status", article="R-53")
     CaseTransition.objects.create(
         case=case, from_status=case.status, to_status=to, by=by, at=now, why=why, why_message=storable(why)
     )
@@ -179,9 +181,10 @@ def open_case(
         if any(r.status != ReportStatus.OPEN for r in locked):
             raise ValidationError({"reports": gettext("R-53: only open reports can be gathered into a new case.")})
         first = locked[0] if locked else locked_protests[0]
+        default = None if (title or "").strip() else default_title(first)
         case = audited_create(
-            Case, by, title=(title or "").strip() or f"Case: {first}", championship_id=championships.pop(),
-            opened_at=now, opened_by=by,
+            Case, by, title=(title or "").strip() or str(default), title_message=storable(default),
+            championship_id=championships.pop(), opened_at=now, opened_by=by,
         )  # fmt: skip
         CaseTransition.objects.create(
             case=case, from_status="", to_status=CaseStatus.OPEN, by=by, at=now, why=why or "opened"
@@ -192,6 +195,34 @@ def open_case(
         for protest in locked_protests:
             _gather(case, protest, by)
     return case
+
+
+# A protest's kind, as a case's default title names it (the first words of ProtestKind's labels).
+PROTEST_KIND_NAMES = {
+    ProtestKind.ADMINISTRATIVE: said_in("protest kind", "Administrative"),
+    ProtestKind.RULING: said_in("protest kind", "Against a referee's ruling"),
+    ProtestKind.FEDERATION: said_in("protest kind", "A federation's protest about an incident"),
+}
+
+
+def default_title(first: IncidentReport | Protest) -> Text:
+    """A case's title when the committee gives none (R-53): "Case: " and what it is about, its first report or
+    protest, stored as a message said in the reader's language. Its English is the one written before (issue 26)."""
+    if isinstance(first, Protest):
+        what = said(
+            "Protest #{number} ({kind}) of {entry}",
+            number=first.pk,
+            kind=PROTEST_KIND_NAMES.get(first.kind, first.kind),
+            entry=str(first.entry),
+        )
+    else:
+        what = said(
+            "{game}: {kind} ({article})",
+            game=str(first.game),
+            kind=untranslated(ConsequenceKind(first.kind).label),
+            article=first.article,
+        )
+    return said("Case: {what}", what=what)
 
 
 def _locked_protests(protests: Sequence[Protest]) -> list[Protest]:

@@ -60,7 +60,7 @@ def case_table_rows(rows) -> SafeString:
                 '<td><span class="badge status-{status}">{status_label}</span>{status_note}</td>'
                 "<td>{games}</td><td>{people}{teams}</td><td>{opened}</td></tr>",
                 url=case_url(case.pk),
-                title=sentence(titled, pk=case.pk, title=case.title),
+                title=sentence(titled, pk=case.pk, title=case.shown_title),
                 championship=case.championship.name,
                 status=case.status,
                 status_label=case.get_status_display(),

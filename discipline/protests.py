@@ -393,7 +393,13 @@ def _transition(protest: Protest, to: str, *, by: User | None, now, reason: str 
     """Move ``protest`` (locked) to ``to``, with its transition row; return the status it had. A ``reason`` the
     portal wrote (a ``Text``) is stored as its message too (issue 26); a person's is kept as written."""
     before = protest.status
-    check_transition(TRANSITIONS, before, to, subject="A protest", article=f"Rule {article}")
+    check_transition(
+        TRANSITIONS,
+        before,
+        to,
+        subject=gettext("A protest"),
+        article=gettext("Rule %(article)s") % {"article": article},
+    )
     protest.status = to
     ProtestTransition.objects.create(
         protest=protest,

@@ -153,6 +153,7 @@ def case_list(user: User, *, q: str = "", status: str = "", championship: int | 
         .only(
             "pk",
             "title",
+            "title_message",
             "status",
             "hearing_at",
             "opened_at",

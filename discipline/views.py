@@ -12,7 +12,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
@@ -244,7 +244,13 @@ def protest_open_case(request, pk: int):
         case = cases.open_case(protests=[protest], title=request.POST.get("title", ""), by=request.user)
     except ValidationError as exc:
         for label, message in _said(_errors(exc)):
-            messages.error(request, f"{label}: {message}" if label else message)
+            messages.error(
+                request,
+                pgettext("error summary: a field's label, then its error", "%(label)s: %(error)s")
+                % {"label": label, "error": message}
+                if label
+                else message,
+            )
         return redirect("discipline:protest-detail", pk=protest.pk)
     messages.success(
         request,

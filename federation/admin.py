@@ -20,6 +20,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.roles import is_federation_staff, is_international_staff, staff_federation_ids
 from federation.access import (
@@ -32,6 +33,7 @@ from federation.access import (
     waivers_visible_to,
 )
 from portal.admin import AccessAdmin
+from portal.i18n import stored
 
 from . import services
 from .forms import (
@@ -237,13 +239,13 @@ class PersonAdmin(PersonScopedAdmin):
                     formset.new_objects.append(saved)
         return None
 
-    @admin.display(description="Roles")
+    @admin.display(description=gettext_lazy("Roles"))
     def roles(self, obj):
         # The roles' labels are the fields' verbose names ("player", ..., "game official").
         held = [name for name in PERSON_ROLE_FIELDS.values() if getattr(obj, name)]
         return ", ".join(str(Person._meta.get_field(name).verbose_name) for name in held) or "—"
 
-    @admin.display(description="Eligibility this year (championship 1-10 July)")
+    @admin.display(description=gettext_lazy("Eligibility this year (championship 1-10 July)"))
     def eligibility(self, obj):
         if not obj or not obj.pk:
             return "Saved people show their eligibility per category here."
@@ -289,7 +291,7 @@ class PassportAdmin(PersonScopedAdmin):
     def get_fields(self, request, obj=None):
         return ["person", *PassportForm.Meta.fields]
 
-    @admin.display(boolean=True, description="Scan")
+    @admin.display(boolean=True, description=gettext_lazy("Scan"))
     def has_scan(self, obj):
         return bool(obj.scan)
 
@@ -360,7 +362,7 @@ class EquipmentModelAdmin(RoleScopedAdmin):
     def has_change_permission(self, request, obj=None):
         return super().has_change_permission(request, obj) and can_approve_equipment(request.user)
 
-    @admin.display(description="Certifications")
+    @admin.display(description=gettext_lazy("Certifications"))
     def certification_list(self, obj):
         return ", ".join(obj.certifications) or "—"
 
@@ -400,15 +402,14 @@ class EquipmentInspectionAdmin(PersonScopedAdmin):
     def has_change_permission(self, request, obj=None):
         return obj is None and super().has_change_permission(request)
 
-    @admin.display(description="Violations (computed from the measurements)")
+    @admin.display(description=gettext_lazy("Violations (computed from the measurements)"))
     def violation_list(self, obj):
         if not obj or not obj.pk:
-            return "Computed when saved (3.2.2 C-D, 3.2.5 C-E)."
+            return gettext("Computed when saved (3.2.2 C-D, 3.2.5 C-E).")
         if not obj.violations:
-            return "None"
-        return format_html(
-            "<ul>{}</ul>", format_html_join("", "<li>{}</li>", ((v["message"],) for v in obj.violations))
-        )
+            return gettext("No violation.")
+        said = ((stored(v.get("said"), v["message"]),) for v in obj.violations)  # in the reader's language
+        return format_html("<ul>{}</ul>", format_html_join("", "<li>{}</li>", said))
 
     def save_model(self, request, obj, form, change):
         data = form.cleaned_data
@@ -447,7 +448,7 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
             return ["person", "description", "physician", "prescription_link", *self.decision_fields]
         return []
 
-    @admin.display(description="Prescription")
+    @admin.display(description=gettext_lazy("Prescription"))
     def prescription_link(self, obj):
         # Through the guarded view: the storage path is no URL.
         return format_html('<a href="{}">Download</a>', reverse("federation:device-prescription", args=[obj.pk]))
@@ -484,20 +485,24 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
                 done += 1
             except (ValidationError, PermissionDenied) as error:
                 text = "; ".join(getattr(error, "messages", [str(error)]))
-                self.message_user(request, f"{device_request}: {text}", messages.ERROR)
+                self.message_user(
+                    request,
+                    gettext("%(request)s: %(error)s") % {"request": device_request, "error": text},
+                    messages.ERROR,
+                )
         if done:
-            self.message_user(request, f"{done} request(s) {verb}.", messages.SUCCESS)
+            self.message_user(request, verb(done), messages.SUCCESS)
 
-    @admin.action(description="Approve selected requests (3.2.8 C)", permissions=["approve"])
+    @admin.action(description=gettext_lazy("Approve selected requests (3.2.8 C)"), permissions=["approve"])
     def approve(self, request, queryset):
         self._apply(
             request,
             queryset,
-            "approved",
+            lambda n: ngettext("%(count)s request approved.", "%(count)s requests approved.", n) % {"count": n},
             lambda r: services.device_request_decide(request=r, approve=True, decided_by=request.user),
         )
 
-    @admin.action(description="Reject selected requests, with a reason (3.2.8 C)", permissions=["reject"])
+    @admin.action(description=gettext_lazy("Reject selected requests, with a reason (3.2.8 C)"), permissions=["reject"])
     def reject(self, request, queryset):
         form = RejectionForm(request.POST if "apply" in request.POST else None)
         if form.is_bound and form.is_valid():
@@ -505,7 +510,7 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
             self._apply(
                 request,
                 queryset,
-                "rejected",
+                lambda n: ngettext("%(count)s request rejected.", "%(count)s requests rejected.", n) % {"count": n},
                 lambda r: services.device_request_decide(
                     request=r, approve=False, reason=reason, decided_by=request.user
                 ),
@@ -516,7 +521,7 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
             "federation/admin/reject_device_requests.html",
             {
                 **self.admin_site.each_context(request),
-                "title": "Reject protective device requests",
+                "title": gettext("Reject protective device requests"),
                 "opts": self.model._meta,
                 "form": form,
                 "requests": queryset,
@@ -524,11 +529,11 @@ class ProtectiveDeviceRequestAdmin(PersonScopedAdmin):
             },
         )
 
-    @admin.action(description="Resubmit selected rejected requests", permissions=["resubmit"])
+    @admin.action(description=gettext_lazy("Resubmit selected rejected requests"), permissions=["resubmit"])
     def resubmit(self, request, queryset):
         self._apply(
             request,
             queryset,
-            "resubmitted",
+            lambda n: ngettext("%(count)s request resubmitted.", "%(count)s requests resubmitted.", n) % {"count": n},
             lambda r: services.device_request_resubmit(request=r, submitted_by=request.user),
         )

@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from datetime import date
 
+from common.text import Text, _
+
 from .eligibility import age_on
 
 
@@ -26,7 +28,7 @@ class Limit:
 
     field: str
     article: str
-    label: str
+    label: Text  # what is measured, said in the reader's language
     min_mm: float | None = None
     max_mm: float | None = None
 
@@ -35,7 +37,7 @@ class Limit:
 class Violation:
     field: str
     article: str
-    message: str
+    message: Text  # a sentence said in the reader's language (portal.i18n.say); its English as before
     limit_mm: float | None = None
     measured_mm: float | None = None
 
@@ -44,42 +46,49 @@ class Violation:
 # of the floor players' stick. The curvature of the blade is not restricted,
 # so it is not measured.
 STICK_LIMITS = (
-    Limit("length_mm", "3.2.2 C", "stick length from the heel to the end of the shaft", max_mm=1570),
-    Limit("blade_length_mm", "3.2.2 C", "blade length from the heel to the end of the blade", max_mm=320),
+    Limit("length_mm", "3.2.2 C", _("stick length from the heel to the end of the shaft"), max_mm=1570),
+    Limit("blade_length_mm", "3.2.2 C", _("blade length from the heel to the end of the blade"), max_mm=320),
     # "a minimum of 5 cm and may not exceed 9 cm in width at any point": the
     # narrowest point is held to the minimum, the widest to the maximum, and
     # the heel, being a point of the blade, to both.
-    Limit("blade_min_width_mm", "3.2.2 C", "blade width at its narrowest point", min_mm=50),
-    Limit("blade_max_width_mm", "3.2.2 C", "blade width at its widest point", max_mm=90),
-    Limit("heel_width_mm", "3.2.2 C", "blade width at the heel", min_mm=50, max_mm=90),
+    Limit("blade_min_width_mm", "3.2.2 C", _("blade width at its narrowest point"), min_mm=50),
+    Limit("blade_max_width_mm", "3.2.2 C", _("blade width at its widest point"), max_mm=90),
+    Limit("heel_width_mm", "3.2.2 C", _("blade width at the heel"), min_mm=50, max_mm=90),
 )
 
 # 3.2.2 D replaces the blade limits for the goalkeeper's stick; the shaft
 # limit of C ("No stick shall exceed 1.57 m") still applies. D sets no
 # minimum width.
 GOALKEEPER_STICK_LIMITS = (
-    Limit("length_mm", "3.2.2 C", "stick length from the heel to the end of the shaft", max_mm=1570),
-    Limit("blade_length_mm", "3.2.2 D", "goalkeeper's blade length from the heel to the end of the blade", max_mm=390),
-    Limit("blade_max_width_mm", "3.2.2 D", "goalkeeper's blade width at its widest point except the heel", max_mm=130),
-    Limit("heel_width_mm", "3.2.2 D", "goalkeeper's blade width at the heel", max_mm=140),
+    Limit("length_mm", "3.2.2 C", _("stick length from the heel to the end of the shaft"), max_mm=1570),
+    Limit(
+        "blade_length_mm", "3.2.2 D", _("goalkeeper's blade length from the heel to the end of the blade"), max_mm=390
+    ),
+    Limit(
+        "blade_max_width_mm", "3.2.2 D", _("goalkeeper's blade width at its widest point except the heel"), max_mm=130
+    ),
+    Limit("heel_width_mm", "3.2.2 D", _("goalkeeper's blade width at the heel"), max_mm=140),
 )
 
 GOALKEEPER_EQUIPMENT_LIMITS = (
     # 3.2.5 C: the padding on the back of either glove (the blocker, usually).
     Limit(
-        "glove_padding_width_mm", "3.2.5 C", "width of the padding on the back of the goalkeeper's glove", max_mm=200
+        "glove_padding_width_mm", "3.2.5 C", _("width of the padding on the back of the goalkeeper's glove"), max_mm=200
     ),
     Limit(
-        "glove_padding_length_mm", "3.2.5 C", "length of the padding on the back of the goalkeeper's glove", max_mm=400
+        "glove_padding_length_mm",
+        "3.2.5 C",
+        _("length of the padding on the back of the goalkeeper's glove"),
+        max_mm=400,
     ),
     # 3.2.5 E: "when new ... as measured on the goalkeeper". The portal checks
     # the width measured on the goalkeeper; the pads must also be unaltered.
-    Limit("leg_pad_width_mm", "3.2.5 E", "extreme width of the goalkeeper's leg pad", max_mm=300),
+    Limit("leg_pad_width_mm", "3.2.5 E", _("extreme width of the goalkeeper's leg pad"), max_mm=300),
 )
 
 # 3.2.8 A note: a soft covering at least 12.5 mm thick, or the elbow pad is dangerous equipment.
 ELBOW_PAD_LIMITS = (
-    Limit("soft_covering_mm", "3.2.8 A", "thickness of the elbow pad's soft protective covering", min_mm=12.5),
+    Limit("soft_covering_mm", "3.2.8 A", _("thickness of the elbow pad's soft protective covering"), min_mm=12.5),
 )
 
 
@@ -151,8 +160,13 @@ def check_limits(measurements: Measurements, limits: Iterable[Limit]) -> tuple[V
                 Violation(
                     limit.field,
                     limit.article,
-                    f"Rule {limit.article}: {limit.label} {_mm(measured)} mm exceeds the maximum of "
-                    f"{_mm(limit.max_mm)} mm.",
+                    _(
+                        "Rule %(article)s: %(what)s %(measured)s mm exceeds the maximum of %(limit)s mm.",
+                        article=limit.article,
+                        what=limit.label,
+                        measured=_mm(measured),
+                        limit=_mm(limit.max_mm),
+                    ),
                     limit_mm=limit.max_mm,
                     measured_mm=measured,
                 )
@@ -162,8 +176,13 @@ def check_limits(measurements: Measurements, limits: Iterable[Limit]) -> tuple[V
                 Violation(
                     limit.field,
                     limit.article,
-                    f"Rule {limit.article}: {limit.label} {_mm(measured)} mm is below the minimum of "
-                    f"{_mm(limit.min_mm)} mm.",
+                    _(
+                        "Rule %(article)s: %(what)s %(measured)s mm is below the minimum of %(limit)s mm.",
+                        article=limit.article,
+                        what=limit.label,
+                        measured=_mm(measured),
+                        limit=_mm(limit.min_mm),
+                    ),
                     limit_mm=limit.min_mm,
                     measured_mm=measured,
                 )
@@ -181,14 +200,17 @@ def check_goalkeeper_equipment(m: GoalkeeperEquipmentMeasurements) -> tuple[Viol
     violations = list(check_limits(m, GOALKEEPER_EQUIPMENT_LIMITS))
     if m.leg_pads_altered:
         violations.append(
-            Violation("leg_pads_altered", "3.2.5 E", "Rule 3.2.5 E: goalkeeper's leg pads shall not be altered.")
+            Violation("leg_pads_altered", "3.2.5 E", _("Rule 3.2.5 E: goalkeeper's leg pads shall not be altered."))
         )
     if m.abdominal_apron_down_thighs:
         violations.append(
             Violation(
                 "abdominal_apron_down_thighs",
                 "3.2.5 D",
-                "Rule 3.2.5 D: abdominal aprons extending down the thighs or the outside of the pants are prohibited.",
+                _(
+                    "Rule 3.2.5 D: abdominal aprons extending down the thighs or the outside of the pants are "
+                    "prohibited."
+                ),
             )
         )
     return tuple(violations)
@@ -205,8 +227,12 @@ class FaceProtection(enum.StrEnum):
     NONE = "none"
 
     @property
-    def label(self) -> str:
-        return {"full_face": "full-face protection", "visor": "a visor", "none": "no face protection"}[self.value]
+    def label(self) -> Text:
+        return {
+            "full_face": _("full-face protection"),
+            "visor": _("a visor"),
+            "none": _("no face protection"),
+        }[self.value]
 
 
 # R-09 / 3.2.4 D: "under the age of nineteen" -> full face. The rule then says
@@ -232,15 +258,23 @@ def check_face_protection(*, date_of_birth: date, game_date: date, worn: FacePro
         return ()
     age = age_on(date_of_birth, game_date)
     if required == FaceProtection.FULL_FACE:
-        message = (
-            f"Rule 3.2.4 D / R-09: players under {FULL_FACE_UNDER_AGE} on the game date must wear full-face "
-            f"protection attached to the helmet; born {date_of_birth.isoformat()}, the player is {age} on "
-            f"{game_date.isoformat()} and wears {worn.label}."
+        message = _(
+            "Rule 3.2.4 D / R-09: players under %(age_limit)s on the game date must wear full-face protection "
+            "attached to the helmet; born %(born)s, the player is %(age)s on %(game_date)s and wears %(worn)s.",
+            age_limit=FULL_FACE_UNDER_AGE,
+            born=date_of_birth.isoformat(),
+            age=age,
+            game_date=game_date.isoformat(),
+            worn=worn.label,
         )
     else:
-        message = (
-            f"Rule 3.2.4 D / R-09: players {FULL_FACE_UNDER_AGE} and over must wear at least a helmet with a visor; "
-            f"the player is {age} on {game_date.isoformat()} and wears {worn.label}."
+        message = _(
+            "Rule 3.2.4 D / R-09: players %(age_limit)s and over must wear at least a helmet with a visor; "
+            "the player is %(age)s on %(game_date)s and wears %(worn)s.",
+            age_limit=FULL_FACE_UNDER_AGE,
+            age=age,
+            game_date=game_date.isoformat(),
+            worn=worn.label,
         )
     return (Violation("face_protection", "3.2.4 D", message),)
 
@@ -248,10 +282,27 @@ def check_face_protection(*, date_of_birth: date, game_date: date, worn: FacePro
 CERTIFICATION_BODIES = ("HECC", "CSA", "CE")
 
 EQUIPMENT_KINDS = {
-    "helmet": "helmet",
-    "face_protection": "face protection",
-    "goalkeeper_mask": "goalkeeper's face mask",
+    "helmet": _("helmet"),
+    "face_protection": _("face protection"),
+    "goalkeeper_mask": _("goalkeeper's face mask"),
 }
+
+
+def _not_certified(kind: str, given: str) -> Text:
+    """3.2.6 A's refusal for ``kind``, one sentence each (the item's gender agrees in French and Spanish)."""
+    if kind == "helmet":
+        return _(
+            "Rule 3.2.6 A: a helmet must be HECC, CSA or CE approved; certifications given: %(given)s.", given=given
+        )
+    if kind == "face_protection":
+        return _(
+            "Rule 3.2.6 A: a face protection must be HECC, CSA or CE approved; certifications given: %(given)s.",
+            given=given,
+        )
+    return _(
+        "Rule 3.2.6 A: a goalkeeper's face mask must be HECC, CSA or CE approved; certifications given: %(given)s.",
+        given=given,
+    )
 
 
 def check_certification(*, kind: str, certifications: Iterable[str]) -> tuple[Violation, ...]:
@@ -265,15 +316,8 @@ def check_certification(*, kind: str, certifications: Iterable[str]) -> tuple[Vi
     given = [c.strip() for c in certifications if c and c.strip()]
     if any(c.upper() in CERTIFICATION_BODIES for c in given):
         return ()
-    given_text = ", ".join(given) if given else "none"
-    return (
-        Violation(
-            "certifications",
-            "3.2.6 A",
-            f"Rule 3.2.6 A: a {EQUIPMENT_KINDS[kind]} must be HECC, CSA or CE approved; certifications given: "
-            f"{given_text}.",
-        ),
-    )
+    given_text: str = ", ".join(given) if given else _("none")
+    return (Violation("certifications", "3.2.6 A", _not_certified(kind, given_text)),)
 
 
 def check_physician_device(*, ihtc_permission_date: date | None, game_date: date) -> tuple[Violation, ...]:
@@ -287,8 +331,10 @@ def check_physician_device(*, ihtc_permission_date: date | None, game_date: date
             Violation(
                 "ihtc_permission_date",
                 "3.2.8 C",
-                "Rule 3.2.8 C: a protective device prescribed by a physician needs the permission of the IHTC "
-                "before playing; none is recorded.",
+                _(
+                    "Rule 3.2.8 C: a protective device prescribed by a physician needs the permission of the IHTC "
+                    "before playing; none is recorded."
+                ),
             ),
         )
     if ihtc_permission_date > game_date:
@@ -296,9 +342,12 @@ def check_physician_device(*, ihtc_permission_date: date | None, game_date: date
             Violation(
                 "ihtc_permission_date",
                 "3.2.8 C",
-                f"Rule 3.2.8 C: a protective device prescribed by a physician needs the permission of the IHTC "
-                f"before playing; it was given on {ihtc_permission_date.isoformat()}, after the game on "
-                f"{game_date.isoformat()}.",
+                _(
+                    "Rule 3.2.8 C: a protective device prescribed by a physician needs the permission of the IHTC "
+                    "before playing; it was given on %(given_on)s, after the game on %(game_date)s.",
+                    given_on=ihtc_permission_date.isoformat(),
+                    game_date=game_date.isoformat(),
+                ),
             ),
         )
     return ()

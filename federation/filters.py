@@ -52,7 +52,7 @@ class PersonFilter(ProtectedFieldsFilterSet):
     federation = django_filters.ModelChoiceFilter(queryset=Federation.objects.all())
     level = django_filters.ChoiceFilter(field_name="federation__level", choices=FederationLevel.choices)
     country = django_filters.ChoiceFilter(
-        field_name="federation__country", choices=COUNTRY_CHOICES, label="Country of the federation"
+        field_name="federation__country", choices=COUNTRY_CHOICES, label=_("Country of the federation")
     )
     gender = django_filters.ChoiceFilter(choices=Gender.choices)
     nationality = django_filters.ChoiceFilter(choices=COUNTRY_CHOICES)
@@ -60,10 +60,12 @@ class PersonFilter(ProtectedFieldsFilterSet):
     born_after = django_filters.DateFilter(field_name="date_of_birth", lookup_expr="gte")
     born_before = django_filters.DateFilter(field_name="date_of_birth", lookup_expr="lte")
     passport_expiry_before = django_filters.DateFilter(
-        field_name="passports__expiry_date", method="filter_passport_before", label="Holds a passport expiring before"
+        field_name="passports__expiry_date",
+        method="filter_passport_before",
+        label=_("Holds a passport expiring before"),
     )
     passport_expiry_after = django_filters.DateFilter(
-        field_name="passports__expiry_date", method="filter_passport_after", label="Holds a passport valid on"
+        field_name="passports__expiry_date", method="filter_passport_after", label=_("Holds a passport valid on")
     )
 
     # Passports are read by staff of the holder's federation and international staff (federation.access): nobody

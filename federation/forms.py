@@ -44,7 +44,7 @@ def _check(form: forms.Form, check, /, **arguments):
 class FederationForm(forms.ModelForm):
     """The registry entry of a federation: 1.1 A (one national federation per country) as the API checks it."""
 
-    website = forms.URLField(max_length=200, required=False, assume_scheme="https")
+    website = forms.URLField(label=_("Website"), max_length=200, required=False, assume_scheme="https")
 
     class Meta:
         model = Federation
@@ -151,10 +151,11 @@ class EligibilityWaiverForm(forms.ModelForm):
 
 class EquipmentModelForm(forms.ModelForm):
     certifications = forms.MultipleChoiceField(
+        label=_("Certifications"),
         choices=[(name, name) for name in equipment.CERTIFICATION_BODIES],
         widget=forms.CheckboxSelectMultiple,
         required=False,
-        help_text="Rule 3.2.6 A: an approved model carries at least one of HECC, CSA, CE.",
+        help_text=_("Rule 3.2.6 A: an approved model carries at least one of HECC, CSA, CE."),
     )
 
     class Meta:
@@ -220,7 +221,7 @@ class DeviceRequestForm(forms.ModelForm):
 class RejectionForm(forms.Form):
     """The reason asked for by the admin's reject action (3.2.8 C: a rejection states its reason)."""
 
-    decision_reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), label="Reason for the rejection")
+    decision_reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), label=_("Reason for the rejection"))
 
 
 # --- The site's pages (federation staff and the IHTC, outside the admin) -------------------------------------
@@ -372,7 +373,7 @@ class WaiverDecisionForm(forms.Form):
 
     DECISIONS = (("grant", _("Grant")), ("refuse", _("Refuse")))
 
-    decision = forms.ChoiceField(choices=DECISIONS)
+    decision = forms.ChoiceField(label=_("Decision"), choices=DECISIONS)
     decision_reason = forms.CharField(
         label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}), required=False, max_length=2000
     )

@@ -5,6 +5,7 @@ from django.db import models
 from django.dispatch import receiver
 from django.utils.functional import LazyObject, empty
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django_countries.fields import CountryField
 from simple_history.models import HistoricalRecords
 
@@ -12,9 +13,9 @@ from portal.choices import ChoiceLabels
 
 
 class FederationLevel(models.TextChoices):
-    INTERNATIONAL = "international", "International"
-    CONTINENTAL = "continental", "Continental"
-    NATIONAL = "national", "National"
+    INTERNATIONAL = "international", _("International")
+    CONTINENTAL = "continental", _("Continental")
+    NATIONAL = "national", _("National")
 
 
 class Federation(models.Model):
@@ -49,8 +50,8 @@ class Federation(models.Model):
 
 
 class Gender(models.TextChoices):
-    MALE = "M", "Male"
-    FEMALE = "F", "Female"
+    MALE = "M", _("Male")
+    FEMALE = "F", _("Female")
 
 
 class Person(ChoiceLabels):
@@ -266,9 +267,9 @@ class WaiverRequest(ChoiceLabels):
 
 
 class EquipmentKind(models.TextChoices):
-    HELMET = "helmet", "Helmet"
-    FACE_PROTECTION = "face_protection", "Face protection"
-    GOALKEEPER_MASK = "goalkeeper_mask", "Goalkeeper mask"
+    HELMET = "helmet", _("Helmet")
+    FACE_PROTECTION = "face_protection", _("Face protection")
+    GOALKEEPER_MASK = "goalkeeper_mask", _("Goalkeeper mask")
 
 
 class EquipmentModel(ChoiceLabels):
@@ -318,9 +319,9 @@ class EquipmentModel(ChoiceLabels):
 
 
 class InspectionKind(models.TextChoices):
-    PLAYER_STICK = "player_stick", "Player stick (3.2.2 C)"
-    GOALKEEPER_STICK = "goalkeeper_stick", "Goalkeeper stick (3.2.2 D)"
-    GOALKEEPER_EQUIPMENT = "goalkeeper_equipment", "Goalkeeper equipment (3.2.5 C, E)"
+    PLAYER_STICK = "player_stick", _("Player stick (3.2.2 C)")
+    GOALKEEPER_STICK = "goalkeeper_stick", _("Goalkeeper stick (3.2.2 D)")
+    GOALKEEPER_EQUIPMENT = "goalkeeper_equipment", _("Goalkeeper equipment (3.2.5 C, E)")
 
 
 class EquipmentInspection(models.Model):
@@ -360,9 +361,9 @@ def prescription_path(instance, filename):
 
 
 class DeviceRequestStatus(models.TextChoices):
-    SUBMITTED = "submitted", "Submitted"
-    APPROVED = "approved", "Approved"
-    REJECTED = "rejected", "Rejected"
+    SUBMITTED = "submitted", pgettext_lazy("device request", "Submitted")
+    APPROVED = "approved", pgettext_lazy("device request", "Approved")
+    REJECTED = "rejected", pgettext_lazy("device request", "Rejected")
 
 
 # The allowed moves of a protective device request (3.2.8 C): the IHTC decides

@@ -8,6 +8,8 @@ only reachable through its guarded page view, whose URL they give.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.urls import reverse
 from django.utils.translation import gettext
 from django_countries.serializer_fields import CountryField
@@ -17,6 +19,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from portal.filters import MAX_ID
+from portal.i18n import stored
 from portal.serializers import FloatField, IntegerField, ModelSerializer
 
 from .models import (
@@ -350,6 +353,12 @@ class ViolationSerializer(serializers.Serializer):
     message = serializers.CharField()
     limit_mm = FloatField(allow_null=True, help_text="The limit the article sets, in millimetres.")
     measured_mm = FloatField(allow_null=True, help_text="The value measured, in millimetres.")
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if isinstance(instance, Mapping):  # a stored violation: its sentence in the reader's language
+            data["message"] = stored(instance.get("said"), str(instance.get("message", "")))
+        return data
 
 
 MEASUREMENTS_HELP = (

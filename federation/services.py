@@ -33,7 +33,8 @@ from federation.access import (
     can_request_waiver,
     possible_duplicates,
 )
-from portal.i18n import untranslated
+from portal.i18n import said as said_now
+from portal.i18n import storable, untranslated
 from portal.services import audited_save, check_transition
 
 from . import eligibility, equipment, hooks
@@ -89,18 +90,22 @@ def check_federation(*, level: str, country: str, parent: Federation | None = No
     errors = {}
     country = str(country or "")
     if level == FederationLevel.NATIONAL and not country:
-        errors["country"] = "Rule 1.1 A: a national federation is the federation of a country; give its country."
+        errors["country"] = gettext(
+            "Rule 1.1 A: a national federation is the federation of a country; give its country."
+        )
     elif level == FederationLevel.NATIONAL:
         others = Federation.objects.filter(level=FederationLevel.NATIONAL, country=country)
         if federation_pk is not None:
             others = others.exclude(pk=federation_pk)
         if others.exists():
-            errors["country"] = f"Rule 1.1 A: {country} already has a national federation (one per country)."
+            errors["country"] = gettext(
+                "Rule 1.1 A: %(country)s already has a national federation (one per country)."
+            ) % {"country": country}
     if parent is not None and federation_pk is not None:
         ancestor, seen = parent, set()
         while ancestor is not None and ancestor.pk not in seen:
             if ancestor.pk == federation_pk:
-                errors["parent"] = "A federation cannot be placed below itself."
+                errors["parent"] = gettext("A federation cannot be placed below itself.")
                 break
             seen.add(ancestor.pk)
             ancestor = ancestor.parent
@@ -117,7 +122,7 @@ def check_can_manage_federations(user) -> None:
 def _unknown_fields(changes: Mapping, allowed: Iterable[str]) -> None:
     unknown = set(changes) - set(allowed)
     if unknown:
-        raise ValidationError(dict.fromkeys(sorted(unknown), "This field cannot be changed here."))
+        raise ValidationError(dict.fromkeys(sorted(unknown), gettext("This field cannot be changed here.")))
 
 
 def _write_federation(federation: Federation, *, by) -> Federation:
@@ -492,14 +497,14 @@ def check_waiver(*, code: str, reason: str, category: str = "", year: int | None
     """Raise ValidationError unless this waiver may be granted (1.1 B, R-03)."""
     errors = {}
     if code not in eligibility.WAIVABLE_CODES:
-        errors["code"] = (
-            f"R-03: only the conditions of Rule 1.1 B (nationality, passport) can be waived; "
-            f"{code!r} cannot (ages 1.1 C-G and gender R-02 have no exception)."
-        )
+        errors["code"] = gettext(
+            "R-03: only the conditions of Rule 1.1 B (nationality, passport) can be waived; "
+            "%(code)s cannot (ages 1.1 C-G and gender R-02 have no exception)."
+        ) % {"code": repr(code)}
     if not (reason or "").strip():
-        errors["reason"] = "R-03: a waiver is recorded with its reason."
+        errors["reason"] = gettext("R-03: a waiver is recorded with its reason.")
     if category and category not in CategoryChoice.values:
-        errors["category"] = f"Unknown category {category!r}."
+        errors["category"] = gettext("Unknown category %(category)s.") % {"category": repr(category)}
     if year is not None and (isinstance(year, bool) or not isinstance(year, int) or not 1900 <= year <= 2200):
         errors["year"] = gettext("%(year)s is not a championship year.") % {"year": repr(year)}
     if errors:
@@ -594,7 +599,7 @@ def request_waiver(
 
 def check_waiver_request_transition(*, current: str, target: str) -> None:
     """Raise ValidationError unless a waiver request may move from ``current`` to ``target`` (decided once)."""
-    check_transition(WAIVER_REQUEST_TRANSITIONS, current, target, subject="a waiver request", article="R-03")
+    check_transition(WAIVER_REQUEST_TRANSITIONS, current, target, subject=gettext("a waiver request"), article="R-03")
 
 
 def waiver_request_decide(
@@ -714,7 +719,7 @@ def check_equipment_approval(*, kind: str, certifications: Iterable[str], approv
     if approved:
         violations = equipment.check_certification(kind=kind, certifications=names)
         if violations:
-            raise ValidationError({"certifications": [v.message for v in violations]})
+            raise ValidationError({"certifications": [said_now(v.message) for v in violations]})
     return names
 
 
@@ -873,22 +878,28 @@ def check_inspection_measurements(*, kind: str, measurements: Mapping) -> tuple[
     for name, value in measurements.items():
         expected = allowed.get(name)
         if expected is None:
-            problems.append(f"{name!r} is not measured for this kind; expected some of {', '.join(allowed)}.")
+            problems.append(
+                gettext("%(name)s is not measured for this kind; expected some of %(fields)s.")
+                % {"name": repr(name), "fields": ", ".join(allowed)}
+            )
         elif value is None:
             continue
         elif expected is bool:
             if not isinstance(value, bool):
-                problems.append(f"{name} must be true or false.")
+                problems.append(gettext("%(name)s must be true or false.") % {"name": name})
             else:
                 clean[name] = value
         elif isinstance(value, bool) or not isinstance(value, numbers.Real):
-            problems.append(f"{name} must be a number of millimetres.")
+            problems.append(gettext("%(name)s must be a number of millimetres.") % {"name": name})
         elif not 0 < value < 10000:
-            problems.append(f"{name} must be a positive number of millimetres, not {value}.")
+            problems.append(
+                gettext("%(name)s must be a positive number of millimetres, not %(value)s.")
+                % {"name": name, "value": value}
+            )
         else:
             clean[name] = float(value)
     if not problems and not any(allowed[name] is float for name in clean):
-        problems.append("Record at least one measurement in millimetres.")
+        problems.append(gettext("Record at least one measurement in millimetres."))
     if problems:
         raise ValidationError({"measurements": problems})
     if kind == InspectionKind.GOALKEEPER_EQUIPMENT:
@@ -920,7 +931,8 @@ def equipment_inspection_record(
             person=person,
             kind=kind,
             measurements=clean,
-            violations=[dataclasses.asdict(v) for v in violations],
+            # Each violation's sentence is stored as its message too ("said"): shown in the reader's language.
+            violations=[{**dataclasses.asdict(v), "said": storable(v.message)} for v in violations],
             compliant=not violations,
             notes=notes,
             inspected_by=inspected_by,
@@ -934,16 +946,18 @@ def equipment_inspection_record(
 def check_device_request(*, description: str, physician: str) -> None:
     errors = {}
     if not (description or "").strip():
-        errors["description"] = "Rule 3.2.8 C: describe the protective device."
+        errors["description"] = gettext("Rule 3.2.8 C: describe the protective device.")
     if not (physician or "").strip():
-        errors["physician"] = "Rule 3.2.8 C: name the physician who prescribed the device."
+        errors["physician"] = gettext("Rule 3.2.8 C: name the physician who prescribed the device.")
     if errors:
         raise ValidationError(errors)
 
 
 def check_device_transition(*, current: str, target: str) -> None:
     """Raise ValidationError unless a request may move from ``current`` to ``target`` (DEVICE_REQUEST_TRANSITIONS)."""
-    check_transition(DEVICE_REQUEST_TRANSITIONS, current, target, subject="a request", article="Rule 3.2.8 C")
+    check_transition(
+        DEVICE_REQUEST_TRANSITIONS, current, target, subject=gettext("a request"), article=gettext("Rule 3.2.8 C")
+    )
 
 
 def check_can_decide_device_request(user) -> None:

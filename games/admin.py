@@ -7,6 +7,7 @@ from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from portal.admin import AccessAdmin, ActingFormMixin, ReadOnlyAdmin
 from portal.forms import apply_errors
@@ -210,7 +211,7 @@ class SheetEventAdmin(LogAdmin):
     search_fields = ["event_id", "device"]
     list_select_related = ["sheet__game__home", "sheet__game__away", "entered_by"]
 
-    @admin.display(description="Type")
+    @admin.display(description=gettext_lazy("Type"))
     def event_type(self, obj):
         return obj.payload.get("type")
 

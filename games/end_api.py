@@ -16,6 +16,7 @@ from games.devices import ConsoleConflict
 from games.models import SheetAmendment, SignatureMethod, SignerRole
 from games.sheet import MAX_BATCH, SheetRefused, check_can_enter_game_events
 from games.sheet_api import DEVICE_FORBIDDEN, TAKEN_OVER, SheetRefusalSerializer, _conflict, _game
+from portal.i18n import said
 from portal.serializers import IntegerField
 
 _NOT_FOUND = OpenApiResponse(description="No such game.")
@@ -31,10 +32,17 @@ def _refusal(refused: SheetRefused) -> Response:
 # --- signatures -------------------------------------------------------------------------------------------------
 
 
+class SaidField(serializers.CharField):
+    """A sentence made in code (``common.text``), said in the reader's language (Accept-Language)."""
+
+    def to_representation(self, value):
+        return said(value)
+
+
 class SignerSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=SignerRole.choices)
     person = IntegerField(source="person.pk")
-    label = serializers.CharField(help_text="Who signs, as the form shows it.")
+    label = SaidField(help_text="Who signs, as the form shows it.")
     has_login = serializers.SerializerMethodField(
         help_text="The signer has a login of their own: without one they cannot sign (issue 23)."
     )
@@ -73,9 +81,9 @@ class SignaturesSerializer(serializers.Serializer):
     signers = SignerSerializer(many=True, help_text="Who may sign, in which role (4.2 O, 4.3 A).")
     signed = SignatureSerializer(many=True, help_text="The signatures of the current log.")
     stale = SignatureSerializer(many=True, help_text="Signatures made before a later entry: to be made again.")
-    missing = serializers.ListField(child=serializers.CharField(), help_text="The signatures still needed.")
+    missing = serializers.ListField(child=SaidField(), help_text="The signatures still needed.")
     problems = serializers.ListField(
-        child=serializers.CharField(), help_text="What keeps the sheet from being signed (the rule named)."
+        child=SaidField(), help_text="What keeps the sheet from being signed (the rule named)."
     )
 
 

@@ -74,17 +74,25 @@ def sheet_sign(request, game_id: int):
         else:
             messages.success(
                 request,
-                "The sheet is final: the result and the records follow." if finalized else f"{person} signed.",
+                gettext("The sheet is final: the result and the records follow.")
+                if finalized
+                else gettext("%(person)s signed.") % {"person": person},
             )
             return redirect(f"{request.path}?device={device}")
     state = finalize.signatures_state(game, user=request.user)
     signed = {(s.role, s.person_id) for s in state.signed}
     groups = []
     for title, roles in (
-        ("Referees (4.2 O)", [SignerRole.REFEREE]),
-        ("Official scorer (4.3 A)", [SignerRole.SCORER]),
-        (f"{game.home} — captain or coach", [SignerRole.HOME_CAPTAIN, SignerRole.HOME_COACH]),
-        (f"{game.away} — captain or coach", [SignerRole.AWAY_CAPTAIN, SignerRole.AWAY_COACH]),
+        (gettext("Referees (4.2 O)"), [SignerRole.REFEREE]),
+        (gettext("Official scorer (4.3 A)"), [SignerRole.SCORER]),
+        (
+            gettext("%(team)s — captain or coach") % {"team": game.home},
+            [SignerRole.HOME_CAPTAIN, SignerRole.HOME_COACH],
+        ),
+        (
+            gettext("%(team)s — captain or coach") % {"team": game.away},
+            [SignerRole.AWAY_CAPTAIN, SignerRole.AWAY_COACH],
+        ),
     ):
         rows = [
             {

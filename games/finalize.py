@@ -61,6 +61,7 @@ from games.models import (
     SignerRole,
 )
 from games.sheet import PARSED_LOGS, _engine_game, check_can_enter_game_events, record_events
+from portal.i18n import untranslated
 from tournaments import services as results
 from tournaments.models import (
     DecidedIn,
@@ -721,14 +722,24 @@ def signers(game: Game) -> list[Signer]:
         game=game, duty__in=[OfficialDuty.REFEREE, OfficialDuty.SCORER]
     ).select_related("person"):
         role = SignerRole.REFEREE if official.duty == OfficialDuty.REFEREE else SignerRole.SCORER
-        lead = " (lead)" if official.is_lead else ""
-        out.append(Signer(role, official.person, f"{official.get_duty_display()}{lead}: {official.person}"))
+        duty = untranslated(OfficialDuty(official.duty).label)
+        label = (
+            _("%(duty)s (lead): %(person)s", duty=duty, person=str(official.person))
+            if official.is_lead
+            else _("%(duty)s: %(person)s", duty=duty, person=str(official.person))
+        )
+        out.append(Signer(role, official.person, label))
     for side, entry in (("home", game.home), ("away", game.away)):
         captain = _captain(game, entry.pk)
         if captain is not None:
-            out.append(Signer(f"{side}_captain", captain, f"{entry} captain: {captain}"))
+            out.append(
+                Signer(
+                    f"{side}_captain", captain, _("%(team)s captain: %(person)s", team=str(entry), person=str(captain))
+                )
+            )
         for official in TeamOfficial.objects.filter(entry=entry, role=OfficialRole.COACH).select_related("person"):
-            out.append(Signer(f"{side}_coach", official.person, f"{entry} coach: {official.person}"))
+            label = _("%(team)s coach: %(person)s", team=str(entry), person=str(official.person))
+            out.append(Signer(f"{side}_coach", official.person, label))
     logins = {
         account.person_id: account.user
         for account in OfficialAccount.objects.filter(person__in=[s.person for s in out]).select_related("user")
@@ -801,7 +812,7 @@ def signatures_state(game: Game, *, user: User) -> Signatures:
     sheet = GameSheet.objects.filter(game=game).first()
     who = signers(game)
     if sheet is None:
-        return Signatures(game, "not_opened", 0, who, [], [], _missing(game, who, []), ["The sheet has no entry."])
+        return Signatures(game, "not_opened", 0, who, [], [], _missing(game, who, []), [_("The sheet has no entry.")])
     rows = list(SheetSignature.objects.filter(sheet=sheet).select_related("person", "recorded_by", "signer"))
     signed = [s for s in rows if s.sequence == sheet.sequence]
     stale = [s for s in rows if s.sequence != sheet.sequence and sheet.status == SheetStatus.OPEN]
@@ -820,13 +831,13 @@ def _missing(game: Game, who: Sequence[Signer], signed: Sequence[SheetSignature]
     missing = []
     referees = [s for s in who if s.role == SignerRole.REFEREE]
     if not referees:
-        missing.append("Rule 4.2 A / 4.2 O: no referee is assigned to this game; the referees sign its report.")
+        missing.append(_("Rule 4.2 A / 4.2 O: no referee is assigned to this game; the referees sign its report."))
     for signer in who:
         if signer.role in (SignerRole.REFEREE, SignerRole.SCORER) and (signer.role, signer.person.pk) not in done:
-            missing.append(f"Rule 4.2 O / 4.3 A: {signer.label}")
+            missing.append(_("Rule 4.2 O / 4.3 A: %(signer)s", signer=signer.label))
     for side, entry in (("home", game.home), ("away", game.away)):
         if not any(role in (f"{side}_captain", f"{side}_coach") for role, _ in done):
-            missing.append(f"Rule 4.2 O / 4.3 A: {entry}'s captain or coach")
+            missing.append(_("Rule 4.2 O / 4.3 A: %(team)s's captain or coach", team=str(entry)))
     return missing
 
 

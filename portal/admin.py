@@ -34,7 +34,7 @@ from django.utils import timezone
 from django.utils.hashable import make_hashable
 from django.utils.html import format_html
 from django.utils.text import capfirst
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django_countries.fields import Country, CountryField
 from simple_history.admin import SimpleHistoryAdmin
 
@@ -286,7 +286,7 @@ class WorkerHeartbeatAdmin(ListRowsMixin, AccessPermissionsMixin, admin.ModelAdm
     list_display = ["worker", "last_seen", "alive", "beats", "first_seen"]
     search_fields = ["worker"]
 
-    @admin.display(boolean=True, description="Alive")
+    @admin.display(boolean=True, description=gettext_lazy("Alive"))
     def alive(self, obj):
         return obj.is_alive(now=timezone.now())
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.http import Http404
+from django.utils.translation import gettext
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractUser as User  # the ground imports no app (accounts.User)
@@ -38,12 +39,21 @@ def check_transition(
     if target in allowed:
         return
     labels = {str(status): str(getattr(status, "label", status)).lower() for status in table}
-    choices = ", ".join(sorted(labels.get(str(status), str(status)) for status in allowed)) or "nothing (final)"
-    message = (
-        f"{subject} that is {labels.get(str(current), current)} cannot become "
-        f"{labels.get(str(target), target)}; it can become: {choices}."
+    choices = ", ".join(sorted(labels.get(str(status), str(status)) for status in allowed)) or gettext(
+        "nothing (final)"
     )
-    raise ValidationError({field: f"{article}: {message}" if article else message[0].upper() + message[1:]})
+    # ``subject`` is said by the caller (gettext), the statuses by their labels: the reader's language throughout.
+    message = gettext("%(subject)s that is %(current)s cannot become %(target)s; it can become: %(choices)s.") % {
+        "subject": subject,
+        "current": labels.get(str(current), current),
+        "target": labels.get(str(target), target),
+        "choices": choices,
+    }
+    if article:
+        message = gettext("%(article)s: %(message)s") % {"article": article, "message": message}
+    else:
+        message = message[0].upper() + message[1:]
+    raise ValidationError({field: message})
 
 
 def audited_save(

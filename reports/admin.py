@@ -13,7 +13,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from portal.admin import ReadOnlyAdmin
 
@@ -42,11 +42,11 @@ class DocumentAdmin(ReadOnlyAdmin):
     def revert_disabled(self, request, obj=None):
         return True  # a document is its data's: nothing is restored by hand
 
-    @admin.display(description="Version", ordering="version")
+    @admin.display(description=gettext_lazy("Version"), ordering="version")
     def short_version(self, obj):
         return obj.version[:12]
 
-    @admin.display(description="Object", ordering="object_id")
+    @admin.display(description=gettext_lazy("Object"), ordering="object_id")
     def on_the_portal(self, obj):
         """The document's page (its kind's access check, then its download), never the stored file itself."""
         kind = services.KINDS.get(obj.kind)
@@ -56,7 +56,7 @@ class DocumentAdmin(ReadOnlyAdmin):
             '<a href="{}">#{}</a>', reverse(f"reports:{kind.route}", args=[obj.object_id]), obj.object_id
         )
 
-    @admin.action(description="Render the selected failed documents again")
+    @admin.action(description=gettext_lazy("Render the selected failed documents again"))
     def render_again(self, request, queryset):
         queued, refused = [], []
         failed = list(queryset.filter(status=DocumentStatus.FAILED))
@@ -73,8 +73,30 @@ class DocumentAdmin(ReadOnlyAdmin):
             services.document_retry(document)
             queued.append(document)
         if queued:
-            self.message_user(request, f"{len(queued)} document(s) queued to render again.", messages.SUCCESS)
+            self.message_user(
+                request,
+                ngettext(
+                    "%(count)s document queued to render again.",
+                    "%(count)s documents queued to render again.",
+                    len(queued),
+                )
+                % {"count": len(queued)},
+                messages.SUCCESS,
+            )
         if refused:
-            self.message_user(request, f"Not queued again: {'; '.join(refused)}.", messages.WARNING)
+            self.message_user(
+                request,
+                gettext("Not queued again: %(documents)s.") % {"documents": "; ".join(refused)},
+                messages.WARNING,
+            )
         if others:
-            self.message_user(request, f"{others} selected document(s) had not failed: left alone.", messages.INFO)
+            self.message_user(
+                request,
+                ngettext(
+                    "%(count)s selected document had not failed: left alone.",
+                    "%(count)s selected documents had not failed: left alone.",
+                    others,
+                )
+                % {"count": others},
+                messages.INFO,
+            )

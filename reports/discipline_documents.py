@@ -188,7 +188,7 @@ def protest_decision_data(protest: Protest) -> dict[str, Any]:
             "decided_by": str(decided.by) if decided and decided.by else "the IHTC",
         },
         "fee": _fee(protest, zone),
-        "case": {"id": protest.case_id, "title": protest.case.title} if protest.case_id else None,
+        "case": {"id": protest.case_id, "title": protest.case.shown_title} if protest.case_id else None,
         "appeal": {"route": str(APPEAL_ROUTE), "deadline": _appeal_deadline_text(deadline, zone)},
         "appeals": appeals,
         "version_label": gettext("Protest #%(number)s, %(status)s %(at)s (venue time)")
@@ -290,7 +290,7 @@ def case_decision_data(case: Case) -> dict[str, Any]:
         "reference": gettext("Case #%(number)s") % {"number": case.pk},
         "date": _day(decision.decided_at, zone),
         "addressees": [_addressee(entry) for entry in sorted(entries.values(), key=lambda e: (e.name, e.pk))],
-        "title": case.title,
+        "title": case.shown_title,
         "championship": championship.name,
         "venue": f"{championship.venue.name}, {championship.venue.city}",
         "time_zone": championship.venue.time_zone,

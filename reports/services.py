@@ -305,7 +305,7 @@ KINDS.update(
             route="case-decision-letter",
             title=lambda case: (
                 gettext("Committee decision letter — case #%(number)s: %(title)s")
-                % {"number": case.pk, "title": case.title}
+                % {"number": case.pk, "title": case.shown_title}
             ),
             # The decision's page every reader of the letter reads (the parties do not read the case's page).
             back=lambda case: (

@@ -96,6 +96,8 @@ def document_retry(request, object_id: int, *, kind: str):
         messages.success(request, gettext("The %(document)s is queued again.") % {"document": str(spec.label).lower()})
     else:
         messages.info(
-            request, f"The {spec.label.lower()} is {document.get_status_display().lower()}; nothing to retry."
+            request,
+            gettext("The %(document)s is %(status)s; nothing to retry.")
+            % {"document": str(spec.label).lower(), "status": str(document.get_status_display()).lower()},
         )
     return redirect(f"reports:{spec.route}", obj.pk)

@@ -13,10 +13,12 @@ from django.db.models import Prefetch
 from django.forms.models import construct_instance
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from federation.models import EligibilityWaiver
 from portal.admin import AccessAdmin, ActingFormMixin, ReadOnlyAdmin
 from portal.forms import apply_errors
+from portal.i18n import said
 
 from . import rinks as rink_rules
 from . import services
@@ -71,8 +73,8 @@ def rink_conformity(rink: Rink) -> str:
             found = rink_rules.check_rink(services.rink_dimensions(rink), level=level.value)
         except rink_rules.RinkError as exc:
             found = [rink_rules.Violation(exc.field, "2.1", exc.message)]
-        errors = [v.message for v in found if v.severity == rink_rules.ERROR]
-        advice = [v.message for v in found if v.severity != rink_rules.ERROR]
+        errors = [said(v.message) for v in found if v.severity == rink_rules.ERROR]
+        advice = [said(v.message) for v in found if v.severity != rink_rules.ERROR]
         verdict = "cannot host" if errors else "fit"
         rows.append((level.label, verdict, " ".join(errors + advice) or "–"))
     return format_html("<table>{}</table>", format_html_join("", "<tr><th>{}</th><td>{}</td><td>{}</td></tr>", rows))
@@ -116,7 +118,7 @@ class RinkInline(admin.TabularInline):
     extra = 0
     readonly_fields = ["conformity"]
 
-    @admin.display(description="Rule 2.1 by level")
+    @admin.display(description=gettext_lazy("Rule 2.1 by level"))
     def conformity(self, obj):
         return rink_conformity(obj)
 
@@ -251,16 +253,16 @@ class ChampionshipAdmin(ActingFormMixin, AccessAdmin):  # the set-up check needs
         obj.refresh_from_db()
         obj._state.adding = False
 
-    @admin.action(description="Publish the selected draft championships (seen by everyone from then on)")
+    @admin.action(description=gettext_lazy("Publish the selected draft championships (seen by everyone from then on)"))
     def publish(self, request, queryset):
         for championship in queryset.select_related("sanctioning_body"):
             try:
                 services.championship_publish(championship=championship, by=request.user)
-                self.message_user(request, f"{championship}: published.")
+                self.message_user(request, _("%(championship)s: published.") % {"championship": championship})
             except (ValidationError, PermissionDenied) as exc:
                 _report(self, request, exc)
 
-    @admin.display(description="Rinks (published with the championship, 2.1 F)")
+    @admin.display(description=gettext_lazy("Rinks (published with the championship, 2.1 F)"))
     def published_rinks(self, obj):
         if obj.pk is None:
             return "–"
@@ -301,7 +303,7 @@ class RosterInline(admin.TabularInline):
             )
         )
 
-    @admin.display(description="Eligibility (1.1)")
+    @admin.display(description=gettext_lazy("Eligibility (1.1)"))
     def eligibility(self, obj):
         return eligibility_html(obj)
 
@@ -350,7 +352,7 @@ class TeamEntryAdmin(AccessAdmin):
             self.save_formset(request, form, formset, change=change)
         services.entry_set_managers(entry=form.instance, managers=form.cleaned_data["managers"], by=request.user)
 
-    @admin.action(description="Record the entry fee as paid (the full fee due, 1.1 A)")
+    @admin.action(description=gettext_lazy("Record the entry fee as paid (the full fee due, 1.1 A)"))
     def record_fee_paid(self, request, queryset):
         for entry in queryset:
             try:
@@ -358,12 +360,12 @@ class TeamEntryAdmin(AccessAdmin):
             except (ValidationError, PermissionDenied) as exc:
                 _report(self, request, exc)
 
-    @admin.action(description="Confirm the roster (R-04..R-06, eligibility 1.1)")
+    @admin.action(description=gettext_lazy("Confirm the roster (R-04..R-06, eligibility 1.1)"))
     def confirm_roster(self, request, queryset):
         for entry in queryset:
             try:
                 services.roster_confirm(entry=entry, by=request.user)
-                self.message_user(request, f"{entry}: roster confirmed.")
+                self.message_user(request, _("%(team)s: roster confirmed.") % {"team": entry})
             except (ValidationError, PermissionDenied) as exc:
                 _report(self, request, exc)
 
@@ -495,7 +497,7 @@ class GameAdmin(AccessAdmin):
     def has_add_permission(self, request):
         return False  # games come from the schedule and the bracket (services)
 
-    @admin.display(description="Score")
+    @admin.display(description=gettext_lazy("Score"))
     def score(self, obj):
         if obj.home_goals is None:
             return "–"

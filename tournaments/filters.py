@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import django_filters
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from portal.filters import SafeIsoDateTimeFilter, id_filter
 
@@ -82,7 +83,7 @@ class PoolFilter(django_filters.FilterSet):
 class GameFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=GameStatus.choices)
     phase = django_filters.ChoiceFilter(field_name="phase__kind", choices=PhaseKind.choices)
-    team = id_filter(method="filter_team", label="Entry id, home or away")
+    team = id_filter(method="filter_team", label=gettext_lazy("Entry id, home or away"))
     starts_after = SafeIsoDateTimeFilter(field_name="start_at", lookup_expr="gte")
     starts_before = SafeIsoDateTimeFilter(field_name="start_at", lookup_expr="lt")
 

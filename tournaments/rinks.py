@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from common.text import Text, _
+
 from .errors import CoreInputError
 
 WORLD = "world"
@@ -80,10 +82,10 @@ class Violation:
 
 def _metres(field: str, value: Decimal | float | int) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, Decimal | float | int):
-        raise RinkError(field, f"a measurement in metres is a number, not {value!r}")
+        raise RinkError(field, _("a measurement in metres is a number, not %(value)s", value=repr(value)))
     amount = value if isinstance(value, Decimal) else Decimal(str(value))
     if not amount.is_finite() or amount <= 0:
-        raise RinkError(field, f"a measurement in metres is above 0, not {value!r}")
+        raise RinkError(field, _("a measurement in metres is above 0, not %(value)s", value=repr(value)))
     return amount
 
 
@@ -102,19 +104,26 @@ def check_rink(dimensions: RinkDimensions, *, level: str) -> tuple[Violation, ..
     5 m, the notice of 2.1 F) is shown but does not refuse it.
     """
     if level not in LEVEL_MINIMUMS:
-        raise RinkError("level", f"must be one of {', '.join(LEVELS)}, not {level!r}")
+        raise RinkError(
+            "level", _("must be one of %(choices)s, not %(value)s", choices=", ".join(LEVELS), value=repr(level))
+        )
     limits = LEVEL_MINIMUMS[level]
     length = _metres("length_m", dimensions.length_m)
     width = _metres("width_m", dimensions.width_m)
     found: list[Violation] = []
 
-    def error(field: str, article: str, message: str) -> None:
-        found.append(Violation(field, article, f"Rule {article}: {message}"))
+    def error(field: str, article: str, message: Text) -> None:
+        found.append(Violation(field, article, _("Rule %(article)s: %(message)s", article=article, message=message)))
 
-    def advice(field: str, article: str, message: str) -> None:
-        found.append(Violation(field, article, f"Rule {article}: {message}", ADVICE))
+    def advice(field: str, article: str, message: Text) -> None:
+        said = _("Rule %(article)s: %(message)s", article=article, message=message)
+        found.append(Violation(field, article, said, ADVICE))
 
-    where = {WORLD: "a World Championship", INTERNATIONAL: "an international event", CONTINENTAL: "a continental event"}
+    where = {
+        WORLD: _("a World Championship"),
+        INTERNATIONAL: _("an international event"),
+        CONTINENTAL: _("a continental event"),
+    }
     national = LEVEL_MINIMUMS[NATIONAL]
     sizes = (
         ("length_m", length, limits.min_length_m, limits.max_length_m, national.min_length_m, "long"),
@@ -123,39 +132,79 @@ def check_rink(dimensions: RinkDimensions, *, level: str) -> tuple[Violation, ..
     for field, value, low, high, national_low, word in sizes:
         # 2.1 B: 40-60 m by 20-30 m everywhere; 2.1 C: a higher minimum for the higher levels.
         if limits.article == "2.1 C" and national_low <= value < low:
-            error(field, "2.1 C", f"{where[level]} needs a rink at least {_m(low)} {word}, not {_m(value)}")
+            at_least = (
+                _(
+                    "%(where)s needs a rink at least %(low)s long, not %(value)s",
+                    where=where[level],
+                    low=_m(low),
+                    value=_m(value),
+                )
+                if word == "long"
+                else _(
+                    "%(where)s needs a rink at least %(low)s wide, not %(value)s",
+                    where=where[level],
+                    low=_m(low),
+                    value=_m(value),
+                )
+            )
+            error(field, "2.1 C", at_least)
         elif not national_low <= value <= high:
-            error(field, "2.1 B", f"a rink is {national_low.normalize():f} to {_m(high)} {word}, not {_m(value)}")
+            low_text = f"{national_low.normalize():f}"
+            between = (
+                _("a rink is %(low)s to %(high)s long, not %(value)s", low=low_text, high=_m(high), value=_m(value))
+                if word == "long"
+                else _(
+                    "a rink is %(low)s to %(high)s wide, not %(value)s", low=low_text, high=_m(high), value=_m(value)
+                )
+            )
+            error(field, "2.1 B", between)
 
     if abs(length / width - 2) > RATIO_TOLERANCE:
-        advice("width_m", "2.1 B", f"width to length should be about 1:2 ({_m(width)} x {_m(length)})")
+        advice(
+            "width_m",
+            "2.1 B",
+            _("width to length should be about 1:2 (%(width)s x %(length)s)", width=_m(width), length=_m(length)),
+        )
 
     if dimensions.board_height_m is not None:
         height = _metres("board_height_m", dimensions.board_height_m)
         if not MIN_BOARD_HEIGHT_M <= height <= MAX_BOARD_HEIGHT_M:
-            error("board_height_m", "2.1 E", f"boards are 101 to 122 cm high, not {_cm(height)}")
+            error("board_height_m", "2.1 E", _("boards are 101 to 122 cm high, not %(height)s", height=_cm(height)))
 
     if dimensions.corner_radius_m is not None:
         radius = _metres("corner_radius_m", dimensions.corner_radius_m)
         if abs(radius - CORNER_RADIUS_M) > CORNER_RADIUS_TOLERANCE_M:
-            advice("corner_radius_m", "2.1 E", f"corners are rounded with a radius of about 5 m, not {_m(radius)}")
+            advice(
+                "corner_radius_m",
+                "2.1 E",
+                _("corners are rounded with a radius of about 5 m, not %(radius)s", radius=_m(radius)),
+            )
 
     if dimensions.surface not in SURFACES:
         if dimensions.surface != OTHER_SURFACE:
             raise RinkError(
-                "surface", f"must be one of {', '.join((*SURFACES, OTHER_SURFACE))}, not {dimensions.surface!r}"
+                "surface",
+                _(
+                    "must be one of %(choices)s, not %(value)s",
+                    choices=", ".join((*SURFACES, OTHER_SURFACE)),
+                    value=repr(dimensions.surface),
+                ),
             )
         if not dimensions.surface_approved_by_ihtc:
             error(
-                "surface", "2.1 A", "a surface other than sport tile, wood, asphalt or cement needs the IHTC's approval"
+                "surface",
+                "2.1 A",
+                _("a surface other than sport tile, wood, asphalt or cement needs the IHTC's approval"),
             )
 
     if level == CONTINENTAL and needs_dimension_notice(dimensions):
         advice(
             "length_m",
             "2.1 F",
-            "a rink smaller than 50 x 25 m used for an international competition: "
-            "its dimensions go with the information sent to the invited federations",
+            _(
+                "a rink smaller than 50 x 25 m used for an international competition: "
+                "its dimensions go with the information sent to the invited federations"
+            ),
         )
     return tuple(found)
 

@@ -19,6 +19,7 @@ from federation.models import Federation, Person
 from federation.serializers import COUNTRY_NAME_HELP
 from portal.currencies import check_portal_currency
 from portal.filters import MAX_ID
+from portal.i18n import said
 from portal.serializers import DecimalField, FloatField, IntegerField, ModelSerializer, StrictPrimaryKeyRelatedField
 
 from . import roster_files, selectors, services
@@ -77,6 +78,11 @@ class RinkViolationSerializer(serializers.Serializer):
     field = serializers.CharField()
     article = serializers.CharField()
     message = serializers.CharField()
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["message"] = said(instance.message)  # in the reader's language (Accept-Language)
+        return data
 
 
 class PublishedRinkSerializer(RinkSerializer):

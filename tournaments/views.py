@@ -21,7 +21,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_POST
 
 from accounts.roles import is_federation_staff
@@ -55,8 +55,8 @@ LEADERS = selectors.LEADERS
 
 
 class FeePaidForm(forms.Form):
-    amount = DecimalField(max_digits=10, decimal_places=2, min_value=0)
-    currency = forms.CharField(max_length=3)
+    amount = DecimalField(label=gettext_lazy("Amount"), max_digits=10, decimal_places=2, min_value=0)
+    currency = forms.CharField(label=gettext_lazy("Currency"), max_length=3)
 
 
 def _parse_list(value: str, parse, empty: str, invalid: str) -> list:
@@ -70,11 +70,22 @@ def _parse_list(value: str, parse, empty: str, invalid: str) -> list:
 
 
 class ScheduleForm(forms.Form):
-    days = forms.CharField(help_text=gettext_lazy("Dates at the venue, YYYY-MM-DD, separated by commas."))
-    slot_times = forms.CharField(help_text=gettext_lazy("Start times at the venue, HH:MM, separated by commas."))
-    rinks = forms.ModelMultipleChoiceField(queryset=Rink.objects.none(), widget=forms.CheckboxSelectMultiple)
+    days = forms.CharField(
+        label=gettext_lazy("Days"), help_text=gettext_lazy("Dates at the venue, YYYY-MM-DD, separated by commas.")
+    )
+    slot_times = forms.CharField(
+        label=gettext_lazy("Slot times"),
+        help_text=gettext_lazy("Start times at the venue, HH:MM, separated by commas."),
+    )
+    rinks = forms.ModelMultipleChoiceField(
+        label=gettext_lazy("Rinks"), queryset=Rink.objects.none(), widget=forms.CheckboxSelectMultiple
+    )
     rest_slots = IntegerField(
-        min_value=0, max_value=10, initial=1, help_text=gettext_lazy("Slots a team rests between games.")
+        label=gettext_lazy("Rest slots"),
+        min_value=0,
+        max_value=10,
+        initial=1,
+        help_text=gettext_lazy("Slots a team rests between games."),
     )
 
     def __init__(self, *args, championship: Championship, **kwargs):
@@ -100,20 +111,31 @@ class ScheduleForm(forms.Form):
 
 
 class BracketForm(forms.Form):
-    qualifiers = IntegerField(min_value=1, max_value=16, initial=2, help_text="Teams per pool (1, 2, 4...).")
+    qualifiers = IntegerField(
+        label=gettext_lazy("Qualifiers"),
+        min_value=1,
+        max_value=16,
+        initial=2,
+        help_text=gettext_lazy("Teams per pool (1, 2, 4...)."),
+    )
     placement = forms.ChoiceField(
-        choices=[("all", "Every place"), ("bronze", "Third place only"), ("none", "No placement games")],
+        label=gettext_lazy("Placement"),
+        choices=[
+            ("all", gettext_lazy("Every place")),
+            ("bronze", gettext_lazy("Third place only")),
+            ("none", gettext_lazy("No placement games")),
+        ],
         initial="all",
     )
 
 
 class GameMoveForm(forms.Form):
     start_at = forms.DateTimeField(
-        label="Start (venue time)",
+        label=gettext_lazy("Start (venue time)"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
-    rink = forms.ModelChoiceField(queryset=Rink.objects.none(), required=False)
+    rink = forms.ModelChoiceField(label=gettext_lazy("Rink"), queryset=Rink.objects.none(), required=False)
 
     def __init__(self, *args, game: Game, **kwargs):
         super().__init__(*args, **kwargs)
@@ -121,12 +143,16 @@ class GameMoveForm(forms.Form):
 
 
 class ResultForm(forms.Form):
-    home_goals = IntegerField(min_value=0, required=False)
-    away_goals = IntegerField(min_value=0, required=False)
-    decided_in = forms.ChoiceField(choices=DecidedIn.choices, initial=DecidedIn.REGULATION)
-    forfeited_by = forms.ModelChoiceField(queryset=TeamEntry.objects.none(), required=False)
-    shootout_home_goals = IntegerField(min_value=0, required=False)
-    shootout_away_goals = IntegerField(min_value=0, required=False)
+    home_goals = IntegerField(label=gettext_lazy("Home goals"), min_value=0, required=False)
+    away_goals = IntegerField(label=gettext_lazy("Away goals"), min_value=0, required=False)
+    decided_in = forms.ChoiceField(
+        label=gettext_lazy("Decided in"), choices=DecidedIn.choices, initial=DecidedIn.REGULATION
+    )
+    forfeited_by = forms.ModelChoiceField(
+        label=gettext_lazy("Forfeited by"), queryset=TeamEntry.objects.none(), required=False
+    )
+    shootout_home_goals = IntegerField(label=gettext_lazy("Shootout home goals"), min_value=0, required=False)
+    shootout_away_goals = IntegerField(label=gettext_lazy("Shootout away goals"), min_value=0, required=False)
 
     def __init__(self, *args, game: Game, **kwargs):
         super().__init__(*args, **kwargs)
@@ -138,9 +164,14 @@ def _game_people(game: Game):
 
 
 class _TimeFields(forms.Form):
-    period = IntegerField(min_value=1, max_value=3)
-    minute = IntegerField(min_value=0, max_value=20, help_text="Elapsed time in the period (R-10).")
-    second = IntegerField(min_value=0, max_value=59)
+    period = IntegerField(label=gettext_lazy("Period"), min_value=1, max_value=3)
+    minute = IntegerField(
+        label=gettext_lazy("Minute"),
+        min_value=0,
+        max_value=20,
+        help_text=gettext_lazy("Elapsed time in the period (R-10)."),
+    )
+    second = IntegerField(label=gettext_lazy("Second"), min_value=0, max_value=59)
 
     def service_values(self) -> dict:
         """The cleaned data as the summary services take it: minutes and seconds become elapsed tenths (R-10)."""
@@ -150,14 +181,19 @@ class _TimeFields(forms.Form):
 
 
 class GoalForm(_TimeFields):
-    entry = forms.ModelChoiceField(queryset=TeamEntry.objects.none(), label="Scoring team")
-    scorer = forms.ModelChoiceField(queryset=Person.objects.none())
-    assist = forms.ModelChoiceField(queryset=Person.objects.none(), required=False, help_text="At most one (R-32).")
-    own_goal = forms.BooleanField(required=False)
-    empty_net = forms.BooleanField(required=False)
-    power_play = forms.BooleanField(required=False)
-    shorthanded = forms.BooleanField(required=False)
-    penalty_shot = forms.BooleanField(required=False)
+    entry = forms.ModelChoiceField(queryset=TeamEntry.objects.none(), label=gettext_lazy("Scoring team"))
+    scorer = forms.ModelChoiceField(label=gettext_lazy("Scorer"), queryset=Person.objects.none())
+    assist = forms.ModelChoiceField(
+        label=gettext_lazy("Assist"),
+        queryset=Person.objects.none(),
+        required=False,
+        help_text=gettext_lazy("At most one (R-32)."),
+    )
+    own_goal = forms.BooleanField(label=gettext_lazy("Own goal"), required=False)
+    empty_net = forms.BooleanField(label=gettext_lazy("Empty net"), required=False)
+    power_play = forms.BooleanField(label=gettext_lazy("Power play"), required=False)
+    shorthanded = forms.BooleanField(label=gettext_lazy("Shorthanded"), required=False)
+    penalty_shot = forms.BooleanField(label=gettext_lazy("Penalty shot"), required=False)
 
     def __init__(self, *args, game: Game, **kwargs):
         super().__init__(*args, **kwargs)
@@ -166,11 +202,22 @@ class GoalForm(_TimeFields):
 
 
 class PenaltyForm(_TimeFields):
-    entry = forms.ModelChoiceField(queryset=TeamEntry.objects.none(), label="Team")
-    person = forms.ModelChoiceField(queryset=Person.objects.none(), required=False, help_text="Empty: bench penalty.")
-    infraction_code = forms.CharField(max_length=60, help_text="Annex C index code.")
-    minutes = IntegerField(min_value=0, max_value=10)
-    gives_power_play = forms.BooleanField(required=False, help_text="R-22: the team was left shorthanded.")
+    entry = forms.ModelChoiceField(queryset=TeamEntry.objects.none(), label=gettext_lazy("Team"))
+    person = forms.ModelChoiceField(
+        label=gettext_lazy("Person"),
+        queryset=Person.objects.none(),
+        required=False,
+        help_text=gettext_lazy("Empty: bench penalty."),
+    )
+    infraction_code = forms.CharField(
+        label=gettext_lazy("Infraction code"), max_length=60, help_text=gettext_lazy("Annex C index code.")
+    )
+    minutes = IntegerField(label=gettext_lazy("Minutes"), min_value=0, max_value=10)
+    gives_power_play = forms.BooleanField(
+        label=gettext_lazy("Gives power play"),
+        required=False,
+        help_text=gettext_lazy("R-22: the team was left shorthanded."),
+    )
 
     def __init__(self, *args, game: Game, **kwargs):
         super().__init__(*args, **kwargs)
@@ -184,14 +231,23 @@ class PenaltyForm(_TimeFields):
 class AmendForm(forms.Form):
     """An amendment of a final result: why, the goal lines removed, optionally one added; the score follows them."""
 
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), help_text="Recorded with who and when.")
-    remove_goals = forms.ModelMultipleChoiceField(
-        queryset=GoalRecord.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=gettext_lazy("Recorded with who and when."),
     )
-    add_goal = forms.BooleanField(required=False, label="Add the goal below")
-    decided_in = forms.ChoiceField(choices=[("", "as recorded"), *DecidedIn.choices], required=False)
-    shootout_home_goals = IntegerField(min_value=0, required=False)
-    shootout_away_goals = IntegerField(min_value=0, required=False)
+    remove_goals = forms.ModelMultipleChoiceField(
+        label=gettext_lazy("Remove goals"),
+        queryset=GoalRecord.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    add_goal = forms.BooleanField(required=False, label=gettext_lazy("Add the goal below"))
+    decided_in = forms.ChoiceField(
+        label=gettext_lazy("Decided in"), choices=[("", "as recorded"), *DecidedIn.choices], required=False
+    )
+    shootout_home_goals = IntegerField(label=gettext_lazy("Shootout home goals"), min_value=0, required=False)
+    shootout_away_goals = IntegerField(label=gettext_lazy("Shootout away goals"), min_value=0, required=False)
 
     def __init__(self, *args, game: Game, **kwargs):
         super().__init__(*args, **kwargs)
@@ -206,19 +262,21 @@ class ShootoutForm(forms.Form):
         choices = [("", "—")] + [(str(e.pk), e.display_name) for e in teams]
         self.teams = {str(e.pk): e for e in teams}
         for place in range(1, len(teams) + 1):
-            self.fields[f"place_{place}"] = forms.ChoiceField(choices=choices, label=f"Place {place}")
+            self.fields[f"place_{place}"] = forms.ChoiceField(
+                choices=choices, label=_("Place %(place)s") % {"place": place}
+            )
 
     def ordered_entries(self) -> list[TeamEntry]:
         return [self.teams[self.cleaned_data[name]] for name in self.fields]
 
 
 class RosterAddForm(forms.Form):
-    person = forms.ModelChoiceField(queryset=Person.objects.none())
+    person = forms.ModelChoiceField(label=gettext_lazy("Person"), queryset=Person.objects.none())
     # Text, as printed: "07" reaches the 3.2.9 C check instead of becoming 7.
-    number = forms.CharField(max_length=3)
-    position = forms.ChoiceField(choices=Position.choices, initial=Position.PLAYER)
-    captain = forms.BooleanField(required=False)
-    alternate = forms.BooleanField(required=False, label="Alternate captain")
+    number = forms.CharField(label=gettext_lazy("Number"), max_length=3)
+    position = forms.ChoiceField(label=gettext_lazy("Position"), choices=Position.choices, initial=Position.PLAYER)
+    captain = forms.BooleanField(label=gettext_lazy("Captain"), required=False)
+    alternate = forms.BooleanField(required=False, label=gettext_lazy("Alternate captain"))
 
     def __init__(self, *args, entry: TeamEntry, **kwargs):
         super().__init__(*args, **kwargs)
@@ -232,15 +290,15 @@ class RosterAddForm(forms.Form):
 
 
 class RosterLineForm(forms.Form):
-    number = forms.CharField(max_length=3)
-    position = forms.ChoiceField(choices=Position.choices)
-    captain = forms.BooleanField(required=False)
-    alternate = forms.BooleanField(required=False, label="Alternate captain")
+    number = forms.CharField(label=gettext_lazy("Number"), max_length=3)
+    position = forms.ChoiceField(label=gettext_lazy("Position"), choices=Position.choices)
+    captain = forms.BooleanField(label=gettext_lazy("Captain"), required=False)
+    alternate = forms.BooleanField(required=False, label=gettext_lazy("Alternate captain"))
 
 
 class OfficialForm(forms.Form):
-    person = forms.ModelChoiceField(queryset=Person.objects.none())
-    role = forms.ChoiceField(choices=OfficialRole.choices)
+    person = forms.ModelChoiceField(label=gettext_lazy("Person"), queryset=Person.objects.none())
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=OfficialRole.choices)
 
     def __init__(self, *args, entry: TeamEntry, **kwargs):
         super().__init__(*args, **kwargs)
@@ -251,7 +309,10 @@ class OfficialForm(forms.Form):
 
 class RosterImportForm(forms.Form):
     file = forms.FileField(
-        help_text="CSV (UTF-8) or XLSX: person_id or last_name, first_name, date_of_birth; number, position…",
+        label=gettext_lazy("File"),
+        help_text=gettext_lazy(
+            "CSV (UTF-8) or XLSX: person_id or last_name, first_name, date_of_birth; number, position…"
+        ),
         widget=forms.ClearableFileInput(attrs={"accept": roster_files.ACCEPT}),
     )
 
@@ -612,7 +673,17 @@ def entry_fee_paid(request, pk: int):
     except ValidationError as exc:
         said = said_errors(exc)
         for field, errors in said.items() if isinstance(said, dict) else [("", said)]:
-            messages.error(request, f"{entry}: {field}: {' '.join(errors)}")
+            text = " ".join(errors)
+            if field:
+                text = pgettext("error summary: a field's label, then its error", "%(label)s: %(error)s") % {
+                    "label": field,
+                    "error": text,
+                }
+            messages.error(
+                request,
+                pgettext("error summary: a field's label, then its error", "%(label)s: %(error)s")
+                % {"label": entry, "error": text},
+            )
     else:
         messages.success(request, _("%(team)s: entry fee recorded as paid (1.1 A).") % {"team": entry})
     return redirect("tournaments:entries", pk=entry.championship_id)

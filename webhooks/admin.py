@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext_lazy, ngettext
 
 from portal.admin import AccessAdmin, ReadOnlyAdmin
 
@@ -60,7 +61,7 @@ class DeliveryAdmin(ReadOnlyAdmin):
     def revert_disabled(self, request, obj=None):
         return True
 
-    @admin.action(description="Send the selected deliveries again")
+    @admin.action(description=gettext_lazy("Send the selected deliveries again"))
     def send_again(self, request, queryset):
         sent = 0
         for delivery in queryset:
@@ -69,4 +70,8 @@ class DeliveryAdmin(ReadOnlyAdmin):
             except PermissionDenied:
                 continue
             sent += 1
-        self.message_user(request, f"{sent} delivery(ies) queued again.", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("%(count)s delivery queued again.", "%(count)s deliveries queued again.", sent) % {"count": sent},
+            messages.SUCCESS,
+        )

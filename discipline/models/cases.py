@@ -137,6 +137,10 @@ class Case(ChoiceLabels):
     """The committee's case: it gathers incident reports, statements and attachments, and ends in a decision."""
 
     title = models.CharField(max_length=200)
+    # Issue 26: the default title the portal wrote ("Case: Protest #3 (Administrative) of Italy") as its message and
+    # values, said in the reader's language (``shown_title``); ``title`` keeps it in English. Empty for a title the
+    # committee typed.
+    title_message = models.JSONField(null=True, blank=True, editable=False)
     championship = models.ForeignKey("tournaments.Championship", on_delete=models.PROTECT, related_name="cases")
     status = models.CharField(max_length=10, choices=CaseStatus.choices, default=CaseStatus.OPEN)
     hearing_at = models.DateTimeField(null=True, blank=True)
@@ -148,6 +152,17 @@ class Case(ChoiceLabels):
         ordering = ["-opened_at", "pk"]
 
     def __str__(self):
+        return self.shown_title
+
+    @property
+    def shown_title(self) -> str:
+        """The title in the active language when the portal wrote it (``portal.i18n.stored``), else as typed. A
+        message whose English is no longer the title (the title was changed since) is not said."""
+        from common.text import from_data
+        from portal.i18n import stored
+
+        if self.title_message and str(from_data(self.title_message)) == self.title:
+            return stored(self.title_message, self.title)
         return self.title
 
     @property

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from common.text import _
+
 from .errors import EngineError, ScriptError
 from .events import Event, parse_log, parse_time
 from .replay import replay, state_at
@@ -81,21 +83,30 @@ class Outcome:
 
 def _roster(side: str, data: object) -> TeamRoster:
     if not isinstance(data, dict):
-        raise ScriptError(f"R-07: teams.{side} is a mapping with players and goalkeepers", field="teams")
+        raise ScriptError(_("R-07: teams.%(side)s is a mapping with players and goalkeepers", side=side), field="teams")
     unknown = set(data) - {"name", "players", "goalkeepers", "captain", "staff"}
     if unknown:
-        raise ScriptError(f"R-07: teams.{side} has no field(s) {', '.join(sorted(unknown))}", field="teams")
+        raise ScriptError(
+            _("R-07: teams.%(side)s has no field(s) %(fields)s", side=side, fields=", ".join(sorted(unknown))),
+            field="teams",
+        )
     numbers: dict[str, frozenset[int]] = {}
     for key in ("players", "goalkeepers"):
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in value):
-            raise ScriptError(f"R-06: teams.{side}.{key} is a list of jersey numbers", field="teams")
+            raise ScriptError(
+                _("R-06: teams.%(side)s.%(key)s is a list of jersey numbers", side=side, key=key), field="teams"
+            )
         if len(set(value)) != len(value):
-            raise ScriptError(f"Rule 3.2.9 D / R-06: teams.{side}.{key} repeats a number", field="teams")
+            raise ScriptError(
+                _("Rule 3.2.9 D / R-06: teams.%(side)s.%(key)s repeats a number", side=side, key=key), field="teams"
+            )
         numbers[key] = frozenset(value)
     staff = data.get("staff", [])
     if not isinstance(staff, list) or not all(isinstance(n, str) and n for n in staff) or len(set(staff)) != len(staff):
-        raise ScriptError(f"R-07: teams.{side}.staff is a list of the bench staff's names, once each", field="teams")
+        raise ScriptError(
+            _("R-07: teams.%(side)s.staff is a list of the bench staff's names, once each", side=side), field="teams"
+        )
     return TeamRoster(
         staff=frozenset(staff),
         name=str(data.get("name", side)),
@@ -109,7 +120,9 @@ def _moment(value: object, label: str) -> tuple[int, int] | None:
     if value == "end":
         return None
     if not isinstance(value, dict) or set(value) != {"period", "time"}:
-        raise ScriptError(f'{label}: \'at\' is "end" or {{"period": n, "time": "mm:ss"}}', field="expect")
+        raise ScriptError(
+            _('%(label)s: \'at\' is "end" or {"period": n, "time": "mm:ss"}', label=label), field="expect"
+        )
     return (value["period"], parse_time(value["time"], field="at.time"))
 
 
@@ -121,17 +134,19 @@ def parse_script(data: object) -> Script:
     as the script's ``refusal``, and ``run_script`` checks it as it checks a refusal of the replay.
     """
     if not isinstance(data, dict):
-        raise ScriptError("a game script is a JSON object", field="script")
+        raise ScriptError(_("a game script is a JSON object"), field="script")
     unknown = set(data) - _SCRIPT_KEYS
     if unknown:
-        raise ScriptError(f"unknown script key(s) {', '.join(sorted(unknown))}", field="script")
+        raise ScriptError(_("unknown script key(s) %(keys)s", keys=", ".join(sorted(unknown))), field="script")
     expectations = _expectations(data.get("expect", []))
     expect_error = data.get("expect_error")
     if expect_error is not None and (not isinstance(expect_error, dict) or "rule" not in expect_error):
-        raise ScriptError('expect_error is {"rule": "...", "event": "id", "field": "name"}', field="expect_error")
+        raise ScriptError(_('expect_error is {"rule": "...", "event": "id", "field": "name"}'), field="expect_error")
     if expect_error is not None and set(expect_error) - _EXPECT_ERROR_KEYS:
         extra = ", ".join(sorted(set(expect_error) - _EXPECT_ERROR_KEYS))
-        raise ScriptError(f"expect_error has no key(s) {extra}; it has rule, event and field", field="expect_error")
+        raise ScriptError(
+            _("expect_error has no key(s) %(keys)s; it has rule, event and field", keys=extra), field="expect_error"
+        )
     script = Script(
         title=str(data.get("title", "")),
         rule=str(data.get("rule", "")),
@@ -145,7 +160,7 @@ def parse_script(data: object) -> Script:
     try:
         teams = data.get("teams")
         if not isinstance(teams, dict) or set(teams) != {"home", "away"}:
-            raise ScriptError("R-07: teams has exactly 'home' and 'away'", field="teams")
+            raise ScriptError(_("R-07: teams has exactly 'home' and 'away'"), field="teams")
         script.game = Game(
             home=_roster("home", teams["home"]),
             away=_roster("away", teams["away"]),
@@ -162,16 +177,20 @@ def parse_script(data: object) -> Script:
 
 def _expectations(entries: object) -> list[Expectation]:
     if not isinstance(entries, list):
-        raise ScriptError("expect is a list of expectations", field="expect")
+        raise ScriptError(_("expect is a list of expectations"), field="expect")
     expectations = []
     for index, entry in enumerate(entries):
         label = f"expect[{index}]"
         if not isinstance(entry, dict) or "at" not in entry:
-            raise ScriptError(f"{label}: an expectation has 'at' and the values to check", field="expect")
+            raise ScriptError(
+                _("%(label)s: an expectation has 'at' and the values to check", label=label), field="expect"
+            )
         checks = {k: v for k, v in entry.items() if k not in ("at", "note")}
         unknown = set(checks) - CHECKABLE
         if unknown:
-            raise ScriptError(f"{label}: cannot check {', '.join(sorted(unknown))}", field="expect")
+            raise ScriptError(
+                _("%(label)s: cannot check %(keys)s", label=label, keys=", ".join(sorted(unknown))), field="expect"
+            )
         at = _moment(entry["at"], label)
         if at is not None:
             label += f" at P{at[0]} {entry['at']['time']}"
@@ -186,7 +205,9 @@ def load_script(path: str | Path) -> Script:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise ScriptError(f"{path}: not valid JSON: {exc}", field="script") from exc
+        raise ScriptError(
+            _("%(path)s: not valid JSON: %(error)s", path=str(path), error=str(exc)), field="script"
+        ) from exc
     return parse_script(data)
 
 

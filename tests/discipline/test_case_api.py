@@ -92,3 +92,12 @@ def test_only_the_committee_and_the_executive_open_a_case(report, make_user):
 
 def test_the_route_is_named_for_reverse():
     assert reverse("discipline-api:cases") == URL
+
+
+def test_a_case_opened_from_a_report_without_a_title_is_named_in_the_readers_language(report):
+    committee = client_for(with_role(Role.DISCIPLINE_COMMITTEE))
+    response = committee.post(URL, {"title": "", "reports": [report.pk]}, format="json", HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 201, response.json()
+    case = Case.objects.get()
+    assert case.title == f"Case: {report.game}: Match penalty (6.1.6) (6.1.6)"
+    assert response.json()["title"] == f"Dossier : {report.game} : Pénalité de match (6.1.6) (6.1.6)"

@@ -137,3 +137,27 @@ def test_the_case_page_refuses_a_protest_it_may_not_gather_naming_the_rule(w):
     assert b"R-53: a case gathers the protests of its own championship." in response.content
     stranger.refresh_from_db()
     assert stranger.case is None
+
+
+def test_a_cases_default_title_is_said_in_the_readers_language(w):
+    """Issue 26: the title the portal writes when the committee gives none is a stored message; a title typed by the
+    committee is its own words, as written."""
+    from django.utils.translation import override
+
+    protest = file_ruling(w)
+    case = cases.open_case(protests=[protest], title="", by=w.committee)
+    case.refresh_from_db()
+    assert case.title == f"Case: Protest #{protest.pk} (Against a referee's ruling) of {protest.entry}"
+    with override("fr"):
+        assert case.shown_title == (
+            f"Dossier : Réclamation n° {protest.pk} (Contre une décision de l'arbitre) de {protest.entry}"
+        )
+        assert str(case) == case.shown_title
+        page = logged_in(w.committee).get(reverse("discipline:case", args=[case.pk]), HTTP_ACCEPT_LANGUAGE="fr")
+    assert "Dossier : Réclamation n°" in page.content.decode()
+    with override("es"):
+        assert case.shown_title.startswith(f"Expediente: Protesta n.º {protest.pk} (Contra una decisión del árbitro)")
+    typed = cases.open_case(protests=[other_championship_protest()], title="Goal after the whistle", by=w.committee)
+    assert typed.title_message is None
+    with override("fr"):
+        assert typed.shown_title == "Goal after the whistle"

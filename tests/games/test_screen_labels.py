@@ -86,3 +86,10 @@ def test_an_on_rink_protest_reads_its_game_time(director):
     post_log(game, scorer, [*whole_game()[:3], entry("protest", period=1, time="5:00", team="home")])
     (incident,) = incidents_of(game, ProtestKind.RULING)
     assert incident.label == f"On-rink protest by {game.home}, P1 5:00"
+
+
+def test_the_sign_pages_groups_are_named_in_french(game, director):
+    page = _page(director, "games:sheet-sign", game, "fr")
+    assert "Arbitres (4.2 O)" in page
+    assert f"{game.home} — capitaine ou entraîneur" in page
+    assert "capitaine ou entraîneur de" in page and "captain or coach" not in page

@@ -313,3 +313,72 @@ def test_the_refusal_count_sees_a_bare_message(tmp_path):
         '    self.refuse(_("R-10: a period starts at 0:00 elapsed"), x, "time")\n'
     )
     assert untranslated_refusals(module) == 3
+
+
+# --- Labels, help and admin descriptions written as bare English strings: none ------------------------------------
+# A form's ``label=``/``help_text=``/``empty_label=``, a filter's ``label=``, an admin column's or action's
+# ``description=`` is shown on a page (or the admin) to every reader: it is a ``gettext_lazy`` message.
+SHOWN_KEYWORDS = {"label", "help_text", "empty_label", "description"}
+
+
+def _shows_pages(path: Path) -> bool:
+    relative = path.relative_to(BASE)
+    return relative.name in {"forms.py", "views.py", "filters.py", "admin.py"} or bool(
+        {"forms", "views"} & set(relative.parts[:-1])
+    )
+
+
+def bare_shown_strings(path: Path) -> list[str]:
+    found = []
+    for call in ast.walk(_tree(path)):
+        if not isinstance(call, ast.Call):
+            continue
+        for keyword in call.keywords:
+            value = keyword.value
+            bare = isinstance(value, ast.JoinedStr) or (
+                isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.strip()
+            )
+            if keyword.arg in SHOWN_KEYWORDS and bare:
+                found.append(f"{_where(path, call)}: {keyword.arg}=")
+    return found
+
+
+def test_no_label_help_or_admin_description_is_a_bare_english_string():
+    found = [where for path in _sources() if _shows_pages(path) for where in bare_shown_strings(path)]
+    assert not found, "say them with gettext_lazy:\n" + "\n".join(found)
+
+
+def test_the_label_check_sees_a_bare_label(tmp_path):
+    module = tmp_path / "forms.py"
+    module.write_text(
+        'x = forms.CharField(label="Team", help_text=_("Said."))\n'
+        '@admin.display(description=f"Rule {n}")\ndef f(): pass\n'
+        'y = forms.CharField(label=gettext_lazy("Team"), help_text="")\n'
+    )
+    global BASE
+    saved, BASE = BASE, tmp_path
+    try:
+        assert len(bare_shown_strings(module)) == 2
+    finally:
+        BASE = saved
+
+
+# --- A page's or the admin's notice (``messages.success(request, ...)``, ``self.message_user(request, ...)``) written
+# as a bare English string or an f-string: none (say it with gettext / ngettext).
+NOTICES = {"message_user", "success", "error", "warning", "info"}
+
+
+def bare_notices(path: Path) -> list[str]:
+    found = []
+    for call in ast.walk(_tree(path)):
+        if isinstance(call, ast.Call) and _called(call) in NOTICES and len(call.args) > 1:
+            value = call.args[1]
+            if isinstance(value, ast.JoinedStr) or (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+                found.append(_where(path, call))
+    return found
+
+
+def test_no_notice_is_a_bare_english_string():
+    # tournaments/rinks.py's ``error(field, article, message)`` is the rink check's own helper, not a notice.
+    found = [w for path in _sources() if path.name != "rinks.py" for w in bare_notices(path)]
+    assert not found, "say them with gettext or ngettext:\n" + "\n".join(found)

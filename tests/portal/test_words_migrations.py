@@ -160,3 +160,30 @@ def test_a_lapsed_protests_english_deadline_becomes_a_moment():
     row.refresh_from_db()
     zone = zoneinfo.ZoneInfo(game.championship.venue.time_zone)
     assert row.reason_message["args"]["due"] == to_data(Moment(datetime.datetime(2027, 7, 3, 18, tzinfo=zone), "venue"))
+
+
+def test_an_english_default_case_title_is_read_back_and_the_committees_title_stays():
+    titles = importlib.import_module("discipline.migrations.0011_case_title_message")
+    committee = with_role(Role.DISCIPLINE_COMMITTEE)
+    championship = ChampionshipFactory()
+
+    def case(title):
+        return Case.objects.create(
+            title=title, championship=championship, opened_at=timezone.now(), opened_by=committee
+        )
+
+    protest = case("Case: Protest #7 (Administrative) of Italy")
+    report = case("Case: Italy – Spain (#3): Match penalty (6.1.6) (6.1.6)")
+    typed = case("Case: the fight after the game")
+    own = case("Kicking")
+
+    titles.read_titles_back(apps, None)
+
+    for row in (protest, report, typed, own):
+        row.refresh_from_db()
+    assert typed.title_message is None and own.title_message is None
+    with translation.override("fr"):
+        assert protest.shown_title == "Dossier : Réclamation n° 7 (Administrative) de Italy"
+        assert report.shown_title == "Dossier : Italy – Spain (#3) : Pénalité de match (6.1.6) (6.1.6)"
+        assert typed.shown_title == "Case: the fight after the game"
+    assert protest.shown_title == "Case: Protest #7 (Administrative) of Italy"

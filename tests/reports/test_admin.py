@@ -92,8 +92,8 @@ def test_the_executive_queues_failed_renders_again(client, entry, executive):
     answer = _render_again(client, document, done).content.decode()
     document.refresh_from_db()
     assert document.status == DocumentStatus.QUEUED and document.error == ""
-    assert "1 document(s) queued to render again." in answer
-    assert "1 selected document(s) had not failed" in answer
+    assert "1 document queued to render again." in answer
+    assert "1 selected document had not failed" in answer
 
 
 def test_the_action_asks_the_kinds_retry_rule_for_each_document_and_skips_those_it_refuses(

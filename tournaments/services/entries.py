@@ -208,7 +208,7 @@ def entry_record_fee_paid(
             )
         # 1.1 A: paying the fee confirms an entry that is still only entered.
         check_transition(
-            ENTRY_TRANSITIONS, entry.status, EntryStatus.CONFIRMED, subject="an entry", article="Rule 1.1 A"
+            ENTRY_TRANSITIONS, entry.status, EntryStatus.CONFIRMED, subject=_("an entry"), article=_("Rule 1.1 A")
         )
         entry.fee_paid = True
         entry.fee_paid_amount = amount
@@ -285,7 +285,7 @@ def entry_withdraw(*, entry: TeamEntry, by: User) -> TeamEntry:
         raise PermissionDenied(_("Only staff of the team's federation or international staff withdraw its entry."))
     with transaction.atomic():
         entry = TeamEntry.objects.select_for_update().get(pk=entry.pk)
-        check_transition(ENTRY_TRANSITIONS, entry.status, EntryStatus.WITHDRAWN, subject="an entry")
+        check_transition(ENTRY_TRANSITIONS, entry.status, EntryStatus.WITHDRAWN, subject=_("an entry"))
         if Game.objects.filter(Q(home=entry) | Q(away=entry), status=GameStatus.FINAL).exists():
             raise field_error("status", _("the team has played: a team that stops playing forfeits its games (8.1)."))
         entry.status = EntryStatus.WITHDRAWN

@@ -275,8 +275,8 @@ def _disqualify_if_forfeits(
         entry.status,
         EntryStatus.DISQUALIFIED,
         field="forfeited_by",
-        subject="an entry",
-        article="Rule 8.1 C",
+        subject=_("an entry"),
+        article=_("Rule 8.1 C"),
     )
     entry.status = EntryStatus.DISQUALIFIED
     audited_save(entry, by, update_fields=["status"])
@@ -325,7 +325,7 @@ def game_record_result(
             raise field_error(
                 "status", _("game #%(number)s is final; its result is recorded once") % {"number": game.number}
             )
-        check_transition(GAME_TRANSITIONS, game.status, GameStatus.FINAL, subject="a game")
+        check_transition(GAME_TRANSITIONS, game.status, GameStatus.FINAL, subject=_("a game"))
         check_result(
             game,
             home_goals=home_goals,

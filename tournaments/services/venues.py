@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.roles import is_international_staff, staff_federation_ids
 from federation.access import can_keep_venues_in
+from portal.i18n import said
 from portal.services import audited_delete, audited_save
 from tournaments import rinks as rink_rules
 from tournaments.facts import core_error, field_error, resolve_now
@@ -36,7 +37,8 @@ RINK_FIELDS = (
 def _check_known(changes: dict, fields: Iterable[str], what: str) -> None:
     unknown = sorted(set(changes) - set(fields))
     if unknown:
-        raise ValidationError(dict.fromkeys(unknown, f"This field is not part of {what} (or cannot be changed)."))
+        message = _("This field is not part of %(what)s (or cannot be changed).") % {"what": what}
+        raise ValidationError(dict.fromkeys(unknown, message))
 
 
 def check_can_keep_venue(user: User, country) -> None:
@@ -129,7 +131,7 @@ def venue_create(*, name: str, city: str, country: str, time_zone: str, by: User
 def venue_update(*, venue: Venue, by: User, **changes) -> Venue:
     """Change a venue (``changes``: any of VENUE_FIELDS), for those who ``can_change_venue``; moving it to another
     country needs the right there too; its time zone stays once a game there has started."""
-    _check_known(changes, VENUE_FIELDS, "a venue")
+    _check_known(changes, VENUE_FIELDS, _("a venue"))
     check_can_change_venue(by, venue)
     if "country" in changes and changes["country"] != venue.country:
         check_can_keep_venue(by, changes["country"])
@@ -153,13 +155,14 @@ def _rink_violations(rink: Rink) -> dict[str, list[str]]:
     dimensions = rink_dimensions(rink)
     try:
         for violation in rink_rules.rink_errors(dimensions, level=rink_rules.NATIONAL):
-            found.setdefault(violation.field, []).append(violation.message)
+            found.setdefault(violation.field, []).append(said(violation.message))  # in the reader's language
         if rink.pk is not None and not found:
             hosting = Championship.objects.filter(games__rink=rink).distinct().order_by("name")
             for championship in hosting:
                 for violation in rink_rules.rink_errors(dimensions, level=championship.level):
                     found.setdefault(violation.field, []).append(
-                        f"{violation.message} ({championship} plays its games on this rink)"
+                        _("%(problem)s (%(championship)s plays its games on this rink)")
+                        % {"problem": said(violation.message), "championship": championship}
                     )
     except rink_rules.RinkError as exc:
         raise core_error(exc) from None
@@ -194,7 +197,7 @@ def _check_rink_record(rink: Rink) -> None:
 
 def rink_create(*, venue: Venue, by: User, **fields) -> Rink:
     """Add a rink to a venue (``fields``: RINK_FIELDS), for those who ``can_change_venue``; checked against 2.1."""
-    _check_known(fields, RINK_FIELDS, "a rink")
+    _check_known(fields, RINK_FIELDS, _("a rink"))
     check_can_change_venue(by, venue)
     rink = Rink(venue=venue, **fields)
     if isinstance(rink.name, str):
@@ -210,7 +213,7 @@ def rink_create(*, venue: Venue, by: User, **fields) -> Rink:
 def rink_update(*, rink: Rink, by: User, **changes) -> Rink:
     """Change a rink's name, surface or measurements (``changes``: any of RINK_FIELDS), for those who
     ``can_change_venue``; checked against 2.1."""
-    _check_known(changes, RINK_FIELDS, "a rink")
+    _check_known(changes, RINK_FIELDS, _("a rink"))
     check_can_change_venue(by, rink.venue)
     with transaction.atomic():
         # Two keepers changing one rink at once: the second works on the first's result.
