@@ -114,6 +114,22 @@ def shared_redis_env():
     return node_env(redis_url=settings.REDIS_URL, redis_key_prefix=settings.REDIS_KEY_PREFIX)
 
 
+def _settled_waiting(page, *, steady: float = 2.0, timeout: float = 20.0) -> int:
+    """The console's waiting count once its counter and its log's waiting lines agree and stay unchanged for
+    ``steady`` seconds (an entry still on its way or being stored changes them)."""
+    seen, since, deadline = None, time.monotonic(), time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        count = int(page.locator("#waiting").get_attribute("data-count") or -1)
+        shown = page.locator("#log li[data-status=waiting]").count()
+        now = (count, shown)
+        if now != seen:
+            seen, since = now, time.monotonic()
+        elif count == shown and time.monotonic() - since >= steady:
+            return count
+        page.wait_for_timeout(200)
+    raise AssertionError(f"the console's waiting count never settled: counter and log {seen}")
+
+
 def test_a_web_process_killed_mid_game_loses_and_doubles_no_console_entry(shared_redis_env, chromium):
     director = international_staff(username="director-fault")
     game = sheet_game()
@@ -158,14 +174,10 @@ def test_a_web_process_killed_mid_game_loses_and_doubles_no_console_entry(shared
         minutes(page, "00:30")
         penalty(page, "home", "slashing", 4)
         expect(page.locator("#net")).to_contain_text("Offline")
-        # The goal sent just before the kill may still be on its way (its answer lost or not): read the count once the
-        # waiting counter and the log's waiting lines agree (they are drawn apart while the console retries).
-        page.wait_for_function(
-            "() => { const n = document.querySelector('#waiting')?.dataset.count;"
-            " return n !== undefined && Number(n) === document.querySelectorAll('#log li[data-status=waiting]').length; }",
-            timeout=10_000,
-        )
-        queued = int(page.locator("#waiting").get_attribute("data-count"))
+        # The goal sent just before the kill may still be on its way, and the last entry still being written to the
+        # device's store: read the count once the waiting counter and the log's waiting lines agree and have stayed
+        # the same for two seconds.
+        queued = _settled_waiting(page)
         # The five entries made after the kill wait; the goal entered just before it waits too unless its answer
         # came back before the kill. Stored or not, it is stored once in the end (checked below).
         assert queued in (5, 6), f"{queued} entries waiting after the kill"
